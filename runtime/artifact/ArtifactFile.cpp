@@ -1,0 +1,135 @@
+//===- ArtifactFile.cpp - Reading and writing .hetx files -------------===//
+
+#include "runtime/artifact/ArtifactFile.h"
+
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+
+#include <cstring>
+#include <fstream>
+#include <iomanip>
+#include <sstream>
+
+namespace hetc::artifact {
+
+namespace {
+constexpr char kMagic[4] = {'H', 'E', 'T', 'X'};
+
+void putLE(std::string &out, uint64_t value, int bytes) {
+  for (int i = 0; i < bytes; ++i)
+    out.push_back(static_cast<char>((value >> (8 * i)) & 0xff));
+}
+
+uint64_t getLE(const std::string &in, size_t offset, int bytes) {
+  uint64_t value = 0;
+  for (int i = 0; i < bytes; ++i)
+    value |= uint64_t(static_cast<unsigned char>(in[offset + i])) << (8 * i);
+  return value;
+}
+
+std::string hex(uint64_t value) {
+  std::ostringstream os;
+  os << "0x" << std::hex << std::setw(16) << std::setfill('0') << value;
+  return os.str();
+}
+} // namespace
+
+std::string serialize(const hetx::Artifact &artifact) {
+  std::string payload;
+  {
+    google::protobuf::io::StringOutputStream stream(&payload);
+    google::protobuf::io::CodedOutputStream coded(&stream);
+    coded.SetSerializationDeterministic(true);
+    artifact.SerializeToCodedStream(&coded);
+  }
+  std::string out(kMagic, sizeof(kMagic));
+  putLE(out, kFormatVersion, 4);
+  putLE(out, payload.size(), 8);
+  putLE(out, chip::fnv1a64(payload), 8);
+  return out + payload;
+}
+
+bool parse(const std::string &bytes, const std::string &source,
+           hetx::Artifact &out, std::string &error) {
+  if (bytes.size() < kHeaderBytes ||
+      std::memcmp(bytes.data(), kMagic, sizeof(kMagic)) != 0) {
+    error = source + ": not a .hetx artifact (missing 'HETX' header)";
+    return false;
+  }
+  uint32_t version = static_cast<uint32_t>(getLE(bytes, 4, 4));
+  if (version != kFormatVersion) {
+    error = source + ": artifact format version " + std::to_string(version) +
+            " is not supported (this runtime reads version " +
+            std::to_string(kFormatVersion) + "); recompile the model";
+    return false;
+  }
+  uint64_t size = getLE(bytes, 8, 8);
+  if (size != bytes.size() - kHeaderBytes) {
+    error = source + ": artifact is truncated or padded (header says " +
+            std::to_string(size) + " payload bytes, file has " +
+            std::to_string(bytes.size() - kHeaderBytes) + ")";
+    return false;
+  }
+  std::string payload = bytes.substr(kHeaderBytes);
+  uint64_t expected = getLE(bytes, 16, 8);
+  uint64_t actual = chip::fnv1a64(payload);
+  if (expected != actual) {
+    error = source + ": artifact is corrupt (checksum " + hex(actual) +
+            ", header says " + hex(expected) + ")";
+    return false;
+  }
+  if (!out.ParseFromString(payload)) {
+    error = source + ": artifact payload is not a valid hetc.hetx.Artifact";
+    return false;
+  }
+  return true;
+}
+
+bool writeFile(const hetx::Artifact &artifact, const std::string &path,
+               std::string &error) {
+  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  std::string bytes = serialize(artifact);
+  if (!file || !file.write(bytes.data(), bytes.size())) {
+    error = path + ": cannot write artifact";
+    return false;
+  }
+  return true;
+}
+
+bool readFile(const std::string &path, hetx::Artifact &out,
+              std::string &error) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) {
+    error = path + ": cannot open artifact";
+    return false;
+  }
+  std::stringstream buffer;
+  buffer << file.rdbuf();
+  return parse(buffer.str(), path, out, error);
+}
+
+hetx::ChipIdentity identityOf(const chip::ChipSpec &chip) {
+  hetx::ChipIdentity id;
+  id.set_name(chip.name());
+  id.set_revision(chip.proto().revision());
+  id.set_fingerprint(chip.fingerprint());
+  return id;
+}
+
+bool checkChipMatch(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
+                    std::string &error) {
+  const hetx::ChipIdentity &want = artifact.chip();
+  if (want.name() != chip.name() ||
+      want.revision() != chip.proto().revision() ||
+      want.fingerprint() != chip.fingerprint()) {
+    error = "artifact was compiled for chip '" + want.name() + "' revision " +
+            std::to_string(want.revision()) + " (fingerprint " +
+            hex(want.fingerprint()) + "), but the chip is '" + chip.name() +
+            "' revision " + std::to_string(chip.proto().revision()) +
+            " (fingerprint " + hex(chip.fingerprint()) + ")";
+    return false;
+  }
+  return true;
+}
+
+} // namespace hetc::artifact

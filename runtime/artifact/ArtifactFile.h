@@ -1,0 +1,50 @@
+//===- ArtifactFile.h - Reading and writing .hetx files --------*- C++ -*-===//
+//
+// A .hetx file is a 24-byte header followed by a serialised
+// hetc.hetx.Artifact:
+//   bytes 0-3   magic "HETX"
+//   bytes 4-7   format version (little-endian u32)
+//   bytes 8-15  payload size in bytes (little-endian u64)
+//   bytes 16-23 FNV-1a 64 checksum of the payload (little-endian u64)
+// The version and checksum are checked before the payload is parsed, so a
+// file from another version or a damaged file is rejected with a reason.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HETC_RUNTIME_ARTIFACT_ARTIFACTFILE_H
+#define HETC_RUNTIME_ARTIFACT_ARTIFACTFILE_H
+
+#include "runtime/chip/ChipSpec.h"
+#include "runtime/schema/hetx.pb.h"
+
+#include <string>
+
+namespace hetc::artifact {
+
+/// The format version this build writes and accepts.
+constexpr uint32_t kFormatVersion = 1;
+constexpr size_t kHeaderBytes = 24;
+
+/// Serialises `artifact` with its header, deterministically: the same
+/// artifact always gives the same bytes.
+std::string serialize(const hetx::Artifact &artifact);
+
+/// Parses a whole .hetx image; `source` names it in errors.
+bool parse(const std::string &bytes, const std::string &source,
+           hetx::Artifact &out, std::string &error);
+
+bool writeFile(const hetx::Artifact &artifact, const std::string &path,
+               std::string &error);
+bool readFile(const std::string &path, hetx::Artifact &out,
+              std::string &error);
+
+/// The identity a .hetx records for `chip`.
+hetx::ChipIdentity identityOf(const chip::ChipSpec &chip);
+
+/// Checks that `artifact` was compiled for `chip` (name, revision and
+/// fingerprint all match).
+bool checkChipMatch(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
+                    std::string &error);
+
+} // namespace hetc::artifact
+
+#endif // HETC_RUNTIME_ARTIFACT_ARTIFACTFILE_H

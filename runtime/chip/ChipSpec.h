@@ -1,0 +1,84 @@
+//===- ChipSpec.h - A loaded, validated chip description -------*- C++ -*-===//
+//
+// The chip file (runtime/schema/chip.proto, text format) is the one source of
+// chip facts for the compiler and the chip model. ChipSpec loads and checks
+// it and answers the geometric questions both sides ask (floorplan
+// positions, address decoding); timing rules live with each user.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HETC_RUNTIME_CHIP_CHIPSPEC_H
+#define HETC_RUNTIME_CHIP_CHIPSPEC_H
+
+#include "runtime/schema/chip.pb.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace hetc::chip {
+
+/// Bytes of one vector element. Every tensor is fp32 for now; the stream
+/// group that carries a vector is this many byte-wide streams wide.
+constexpr uint32_t kElementBytes = 4;
+
+/// A validated chip description with derived geometry.
+class ChipSpec {
+public:
+  /// Parses `text` (protobuf text format); `source` names it in errors.
+  /// Returns false and sets `error` on a syntax error or an invalid field.
+  static bool parse(const std::string &text, const std::string &source,
+                    ChipSpec &out, std::string &error);
+  /// Reads and parses the chip file at `path`.
+  static bool load(const std::string &path, ChipSpec &out, std::string &error);
+
+  const Chip &proto() const { return chip; }
+  const std::string &name() const { return chip.name(); }
+  uint32_t lanes() const { return chip.lanes(); }
+  double clockMHz() const { return chip.clock_mhz(); }
+
+  /// fp32 vectors one MEM slice holds.
+  uint64_t vectorsPerSlice() const { return vectorsPerSliceValue; }
+  /// fp32 vectors the whole SRAM holds (the address space).
+  uint64_t totalVectors() const {
+    return vectorsPerSliceValue * chip.memory().slices();
+  }
+  uint32_t sliceOf(uint64_t address) const {
+    return static_cast<uint32_t>(address / vectorsPerSliceValue);
+  }
+  uint32_t bankOf(uint64_t address) const {
+    return static_cast<uint32_t>((address % vectorsPerSliceValue) %
+                                 chip.memory().banks_per_slice());
+  }
+  /// Stream groups (one vector each) per direction, and their width.
+  uint32_t streamGroupWidth() const { return kElementBytes; }
+  uint32_t streamGroups() const {
+    return chip.streams().per_direction() / kElementBytes;
+  }
+
+  /// Floorplan positions, west (0) to east.
+  uint32_t slicePosition(uint32_t slice) const { return slicePos.at(slice); }
+  uint32_t planePosition(uint32_t plane) const { return planePos.at(plane); }
+  uint32_t vectorPosition() const { return vectorPos; }
+  uint32_t positions() const { return positionCount; }
+
+  /// FNV-1a 64 of the canonical binary form: the identity a .hetx records.
+  uint64_t fingerprint() const { return fingerprintValue; }
+
+private:
+  bool validate(const std::string &source, std::string &error);
+
+  Chip chip;
+  uint64_t vectorsPerSliceValue = 0;
+  std::vector<uint32_t> slicePos;
+  std::vector<uint32_t> planePos;
+  uint32_t vectorPos = 0;
+  uint32_t positionCount = 0;
+  uint64_t fingerprintValue = 0;
+};
+
+/// FNV-1a 64 over `bytes`; used for chip fingerprints and .hetx checksums.
+uint64_t fnv1a64(const std::string &bytes);
+
+} // namespace hetc::chip
+
+#endif // HETC_RUNTIME_CHIP_CHIPSPEC_H
