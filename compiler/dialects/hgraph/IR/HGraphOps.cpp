@@ -1,0 +1,297 @@
+//===- HGraphOps.cpp - hgraph verifiers and folders -------------------===//
+
+#include "compiler/dialects/hgraph/IR/HGraph.h"
+
+#include "mlir/Dialect/Traits.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/STLExtras.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace hetc::hgraph;
+
+#define GET_OP_CLASSES
+#include "compiler/dialects/hgraph/IR/HGraphOps.cpp.inc"
+
+namespace {
+
+std::string shapeStr(ArrayRef<int64_t> shape) {
+  std::string out = "[";
+  for (auto [i, d] : llvm::enumerate(shape))
+    out += (i ? ", " : "") + std::to_string(d);
+  return out + "]";
+}
+
+/// Checks that `result` is the ONNX broadcast of `lhs` and `rhs`.
+LogicalResult verifyBroadcast(Operation *op, ShapedType lhs, ShapedType rhs,
+                              ShapedType result) {
+  if (lhs.getElementType() != rhs.getElementType() ||
+      lhs.getElementType() != result.getElementType())
+    return op->emitOpError("operands and result must have one element type");
+  SmallVector<int64_t> shape;
+  if (!OpTrait::util::getBroadcastedShape(lhs.getShape(), rhs.getShape(),
+                                          shape))
+    return op->emitOpError("operand shapes ")
+           << shapeStr(lhs.getShape()) << " and " << shapeStr(rhs.getShape())
+           << " do not broadcast";
+  if (ArrayRef<int64_t>(shape) != result.getShape())
+    return op->emitOpError("result shape ")
+           << shapeStr(result.getShape()) << " should be the broadcast shape "
+           << shapeStr(shape);
+  return success();
+}
+
+/// Folds `fn` over two constant f32 operands with broadcasting.
+OpFoldResult foldBinary(Attribute lhsAttr, Attribute rhsAttr,
+                        ShapedType resultType,
+                        llvm::function_ref<float(float, float)> fn) {
+  auto lhs = dyn_cast_if_present<DenseElementsAttr>(lhsAttr);
+  auto rhs = dyn_cast_if_present<DenseElementsAttr>(rhsAttr);
+  if (!lhs || !rhs || !resultType.getElementType().isF32())
+    return {};
+  ArrayRef<int64_t> shape = resultType.getShape();
+  int64_t rank = shape.size();
+  auto index = [&](ShapedType type, ArrayRef<int64_t> coord) {
+    // Right-aligned broadcast: size-1 dimensions repeat.
+    int64_t offset = rank - type.getRank(), flat = 0;
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      int64_t dim = type.getDimSize(d);
+      flat = flat * dim + (dim == 1 ? 0 : coord[d + offset]);
+    }
+    return flat;
+  };
+  SmallVector<float> lv(lhs.getValues<float>()), rv(rhs.getValues<float>());
+  SmallVector<float> out(resultType.getNumElements());
+  SmallVector<int64_t> coord(rank, 0);
+  for (float &v : out) {
+    v = fn(lv[lhs.isSplat() ? 0 : index(lhs.getType(), coord)],
+           rv[rhs.isSplat() ? 0 : index(rhs.getType(), coord)]);
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      if (++coord[d] < shape[d])
+        break;
+      coord[d] = 0;
+    }
+  }
+  return DenseElementsAttr::get(resultType, ArrayRef<float>(out));
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// ConstantOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConstantOp::verify() {
+  if (getValue().getType() != getType())
+    return emitOpError("value type ")
+           << getValue().getType() << " does not match result type "
+           << getType();
+  return success();
+}
+
+OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
+
+LogicalResult ConstantOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location>, ValueRange,
+    DictionaryAttr attributes, OpaqueProperties properties, RegionRange,
+    SmallVectorImpl<Type> &inferred) {
+  auto *props = properties.as<Properties *>();
+  if (!props || !props->value)
+    return failure();
+  inferred.push_back(props->value.getType());
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise
+//===----------------------------------------------------------------------===//
+
+#define HGRAPH_BINARY(OP, EXPR)                                                \
+  LogicalResult OP::verify() {                                                 \
+    return verifyBroadcast(*this, getLhs().getType(), getRhs().getType(),      \
+                           getType());                                         \
+  }                                                                            \
+  OpFoldResult OP::fold(FoldAdaptor adaptor) {                                 \
+    return foldBinary(adaptor.getLhs(), adaptor.getRhs(), getType(),           \
+                      [](float a, float b) { return EXPR; });                  \
+  }
+HGRAPH_BINARY(AddOp, a + b)
+HGRAPH_BINARY(SubOp, a - b)
+HGRAPH_BINARY(MulOp, a * b)
+HGRAPH_BINARY(DivOp, a / b)
+#undef HGRAPH_BINARY
+
+LogicalResult SoftmaxOp::verify() {
+  int64_t rank = getType().getRank();
+  if (getAxis() < -rank || getAxis() >= rank)
+    return emitOpError("axis ") << getAxis() << " is out of range for rank "
+                                << rank;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Linear algebra
+//===----------------------------------------------------------------------===//
+
+LogicalResult MatMulOp::verify() {
+  ArrayRef<int64_t> a = getLhs().getType().getShape();
+  ArrayRef<int64_t> b = getRhs().getType().getShape();
+  if (a.empty() || b.empty())
+    return emitOpError("operands must have rank >= 1");
+  SmallVector<int64_t> lhs(a), rhs(b);
+  if (lhs.size() == 1)
+    lhs.insert(lhs.begin(), 1);
+  if (rhs.size() == 1)
+    rhs.push_back(1);
+  int64_t k = lhs.back(), k2 = rhs[rhs.size() - 2];
+  if (k != k2)
+    return emitOpError("contraction dimensions differ: lhs ")
+           << shapeStr(a) << " has " << k << ", rhs " << shapeStr(b)
+           << " has " << k2;
+  SmallVector<int64_t> batch;
+  if (!OpTrait::util::getBroadcastedShape(
+          ArrayRef<int64_t>(lhs).drop_back(2),
+          ArrayRef<int64_t>(rhs).drop_back(2), batch))
+    return emitOpError("batch dimensions of ")
+           << shapeStr(a) << " and " << shapeStr(b) << " do not broadcast";
+  SmallVector<int64_t> expected(batch);
+  if (a.size() > 1)
+    expected.push_back(lhs[lhs.size() - 2]);
+  if (b.size() > 1)
+    expected.push_back(rhs.back());
+  if (ArrayRef<int64_t>(expected) != getType().getShape())
+    return emitOpError("result shape ")
+           << shapeStr(getType().getShape()) << " should be "
+           << shapeStr(expected);
+  return success();
+}
+
+LogicalResult GemmOp::verify() {
+  ShapedType a = getA().getType(), b = getB().getType();
+  if (a.getRank() != 2 || b.getRank() != 2)
+    return emitOpError("operands A and B must be 2-D");
+  int64_t m = getTransA() ? a.getDimSize(1) : a.getDimSize(0);
+  int64_t ka = getTransA() ? a.getDimSize(0) : a.getDimSize(1);
+  int64_t kb = getTransB() ? b.getDimSize(1) : b.getDimSize(0);
+  int64_t n = getTransB() ? b.getDimSize(0) : b.getDimSize(1);
+  if (ka != kb)
+    return emitOpError("contraction dimensions differ: ")
+           << ka << " (A) vs " << kb << " (B)";
+  SmallVector<int64_t> expected{m, n};
+  if (getType().getShape() != ArrayRef<int64_t>(expected))
+    return emitOpError("result shape ")
+           << shapeStr(getType().getShape()) << " should be "
+           << shapeStr(expected);
+  if (Value c = getC()) {
+    SmallVector<int64_t> shape;
+    auto cType = cast<ShapedType>(c.getType());
+    if (!OpTrait::util::getBroadcastedShape(cType.getShape(), expected,
+                                            shape) ||
+        ArrayRef<int64_t>(shape) != ArrayRef<int64_t>(expected))
+      return emitOpError("C of shape ")
+             << shapeStr(cType.getShape()) << " does not broadcast to "
+             << shapeStr(expected);
+  }
+  return success();
+}
+
+LogicalResult LinearOp::verify() {
+  ShapedType x = getInput().getType(), w = getWeight().getType();
+  if (x.getRank() != 2 || w.getRank() != 2)
+    return emitOpError("input and weight must be 2-D");
+  if (x.getDimSize(1) != w.getDimSize(0))
+    return emitOpError("contraction dimensions differ: input has ")
+           << x.getDimSize(1) << ", weight has " << w.getDimSize(0);
+  SmallVector<int64_t> expected{x.getDimSize(0), w.getDimSize(1)};
+  if (getType().getShape() != ArrayRef<int64_t>(expected))
+    return emitOpError("result shape ")
+           << shapeStr(getType().getShape()) << " should be "
+           << shapeStr(expected);
+  if (Value bias = getBias()) {
+    ArrayRef<int64_t> b = cast<ShapedType>(bias.getType()).getShape();
+    bool ok = (b.size() == 1 && b[0] == expected[1]) ||
+              (b.size() == 2 && b[0] == 1 && b[1] == expected[1]);
+    if (!ok)
+      return emitOpError("bias shape ")
+             << shapeStr(b) << " should be [" << expected[1] << "] or [1, "
+             << expected[1] << "]";
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Data movement
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReshapeOp::verify() {
+  if (getInput().getType().getNumElements() != getType().getNumElements())
+    return emitOpError("cannot reshape ")
+           << shapeStr(getInput().getType().getShape()) << " ("
+           << getInput().getType().getNumElements() << " elements) to "
+           << shapeStr(getType().getShape()) << " ("
+           << getType().getNumElements() << " elements)";
+  if (getInput().getType().getElementType() != getType().getElementType())
+    return emitOpError("must not change the element type");
+  return success();
+}
+
+OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  if (auto dense = dyn_cast_if_present<DenseElementsAttr>(adaptor.getInput()))
+    return dense.reshape(getType());
+  return {};
+}
+
+LogicalResult TransposeOp::verify() {
+  ArrayRef<int64_t> perm = getPerm();
+  ArrayRef<int64_t> in = getInput().getType().getShape();
+  if (perm.size() != in.size())
+    return emitOpError("perm has ")
+           << perm.size() << " entries but the input has rank " << in.size();
+  SmallVector<bool> seen(in.size(), false);
+  SmallVector<int64_t> expected;
+  for (int64_t p : perm) {
+    if (p < 0 || p >= int64_t(in.size()) || seen[p])
+      return emitOpError("perm ")
+             << shapeStr(perm) << " is not a permutation of [0, "
+             << in.size() << ")";
+    seen[p] = true;
+    expected.push_back(in[p]);
+  }
+  if (ArrayRef<int64_t>(expected) != getType().getShape())
+    return emitOpError("result shape ")
+           << shapeStr(getType().getShape()) << " should be "
+           << shapeStr(expected);
+  return success();
+}
+
+OpFoldResult TransposeOp::fold(FoldAdaptor adaptor) {
+  ArrayRef<int64_t> perm = getPerm();
+  if (llvm::equal(perm, llvm::seq<int64_t>(0, perm.size())))
+    return getInput();
+  auto dense = dyn_cast_if_present<DenseElementsAttr>(adaptor.getInput());
+  if (!dense)
+    return {};
+  ShapedType inType = getInput().getType();
+  SmallVector<Attribute> in(dense.getValues<Attribute>());
+  SmallVector<Attribute> out(getType().getNumElements());
+  SmallVector<int64_t> inStrides(inType.getRank(), 1);
+  for (int64_t d = inType.getRank() - 2; d >= 0; --d)
+    inStrides[d] = inStrides[d + 1] * inType.getDimSize(d + 1);
+  ArrayRef<int64_t> outShape = getType().getShape();
+  SmallVector<int64_t> coord(outShape.size(), 0);
+  for (Attribute &v : out) {
+    int64_t src = 0;
+    for (auto [d, p] : llvm::enumerate(perm))
+      src += coord[d] * inStrides[p];
+    v = in[dense.isSplat() ? 0 : src];
+    for (int64_t d = outShape.size() - 1; d >= 0; --d) {
+      if (++coord[d] < outShape[d])
+        break;
+      coord[d] = 0;
+    }
+  }
+  return DenseElementsAttr::get(getType(), out);
+}

@@ -1,0 +1,72 @@
+//===- HIsaDialect.td - The hisa dialect definition --------*- tablegen -*-===//
+
+#ifndef HETC_HISA_DIALECT
+#define HETC_HISA_DIALECT
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+
+def HIsa_Dialect : Dialect {
+  let name = "hisa";
+  let cppNamespace = "::hetc::hisa";
+  let summary = "One op per chip instruction, stamped with its issue cycle";
+  let description = [{
+    The `hisa` dialect is hetc's instruction level: each op is one
+    instruction on one functional unit (docs/isa.md gives their semantics
+    and timing rules). A value of type `!hisa.vec` is a vector travelling
+    on a stream from the instruction that emits it to those that read it;
+    SRAM traffic is explicit in `hisa.read` / `hisa.write` addresses.
+    `hetc-hisa-schedule` stamps every instruction with its issue `cycle`
+    and every stream value with its stream group, so the printed IR is the
+    timed instruction stream.
+
+    ```mlir
+    func.func @main() {
+      hisa.input "x" at 0 : tensor<1x16xf32>
+      hisa.output "y" at 1 : tensor<1x16xf32>
+      %0 = hisa.read 0 at 0 on <east, 0>
+      %1 = hisa.vunary relu %0 lanes 16 at 5 on <east, 0>
+      hisa.write %1 to 1 at 8
+      return
+    }
+    ```
+  }];
+  let useDefaultTypePrinterParser = 1;
+  let useDefaultAttributePrinterParser = 1;
+}
+
+class HIsa_Op<string mnemonic, list<Trait> traits = []>
+    : Op<HIsa_Dialect, mnemonic, traits>;
+
+//===----------------------------------------------------------------------===//
+// Types and attributes
+//===----------------------------------------------------------------------===//
+
+def HIsa_VecType : TypeDef<HIsa_Dialect, "Vec"> {
+  let mnemonic = "vec";
+  let summary = "A vector of `lanes` elements travelling on a stream group";
+  let description = [{
+    The value an instruction emits onto a stream; its readers must issue
+    exactly when it passes their position.
+  }];
+}
+
+def HIsa_Direction : I32EnumAttr<"Direction", "stream direction", [
+    I32EnumAttrCase<"east", 0>, I32EnumAttrCase<"west", 1>]> {
+  let cppNamespace = "::hetc::hisa";
+  let genSpecializedAttr = 0;
+}
+def HIsa_DirectionAttr : EnumAttr<HIsa_Dialect, HIsa_Direction, "direction">;
+
+def HIsa_StreamAttr : AttrDef<HIsa_Dialect, "Stream"> {
+  let mnemonic = "stream";
+  let summary = "A stream group: direction and first stream id";
+  let description = [{
+    `<east, 4>` is the group of streams 4..7 flowing east.
+  }];
+  let parameters = (ins EnumParameter<HIsa_Direction>:$dir, "uint32_t":$id);
+  let assemblyFormat = "`<` $dir `,` $id `>`";
+}
+
+#endif // HETC_HISA_DIALECT

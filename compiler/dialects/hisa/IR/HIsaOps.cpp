@@ -1,0 +1,40 @@
+//===- HIsaOps.cpp - hisa verifiers -----------------------------------===//
+
+#include "compiler/dialects/hisa/IR/HIsa.h"
+
+using namespace mlir;
+using namespace hetc::hisa;
+
+#define GET_OP_CLASSES
+#include "compiler/dialects/hisa/IR/HIsaOps.cpp.inc"
+
+namespace {
+LogicalResult verifyAddress(Operation *op, int64_t address) {
+  if (address < 0)
+    return op->emitOpError("address must be >= 0, got ") << address;
+  return success();
+}
+LogicalResult verifyLanes(Operation *op, int32_t lanes) {
+  if (lanes < 1)
+    return op->emitOpError("lanes must be >= 1, got ") << lanes;
+  return success();
+}
+LogicalResult verifyPlane(Operation *op, int32_t plane) {
+  if (plane < 0)
+    return op->emitOpError("plane must be >= 0, got ") << plane;
+  return success();
+}
+} // namespace
+
+LogicalResult ReadOp::verify() { return verifyAddress(*this, getAddress()); }
+LogicalResult WriteOp::verify() { return verifyAddress(*this, getAddress()); }
+LogicalResult VBinaryOp::verify() { return verifyLanes(*this, getLanes()); }
+LogicalResult VUnaryOp::verify() { return verifyLanes(*this, getLanes()); }
+LogicalResult VReduceOp::verify() { return verifyLanes(*this, getLanes()); }
+LogicalResult MatMulOp::verify() { return verifyPlane(*this, getPlane()); }
+
+LogicalResult LoadWeightsOp::verify() {
+  if (getRow() < 0)
+    return emitOpError("row must be >= 0, got ") << getRow();
+  return verifyPlane(*this, getPlane());
+}

@@ -1,0 +1,194 @@
+//===- HIsaOps.td - hisa instructions ----------------------*- tablegen -*-===//
+
+#ifndef HETC_HISA_OPS
+#define HETC_HISA_OPS
+
+include "compiler/dialects/hisa/IR/HIsaDialect.td"
+include "mlir/IR/BuiltinAttributes.td"
+include "mlir/IR/CommonAttrConstraints.td"
+
+//===----------------------------------------------------------------------===//
+// Program data: I/O bindings and preloaded constants
+//===----------------------------------------------------------------------===//
+
+class HIsa_BindingOp<string mnemonic, string what> : HIsa_Op<mnemonic> {
+  let summary = "Binds the model " # what # " `name` to SRAM at `address`";
+  let description = [{
+    The tensor's rows start at vector `address`, each taking
+    `ceil(cols / lanes)` vectors (see the htile layout).
+
+    ```mlir
+    hisa.}] # mnemonic # [{ "x" at 0 : tensor<4x32xf32>
+    ```
+  }];
+  let arguments = (ins StrAttr:$name, I64Attr:$address,
+                       TypeAttrOf<AnyStaticShapeTensor>:$type);
+  let assemblyFormat = "$name `at` $address attr-dict `:` $type";
+}
+
+def HIsa_InputOp : HIsa_BindingOp<"input", "input">;
+def HIsa_OutputOp : HIsa_BindingOp<"output", "output">;
+
+def HIsa_ConstantOp : HIsa_Op<"constant"> {
+  let summary = "Constant data preloaded into SRAM at `address`";
+  let description = [{
+    ```mlir
+    hisa.constant at 8 dense<0.5> : tensor<32x10xf32>
+    ```
+  }];
+  let arguments = (ins I64Attr:$address, ElementsAttr:$value);
+  let assemblyFormat = "`at` $address $value attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Instructions
+//===----------------------------------------------------------------------===//
+
+class HIsa_Instruction<string mnemonic, list<Trait> traits = []>
+    : HIsa_Op<mnemonic, traits> {
+  let extraClassDeclaration = [{
+    /// The issue cycle, once scheduled.
+    std::optional<uint64_t> getIssueCycle() {
+      if (auto cycle = getCycleAttr())
+        return cycle.getInt();
+      return std::nullopt;
+    }
+  }];
+}
+
+def HIsa_ReadOp : HIsa_Instruction<"read"> {
+  let summary = "MEM_READ: read the vector at `address` onto a stream";
+  let description = [{
+    Issues on the MEM slice that holds `address`.
+
+    ```mlir
+    %0 = hisa.read 12 at 3 on <east, 0>
+    ```
+  }];
+  let arguments = (ins I64Attr:$address, OptionalAttr<I64Attr>:$cycle,
+                       OptionalAttr<HIsa_StreamAttr>:$stream);
+  let results = (outs HIsa_VecType:$result);
+  let assemblyFormat = "$address (`at` $cycle^)? (`on` $stream^)? attr-dict";
+  let hasVerifier = 1;
+}
+
+def HIsa_WriteOp : HIsa_Instruction<"write"> {
+  let summary = "MEM_WRITE: store a stream vector at `address`";
+  let description = [{
+    ```mlir
+    hisa.write %1 to 40 at 9
+    ```
+  }];
+  let arguments = (ins HIsa_VecType:$value, I64Attr:$address,
+                       OptionalAttr<I64Attr>:$cycle);
+  let assemblyFormat = "$value `to` $address (`at` $cycle^)? attr-dict";
+  let hasVerifier = 1;
+}
+
+def HIsa_VBinaryKind : I32EnumAttr<"VBinaryKind", "vector binary operation", [
+    I32EnumAttrCase<"add", 0>, I32EnumAttrCase<"sub", 1>,
+    I32EnumAttrCase<"mul", 2>, I32EnumAttrCase<"div", 3>,
+    I32EnumAttrCase<"max", 4>]> {
+  let cppNamespace = "::hetc::hisa";
+}
+
+def HIsa_VUnaryKind : I32EnumAttr<"VUnaryKind", "vector unary operation", [
+    I32EnumAttrCase<"relu", 0>, I32EnumAttrCase<"sigmoid", 1>,
+    I32EnumAttrCase<"tanh", 2>, I32EnumAttrCase<"exp", 3>]> {
+  let cppNamespace = "::hetc::hisa";
+}
+
+def HIsa_VReduceKind : I32EnumAttr<"VReduceKind", "vector lane reduction", [
+    I32EnumAttrCase<"sum", 0>, I32EnumAttrCase<"max", 1>]> {
+  let cppNamespace = "::hetc::hisa";
+}
+
+def HIsa_VBinaryOp : HIsa_Instruction<"vbinary"> {
+  let summary = "V_ADD/SUB/MUL/DIV/MAX: lanes [0, lanes) of lhs <kind> rhs";
+  let description = [{
+    A vector-unit instruction; lanes from `lanes` on are zero.
+
+    ```mlir
+    %2 = hisa.vbinary add %0, %1 lanes 16 at 4 on <east, 4>
+    ```
+  }];
+  let arguments = (ins HIsa_VBinaryKind:$kind, HIsa_VecType:$lhs,
+                       HIsa_VecType:$rhs, I32Attr:$lanes,
+                       OptionalAttr<I64Attr>:$cycle,
+                       OptionalAttr<HIsa_StreamAttr>:$stream);
+  let results = (outs HIsa_VecType:$result);
+  let assemblyFormat = [{
+    $kind $lhs `,` $rhs `lanes` $lanes (`at` $cycle^)? (`on` $stream^)? attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def HIsa_VUnaryOp : HIsa_Instruction<"vunary"> {
+  let summary = "V_RELU/SIGMOID/TANH/EXP: kind(x) on lanes [0, lanes)";
+  let description = [{
+    ```mlir
+    %1 = hisa.vunary relu %0 lanes 16 at 4 on <east, 0>
+    ```
+  }];
+  let arguments = (ins HIsa_VUnaryKind:$kind, HIsa_VecType:$input,
+                       I32Attr:$lanes, OptionalAttr<I64Attr>:$cycle,
+                       OptionalAttr<HIsa_StreamAttr>:$stream);
+  let results = (outs HIsa_VecType:$result);
+  let assemblyFormat = [{
+    $kind $input `lanes` $lanes (`at` $cycle^)? (`on` $stream^)? attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def HIsa_VReduceOp : HIsa_Instruction<"vreduce"> {
+  let summary = "V_REDUCE_SUM/MAX: reduce lanes [0, lanes), broadcast the result";
+  let description = [{
+    The reduction of lanes `[0, lanes)` of `input` is written to every lane
+    in `[0, lanes)` of the result; the other lanes are zero.
+
+    ```mlir
+    %1 = hisa.vreduce max %0 lanes 10 at 4 on <east, 0>
+    ```
+  }];
+  let arguments = (ins HIsa_VReduceKind:$kind, HIsa_VecType:$input,
+                       I32Attr:$lanes, OptionalAttr<I64Attr>:$cycle,
+                       OptionalAttr<HIsa_StreamAttr>:$stream);
+  let results = (outs HIsa_VecType:$result);
+  let assemblyFormat = [{
+    $kind $input `lanes` $lanes (`at` $cycle^)? (`on` $stream^)? attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def HIsa_LoadWeightsOp : HIsa_Instruction<"load_weights"> {
+  let summary = "M_LOAD_WEIGHTS: install a stream vector as weight row `row` of a plane";
+  let description = [{
+    ```mlir
+    hisa.load_weights %0 plane 1 row 3 at 7
+    ```
+  }];
+  let arguments = (ins HIsa_VecType:$value, I32Attr:$plane, I32Attr:$row,
+                       OptionalAttr<I64Attr>:$cycle);
+  let assemblyFormat = "$value `plane` $plane `row` $row (`at` $cycle^)? attr-dict";
+  let hasVerifier = 1;
+}
+
+def HIsa_MatMulOp : HIsa_Instruction<"matmul"> {
+  let summary = "M_MATMUL: multiply a stream vector by a plane's weights";
+  let description = [{
+    Emits `out[j] = sum_i in[i] * W[i][j]` with the weights installed in
+    `plane`.
+
+    ```mlir
+    %1 = hisa.matmul %0 plane 1 at 9 on <west, 8>
+    ```
+  }];
+  let arguments = (ins HIsa_VecType:$input, I32Attr:$plane,
+                       OptionalAttr<I64Attr>:$cycle,
+                       OptionalAttr<HIsa_StreamAttr>:$stream);
+  let results = (outs HIsa_VecType:$result);
+  let assemblyFormat = "$input `plane` $plane (`at` $cycle^)? (`on` $stream^)? attr-dict";
+  let hasVerifier = 1;
+}
+
+#endif // HETC_HISA_OPS

@@ -1,0 +1,94 @@
+//===- HTileOps.cpp - htile verifiers ---------------------------------===//
+
+#include "compiler/dialects/htile/IR/HTile.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+
+using namespace mlir;
+using namespace hetc::htile;
+
+#define GET_OP_CLASSES
+#include "compiler/dialects/htile/IR/HTileOps.cpp.inc"
+
+namespace {
+/// True if `row` is one row of `full`: its last dimension equals the row
+/// length of `full` and every other dimension is 1.
+bool isRowOf(MemRefType row, MemRefType full) {
+  return row.getRank() >= 1 && full.getRank() >= 1 &&
+         row.getNumElements() == full.getShape().back() &&
+         row.getShape().back() == full.getShape().back();
+}
+} // namespace
+
+LogicalResult ConstantOp::verify() {
+  auto valueType = cast<ShapedType>(getValue().getType());
+  MemRefType type = getType();
+  if (valueType.getShape() != type.getShape() ||
+      valueType.getElementType() != type.getElementType())
+    return emitOpError("value of type ")
+           << valueType << " does not fit buffer " << type;
+  return success();
+}
+
+LogicalResult ViewOp::verify() {
+  MemRefType from = getSource().getType(), to = getType();
+  if (from.getElementType() != to.getElementType() ||
+      from.getNumElements() != to.getNumElements())
+    return emitOpError("cannot view ")
+           << from << " as " << to << ": element type and count must match";
+  if (from.getRank() == 0 || to.getRank() == 0 ||
+      from.getShape().back() != to.getShape().back())
+    return emitOpError("cannot view ")
+           << from << " as " << to
+           << ": the innermost dimension (row length) must not change";
+  return success();
+}
+
+LogicalResult MatMulOp::verify() {
+  MemRefType x = getInput().getType(), w = getWeight().getType(),
+             y = getOutput().getType();
+  if (x.getRank() != 2 || w.getRank() != 2 || y.getRank() != 2)
+    return emitOpError("input, weight and output must be 2-D");
+  if (x.getDimSize(1) != w.getDimSize(0))
+    return emitOpError("contraction dimensions differ: input has ")
+           << x.getDimSize(1) << ", weight has " << w.getDimSize(0);
+  if (y.getDimSize(0) != x.getDimSize(0) || y.getDimSize(1) != w.getDimSize(1))
+    return emitOpError("output must be ")
+           << x.getDimSize(0) << "x" << w.getDimSize(1);
+  if (Value bias = getBias())
+    if (!isRowOf(cast<MemRefType>(bias.getType()), y))
+      return emitOpError("bias must be one row of ")
+             << y.getDimSize(1) << " elements";
+  if (std::optional<ArrayRef<int64_t>> tile = getTile())
+    if (tile->size() != 3 || llvm::any_of(*tile, [](int64_t t) {
+          return t <= 0;
+        }))
+      return emitOpError("tile must be three positive sizes [rows, k, n]");
+  return success();
+}
+
+LogicalResult BinaryOp::verify() {
+  MemRefType lhs = getLhs().getType(), rhs = getRhs().getType(),
+             out = getOutput().getType();
+  if (lhs.getShape() != out.getShape())
+    return emitOpError("output shape must equal lhs shape");
+  if (rhs.getShape() != lhs.getShape() && !isRowOf(rhs, lhs))
+    return emitOpError("rhs must have the shape of lhs or be one row of it");
+  return success();
+}
+
+LogicalResult UnaryOp::verify() {
+  if (getInput().getType().getShape() != getOutput().getType().getShape())
+    return emitOpError("output shape must equal input shape");
+  return success();
+}
+
+LogicalResult SoftmaxOp::verify() {
+  ArrayRef<int64_t> shape = getInput().getType().getShape();
+  if (getOutput().getType().getShape() != shape ||
+      getScratch().getType().getShape() != shape)
+    return emitOpError("output and scratch must have the input's shape");
+  if (shape.empty())
+    return emitOpError("input must have rank >= 1");
+  return success();
+}

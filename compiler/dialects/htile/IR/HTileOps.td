@@ -1,0 +1,203 @@
+//===- HTileOps.td - htile buffers and kernels -------------*- tablegen -*-===//
+
+#ifndef HETC_HTILE_OPS
+#define HETC_HTILE_OPS
+
+include "compiler/dialects/htile/IR/HTileDialect.td"
+include "mlir/IR/BuiltinAttributes.td"
+include "mlir/IR/CommonAttrConstraints.td"
+include "mlir/IR/EnumAttr.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+defvar HTile_Buffer = AnyStaticShapeMemRef;
+
+//===----------------------------------------------------------------------===//
+// Buffers
+//===----------------------------------------------------------------------===//
+
+def HTile_InputOp : HTile_Op<"input"> {
+  let summary = "A model input, in an SRAM buffer filled before the program";
+  let description = [{
+    Binds the model input `name` to a buffer. `address` is the first vector
+    address; `hetc-htile-plan-memory` sets it.
+
+    ```mlir
+    %x = htile.input "x" {address = 0 : i64} : memref<4x32xf32>
+    ```
+  }];
+  let arguments = (ins StrAttr:$name, OptionalAttr<I64Attr>:$address);
+  let results = (outs HTile_Buffer:$buffer);
+  let assemblyFormat = "$name attr-dict `:` type($buffer)";
+}
+
+def HTile_ConstantOp : HTile_Op<"constant"> {
+  let summary = "A constant preloaded into an SRAM buffer";
+  let description = [{
+    Places the constant `value` in SRAM at `address` (set by
+    `hetc-htile-plan-memory`). The artifact carries the data.
+
+    ```mlir
+    %w = htile.constant dense<0.5> : memref<32x10xf32>
+    ```
+  }];
+  let arguments = (ins ElementsAttr:$value, OptionalAttr<I64Attr>:$address);
+  let results = (outs HTile_Buffer:$buffer);
+  let assemblyFormat = "$value attr-dict `:` type($buffer)";
+  let hasVerifier = 1;
+}
+
+def HTile_AllocOp : HTile_Op<"alloc"> {
+  let summary = "An SRAM buffer for an intermediate result";
+  let description = [{
+    Reserves a buffer; `hetc-htile-plan-memory` gives it an `address` by
+    liveness, so buffers whose lives do not overlap share SRAM.
+
+    ```mlir
+    %t = htile.alloc {address = 64 : i64} : memref<4x10xf32>
+    ```
+  }];
+  let arguments = (ins OptionalAttr<I64Attr>:$address);
+  let results = (outs HTile_Buffer:$buffer);
+  let assemblyFormat = "attr-dict `:` type($buffer)";
+}
+
+def HTile_ViewOp : HTile_Op<"view", [Pure]> {
+  let summary = "The same buffer seen with another shape of equal row length";
+  let description = [{
+    Reinterprets `source` without moving data. Because rows are padded to
+    whole vectors, this is only possible when the innermost dimension (the
+    row length) is unchanged; the verifier checks it.
+
+    ```mlir
+    %v = htile.view %t : memref<2x4x16xf32> to memref<8x16xf32>
+    ```
+  }];
+  let arguments = (ins HTile_Buffer:$source);
+  let results = (outs HTile_Buffer:$result);
+  let assemblyFormat = "$source attr-dict `:` type($source) `to` type($result)";
+  let hasVerifier = 1;
+}
+
+def HTile_OutputOp : HTile_Op<"output"> {
+  let summary = "Names a buffer as a model output";
+  let description = [{
+    After the program ends, the runtime reads the output `name` from
+    `buffer`.
+
+    ```mlir
+    htile.output "y", %y : memref<4x10xf32>
+    ```
+  }];
+  let arguments = (ins StrAttr:$name, HTile_Buffer:$buffer);
+  let assemblyFormat = "$name `,` $buffer attr-dict `:` type($buffer)";
+}
+
+//===----------------------------------------------------------------------===//
+// Kernels
+//===----------------------------------------------------------------------===//
+
+def HTile_ActivationAttr : I32EnumAttr<"Activation", "epilogue activation", [
+    I32EnumAttrCase<"none", 0>, I32EnumAttrCase<"relu", 1>,
+    I32EnumAttrCase<"sigmoid", 2>, I32EnumAttrCase<"tanh", 3>]> {
+  let cppNamespace = "::hetc::htile";
+}
+
+def HTile_BinaryKindAttr : I32EnumAttr<"BinaryKind", "elementwise binary operation", [
+    I32EnumAttrCase<"add", 0>, I32EnumAttrCase<"sub", 1>,
+    I32EnumAttrCase<"mul", 2>, I32EnumAttrCase<"div", 3>,
+    I32EnumAttrCase<"max", 4>]> {
+  let cppNamespace = "::hetc::htile";
+}
+
+def HTile_UnaryKindAttr : I32EnumAttr<"UnaryKind", "elementwise unary operation", [
+    I32EnumAttrCase<"relu", 0>, I32EnumAttrCase<"sigmoid", 1>,
+    I32EnumAttrCase<"tanh", 2>, I32EnumAttrCase<"exp", 3>]> {
+  let cppNamespace = "::hetc::htile";
+}
+
+def HTile_MatMulOp : HTile_Op<"matmul"> {
+  let summary = "Matrix-unit kernel: output = activation(input * weight + bias)";
+  let description = [{
+    Multiplies a 2-D `input` (M x K) by a 2-D `weight` (K x N) on the
+    matrix unit, adds the optional row `bias` (N or 1 x N) and applies
+    `activation` on the vector unit, writing `output` (M x N). `tile` is
+    `[rows, k, n]`: the input rows streamed per step and the weight tile
+    installed in one plane (k x n), chosen by `hetc-convert-hgraph-to-htile`
+    to match the chip; K and N are cut into `ceil(K / k)` and `ceil(N / n)`
+    tiles.
+
+    ```mlir
+    htile.matmul ins(%x, %w, %b) outs(%y) activation(relu) {tile = array<i64: 1, 16, 16>}
+        : memref<4x32xf32>, memref<32x10xf32>, memref<10xf32>, memref<4x10xf32>
+    ```
+  }];
+  let arguments = (ins HTile_Buffer:$input, HTile_Buffer:$weight,
+                       Optional<HTile_Buffer>:$bias, HTile_Buffer:$output,
+                       HTile_ActivationAttr:$activation,
+                       OptionalAttr<DenseI64ArrayAttr>:$tile);
+  let assemblyFormat = [{
+    `ins` `(` $input `,` $weight (`,` $bias^)? `)` `outs` `(` $output `)`
+    `activation` `(` $activation `)` attr-dict `:`
+    type($input) `,` type($weight) (`,` type($bias)^)? `,` type($output)
+  }];
+  let hasVerifier = 1;
+}
+
+def HTile_BinaryOp : HTile_Op<"binary"> {
+  let summary = "Vector-unit kernel: output = lhs <kind> rhs, rhs repeated per row";
+  let description = [{
+    Applies `kind` elementwise. `rhs` has the shape of `lhs`, or is one row
+    (shape N or 1 x ... x 1 x N) that is applied to every row of `lhs`.
+
+    ```mlir
+    htile.binary add ins(%a, %b) outs(%c) : memref<4x16xf32>, memref<16xf32>, memref<4x16xf32>
+    ```
+  }];
+  let arguments = (ins HTile_BinaryKindAttr:$kind, HTile_Buffer:$lhs,
+                       HTile_Buffer:$rhs, HTile_Buffer:$output);
+  let assemblyFormat = [{
+    $kind `ins` `(` $lhs `,` $rhs `)` `outs` `(` $output `)` attr-dict `:`
+    type($lhs) `,` type($rhs) `,` type($output)
+  }];
+  let hasVerifier = 1;
+}
+
+def HTile_UnaryOp : HTile_Op<"unary"> {
+  let summary = "Vector-unit kernel: output = kind(input) elementwise";
+  let description = [{
+    Applies `kind` to each element of `input`; padding lanes stay zero.
+
+    ```mlir
+    htile.unary relu ins(%a) outs(%c) : memref<4x16xf32>, memref<4x16xf32>
+    ```
+  }];
+  let arguments = (ins HTile_UnaryKindAttr:$kind, HTile_Buffer:$input,
+                       HTile_Buffer:$output);
+  let assemblyFormat = [{
+    $kind `ins` `(` $input `)` `outs` `(` $output `)` attr-dict `:`
+    type($input) `,` type($output)
+  }];
+  let hasVerifier = 1;
+}
+
+def HTile_SoftmaxOp : HTile_Op<"softmax"> {
+  let summary = "Vector-unit kernel: softmax along the innermost dimension";
+  let description = [{
+    Each row of `input` becomes `exp(x - max) / sum(exp(x - max))`, using
+    lane reductions on the vector unit. `scratch` holds the exponentials
+    of the rows while their sum is formed; it has the shape of `input`.
+
+    ```mlir
+    htile.softmax ins(%a) outs(%c) scratch(%s) : memref<4x10xf32>, memref<4x10xf32>, memref<4x10xf32>
+    ```
+  }];
+  let arguments = (ins HTile_Buffer:$input, HTile_Buffer:$output,
+                       HTile_Buffer:$scratch);
+  let assemblyFormat = [{
+    `ins` `(` $input `)` `outs` `(` $output `)` `scratch` `(` $scratch `)` attr-dict `:`
+    type($input) `,` type($output) `,` type($scratch)
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // HETC_HTILE_OPS
