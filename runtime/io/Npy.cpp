@@ -1,0 +1,326 @@
+//===- Npy.cpp - Reading and writing numpy .npy files ------------------===//
+
+#include "runtime/io/Npy.h"
+
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+namespace hetc::io {
+
+namespace {
+constexpr char kMagic[] = "\x93NUMPY";
+constexpr size_t kMagicBytes = 6;
+
+uint64_t getLE(const std::string &in, size_t offset, int bytes) {
+  uint64_t value = 0;
+  for (int i = 0; i < bytes; ++i)
+    value |= uint64_t(static_cast<unsigned char>(in[offset + i])) << (8 * i);
+  return value;
+}
+
+/// The fields of a .npy header dict.
+struct Header {
+  std::string descr;
+  bool fortranOrder = false;
+  std::vector<int64_t> shape;
+};
+
+/// A parser for the Python dict literal in a .npy header, e.g.
+/// {'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }.
+class HeaderParser {
+public:
+  explicit HeaderParser(const std::string &text) : text(text) {}
+
+  bool parse(Header &header, std::string &error) {
+    bool seenDescr = false, seenOrder = false, seenShape = false;
+    if (!expect('{', error))
+      return false;
+    while (true) {
+      skipSpace();
+      if (peek() == '}')
+        break;
+      std::string key;
+      if (!parseString(key, error) || !expect(':', error))
+        return false;
+      if (key == "descr") {
+        if (!parseString(header.descr, error))
+          return false;
+        seenDescr = true;
+      } else if (key == "fortran_order") {
+        if (!parseBool(header.fortranOrder, error))
+          return false;
+        seenOrder = true;
+      } else if (key == "shape") {
+        if (!parseShape(header.shape, error))
+          return false;
+        seenShape = true;
+      } else {
+        error = "unexpected key '" + key + "' in the header";
+        return false;
+      }
+      skipSpace();
+      if (peek() == ',') {
+        ++pos;
+        continue;
+      }
+      if (peek() != '}') {
+        error = "expected ',' or '}' at header offset " + std::to_string(pos);
+        return false;
+      }
+    }
+    ++pos;
+    const char *missing = !seenDescr   ? "descr"
+                          : !seenOrder ? "fortran_order"
+                          : !seenShape ? "shape"
+                                       : nullptr;
+    if (missing) {
+      error = std::string("the header has no '") + missing + "' key";
+      return false;
+    }
+    return true;
+  }
+
+private:
+  char peek() const { return pos < text.size() ? text[pos] : '\0'; }
+  void skipSpace() {
+    while (pos < text.size() &&
+           (text[pos] == ' ' || text[pos] == '\t' || text[pos] == '\n'))
+      ++pos;
+  }
+  bool expect(char c, std::string &error) {
+    skipSpace();
+    if (peek() != c) {
+      error = std::string("expected '") + c + "' at header offset " +
+              std::to_string(pos);
+      return false;
+    }
+    ++pos;
+    return true;
+  }
+  bool parseString(std::string &out, std::string &error) {
+    skipSpace();
+    char quote = peek();
+    if (quote != '\'' && quote != '"') {
+      error =
+          "expected a quoted string at header offset " + std::to_string(pos);
+      return false;
+    }
+    size_t end = text.find(quote, pos + 1);
+    if (end == std::string::npos) {
+      error = "unterminated string in the header";
+      return false;
+    }
+    out = text.substr(pos + 1, end - pos - 1);
+    pos = end + 1;
+    return true;
+  }
+  bool parseBool(bool &out, std::string &error) {
+    skipSpace();
+    if (text.compare(pos, 4, "True") == 0) {
+      out = true;
+      pos += 4;
+      return true;
+    }
+    if (text.compare(pos, 5, "False") == 0) {
+      out = false;
+      pos += 5;
+      return true;
+    }
+    error = "'fortran_order' must be True or False";
+    return false;
+  }
+  bool parseShape(std::vector<int64_t> &shape, std::string &error) {
+    if (!expect('(', error))
+      return false;
+    while (true) {
+      skipSpace();
+      if (peek() == ')')
+        break;
+      if (peek() < '0' || peek() > '9') {
+        error = "'shape' must be a tuple of non-negative integers";
+        return false;
+      }
+      int64_t dim = 0;
+      while (peek() >= '0' && peek() <= '9') {
+        if (dim > (INT64_MAX - 9) / 10) {
+          error = "a 'shape' dimension is too large";
+          return false;
+        }
+        dim = dim * 10 + (text[pos++] - '0');
+      }
+      if (peek() == 'L')
+        ++pos; // Python 2 long suffix.
+      shape.push_back(dim);
+      skipSpace();
+      if (peek() == ',') {
+        ++pos;
+        continue;
+      }
+      if (peek() != ')') {
+        error = "expected ',' or ')' in 'shape'";
+        return false;
+      }
+    }
+    ++pos;
+    return true;
+  }
+
+  const std::string &text;
+  size_t pos = 0;
+};
+
+/// Describes a numpy dtype string for error messages, e.g. '<f8' (float64).
+std::string describeDtype(const std::string &descr) {
+  std::string text = "'" + descr + "'";
+  if (descr.size() < 3)
+    return text;
+  char order = descr[0], kind = descr[1];
+  int bytes = 0;
+  for (size_t i = 2; i < descr.size(); ++i) {
+    if (descr[i] < '0' || descr[i] > '9' || bytes > 1000)
+      return text;
+    bytes = bytes * 10 + (descr[i] - '0');
+  }
+  std::string bits = std::to_string(bytes * 8);
+  const char *name = kind == 'f'   ? "float"
+                     : kind == 'i' ? "int"
+                     : kind == 'u' ? "uint"
+                     : kind == 'c' ? "complex"
+                     : kind == 'b' ? "bool"
+                                   : nullptr;
+  if (!name)
+    return text;
+  text += std::string(" (") + (order == '>' ? "big-endian " : "") + name +
+          (kind == 'b' ? "" : bits) + ")";
+  return text;
+}
+} // namespace
+
+bool parseNpy(const std::string &bytes, const std::string &source, Tensor &out,
+              std::string &error) {
+  auto fail = [&](const std::string &what) {
+    error = source + ": " + what;
+    return false;
+  };
+  if (bytes.size() < kMagicBytes + 2 ||
+      std::memcmp(bytes.data(), kMagic, kMagicBytes) != 0)
+    return fail("not a .npy file (missing the '\\x93NUMPY' magic)");
+  int major = static_cast<unsigned char>(bytes[6]);
+  int minor = static_cast<unsigned char>(bytes[7]);
+  if ((major != 1 && major != 2 && major != 3) || minor != 0)
+    return fail("unsupported .npy format version " + std::to_string(major) +
+                "." + std::to_string(minor) + " (supported: 1.0, 2.0, 3.0)");
+  size_t lengthBytes = major == 1 ? 2 : 4;
+  size_t headerStart = kMagicBytes + 2 + lengthBytes;
+  if (bytes.size() < headerStart)
+    return fail("the header is truncated");
+  uint64_t headerBytes = getLE(bytes, kMagicBytes + 2, int(lengthBytes));
+  if (bytes.size() - headerStart < headerBytes)
+    return fail("the header is truncated (it claims " +
+                std::to_string(headerBytes) + " bytes, the file has " +
+                std::to_string(bytes.size() - headerStart) + " after it)");
+  std::string text = bytes.substr(headerStart, headerBytes);
+  Header header;
+  std::string what;
+  if (!HeaderParser(text).parse(header, what))
+    return fail("malformed header: " + what);
+  if (header.descr != "<f4")
+    return fail("unsupported dtype " + describeDtype(header.descr) +
+                "; only little-endian float32 ('<f4') is supported "
+                "(convert with array.astype('<f4'))");
+  if (header.fortranOrder)
+    return fail("Fortran-order arrays are not supported; save a C-order "
+                "array (numpy.ascontiguousarray)");
+  uint64_t count = 0;
+  if (!elementCount(header.shape, count) || count > (uint64_t(1) << 40))
+    return fail("shape " + shapeString(header.shape) + " is too large");
+  uint64_t dataBytes = count * 4;
+  uint64_t available = bytes.size() - headerStart - headerBytes;
+  if (available < dataBytes)
+    return fail("the data is truncated: shape " + shapeString(header.shape) +
+                " needs " + std::to_string(dataBytes) +
+                " bytes, the file has " + std::to_string(available));
+  if (available > dataBytes)
+    return fail("the file has " + std::to_string(available - dataBytes) +
+                " bytes after the data of shape " + shapeString(header.shape));
+  out.shape = header.shape;
+  out.data.resize(count);
+  size_t offset = headerStart + headerBytes;
+  for (uint64_t i = 0; i < count; ++i) {
+    uint32_t bits = static_cast<uint32_t>(getLE(bytes, offset + 4 * i, 4));
+    std::memcpy(&out.data[i], &bits, 4);
+  }
+  return true;
+}
+
+bool serializeNpy(const Tensor &tensor, std::string &out, std::string &error) {
+  uint64_t count = 0;
+  if (!elementCount(tensor.shape, count) || count != tensor.data.size()) {
+    error = "tensor of shape " + shapeString(tensor.shape) + " has " +
+            std::to_string(tensor.data.size()) + " elements";
+    return false;
+  }
+  std::string shape = "(";
+  for (size_t i = 0; i < tensor.shape.size(); ++i)
+    shape += std::to_string(tensor.shape[i]) + ", ";
+  if (tensor.shape.size() > 1)
+    shape.resize(shape.size() - 2);
+  else if (tensor.shape.size() == 1)
+    shape.resize(shape.size() - 1);
+  shape += ")";
+  std::string dict =
+      "{'descr': '<f4', 'fortran_order': False, 'shape': " + shape + ", }";
+  // Pad with spaces so the data starts on a 64-byte boundary.
+  size_t total = kMagicBytes + 2 + 2 + dict.size() + 1;
+  dict.append((64 - total % 64) % 64, ' ');
+  dict += '\n';
+  if (dict.size() > 0xffff) {
+    error = "shape " + shapeString(tensor.shape) +
+            " is too long for a .npy 1.0 header";
+    return false;
+  }
+  out.assign(kMagic, kMagicBytes);
+  out.push_back('\x01');
+  out.push_back('\x00');
+  out.push_back(static_cast<char>(dict.size() & 0xff));
+  out.push_back(static_cast<char>(dict.size() >> 8));
+  out += dict;
+  size_t offset = out.size();
+  out.resize(offset + 4 * count);
+  for (uint64_t i = 0; i < count; ++i) {
+    uint32_t bits;
+    std::memcpy(&bits, &tensor.data[i], 4);
+    for (int b = 0; b < 4; ++b)
+      out[offset + 4 * i + b] = static_cast<char>((bits >> (8 * b)) & 0xff);
+  }
+  return true;
+}
+
+bool readNpy(const std::string &path, Tensor &out, std::string &error) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) {
+    error = path + ": cannot open .npy file";
+    return false;
+  }
+  std::stringstream buffer;
+  buffer << file.rdbuf();
+  return parseNpy(buffer.str(), path, out, error);
+}
+
+bool writeNpy(const std::string &path, const Tensor &tensor,
+              std::string &error) {
+  std::string bytes;
+  if (!serializeNpy(tensor, bytes, error)) {
+    error = path + ": " + error;
+    return false;
+  }
+  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  if (!file || !file.write(bytes.data(), bytes.size())) {
+    error = path + ": cannot write .npy file";
+    return false;
+  }
+  return true;
+}
+
+} // namespace hetc::io

@@ -1,0 +1,37 @@
+//===- Npy.h - Reading and writing numpy .npy files -------------*- C++ -*-===//
+//
+// The .npy format (numpy.lib.format): a magic string, a version, a Python
+// dict literal describing dtype, order and shape, then the raw elements.
+// Only little-endian float32 in C order is accepted; versions 1.0, 2.0 and
+// 3.0 are read and version 1.0 is written.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HETC_RUNTIME_IO_NPY_H
+#define HETC_RUNTIME_IO_NPY_H
+
+#include "runtime/io/Tensor.h"
+
+#include <string>
+
+namespace hetc::io {
+
+/// Parses a whole .npy image; `source` names it in errors. Returns false and
+/// sets `error` when the file is malformed or not little-endian float32 in C
+/// order.
+bool parseNpy(const std::string &bytes, const std::string &source, Tensor &out,
+              std::string &error);
+
+/// Serialises `tensor` as a version 1.0 .npy image ('<f4', C order).
+/// Returns false when the shape does not match the element count.
+bool serializeNpy(const Tensor &tensor, std::string &out, std::string &error);
+
+/// Reads and parses the .npy file at `path`.
+bool readNpy(const std::string &path, Tensor &out, std::string &error);
+
+/// Writes `tensor` to `path` as a version 1.0 .npy file.
+bool writeNpy(const std::string &path, const Tensor &tensor,
+              std::string &error);
+
+} // namespace hetc::io
+
+#endif // HETC_RUNTIME_IO_NPY_H

@@ -1,0 +1,212 @@
+//===- RunCommand.cpp - The `hetc run` command -------------------------===//
+
+#include "runtime/run/RunCommand.h"
+
+#include "runtime/artifact/ArtifactFile.h"
+#include "runtime/chip/ChipSpec.h"
+#include "runtime/io/Npy.h"
+#include "runtime/run/FileNames.h"
+#include "runtime/run/RandomInputs.h"
+#include "runtime/sim/Simulator.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <iomanip>
+#include <set>
+#include <sstream>
+
+namespace hetc::run {
+
+namespace fs = std::filesystem;
+
+std::string chipsDirectory() {
+  const char *fromEnv = std::getenv("HETC_CHIPS_DIR");
+  if (fromEnv && *fromEnv)
+    return fromEnv;
+  return HETC_CHIPS_DIR;
+}
+
+namespace {
+/// Runs one `hetc run`; every step returns false with `error` set.
+class Runner {
+public:
+  Runner(const RunOptions &options, std::ostream &out)
+      : options(options), out(out) {}
+
+  bool run(std::string &error) {
+    if (!artifact::readFile(options.artifactPath, artifact, error) ||
+        !loadChip(error) || !artifact::checkChipMatch(artifact, chip, error) ||
+        !makeOutputDir(error) || !gatherInputs(error))
+      return false;
+    sim::SimResult result;
+    if (!sim::simulate(artifact, chip, inputs, result, error) ||
+        !writeOutputs(result, error))
+      return false;
+    return report(result.stats, error);
+  }
+
+private:
+  bool loadChip(std::string &error) {
+    std::string path = options.chipPath;
+    if (path.empty()) {
+      if (artifact.chip().name().empty()) {
+        error = options.artifactPath + ": the artifact names no chip; pass "
+                                       "a chip file";
+        return false;
+      }
+      path = (fs::path(chipsDirectory()) /
+              (sanitizeFileName(artifact.chip().name()) + ".chip"))
+                 .string();
+    }
+    if (!chip::ChipSpec::load(path, chip, error))
+      return false;
+    out << "artifact: " << options.artifactPath << " (for chip '"
+        << artifact.chip().name() << "' revision " << artifact.chip().revision()
+        << ")\n";
+    out << "chip: " << path << "\n";
+    return true;
+  }
+
+  bool makeOutputDir(std::string &error) {
+    if (options.outputDir.empty())
+      return true;
+    std::error_code ec;
+    fs::create_directories(options.outputDir, ec);
+    if (ec) {
+      error = options.outputDir +
+              ": cannot create output directory: " + ec.message();
+      return false;
+    }
+    return true;
+  }
+
+  /// Reads the inputs given as .npy files and generates the others.
+  bool gatherInputs(std::string &error) {
+    std::string names;
+    for (const hetx::TensorBinding &input : artifact.inputs())
+      names += (names.empty() ? "'" : ", '") + input.name() + "'";
+    for (const auto &[name, path] : options.inputs) {
+      auto it = std::find_if(
+          artifact.inputs().begin(), artifact.inputs().end(),
+          [&](const hetx::TensorBinding &b) { return b.name() == name; });
+      if (it == artifact.inputs().end()) {
+        error = "--input names '" + name + "' (" + path +
+                "), but the artifact has no such input (its inputs: " +
+                (names.empty() ? "none" : names) + ")";
+        return false;
+      }
+    }
+    std::set<std::string> taken;
+    for (const hetx::TensorBinding &input : artifact.inputs()) {
+      std::vector<int64_t> shape(input.shape().begin(), input.shape().end());
+      io::Tensor tensor;
+      auto given = options.inputs.find(input.name());
+      if (given != options.inputs.end()) {
+        if (!io::readNpy(given->second, tensor, error))
+          return false;
+        if (tensor.shape != shape) {
+          error = "input '" + input.name() + "' from " + given->second +
+                  " has shape " + io::shapeString(tensor.shape) +
+                  ", but the artifact expects " + io::shapeString(shape);
+          return false;
+        }
+        out << "input '" << input.name() << "': shape "
+            << io::shapeString(shape) << ", from " << given->second << "\n";
+      } else {
+        tensor = randomTensor(input.name(), shape, options.seed);
+        out << "input '" << input.name() << "': shape "
+            << io::shapeString(shape) << ", generated (seed " << options.seed
+            << ")";
+        if (!options.outputDir.empty()) {
+          fs::path dir = fs::path(options.outputDir) / "inputs";
+          std::error_code ec;
+          fs::create_directories(dir, ec);
+          std::string path =
+              (dir / (uniqueFileName(input.name(), taken) + ".npy")).string();
+          if (ec || !io::writeNpy(path, tensor, error)) {
+            if (ec)
+              error =
+                  dir.string() + ": cannot create directory: " + ec.message();
+            return false;
+          }
+          out << ", saved to " << path;
+        }
+        out << "\n";
+      }
+      inputs[input.name()] = std::move(tensor);
+    }
+    return true;
+  }
+
+  bool writeOutputs(const sim::SimResult &result, std::string &error) {
+    std::set<std::string> taken;
+    for (const sim::NamedTensor &output : result.outputs) {
+      out << "output '" << output.name << "': shape "
+          << io::shapeString(output.tensor.shape);
+      if (!options.outputDir.empty()) {
+        std::string path = (fs::path(options.outputDir) /
+                            (uniqueFileName(output.name, taken) + ".npy"))
+                               .string();
+        if (!io::writeNpy(path, output.tensor, error))
+          return false;
+        out << " -> " << path;
+      }
+      out << "\n";
+    }
+    return true;
+  }
+
+  bool report(const sim::SimStats &stats, std::string &error) {
+    uint64_t predicted = artifact.predicted_cycles();
+    out << "instructions: " << stats.instructions << "\n";
+    out << "simulated cycles: " << stats.cycles << "\n";
+    out << "predicted cycles: " << predicted << "\n";
+    std::ostringstream time;
+    time << std::fixed << std::setprecision(3)
+         << double(stats.cycles) / chip.clockMHz();
+    out << "time at " << chip.clockMHz() << " MHz: " << time.str() << " us\n";
+    out << "busy cycles: vector unit " << stats.vector.cycles
+        << busiest(", busiest MEM slice ", stats.slices)
+        << busiest(", busiest matrix plane ", stats.planes) << "\n";
+    if (predicted != stats.cycles) {
+      out << "predicted cycles == simulated cycles: no\n";
+      error = "the artifact predicts " + std::to_string(predicted) +
+              " cycles, but the chip model took " +
+              std::to_string(stats.cycles);
+      return false;
+    }
+    out << "predicted cycles == simulated cycles: yes\n";
+    return true;
+  }
+
+  static std::string busiest(const char *label,
+                             const std::vector<sim::UnitBusy> &units) {
+    size_t best = 0;
+    for (size_t i = 1; i < units.size(); ++i)
+      if (units[i].cycles > units[best].cycles)
+        best = i;
+    if (units.empty())
+      return "";
+    return label + std::to_string(best) + " " +
+           std::to_string(units[best].cycles);
+  }
+
+  const RunOptions &options;
+  std::ostream &out;
+  hetx::Artifact artifact;
+  chip::ChipSpec chip;
+  std::map<std::string, io::Tensor> inputs;
+};
+} // namespace
+
+int runCommand(const RunOptions &options, std::ostream &out,
+               std::ostream &err) {
+  std::string error;
+  if (Runner(options, out).run(error))
+    return 0;
+  err << "error: " << error << "\n";
+  return 1;
+}
+
+} // namespace hetc::run

@@ -1,0 +1,44 @@
+//===- RunCommand.h - The `hetc run` command --------------------*- C++ -*-===//
+//
+// Loads a .hetx artifact and its chip file, reads or generates the inputs,
+// runs the program on the chip model, writes the outputs as .npy files and
+// prints a summary with the simulated and predicted cycles.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HETC_RUNTIME_RUN_RUNCOMMAND_H
+#define HETC_RUNTIME_RUN_RUNCOMMAND_H
+
+#include <cstdint>
+#include <map>
+#include <ostream>
+#include <string>
+
+namespace hetc::run {
+
+/// What `hetc run` was asked to do.
+struct RunOptions {
+  /// The .hetx file to run.
+  std::string artifactPath;
+  /// The chip file; empty means "<chips dir>/<artifact chip name>.chip".
+  std::string chipPath;
+  /// Input name -> .npy file. Inputs not named here are generated.
+  std::map<std::string, std::string> inputs;
+  /// Where outputs go as <name>.npy and generated inputs as
+  /// inputs/<name>.npy; empty writes no files.
+  std::string outputDir;
+  /// Seed of the generator for inputs not given.
+  uint64_t seed = 0;
+};
+
+/// The directory of the bundled chip files: $HETC_CHIPS_DIR when set, else
+/// the source tree's chips/ folder.
+std::string chipsDirectory();
+
+/// Runs `options`, printing the summary to `out` and any error to `err`.
+/// Returns 0 on success and 1 on any error, including a simulated cycle
+/// count that differs from the artifact's prediction.
+int runCommand(const RunOptions &options, std::ostream &out, std::ostream &err);
+
+} // namespace hetc::run
+
+#endif // HETC_RUNTIME_RUN_RUNCOMMAND_H

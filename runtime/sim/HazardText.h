@@ -1,0 +1,51 @@
+//===- HazardText.h - Wording of chip-model errors --------------*- C++ -*-===//
+//
+// Every rule the chip model enforces is reported in one format that names
+// the instruction, its unit, its cycle and the ONNX node it implements.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HETC_RUNTIME_SIM_HAZARDTEXT_H
+#define HETC_RUNTIME_SIM_HAZARDTEXT_H
+
+#include "runtime/chip/ChipSpec.h"
+#include "runtime/schema/hetx.pb.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace hetc::sim {
+
+/// Formats hazard messages for one artifact on one chip.
+class HazardText {
+public:
+  HazardText(const hetx::Artifact &artifact, const chip::ChipSpec &chip);
+
+  /// Returns "hazard: <kind> at cycle <cycle>: instruction #<index> <OPCODE>
+  /// on <unit> (node '<name>'): <details>".
+  std::string format(const std::string &kind, uint64_t cycle, uint32_t index,
+                     const std::string &details) const;
+
+  /// Returns "#<index> <OPCODE>", naming another instruction in details.
+  std::string instruction(uint32_t index) const;
+
+  /// Names the unit at a floorplan position, e.g. "position 6 (vector
+  /// unit)".
+  std::string position(uint32_t position) const;
+
+  /// Returns the opcode's name, or "opcode <n>" for an unknown one.
+  static std::string opcodeName(int opcode);
+
+  /// Returns "EAST stream group 4" for the group whose first stream is 4.
+  static std::string streamName(uint32_t id, int dir);
+
+private:
+  std::string unitName(const hetx::Instruction &instr) const;
+
+  const hetx::Artifact &artifact;
+  std::vector<std::string> positionNames;
+};
+
+} // namespace hetc::sim
+
+#endif // HETC_RUNTIME_SIM_HAZARDTEXT_H

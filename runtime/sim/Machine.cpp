@@ -1,0 +1,267 @@
+//===- Machine.cpp - Executes a decoded program cycle by cycle ---------===//
+
+#include "runtime/sim/Machine.h"
+
+#include "runtime/sim/VectorMath.h"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
+namespace hetc::sim {
+
+Machine::Machine(const chip::ChipSpec &chip, const HazardText &text,
+                 const std::vector<Op> &ops, Sram &sram)
+    : chip(chip), text(text), ops(ops), sram(sram),
+      streams(chip.streamGroups(), chip.streamGroupWidth(), chip.positions(),
+              chip.proto().streams().hop_cycles(), chip.lanes()),
+      lanes(chip.lanes()),
+      banksPerSlice(chip.proto().memory().banks_per_slice()),
+      banks(size_t(chip.proto().memory().slices()) * banksPerSlice),
+      planes(chip.proto().matrix().planes()),
+      sliceIssue(chip.proto().memory().slices()), result(chip.lanes()) {
+  for (Plane &plane : planes)
+    plane.weights.assign(size_t(lanes) * lanes, 0.0f);
+  stats.slices.resize(sliceIssue.size());
+  stats.planes.resize(planes.size());
+}
+
+bool Machine::fail(const std::string &kind, int64_t cycle, uint32_t index,
+                   const std::string &details) {
+  error = text.format(kind, uint64_t(cycle), index, details);
+  return false;
+}
+
+void Machine::countBusy(UnitBusy &busy, Issue &issue, int64_t cycle) {
+  ++busy.instructions;
+  if (issue.cycle != cycle)
+    ++busy.cycles;
+}
+
+bool Machine::claimUnit(const Op &op, uint32_t index, int64_t cycle) {
+  const chip::Chip &proto = chip.proto();
+  switch (op.kind) {
+  case OpClass::MemRead:
+  case OpClass::MemWrite: {
+    uint32_t bank = chip.bankOf(op.address);
+    Issue &use = banks[size_t(op.unit) * banksPerSlice + bank];
+    uint32_t limit = proto.memory().accesses_per_bank_per_cycle();
+    if (use.cycle == cycle && use.count >= limit)
+      return fail("bank over-subscription", cycle, index,
+                  "bank " + std::to_string(bank) + " of MEM slice " +
+                      std::to_string(op.unit) + " already serves " +
+                      std::to_string(use.count) + " access" +
+                      (use.count == 1 ? "" : "es") +
+                      " at this cycle (the first is instruction " +
+                      text.instruction(use.first) + "); the chip allows " +
+                      std::to_string(limit) +
+                      " (memory.accesses_per_bank_per_cycle)");
+    if (use.cycle != cycle)
+      use = Issue{cycle, 0, index};
+    ++use.count;
+    Issue &slice = sliceIssue[op.unit];
+    countBusy(stats.slices[op.unit], slice, cycle);
+    slice.cycle = cycle;
+    return true;
+  }
+  case OpClass::LoadWeights:
+  case OpClass::MatMul: {
+    Plane &plane = planes[op.unit];
+    if (plane.issue.cycle == cycle)
+      return fail("plane double issue", cycle, index,
+                  "matrix plane " + std::to_string(op.unit) +
+                      " already issues instruction " +
+                      text.instruction(plane.issue.first) +
+                      " at this cycle; a plane issues one instruction per "
+                      "cycle");
+    countBusy(stats.planes[op.unit], plane.issue, cycle);
+    plane.issue = Issue{cycle, 1, index};
+    return true;
+  }
+  default: {
+    if (vectorIssue.cycle != cycle) {
+      ++stats.vector.cycles;
+      vectorIssue = Issue{cycle, 0, index};
+      vectorIssued.clear();
+    }
+    if (vectorIssued.size() >= proto.vector().alus()) {
+      std::string list;
+      for (uint32_t other : vectorIssued)
+        list += (list.empty() ? "#" : ", #") + std::to_string(other);
+      return fail(
+          "ALU over-issue", cycle, index,
+          "the vector unit already issues " +
+              std::to_string(vectorIssued.size()) +
+              " instructions at this cycle (" + list + "); the chip has " +
+              std::to_string(proto.vector().alus()) + " ALUs (vector.alus)");
+    }
+    vectorIssued.push_back(index);
+    ++stats.vector.instructions;
+    return true;
+  }
+  }
+}
+
+const float *Machine::readStream(const Op &op, uint32_t index, int which,
+                                 int64_t cycle) {
+  const StreamPort &port = op.src[which];
+  MissedRead missed;
+  const float *value =
+      streams.read(port.dir, port.group(), op.position, cycle, missed);
+  if (value)
+    return value;
+  std::string where = "src[" + std::to_string(which) + "] reads " +
+                      HazardText::streamName(port.id, port.dir) + " at " +
+                      text.position(op.position) + " at cycle " +
+                      std::to_string(cycle);
+  switch (missed.kind) {
+  case MissedRead::TooEarly:
+    fail("too early", cycle, index,
+         where + ", but no value is there yet: the value from instruction " +
+             text.instruction(missed.producer) + " arrives at cycle " +
+             std::to_string(missed.cycle));
+    break;
+  case MissedRead::TooLate:
+    fail("too late", cycle, index,
+         where +
+             ", but no value is there any more: the value from "
+             "instruction " +
+             text.instruction(missed.producer) + " passed at cycle " +
+             std::to_string(missed.cycle));
+    break;
+  case MissedRead::NoValue:
+    fail("no value", cycle, index,
+         where + ", but no value on that stream group reaches this position "
+                 "near this cycle");
+    break;
+  }
+  return nullptr;
+}
+
+bool Machine::readSram(const Op &op, uint32_t index, int64_t cycle) {
+  int64_t storedAt = sram.storedAt(op.address);
+  if (storedAt == Sram::kNever)
+    return fail("never-written read", cycle, index,
+                "address " + std::to_string(op.address) + " (bank " +
+                    std::to_string(chip.bankOf(op.address)) +
+                    ") was never written and holds no input or constant");
+  if (storedAt > cycle)
+    return fail("read of in-flight write", cycle, index,
+                "address " + std::to_string(op.address) +
+                    " is being written by instruction " +
+                    text.instruction(sram.writer(op.address)) +
+                    ", which stores at cycle " + std::to_string(storedAt));
+  std::memcpy(result.data(), sram.vector(op.address), sizeof(float) * lanes);
+  return true;
+}
+
+bool Machine::execute(uint32_t index, int64_t cycle) {
+  const Op &op = ops[index];
+  if (!claimUnit(op, index, cycle))
+    return false;
+  if (op.kind == OpClass::MatMul) {
+    const Plane &plane = planes[op.unit];
+    if (plane.loadStoredAt > cycle)
+      return fail("weights in flight", cycle, index,
+                  "the weights of matrix plane " + std::to_string(op.unit) +
+                      " are still loading: instruction " +
+                      text.instruction(plane.loader) +
+                      " stores its row at cycle " +
+                      std::to_string(plane.loadStoredAt));
+  }
+  const float *src[2] = {nullptr, nullptr};
+  for (int s = 0; s < op.sources; ++s)
+    if (!(src[s] = readStream(op, index, s, cycle)))
+      return false;
+  int64_t done = cycle + op.latency;
+  switch (op.kind) {
+  case OpClass::MemRead:
+    if (!readSram(op, index, cycle))
+      return false;
+    break;
+  case OpClass::MemWrite:
+    sram.write(op.address, src[0], index, done);
+    break;
+  case OpClass::VectorBinary:
+    vectorBinary(op.opcode, src[0], src[1], result.data(), op.lanes, lanes);
+    break;
+  case OpClass::VectorUnary:
+    vectorUnary(op.opcode, src[0], result.data(), op.lanes, lanes);
+    break;
+  case OpClass::VectorReduce:
+    vectorReduce(op.opcode, src[0], result.data(), op.lanes, lanes);
+    break;
+  case OpClass::LoadWeights: {
+    Plane &plane = planes[op.unit];
+    std::memcpy(plane.weights.data() + size_t(op.row) * lanes, src[0],
+                sizeof(float) * lanes);
+    if (done >= plane.loadStoredAt) {
+      plane.loadStoredAt = done;
+      plane.loader = index;
+    }
+    break;
+  }
+  case OpClass::MatMul:
+    matmul(src[0], planes[op.unit].weights.data(), result.data(), lanes);
+    break;
+  }
+  if (op.produces)
+    std::memcpy(
+        streams.emit(op.dst.dir, op.dst.group(), op.position, done, index),
+        result.data(), sizeof(float) * lanes);
+  stats.cycles = std::max(stats.cycles, uint64_t(done));
+  return true;
+}
+
+bool Machine::checkCollisions(int64_t cycle) {
+  Collision hit;
+  if (streams.checkCollisions(cycle, hit))
+    return true;
+  std::string stream = HazardText::streamName(hit.streamId, hit.dir);
+  if (hit.exact)
+    return fail(
+        "overwrite collision", hit.cycle, hit.overwriter,
+        "it puts a value on " + stream + " at " + text.position(hit.position) +
+            " at cycle " + std::to_string(hit.cycle) + ", where instruction " +
+            text.instruction(hit.victim) + " puts one at the same cycle");
+  return fail(
+      "overwrite collision", hit.cycle, hit.overwriter,
+      "its value on " + stream + ", put there at " +
+          text.position(hit.position) + " at cycle " +
+          std::to_string(hit.cycle) + ", replaces the value of instruction " +
+          text.instruction(hit.victim) + " (put there at " +
+          text.position(hit.victimPosition) + " at cycle " +
+          std::to_string(hit.victimCycle) + ") before any instruction read it");
+}
+
+bool Machine::run(SimStats &out, std::string &errorOut) {
+  size_t count = ops.size();
+  for (size_t begin = 0; begin < count;) {
+    int64_t cycle = ops[begin].cycle;
+    size_t end = begin;
+    while (end < count && ops[end].cycle == cycle)
+      ++end;
+    bool ok = checkCollisions(cycle);
+    streams.retire(cycle);
+    // Writes go first so that a read issued in the same cycle as a write to
+    // its address sees that write in flight, whatever the list order.
+    for (int pass = 0; ok && pass < 2; ++pass)
+      for (size_t i = begin; ok && i < end; ++i)
+        if ((ops[i].kind == OpClass::MemWrite) == (pass == 0))
+          ok = execute(uint32_t(i), cycle);
+    if (!ok) {
+      errorOut = error;
+      return false;
+    }
+    begin = end;
+  }
+  if (!checkCollisions(std::numeric_limits<int64_t>::max())) {
+    errorOut = error;
+    return false;
+  }
+  stats.instructions = count;
+  out = stats;
+  return true;
+}
+
+} // namespace hetc::sim

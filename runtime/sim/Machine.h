@@ -1,0 +1,79 @@
+//===- Machine.h - Executes a decoded program cycle by cycle ----*- C++ -*-===//
+//
+// The chip model's core: issues each instruction at its cycle, enforces the
+// timing rules of docs/isa.md (streams, SRAM, weights, ports and issue
+// limits) and computes the fp32 results.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HETC_RUNTIME_SIM_MACHINE_H
+#define HETC_RUNTIME_SIM_MACHINE_H
+
+#include "runtime/chip/ChipSpec.h"
+#include "runtime/sim/HazardText.h"
+#include "runtime/sim/Program.h"
+#include "runtime/sim/Simulator.h"
+#include "runtime/sim/Sram.h"
+#include "runtime/sim/StreamNetwork.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace hetc::sim {
+
+/// Runs a decoded program against an SRAM that already holds the inputs
+/// and constants.
+class Machine {
+public:
+  Machine(const chip::ChipSpec &chip, const HazardText &text,
+          const std::vector<Op> &ops, Sram &sram);
+
+  /// Executes every instruction. Returns false with a hazard message in
+  /// `error` at the first broken rule; fills `stats` otherwise.
+  bool run(SimStats &stats, std::string &error);
+
+private:
+  /// Per-cycle use of one unit, reset when the cycle changes.
+  struct Issue {
+    int64_t cycle = -1;
+    uint32_t count = 0;
+    uint32_t first = 0;
+  };
+  struct Plane {
+    Issue issue;
+    std::vector<float> weights;
+    /// The latest weight load: when it stores and which instruction it is.
+    int64_t loadStoredAt = -1;
+    uint32_t loader = 0;
+  };
+
+  bool execute(uint32_t index, int64_t cycle);
+  bool claimUnit(const Op &op, uint32_t index, int64_t cycle);
+  const float *readStream(const Op &op, uint32_t index, int which,
+                          int64_t cycle);
+  bool readSram(const Op &op, uint32_t index, int64_t cycle);
+  bool checkCollisions(int64_t cycle);
+  bool fail(const std::string &kind, int64_t cycle, uint32_t index,
+            const std::string &details);
+  static void countBusy(UnitBusy &busy, Issue &issue, int64_t cycle);
+
+  const chip::ChipSpec &chip;
+  const HazardText &text;
+  const std::vector<Op> &ops;
+  Sram &sram;
+  StreamNetwork streams;
+  uint32_t lanes;
+  uint32_t banksPerSlice;
+  std::vector<Issue> banks;
+  Issue vectorIssue;
+  std::vector<uint32_t> vectorIssued;
+  std::vector<Plane> planes;
+  std::vector<Issue> sliceIssue;
+  std::vector<float> result;
+  SimStats stats;
+  std::string error;
+};
+
+} // namespace hetc::sim
+
+#endif // HETC_RUNTIME_SIM_MACHINE_H

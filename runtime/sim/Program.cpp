@@ -1,0 +1,230 @@
+//===- Program.cpp - Decoding and checking instructions ----------------===//
+
+#include "runtime/sim/Program.h"
+
+namespace hetc::sim {
+
+namespace {
+/// Cycles beyond this are rejected so that cycle arithmetic never
+/// overflows.
+constexpr uint64_t kMaxCycle = uint64_t(1) << 48;
+
+/// Sets the class, operand count and latency of `op`; false for an unknown
+/// opcode.
+bool classify(const chip::Latencies &lat, Op &op) {
+  switch (op.opcode) {
+  case hetx::MEM_READ:
+    op.kind = OpClass::MemRead;
+    op.sources = 0;
+    op.latency = lat.mem_read();
+    return true;
+  case hetx::MEM_WRITE:
+    op.kind = OpClass::MemWrite;
+    op.sources = 1;
+    op.latency = lat.mem_write();
+    return true;
+  case hetx::V_ADD:
+  case hetx::V_SUB:
+  case hetx::V_MUL:
+  case hetx::V_DIV:
+  case hetx::V_MAX:
+    op.kind = OpClass::VectorBinary;
+    op.sources = 2;
+    op.latency = lat.vector_op();
+    return true;
+  case hetx::V_RELU:
+  case hetx::V_SIGMOID:
+  case hetx::V_TANH:
+  case hetx::V_EXP:
+    op.kind = OpClass::VectorUnary;
+    op.sources = 1;
+    op.latency = lat.vector_op();
+    return true;
+  case hetx::V_REDUCE_SUM:
+  case hetx::V_REDUCE_MAX:
+    op.kind = OpClass::VectorReduce;
+    op.sources = 1;
+    op.latency = lat.vector_reduce();
+    return true;
+  case hetx::M_LOAD_WEIGHTS:
+    op.kind = OpClass::LoadWeights;
+    op.sources = 1;
+    op.latency = lat.matrix_load();
+    return true;
+  case hetx::M_MATMUL:
+    op.kind = OpClass::MatMul;
+    op.sources = 1;
+    op.latency = lat.matrix_mul();
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool isVector(OpClass kind) {
+  return kind == OpClass::VectorBinary || kind == OpClass::VectorUnary ||
+         kind == OpClass::VectorReduce;
+}
+
+/// Checks one stream operand; `role` is "src[0]" or "dst".
+bool checkStream(const hetx::StreamRef &ref, const std::string &role,
+                 const chip::ChipSpec &chip, StreamPort &port,
+                 std::string &kind, std::string &details) {
+  uint32_t perDirection = chip.proto().streams().per_direction();
+  uint32_t width = chip.streamGroupWidth();
+  if (ref.dir() != hetx::EAST && ref.dir() != hetx::WEST) {
+    kind = "bad stream direction";
+    details = role + " has direction " + std::to_string(ref.dir()) +
+              ", which is neither EAST (0) nor WEST (1)";
+    return false;
+  }
+  if (ref.id() % width != 0) {
+    kind = "misaligned stream id";
+    details = role + " names stream " + std::to_string(ref.id()) +
+              ", but a vector takes a group of " + std::to_string(width) +
+              " streams whose first id is a multiple of " +
+              std::to_string(width);
+    return false;
+  }
+  if (ref.id() >= perDirection) {
+    kind = "bad stream id";
+    details = role + " names stream " + std::to_string(ref.id()) +
+              ", but the chip has " + std::to_string(perDirection) +
+              " streams per direction (streams.per_direction)";
+    return false;
+  }
+  port.id = ref.id();
+  port.dir = static_cast<uint8_t>(ref.dir());
+  return true;
+}
+
+/// Decodes instruction `index`; on failure sets `kind` and `details`.
+bool decodeOne(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
+               int index, Op &op, std::string &kind, std::string &details) {
+  const hetx::Instruction &instr = artifact.instructions(index);
+  const chip::Chip &proto = chip.proto();
+  op.cycle = static_cast<int64_t>(instr.cycle());
+  op.opcode = instr.opcode();
+  op.unit = instr.unit();
+  op.address = instr.address();
+  op.lanes = instr.lanes();
+  op.row = instr.row();
+  if (!classify(proto.latency(), op)) {
+    kind = "unknown opcode";
+    details =
+        HazardText::opcodeName(instr.opcode()) + " is not a hisa instruction";
+    return false;
+  }
+  switch (op.kind) {
+  case OpClass::MemRead:
+  case OpClass::MemWrite:
+    if (op.address >= chip.totalVectors()) {
+      kind = "bad address";
+      details = "address " + std::to_string(op.address) +
+                " is outside SRAM, which holds " +
+                std::to_string(chip.totalVectors()) + " vectors (" +
+                std::to_string(proto.memory().slices()) + " slices of " +
+                std::to_string(chip.vectorsPerSlice()) + ")";
+      return false;
+    }
+    if (op.unit != chip.sliceOf(op.address)) {
+      kind = "bad unit";
+      details = "address " + std::to_string(op.address) + " is in MEM slice " +
+                std::to_string(chip.sliceOf(op.address)) +
+                ", but the instruction names slice " + std::to_string(op.unit);
+      return false;
+    }
+    op.position = chip.slicePosition(op.unit);
+    break;
+  case OpClass::LoadWeights:
+  case OpClass::MatMul:
+    if (op.unit >= proto.matrix().planes()) {
+      kind = "bad unit";
+      details = "matrix plane " + std::to_string(op.unit) +
+                " does not exist (the chip has " +
+                std::to_string(proto.matrix().planes()) + " planes)";
+      return false;
+    }
+    op.position = chip.planePosition(op.unit);
+    break;
+  default:
+    if (op.unit != 0) {
+      kind = "bad unit";
+      details = "vector instructions run on unit 0, not unit " +
+                std::to_string(op.unit);
+      return false;
+    }
+    op.position = chip.vectorPosition();
+    break;
+  }
+  if (instr.src_size() != op.sources) {
+    kind = "bad operands";
+    details = HazardText::opcodeName(op.opcode) + " takes " +
+              std::to_string(op.sources) + " source stream" +
+              (op.sources == 1 ? "" : "s") + ", but the instruction has " +
+              std::to_string(instr.src_size());
+    return false;
+  }
+  for (int s = 0; s < instr.src_size(); ++s)
+    if (!checkStream(instr.src(s), "src[" + std::to_string(s) + "]", chip,
+                     op.src[s], kind, details))
+      return false;
+  op.produces = op.kind != OpClass::MemWrite && op.kind != OpClass::LoadWeights;
+  if (op.produces &&
+      !checkStream(instr.dst(), "dst", chip, op.dst, kind, details))
+    return false;
+  if (isVector(op.kind) && (op.lanes < 1 || op.lanes > chip.lanes())) {
+    kind = "bad lanes";
+    details = "lanes is " + std::to_string(op.lanes) + ", but must be in [1, " +
+              std::to_string(chip.lanes()) + "]";
+    return false;
+  }
+  if (op.kind == OpClass::LoadWeights && op.row >= chip.lanes()) {
+    kind = "bad row";
+    details = "weight row " + std::to_string(op.row) +
+              " does not exist (a plane has " + std::to_string(chip.lanes()) +
+              " rows)";
+    return false;
+  }
+  if (instr.node() >= uint32_t(artifact.nodes_size())) {
+    kind = "bad node index";
+    details = "node index " + std::to_string(instr.node()) +
+              " is outside the artifact's " +
+              std::to_string(artifact.nodes_size()) + " node names";
+    return false;
+  }
+  return true;
+}
+} // namespace
+
+bool decodeProgram(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
+                   const HazardText &text, std::vector<Op> &ops,
+                   std::string &error) {
+  ops.assign(size_t(artifact.instructions_size()), Op());
+  uint64_t previous = 0;
+  for (int i = 0; i < artifact.instructions_size(); ++i) {
+    uint64_t cycle = artifact.instructions(i).cycle();
+    std::string kind, details;
+    if (cycle > kMaxCycle) {
+      kind = "cycle out of range";
+      details =
+          "the chip model accepts cycles up to " + std::to_string(kMaxCycle);
+    } else if (cycle < previous) {
+      kind = "unsorted cycles";
+      details = "it issues at cycle " + std::to_string(cycle) +
+                ", before instruction " + text.instruction(uint32_t(i - 1)) +
+                " at cycle " + std::to_string(previous) +
+                "; instructions must be sorted by cycle";
+    } else {
+      decodeOne(artifact, chip, i, ops[size_t(i)], kind, details);
+    }
+    if (!kind.empty()) {
+      error = text.format(kind, cycle, uint32_t(i), details);
+      return false;
+    }
+    previous = cycle;
+  }
+  return true;
+}
+
+} // namespace hetc::sim

@@ -1,0 +1,70 @@
+//===- Program.h - A decoded, validated instruction list --------*- C++ -*-===//
+//
+// The chip model decodes each hetx::Instruction once into a flat record
+// with its floorplan position and latency, after checking every field
+// against the chip.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HETC_RUNTIME_SIM_PROGRAM_H
+#define HETC_RUNTIME_SIM_PROGRAM_H
+
+#include "runtime/chip/ChipSpec.h"
+#include "runtime/schema/hetx.pb.h"
+#include "runtime/sim/HazardText.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace hetc::sim {
+
+/// What an instruction does, grouped by how the model executes it.
+enum class OpClass : uint8_t {
+  MemRead,
+  MemWrite,
+  VectorBinary,
+  VectorUnary,
+  VectorReduce,
+  LoadWeights,
+  MatMul,
+};
+
+/// A stream group: `id` is its first stream, `dir` a hetx::Direction.
+struct StreamPort {
+  uint32_t id = 0;
+  uint8_t dir = 0;
+  /// Dense index of the group: id / stream group width.
+  uint32_t group() const { return id / chip::kElementBytes; }
+};
+
+/// One decoded instruction.
+struct Op {
+  int64_t cycle = 0;
+  hetx::Opcode opcode = hetx::OPCODE_UNSPECIFIED;
+  OpClass kind = OpClass::MemRead;
+  uint32_t unit = 0;
+  /// Floorplan position of the unit.
+  uint32_t position = 0;
+  uint32_t latency = 0;
+  uint64_t address = 0;
+  uint32_t lanes = 0;
+  uint32_t row = 0;
+  uint8_t sources = 0;
+  StreamPort src[2];
+  StreamPort dst;
+  /// Whether the instruction puts a value on `dst`.
+  bool produces = false;
+};
+
+/// Decodes and checks every instruction of `artifact` for `chip`: known
+/// opcode, unit and address in range and consistent, stream groups aligned
+/// and in range, lane and row fields in range, operand counts, node index,
+/// and cycles in non-decreasing order. On failure `error` is a hazard
+/// message for the first bad instruction.
+bool decodeProgram(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
+                   const HazardText &text, std::vector<Op> &ops,
+                   std::string &error);
+
+} // namespace hetc::sim
+
+#endif // HETC_RUNTIME_SIM_PROGRAM_H

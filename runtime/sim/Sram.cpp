@@ -1,0 +1,118 @@
+//===- Sram.cpp - The MEM slices and the tensors laid out in them ------===//
+
+#include "runtime/sim/Sram.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace hetc::sim {
+
+Sram::Sram(const chip::ChipSpec &chip)
+    : lanes(chip.lanes()), vectorsPerSlice(chip.vectorsPerSlice()),
+      slices(chip.proto().memory().slices()), meta(chip.totalVectors()) {}
+
+const float *Sram::vector(uint64_t address) const {
+  const auto &slice = slices[address / vectorsPerSlice];
+  if (!slice)
+    return nullptr;
+  return slice.get() + (address % vectorsPerSlice) * lanes;
+}
+
+float *Sram::mutableVector(uint64_t address) {
+  auto &slice = slices[address / vectorsPerSlice];
+  if (!slice)
+    slice = std::make_unique<float[]>(vectorsPerSlice * lanes);
+  return slice.get() + (address % vectorsPerSlice) * lanes;
+}
+
+void Sram::write(uint64_t address, const float *data, uint32_t writer,
+                 int64_t storedAt) {
+  std::memcpy(mutableVector(address), data, sizeof(float) * lanes);
+  meta[address] = Meta{storedAt, writer};
+}
+
+void Sram::preload(const hetx::TensorBinding &binding,
+                   const BindingLayout &layout, const float *elements) {
+  uint64_t cols = layout.cols;
+  for (uint64_t r = 0; r < layout.rows; ++r) {
+    for (uint64_t v = 0; v < binding.vectors_per_row(); ++v) {
+      uint64_t address = binding.address() + r * binding.vectors_per_row() + v;
+      float *out = mutableVector(address);
+      uint64_t first = v * lanes;
+      uint64_t count =
+          first < cols ? std::min<uint64_t>(lanes, cols - first) : 0;
+      std::memcpy(out, elements + r * cols + first, sizeof(float) * count);
+      std::fill(out + count, out + lanes, 0.0f);
+      meta[address] = Meta{-1, kPreloaded};
+    }
+  }
+}
+
+bool Sram::fetch(const hetx::TensorBinding &binding,
+                 const BindingLayout &layout, io::Tensor &out,
+                 std::string &error) const {
+  out.shape.assign(binding.shape().begin(), binding.shape().end());
+  uint64_t cols = layout.cols;
+  out.data.assign(layout.elements, 0.0f);
+  uint64_t used = (cols + lanes - 1) / lanes;
+  for (uint64_t r = 0; r < layout.rows; ++r) {
+    for (uint64_t v = 0; v < used; ++v) {
+      uint64_t address = binding.address() + r * binding.vectors_per_row() + v;
+      if (meta[address].storedAt == kNever) {
+        error = "output '" + binding.name() + "': the program never writes " +
+                "address " + std::to_string(address) + " (row " +
+                std::to_string(r) + ", elements " + std::to_string(v * lanes) +
+                " onwards)";
+        return false;
+      }
+      uint64_t first = v * lanes;
+      uint64_t count = std::min<uint64_t>(lanes, cols - first);
+      std::memcpy(out.data.data() + r * cols + first, vector(address),
+                  sizeof(float) * count);
+    }
+  }
+  return true;
+}
+
+bool checkBinding(const hetx::TensorBinding &binding, const std::string &what,
+                  const chip::ChipSpec &chip, BindingLayout &layout,
+                  std::string &error) {
+  auto fail = [&](const std::string &why) {
+    error = what + ": " + why;
+    return false;
+  };
+  if (binding.dtype() != hetx::F32)
+    return fail("dtype " + std::to_string(binding.dtype()) +
+                " is not supported (the chip model handles F32 only)");
+  std::vector<int64_t> shape(binding.shape().begin(), binding.shape().end());
+  std::vector<int64_t> rowDims(shape.begin(),
+                               shape.empty() ? shape.end() : shape.end() - 1);
+  constexpr uint64_t kLimit = uint64_t(1) << 40;
+  if (!io::elementCount(shape, layout.elements) ||
+      !io::elementCount(rowDims, layout.rows) || layout.elements > kLimit ||
+      layout.rows > kLimit)
+    return fail("shape " + io::shapeString(shape) + " is invalid or too large");
+  layout.cols = shape.empty() ? 1 : uint64_t(shape.back());
+  uint64_t lanes = chip.lanes();
+  uint64_t needed = (layout.cols + lanes - 1) / lanes;
+  uint64_t perRow = binding.vectors_per_row();
+  if (perRow < needed)
+    return fail("a row of " + std::to_string(layout.cols) + " elements needs " +
+                std::to_string(needed) + " vectors of " +
+                std::to_string(lanes) + " lanes, but vectors_per_row is " +
+                std::to_string(perRow));
+  uint64_t total = chip.totalVectors();
+  bool fits =
+      binding.address() <= total &&
+      (layout.rows == 0 || perRow <= (total - binding.address()) / layout.rows);
+  if (!fits)
+    return fail("it takes " + std::to_string(layout.rows) + " x " +
+                std::to_string(perRow) + " vectors from address " +
+                std::to_string(binding.address()) +
+                ", beyond the chip's SRAM of " + std::to_string(total) +
+                " vectors");
+  layout.vectors = layout.rows * perRow;
+  return true;
+}
+
+} // namespace hetc::sim

@@ -1,0 +1,140 @@
+//===- StreamNetwork.h - Values in flight on the streams --------*- C++ -*-===//
+//
+// Models timing rules 1-4 of docs/isa.md. Positions are measured along the
+// flow ("distance": the floorplan position for EAST, its mirror for WEST),
+// so a value emitted at distance p at cycle e is at distance x >= p at cycle
+// e + (x - p) * hop. All values that pass one distance at the same cycle
+// share the phase e - p * hop; values are keyed by (direction, group, phase,
+// origin), so the value a consumer at distance q reads at cycle t is the
+// one with phase t - q * hop whose origin is nearest upstream of q.
+//
+// A value that a later emission replaces (rule 3) before any consumer read
+// it is an overwrite collision, as are two emissions at the same place and
+// cycle. These are checked at the cycle of the replacement, once every read
+// that could have come before it has been made.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HETC_RUNTIME_SIM_STREAMNETWORK_H
+#define HETC_RUNTIME_SIM_STREAMNETWORK_H
+
+#include <cstdint>
+#include <map>
+#include <queue>
+#include <vector>
+
+namespace hetc::sim {
+
+/// Why a stream read found no value, and the nearest value there is.
+struct MissedRead {
+  enum Kind { TooEarly, TooLate, NoValue } kind = NoValue;
+  /// The producer of the nearest value and the cycle it is at the reader.
+  uint32_t producer = 0;
+  int64_t cycle = 0;
+};
+
+/// A replacement that broke rule 3: `victim`'s value was replaced before
+/// anyone read it, or both emitted at the same place and cycle (`exact`).
+struct Collision {
+  bool exact = false;
+  uint32_t victim = 0;
+  uint32_t overwriter = 0;
+  /// Floorplan position and cycle of the replacement.
+  uint32_t position = 0;
+  int64_t cycle = 0;
+  /// Where and when the victim's value was emitted.
+  uint32_t victimPosition = 0;
+  int64_t victimCycle = 0;
+  uint32_t streamId = 0;
+  uint8_t dir = 0;
+};
+
+/// The values on all stream groups of both directions.
+class StreamNetwork {
+public:
+  /// `groups` stream groups of `groupWidth` streams per direction over
+  /// `positions` floorplan positions; each value holds `lanes` floats.
+  StreamNetwork(uint32_t groups, uint32_t groupWidth, uint32_t positions,
+                uint32_t hopCycles, uint32_t lanes);
+
+  /// Puts a value from instruction `producer` on (dir, group) at `position`
+  /// at `cycle`. Returns a buffer of `lanes` floats for the caller to fill
+  /// before the next call to any method.
+  float *emit(uint8_t dir, uint32_t group, uint32_t position, int64_t cycle,
+              uint32_t producer);
+
+  /// Reads the value on (dir, group) at `position` at `cycle`. Returns null
+  /// and fills `missed` when there is none. The pointer stays valid until
+  /// the next emit() or retire().
+  const float *read(uint8_t dir, uint32_t group, uint32_t position,
+                    int64_t cycle, MissedRead &missed);
+
+  /// Checks the replacements that happen at or before `cycle`; call it
+  /// before executing the instructions issued at `cycle`. Returns false and
+  /// fills `collision` for the first broken one.
+  bool checkCollisions(int64_t cycle, Collision &collision);
+
+  /// Frees values that left the floorplan long before `cycle`.
+  void retire(int64_t cycle);
+
+private:
+  struct Key {
+    int64_t phase;
+    uint32_t origin;
+    bool operator<(const Key &other) const {
+      return phase != other.phase ? phase < other.phase : origin < other.origin;
+    }
+    bool operator==(const Key &other) const {
+      return phase == other.phase && origin == other.origin;
+    }
+  };
+  struct Value {
+    uint32_t producer;
+    uint32_t slot;
+    uint32_t reads;
+  };
+  using Line = std::map<Key, Value>;
+  struct Pending {
+    int64_t cycle;
+    uint32_t line;
+    Key victim;
+    Key overwriter;
+    bool exact;
+    uint32_t overwriterProducer;
+    bool operator>(const Pending &other) const {
+      return cycle != other.cycle
+                 ? cycle > other.cycle
+                 : overwriterProducer > other.overwriterProducer;
+    }
+  };
+
+  uint32_t lineOf(uint8_t dir, uint32_t group) const {
+    return dir * groups + group;
+  }
+  uint32_t distance(uint8_t dir, uint32_t position) const {
+    return dir == 0 ? position : positions - 1 - position;
+  }
+  uint32_t positionOf(uint32_t line, uint32_t distance) const {
+    return line < groups ? distance : positions - 1 - distance;
+  }
+  int64_t cycleAt(const Key &key, uint32_t distance) const {
+    return key.phase + int64_t(distance) * hop;
+  }
+  uint32_t allocSlot();
+  /// The entry with `phase` nearest upstream of (or at) `distance`.
+  Line::iterator present(Line &line, int64_t phase, uint32_t distance);
+  /// Fills `missed` with the nearest value before or after `phase`.
+  void diagnose(Line &line, int64_t phase, uint32_t distance,
+                MissedRead &missed);
+
+  uint32_t groups, groupWidth, positions, hop, lanes;
+  std::vector<Line> lines;
+  std::vector<float> storage;
+  std::vector<uint32_t> freeSlots;
+  std::vector<float> scratch;
+  std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>>
+      pending;
+};
+
+} // namespace hetc::sim
+
+#endif // HETC_RUNTIME_SIM_STREAMNETWORK_H

@@ -1,0 +1,93 @@
+//===- VectorMath.cpp - fp32 numerics of the vector and matrix units ---===//
+//
+// Built with -ffp-contract=off: a fused multiply-add would round once
+// instead of twice and change results.
+//
+//===----------------------------------------------------------------------===//
+
+#include "runtime/sim/VectorMath.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace hetc::sim {
+
+namespace {
+/// The larger of two values; NaN if either is NaN.
+float maxOf(float a, float b) {
+  if (std::isnan(a) || std::isnan(b))
+    return std::nanf("");
+  return a < b ? b : a;
+}
+
+template <typename Fn>
+void apply(const float *a, float *out, uint32_t active, uint32_t width, Fn fn) {
+  for (uint32_t i = 0; i < active; ++i)
+    out[i] = fn(a[i], i);
+  std::fill(out + active, out + width, 0.0f);
+}
+} // namespace
+
+void vectorBinary(hetx::Opcode op, const float *a, const float *b, float *out,
+                  uint32_t active, uint32_t width) {
+  switch (op) {
+  case hetx::V_ADD:
+    return apply(a, out, active, width,
+                 [b](float x, uint32_t i) { return x + b[i]; });
+  case hetx::V_SUB:
+    return apply(a, out, active, width,
+                 [b](float x, uint32_t i) { return x - b[i]; });
+  case hetx::V_MUL:
+    return apply(a, out, active, width,
+                 [b](float x, uint32_t i) { return x * b[i]; });
+  case hetx::V_DIV:
+    return apply(a, out, active, width,
+                 [b](float x, uint32_t i) { return x / b[i]; });
+  default:
+    return apply(a, out, active, width,
+                 [b](float x, uint32_t i) { return maxOf(x, b[i]); });
+  }
+}
+
+void vectorUnary(hetx::Opcode op, const float *a, float *out, uint32_t active,
+                 uint32_t width) {
+  switch (op) {
+  case hetx::V_RELU:
+    return apply(a, out, active, width, [](float x, uint32_t) {
+      return std::isnan(x) ? x : (x > 0.0f ? x : 0.0f);
+    });
+  case hetx::V_SIGMOID:
+    return apply(a, out, active, width, [](float x, uint32_t) {
+      return 1.0f / (1.0f + std::exp(-x));
+    });
+  case hetx::V_TANH:
+    return apply(a, out, active, width,
+                 [](float x, uint32_t) { return std::tanh(x); });
+  default:
+    return apply(a, out, active, width,
+                 [](float x, uint32_t) { return std::exp(x); });
+  }
+}
+
+void vectorReduce(hetx::Opcode op, const float *a, float *out, uint32_t active,
+                  uint32_t width) {
+  float result = op == hetx::V_REDUCE_SUM ? 0.0f : a[0];
+  for (uint32_t i = op == hetx::V_REDUCE_SUM ? 0 : 1; i < active; ++i)
+    result = op == hetx::V_REDUCE_SUM ? result + a[i] : maxOf(result, a[i]);
+  std::fill(out, out + active, result);
+  std::fill(out + active, out + width, 0.0f);
+}
+
+void matmul(const float *x, const float *weights, float *out, uint32_t width) {
+  std::fill(out, out + width, 0.0f);
+  for (uint32_t i = 0; i < width; ++i) {
+    const float *row = weights + size_t(i) * width;
+    float xi = x[i];
+    for (uint32_t j = 0; j < width; ++j) {
+      float product = xi * row[j];
+      out[j] = out[j] + product;
+    }
+  }
+}
+
+} // namespace hetc::sim

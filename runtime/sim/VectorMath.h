@@ -1,0 +1,36 @@
+//===- VectorMath.h - fp32 numerics of the vector and matrix units -*- C++ -*-//
+//
+// The arithmetic of the docs/isa.md "Numerics" section: IEEE fp32, active
+// lanes computed and the rest zeroed, matrix products accumulated in order
+// from +0.0.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HETC_RUNTIME_SIM_VECTORMATH_H
+#define HETC_RUNTIME_SIM_VECTORMATH_H
+
+#include "runtime/schema/hetx.pb.h"
+
+#include <cstdint>
+
+namespace hetc::sim {
+
+/// out = a op b on lanes [0, active); lanes [active, width) become zero.
+void vectorBinary(hetx::Opcode op, const float *a, const float *b, float *out,
+                  uint32_t active, uint32_t width);
+
+/// out = op(a) on lanes [0, active); lanes [active, width) become zero.
+void vectorUnary(hetx::Opcode op, const float *a, float *out, uint32_t active,
+                 uint32_t width);
+
+/// Reduces lanes [0, active) of `a` and broadcasts the result to lanes
+/// [0, active) of `out`; lanes [active, width) become zero.
+void vectorReduce(hetx::Opcode op, const float *a, float *out, uint32_t active,
+                  uint32_t width);
+
+/// out[j] = sum_i x[i] * weights[i * width + j], accumulated in fp32 from
+/// +0.0 in order i = 0 .. width - 1.
+void matmul(const float *x, const float *weights, float *out, uint32_t width);
+
+} // namespace hetc::sim
+
+#endif // HETC_RUNTIME_SIM_VECTORMATH_H

@@ -1,0 +1,188 @@
+//===- SimulatorTest.cpp - The chip model on correct programs ----------===//
+
+#include "TestPrograms.h"
+
+#include "runtime/sim/Simulator.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace hetc::test {
+namespace {
+
+sim::SimResult simulateOk(const TestProgram &program,
+                          const chip::ChipSpec &chip) {
+  sim::SimResult result;
+  std::string error;
+  EXPECT_TRUE(
+      sim::simulate(program.artifact, chip, program.inputs, result, error))
+      << error;
+  return result;
+}
+
+// Tests that read -> V_ADD -> write adds exactly and takes the cycles the
+// timing rules give: reads at 2 and 5, V_ADD at 7 (arrival at position 6),
+// write at 11, stored at 12.
+TEST(SimulatorTest, AddProgram) {
+  chip::ChipSpec chip = loadChip("test-chip");
+  TestProgram program = addProgram(chip);
+  sim::SimResult result = simulateOk(program, chip);
+  EXPECT_EQ(result.stats.cycles, 12u);
+  EXPECT_EQ(result.stats.instructions, 4u);
+  EXPECT_EQ(result.stats.vector.instructions, 1u);
+  EXPECT_EQ(result.stats.slices[0].instructions, 1u);
+  EXPECT_EQ(result.stats.slices[5].cycles, 1u);
+  ASSERT_EQ(result.outputs.size(), 1u);
+  EXPECT_EQ(result.outputs[0].name, "y");
+  const io::Tensor &y = result.outputs[0].tensor;
+  ASSERT_EQ(y.shape, std::vector<int64_t>{16});
+  ASSERT_EQ(y.data.size(), 16u);
+  for (int i = 0; i < 16; ++i)
+    EXPECT_EQ(y.data[i], 1.75f * float(i) - 10.0f) << "lane " << i;
+}
+
+// Tests that installing 16 weight rows and multiplying gives x * W exactly
+// (small integers, so every fp32 sum is exact) in the predicted 32 cycles:
+// the last row is installed at 21, the product issues at 22, reaches slice 3
+// at 31 and is stored at 32.
+TEST(SimulatorTest, MatmulProgram) {
+  chip::ChipSpec chip = loadChip("test-chip");
+  TestProgram program = matmulProgram(chip);
+  sim::SimResult result = simulateOk(program, chip);
+  EXPECT_EQ(result.stats.cycles, 32u);
+  EXPECT_EQ(result.stats.cycles, program.artifact.predicted_cycles());
+  EXPECT_EQ(result.stats.instructions, 35u);
+  EXPECT_EQ(result.stats.planes[0].instructions, 17u);
+  EXPECT_EQ(result.stats.planes[1].instructions, 0u);
+  ASSERT_EQ(result.outputs.size(), 1u);
+  const io::Tensor &y = result.outputs[0].tensor;
+  ASSERT_EQ(y.shape, (std::vector<int64_t>{1, 16}));
+  // y[j] = sum_i (i - 8) * ((i + 2j) % 5 - 2). By hand, column 0 sums
+  // 16 + 7 + 0 - 5 - 8 + 6 + 2 + 0 + 0 + 2 - 4 - 3 + 0 + 5 + 12 - 14 and
+  // column 1 sums 0 - 7 - 12 + 10 + 4 + 0 - 2 - 2 + 0 - 1 + 0 + 3 + 8 - 10
+  // - 6 + 0.
+  EXPECT_EQ(y.data[0], 16.0f);
+  EXPECT_EQ(y.data[1], -15.0f);
+  for (int j = 0; j < 16; ++j) {
+    float expected = 0.0f;
+    for (int i = 0; i < 16; ++i)
+      expected += float(i - 8) * float((i + 2 * j) % 5 - 2);
+    EXPECT_EQ(y.data[j], expected) << "column " << j;
+  }
+}
+
+// Tests the unary, reduction and remaining binary vector instructions, and
+// that lanes beyond `lanes` come out zero.
+TEST(SimulatorTest, VectorOpcodes) {
+  chip::ChipSpec chip = loadChip("test-chip");
+  struct Case {
+    hetx::Opcode opcode;
+    float (*expected)(float a, float b, int lane);
+  };
+  const Case cases[] = {
+      {hetx::V_SUB, [](float a, float b, int) { return a - b; }},
+      {hetx::V_MUL, [](float a, float b, int) { return a * b; }},
+      {hetx::V_DIV, [](float a, float b, int) { return a / b; }},
+      {hetx::V_MAX, [](float a, float b, int) { return a > b ? a : b; }},
+  };
+  for (const Case &c : cases) {
+    TestProgram program = addProgram(chip);
+    hetx::Instruction *op = program.artifact.mutable_instructions(2);
+    op->set_opcode(c.opcode);
+    op->set_lanes(10);
+    sim::SimResult result = simulateOk(program, chip);
+    const std::vector<float> &a = program.inputs["a"].data;
+    const std::vector<float> &b = program.inputs["b"].data;
+    for (int i = 0; i < 16; ++i)
+      EXPECT_EQ(result.outputs[0].tensor.data[i],
+                i < 10 ? c.expected(a[i], b[i], i) : 0.0f)
+          << hetx::Opcode_Name(c.opcode) << " lane " << i;
+  }
+}
+
+// Tests single-operand instructions by dropping src[1] of the V_ADD (the
+// value from b is then never read, so b's read is dropped too).
+TEST(SimulatorTest, UnaryAndReduce) {
+  chip::ChipSpec chip = loadChip("test-chip");
+  const hetx::Opcode opcodes[] = {hetx::V_RELU,       hetx::V_SIGMOID,
+                                  hetx::V_TANH,       hetx::V_EXP,
+                                  hetx::V_REDUCE_SUM, hetx::V_REDUCE_MAX};
+  for (hetx::Opcode opcode : opcodes) {
+    TestProgram program = addProgram(chip);
+    auto *instrs = program.artifact.mutable_instructions();
+    instrs->DeleteSubrange(1, 1); // b's read
+    hetx::Instruction *op = program.artifact.mutable_instructions(1);
+    op->set_opcode(opcode);
+    op->mutable_src()->RemoveLast();
+    if (opcode == hetx::V_REDUCE_SUM || opcode == hetx::V_REDUCE_MAX) {
+      // One more cycle of latency: the write moves with it.
+      program.artifact.mutable_instructions(2)->set_cycle(
+          program.artifact.instructions(2).cycle() + 1);
+    }
+    resort(program.artifact, chip);
+    sim::SimResult result = simulateOk(program, chip);
+    const std::vector<float> &a = program.inputs["a"].data;
+    const std::vector<float> &y = result.outputs[0].tensor.data;
+    float sum = 0.0f, max = a[0];
+    for (float v : a) {
+      sum += v;
+      max = v > max ? v : max;
+    }
+    for (int i = 0; i < 16; ++i) {
+      float expected = opcode == hetx::V_RELU ? (a[i] > 0 ? a[i] : 0.0f)
+                       : opcode == hetx::V_SIGMOID
+                           ? 1.0f / (1.0f + std::exp(-a[i]))
+                       : opcode == hetx::V_TANH       ? std::tanh(a[i])
+                       : opcode == hetx::V_EXP        ? std::exp(a[i])
+                       : opcode == hetx::V_REDUCE_SUM ? sum
+                                                      : max;
+      EXPECT_EQ(y[i], expected) << hetx::Opcode_Name(opcode) << " lane " << i;
+    }
+  }
+}
+
+// Tests that the same program and inputs give the same bits and cycles.
+TEST(SimulatorTest, Deterministic) {
+  chip::ChipSpec chip = loadChip("test-chip");
+  TestProgram program = matmulProgram(chip);
+  sim::SimResult first = simulateOk(program, chip);
+  sim::SimResult second = simulateOk(program, chip);
+  EXPECT_EQ(first.stats.cycles, second.stats.cycles);
+  EXPECT_EQ(first.outputs[0].tensor.data, second.outputs[0].tensor.data);
+}
+
+// Tests that an empty program takes 0 cycles.
+TEST(SimulatorTest, EmptyProgram) {
+  chip::ChipSpec chip = loadChip("test-chip");
+  ProgramBuilder builder(chip);
+  TestProgram program{builder.build(), {}};
+  sim::SimResult result = simulateOk(program, chip);
+  EXPECT_EQ(result.stats.cycles, 0u);
+  EXPECT_EQ(result.stats.instructions, 0u);
+}
+
+// Tests that moving any one instruction of a correct program by one cycle,
+// either way, is rejected with a hazard: the chip has no interlocks.
+TEST(SimulatorTest, EveryOneCycleShiftIsRejected) {
+  chip::ChipSpec chip = loadChip("test-chip");
+  for (TestProgram base : {addProgram(chip), matmulProgram(chip)}) {
+    ASSERT_EQ(simulateError(base, chip), "");
+    for (int i = 0; i < base.artifact.instructions_size(); ++i) {
+      for (int delta : {-1, 1}) {
+        TestProgram shifted = base;
+        hetx::Instruction *instr = shifted.artifact.mutable_instructions(i);
+        ASSERT_GT(instr->cycle(), 0u);
+        instr->set_cycle(instr->cycle() + delta);
+        resort(shifted.artifact, chip);
+        std::string error = simulateError(shifted, chip);
+        EXPECT_EQ(error.rfind("hazard: ", 0), 0u)
+            << "instruction #" << i << " moved by " << delta
+            << " was accepted or failed otherwise: " << error;
+      }
+    }
+  }
+}
+
+} // namespace
+} // namespace hetc::test

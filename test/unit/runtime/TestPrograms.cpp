@@ -1,0 +1,295 @@
+//===- TestPrograms.cpp - Hand-built chip programs for runtime tests ---===//
+
+#include "TestPrograms.h"
+
+#include "runtime/artifact/ArtifactFile.h"
+#include "runtime/sim/Simulator.h"
+
+#include <google/protobuf/text_format.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+namespace hetc::test {
+
+std::string sourcePath(const std::string &relative) {
+  const char *root = std::getenv("HETC_SOURCE_DIR");
+  return std::string(root && *root ? root : ".") + "/" + relative;
+}
+
+chip::ChipSpec loadChip(const std::string &name) {
+  chip::ChipSpec chip;
+  std::string error;
+  EXPECT_TRUE(
+      chip::ChipSpec::load(sourcePath("chips/" + name + ".chip"), chip, error))
+      << error;
+  return chip;
+}
+
+chip::ChipSpec testChipWith(const std::function<void(chip::Chip &)> &edit) {
+  chip::Chip proto = loadChip("test-chip").proto();
+  edit(proto);
+  std::string text, error;
+  google::protobuf::TextFormat::PrintToString(proto, &text);
+  chip::ChipSpec chip;
+  EXPECT_TRUE(chip::ChipSpec::parse(text, "edited test-chip", chip, error))
+      << error;
+  return chip;
+}
+
+uint32_t latencyOf(const chip::ChipSpec &chip, hetx::Opcode opcode) {
+  const chip::Latencies &lat = chip.proto().latency();
+  switch (opcode) {
+  case hetx::MEM_READ:
+    return lat.mem_read();
+  case hetx::MEM_WRITE:
+    return lat.mem_write();
+  case hetx::V_REDUCE_SUM:
+  case hetx::V_REDUCE_MAX:
+    return lat.vector_reduce();
+  case hetx::M_LOAD_WEIGHTS:
+    return lat.matrix_load();
+  case hetx::M_MATMUL:
+    return lat.matrix_mul();
+  default:
+    return lat.vector_op();
+  }
+}
+
+ProgramBuilder::ProgramBuilder(const chip::ChipSpec &chip) : chip(chip) {
+  *artifact.mutable_chip() = artifact::identityOf(chip);
+  artifact.set_producer("hand-built test program");
+  artifact.add_nodes("");
+}
+
+ProgramBuilder::ProgramBuilder(const chip::ChipSpec &chip, hetx::Artifact base)
+    : chip(chip), artifact(std::move(base)) {}
+
+void ProgramBuilder::setNode(const std::string &name) {
+  auto it = std::find(artifact.nodes().begin(), artifact.nodes().end(), name);
+  node = uint32_t(it - artifact.nodes().begin());
+  if (it == artifact.nodes().end())
+    artifact.add_nodes(name);
+}
+
+hetx::Instruction &ProgramBuilder::add(uint64_t cycle, hetx::Opcode opcode,
+                                       uint32_t unit) {
+  hetx::Instruction &instr = *artifact.add_instructions();
+  instr.set_cycle(cycle);
+  instr.set_opcode(opcode);
+  instr.set_unit(unit);
+  instr.set_node(node);
+  return instr;
+}
+
+static void setStream(hetx::StreamRef &ref, Stream stream) {
+  ref.set_id(stream.id);
+  ref.set_dir(stream.dir);
+}
+
+hetx::Instruction &ProgramBuilder::read(uint64_t cycle, uint64_t address,
+                                        Stream dst) {
+  hetx::Instruction &instr = add(cycle, hetx::MEM_READ, chip.sliceOf(address));
+  instr.set_address(address);
+  setStream(*instr.mutable_dst(), dst);
+  return instr;
+}
+
+hetx::Instruction &ProgramBuilder::write(uint64_t cycle, uint64_t address,
+                                         Stream src) {
+  hetx::Instruction &instr = add(cycle, hetx::MEM_WRITE, chip.sliceOf(address));
+  instr.set_address(address);
+  setStream(*instr.add_src(), src);
+  return instr;
+}
+
+hetx::Instruction &ProgramBuilder::vector(uint64_t cycle, hetx::Opcode opcode,
+                                          std::vector<Stream> src, Stream dst) {
+  hetx::Instruction &instr = add(cycle, opcode, 0);
+  for (Stream stream : src)
+    setStream(*instr.add_src(), stream);
+  setStream(*instr.mutable_dst(), dst);
+  instr.set_lanes(chip.lanes());
+  return instr;
+}
+
+hetx::Instruction &ProgramBuilder::loadWeights(uint64_t cycle, uint32_t plane,
+                                               uint32_t row, Stream src) {
+  hetx::Instruction &instr = add(cycle, hetx::M_LOAD_WEIGHTS, plane);
+  instr.set_row(row);
+  setStream(*instr.add_src(), src);
+  return instr;
+}
+
+hetx::Instruction &ProgramBuilder::matmul(uint64_t cycle, uint32_t plane,
+                                          Stream src, Stream dst) {
+  hetx::Instruction &instr = add(cycle, hetx::M_MATMUL, plane);
+  setStream(*instr.add_src(), src);
+  setStream(*instr.mutable_dst(), dst);
+  return instr;
+}
+
+static void setBinding(hetx::TensorBinding &binding, const std::string &name,
+                       const std::vector<int64_t> &shape, uint64_t address) {
+  binding.set_name(name);
+  binding.set_dtype(hetx::F32);
+  for (int64_t dim : shape)
+    binding.add_shape(dim);
+  binding.set_address(address);
+  binding.set_vectors_per_row(1);
+}
+
+void ProgramBuilder::input(const std::string &name, std::vector<int64_t> shape,
+                           uint64_t address) {
+  setBinding(*artifact.add_inputs(), name, shape, address);
+}
+
+void ProgramBuilder::output(const std::string &name, std::vector<int64_t> shape,
+                            uint64_t address) {
+  setBinding(*artifact.add_outputs(), name, shape, address);
+}
+
+void ProgramBuilder::constant(const std::string &name,
+                              std::vector<int64_t> shape, uint64_t address,
+                              const std::vector<float> &values) {
+  hetx::Constant &constant = *artifact.add_constants();
+  setBinding(*constant.mutable_binding(), name, shape, address);
+  std::string bytes(values.size() * 4, '\0');
+  for (size_t i = 0; i < values.size(); ++i) {
+    uint32_t bits;
+    std::memcpy(&bits, &values[i], 4);
+    for (int b = 0; b < 4; ++b)
+      bytes[4 * i + b] = char((bits >> (8 * b)) & 0xff);
+  }
+  constant.set_data(bytes);
+}
+
+hetx::Artifact ProgramBuilder::build() const {
+  hetx::Artifact result = artifact;
+  resort(result, chip);
+  return result;
+}
+
+void resort(hetx::Artifact &artifact, const chip::ChipSpec &chip) {
+  auto *list = artifact.mutable_instructions();
+  std::vector<hetx::Instruction> instrs(list->begin(), list->end());
+  std::stable_sort(instrs.begin(), instrs.end(),
+                   [](const hetx::Instruction &a, const hetx::Instruction &b) {
+                     return a.cycle() < b.cycle();
+                   });
+  list->Clear();
+  uint64_t cycles = 0;
+  for (const hetx::Instruction &instr : instrs) {
+    *list->Add() = instr;
+    cycles = std::max<uint64_t>(cycles, instr.cycle() +
+                                            latencyOf(chip, instr.opcode()));
+  }
+  artifact.set_predicted_cycles(cycles);
+}
+
+/// Cycle at which a value emitted at `from` at `cycle` reaches `to`.
+static uint64_t arrival(const chip::ChipSpec &chip, uint64_t cycle,
+                        uint32_t from, uint32_t to) {
+  uint32_t distance = from < to ? to - from : from - to;
+  return cycle + uint64_t(distance) * chip.proto().streams().hop_cycles();
+}
+
+TestProgram addProgram(const chip::ChipSpec &chip) {
+  uint32_t lanes = chip.lanes();
+  uint64_t perSlice = chip.vectorsPerSlice();
+  uint64_t addrA = 0, addrB = 4 * perSlice, addrY = 5 * perSlice;
+  uint32_t posA = chip.slicePosition(0), posB = chip.slicePosition(4),
+           posY = chip.slicePosition(5), posV = chip.vectorPosition();
+  uint32_t readLat = latencyOf(chip, hetx::MEM_READ);
+  uint32_t hop = chip.proto().streams().hop_cycles();
+
+  ProgramBuilder builder(chip);
+  builder.setNode("Add_0");
+  builder.input("a", {lanes}, addrA);
+  builder.input("b", {lanes}, addrB);
+  builder.output("y", {lanes}, addrY);
+  uint64_t readA = 2;
+  uint64_t atVector = arrival(chip, readA + readLat, posA, posV);
+  uint64_t readB = atVector - (posB - posV) * hop - readLat;
+  builder.read(readA, addrA, east(0));
+  builder.read(readB, addrB, west(0));
+  builder.vector(atVector, hetx::V_ADD, {east(0), west(0)}, east(4));
+  builder.write(
+      arrival(chip, atVector + latencyOf(chip, hetx::V_ADD), posV, posY), addrY,
+      east(4));
+
+  TestProgram program{builder.build(), {}};
+  io::Tensor a{{lanes}, {}}, b{{lanes}, {}};
+  for (uint32_t i = 0; i < lanes; ++i) {
+    a.data.push_back(0.5f * float(i) - 3.0f);
+    b.data.push_back(1.25f * float(i) - 7.0f);
+  }
+  program.inputs["a"] = a;
+  program.inputs["b"] = b;
+  return program;
+}
+
+TestProgram matmulProgram(const chip::ChipSpec &chip) {
+  uint32_t lanes = chip.lanes();
+  uint64_t perSlice = chip.vectorsPerSlice();
+  uint64_t addrW = 1 * perSlice, addrX = 2 * perSlice, addrY = 3 * perSlice;
+  uint32_t posW = chip.slicePosition(1), posX = chip.slicePosition(2),
+           posY = chip.slicePosition(3), posP = chip.planePosition(0);
+  uint32_t readLat = latencyOf(chip, hetx::MEM_READ);
+  uint32_t hop = chip.proto().streams().hop_cycles();
+
+  ProgramBuilder builder(chip);
+  builder.setNode("MatMul_0");
+  std::vector<float> weights;
+  for (uint32_t i = 0; i < lanes; ++i)
+    for (uint32_t j = 0; j < lanes; ++j)
+      weights.push_back(float(int(i + 2 * j) % 5 - 2));
+  builder.constant("W", {lanes, lanes}, addrW, weights);
+  builder.input("x", {1, lanes}, addrX);
+  builder.output("y", {1, lanes}, addrY);
+
+  // Row r is read at 2 + r and installed when it reaches the plane.
+  uint64_t lastLoad = 0;
+  for (uint32_t r = 0; r < lanes; ++r) {
+    uint64_t readAt = 2 + r;
+    lastLoad = arrival(chip, readAt + readLat, posW, posP);
+    builder.read(readAt, addrW + r, west(0));
+    builder.loadWeights(lastLoad, 0, r, west(0));
+  }
+  uint64_t multiplyAt = lastLoad + latencyOf(chip, hetx::M_LOAD_WEIGHTS);
+  builder.read(multiplyAt - uint64_t(posX - posP) * hop - readLat, addrX,
+               west(4));
+  builder.matmul(multiplyAt, 0, west(4), east(4));
+  builder.write(
+      arrival(chip, multiplyAt + latencyOf(chip, hetx::M_MATMUL), posP, posY),
+      addrY, east(4));
+
+  TestProgram program{builder.build(), {}};
+  io::Tensor x{{1, lanes}, {}};
+  for (uint32_t i = 0; i < lanes; ++i)
+    x.data.push_back(float(int(i) - 8));
+  program.inputs["x"] = x;
+  return program;
+}
+
+int findInstruction(const hetx::Artifact &artifact, hetx::Opcode opcode,
+                    uint64_t cycle) {
+  for (int i = 0; i < artifact.instructions_size(); ++i)
+    if (artifact.instructions(i).opcode() == opcode &&
+        artifact.instructions(i).cycle() == cycle)
+      return i;
+  return -1;
+}
+
+std::string simulateError(const TestProgram &program,
+                          const chip::ChipSpec &chip) {
+  sim::SimResult result;
+  std::string error;
+  if (sim::simulate(program.artifact, chip, program.inputs, result, error))
+    return "";
+  return error;
+}
+
+} // namespace hetc::test

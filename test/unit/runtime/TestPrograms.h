@@ -1,0 +1,113 @@
+//===- TestPrograms.h - Hand-built chip programs for runtime tests -*- C++ -*-//
+//
+// A builder for small .hetx programs and the two reference programs the
+// chip-model tests start from: read -> V_ADD -> write, and a weight install
+// followed by read -> M_MATMUL -> write. Their cycles are derived from the
+// chip's figures, so they stay correct on variants of test-chip with other
+// latencies.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HETC_TEST_UNIT_RUNTIME_TESTPROGRAMS_H
+#define HETC_TEST_UNIT_RUNTIME_TESTPROGRAMS_H
+
+#include "runtime/chip/ChipSpec.h"
+#include "runtime/io/Tensor.h"
+#include "runtime/schema/hetx.pb.h"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace hetc::test {
+
+/// Path of a file in the source tree ($HETC_SOURCE_DIR, else the working
+/// directory).
+std::string sourcePath(const std::string &relative);
+
+/// Loads chips/<name>.chip; fails the current test if it does not load.
+chip::ChipSpec loadChip(const std::string &name);
+
+/// test-chip with `edit` applied to its description.
+chip::ChipSpec testChipWith(const std::function<void(chip::Chip &)> &edit);
+
+/// A stream group operand.
+struct Stream {
+  uint32_t id;
+  hetx::Direction dir;
+};
+inline Stream east(uint32_t id) { return {id, hetx::EAST}; }
+inline Stream west(uint32_t id) { return {id, hetx::WEST}; }
+
+/// The latency docs/isa.md gives `opcode` on `chip`.
+uint32_t latencyOf(const chip::ChipSpec &chip, hetx::Opcode opcode);
+
+/// Builds a program instruction by instruction.
+class ProgramBuilder {
+public:
+  explicit ProgramBuilder(const chip::ChipSpec &chip);
+  /// Continues `base`, e.g. to add instructions to a reference program.
+  ProgramBuilder(const chip::ChipSpec &chip, hetx::Artifact base);
+
+  /// Names the ONNX node of the instructions added next.
+  void setNode(const std::string &name);
+
+  hetx::Instruction &read(uint64_t cycle, uint64_t address, Stream dst);
+  hetx::Instruction &write(uint64_t cycle, uint64_t address, Stream src);
+  hetx::Instruction &vector(uint64_t cycle, hetx::Opcode opcode,
+                            std::vector<Stream> src, Stream dst);
+  hetx::Instruction &loadWeights(uint64_t cycle, uint32_t plane, uint32_t row,
+                                 Stream src);
+  hetx::Instruction &matmul(uint64_t cycle, uint32_t plane, Stream src,
+                            Stream dst);
+
+  /// Adds a binding with one vector per row at `address`.
+  void input(const std::string &name, std::vector<int64_t> shape,
+             uint64_t address);
+  void output(const std::string &name, std::vector<int64_t> shape,
+              uint64_t address);
+  void constant(const std::string &name, std::vector<int64_t> shape,
+                uint64_t address, const std::vector<float> &values);
+
+  /// The artifact, instructions sorted by cycle, with predicted_cycles set
+  /// to max(cycle + latency).
+  hetx::Artifact build() const;
+
+private:
+  hetx::Instruction &add(uint64_t cycle, hetx::Opcode opcode, uint32_t unit);
+
+  const chip::ChipSpec &chip;
+  hetx::Artifact artifact;
+  uint32_t node = 0;
+};
+
+/// A program with the inputs to run it on.
+struct TestProgram {
+  hetx::Artifact artifact;
+  std::map<std::string, io::Tensor> inputs;
+};
+
+/// y = a + b for a, b of `lanes` elements: a read from slice 0 flowing east,
+/// b from slice 4 flowing west, the sum written to slice 5.
+TestProgram addProgram(const chip::ChipSpec &chip);
+
+/// y = x * W with W a lanes x lanes constant in slice 1 installed row by row
+/// on plane 0, x read from slice 2 and y written to slice 3.
+TestProgram matmulProgram(const chip::ChipSpec &chip);
+
+/// Stably re-sorts the instructions by cycle and recomputes
+/// predicted_cycles.
+void resort(hetx::Artifact &artifact, const chip::ChipSpec &chip);
+
+/// Index of the first instruction with `opcode` issued at `cycle`, or -1.
+int findInstruction(const hetx::Artifact &artifact, hetx::Opcode opcode,
+                    uint64_t cycle);
+
+/// Simulates `program`; returns the error, or "" on success.
+std::string simulateError(const TestProgram &program,
+                          const chip::ChipSpec &chip);
+
+} // namespace hetc::test
+
+#endif // HETC_TEST_UNIT_RUNTIME_TESTPROGRAMS_H
