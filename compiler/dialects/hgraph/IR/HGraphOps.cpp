@@ -123,9 +123,10 @@ HGRAPH_BINARY(DivOp, a / b)
 #undef HGRAPH_BINARY
 
 LogicalResult SoftmaxOp::verify() {
-  int64_t rank = getType().getRank();
-  if (getAxis() < -rank || getAxis() >= rank)
-    return emitOpError("axis ") << getAxis() << " is out of range for rank "
+  // I64Attr getters are unsigned; the axis may be negative.
+  int64_t rank = getType().getRank(), axis = int64_t(getAxis());
+  if (axis < -rank || axis >= rank)
+    return emitOpError("axis ") << axis << " is out of range for rank "
                                 << rank;
   return success();
 }

@@ -1,0 +1,254 @@
+//===- HetxEmitter.cpp - Scheduled hisa to a .hetx artifact -----------===//
+
+#include "compiler/codegen/HetxEmitter.h"
+
+#include "compiler/dialects/hisa/IR/HIsa.h"
+#include "compiler/passes/ChipLoader.h"
+#include "runtime/artifact/ArtifactFile.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <cstring>
+
+using namespace mlir;
+using namespace hetc;
+
+namespace {
+
+/// The ONNX node name a location carries, or "" if none.
+std::string nodeNameOf(Location loc) {
+  if (auto name = dyn_cast<NameLoc>(loc))
+    return name.getName().str();
+  if (auto fused = dyn_cast<FusedLoc>(loc))
+    for (Location inner : fused.getLocations())
+      if (std::string name = nodeNameOf(inner); !name.empty())
+        return name;
+  return "";
+}
+
+hetx::Opcode binaryOpcode(hisa::VBinaryKind kind) {
+  switch (kind) {
+  case hisa::VBinaryKind::add:
+    return hetx::V_ADD;
+  case hisa::VBinaryKind::sub:
+    return hetx::V_SUB;
+  case hisa::VBinaryKind::mul:
+    return hetx::V_MUL;
+  case hisa::VBinaryKind::div:
+    return hetx::V_DIV;
+  case hisa::VBinaryKind::max:
+    return hetx::V_MAX;
+  }
+  llvm_unreachable("unknown vector binary kind");
+}
+
+hetx::Opcode unaryOpcode(hisa::VUnaryKind kind) {
+  switch (kind) {
+  case hisa::VUnaryKind::relu:
+    return hetx::V_RELU;
+  case hisa::VUnaryKind::sigmoid:
+    return hetx::V_SIGMOID;
+  case hisa::VUnaryKind::tanh:
+    return hetx::V_TANH;
+  case hisa::VUnaryKind::exp:
+    return hetx::V_EXP;
+  }
+  llvm_unreachable("unknown vector unary kind");
+}
+
+class Emitter {
+public:
+  Emitter(const chip::ChipSpec &chip) : chip(chip) {
+    artifact.add_nodes("");
+  }
+  LogicalResult emit(func::FuncOp func);
+  hetx::Artifact artifact;
+
+private:
+  uint32_t nodeIndex(Location loc) {
+    std::string name = nodeNameOf(loc);
+    if (name.empty())
+      return 0;
+    auto [it, inserted] = nodes.try_emplace(name, artifact.nodes_size());
+    if (inserted)
+      artifact.add_nodes(name);
+    return it->second;
+  }
+  void bind(hetx::TensorBinding &binding, StringRef name, int64_t address,
+            ShapedType type) {
+    binding.set_name(name.str());
+    binding.set_dtype(hetx::F32);
+    for (int64_t d : type.getShape())
+      binding.add_shape(d);
+    binding.set_address(address);
+    binding.set_vectors_per_row(
+        layoutOf(type.getShape(), chip.lanes()).vectorsPerRow);
+  }
+  static void setStream(hetx::StreamRef &ref, hisa::StreamAttr stream) {
+    ref.set_id(stream.getId());
+    ref.set_dir(stream.getDir() == hisa::Direction::east ? hetx::EAST
+                                                         : hetx::WEST);
+  }
+  LogicalResult addSource(hetx::Instruction &inst, Operation *op,
+                          Value value);
+  LogicalResult addInstruction(Operation *op);
+
+  const chip::ChipSpec &chip;
+  llvm::StringMap<uint32_t> nodes;
+  std::vector<std::pair<uint64_t, hetx::Instruction>> instructions;
+};
+
+LogicalResult Emitter::addSource(hetx::Instruction &inst, Operation *op,
+                                 Value value) {
+  Operation *producer = value.getDefiningOp();
+  auto stream = producer ? producer->getAttrOfType<hisa::StreamAttr>("stream")
+                         : hisa::StreamAttr();
+  if (!stream)
+    return op->emitError("reads a vector whose producer has no stream; run "
+                         "hetc-hisa-schedule first");
+  setStream(*inst.add_src(), stream);
+  return success();
+}
+
+LogicalResult Emitter::addInstruction(Operation *op) {
+  auto cycle = op->getAttrOfType<IntegerAttr>("cycle");
+  if (!cycle)
+    return op->emitError("instruction has no cycle; run hetc-hisa-schedule "
+                         "first");
+  hetx::Instruction inst;
+  inst.set_cycle(cycle.getInt());
+  inst.set_node(nodeIndex(op->getLoc()));
+  if (auto stream = op->getAttrOfType<hisa::StreamAttr>("stream"))
+    setStream(*inst.mutable_dst(), stream);
+  auto memory = [&](int64_t address, hetx::Opcode opcode) {
+    inst.set_opcode(opcode);
+    inst.set_address(address);
+    inst.set_unit(chip.sliceOf(address));
+  };
+  LogicalResult result =
+      llvm::TypeSwitch<Operation *, LogicalResult>(op)
+          .Case([&](hisa::ReadOp r) {
+            memory(r.getAddress(), hetx::MEM_READ);
+            return success();
+          })
+          .Case([&](hisa::WriteOp w) {
+            memory(w.getAddress(), hetx::MEM_WRITE);
+            return addSource(inst, op, w.getValue());
+          })
+          .Case([&](hisa::VBinaryOp v) {
+            inst.set_opcode(binaryOpcode(v.getKind()));
+            inst.set_lanes(v.getLanes());
+            if (failed(addSource(inst, op, v.getLhs())))
+              return failure();
+            return addSource(inst, op, v.getRhs());
+          })
+          .Case([&](hisa::VUnaryOp v) {
+            inst.set_opcode(unaryOpcode(v.getKind()));
+            inst.set_lanes(v.getLanes());
+            return addSource(inst, op, v.getInput());
+          })
+          .Case([&](hisa::VReduceOp v) {
+            inst.set_opcode(v.getKind() == hisa::VReduceKind::sum
+                                ? hetx::V_REDUCE_SUM
+                                : hetx::V_REDUCE_MAX);
+            inst.set_lanes(v.getLanes());
+            return addSource(inst, op, v.getInput());
+          })
+          .Case([&](hisa::LoadWeightsOp l) {
+            inst.set_opcode(hetx::M_LOAD_WEIGHTS);
+            inst.set_unit(l.getPlane());
+            inst.set_row(l.getRow());
+            return addSource(inst, op, l.getValue());
+          })
+          .Case([&](hisa::MatMulOp m) {
+            inst.set_opcode(hetx::M_MATMUL);
+            inst.set_unit(m.getPlane());
+            return addSource(inst, op, m.getInput());
+          })
+          .Default([](Operation *) { return success(); });
+  if (failed(result))
+    return failure();
+  instructions.emplace_back(inst.cycle(), std::move(inst));
+  return success();
+}
+
+LogicalResult Emitter::emit(func::FuncOp func) {
+  auto predicted = func->getAttrOfType<IntegerAttr>("hetc.predicted_cycles");
+  if (!predicted)
+    return func.emitError("function is not scheduled; run hetc-hisa-schedule "
+                          "first");
+  artifact.set_predicted_cycles(predicted.getInt());
+  for (Operation &op : func.getBody().front()) {
+    LogicalResult result =
+        llvm::TypeSwitch<Operation *, LogicalResult>(&op)
+            .Case([&](hisa::InputOp in) {
+              bind(*artifact.add_inputs(), in.getName(), in.getAddress(),
+                   cast<ShapedType>(in.getType()));
+              return success();
+            })
+            .Case([&](hisa::OutputOp out) {
+              bind(*artifact.add_outputs(), out.getName(), out.getAddress(),
+                   cast<ShapedType>(out.getType()));
+              return success();
+            })
+            .Case([&](hisa::ConstantOp c) -> LogicalResult {
+              auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
+              if (!dense || !dense.getElementType().isF32())
+                return c.emitError("only dense float32 constants can be "
+                                   "written to an artifact");
+              hetx::Constant *constant = artifact.add_constants();
+              std::string name = nodeNameOf(c.getLoc());
+              bind(*constant->mutable_binding(),
+                   name.empty() ? "constant@" + std::to_string(c.getAddress())
+                                : name,
+                   c.getAddress(), dense.getType());
+              std::string &data = *constant->mutable_data();
+              data.resize(dense.getNumElements() * sizeof(float));
+              char *out = data.data();
+              for (float v : dense.getValues<float>()) {
+                std::memcpy(out, &v, sizeof(float));
+                out += sizeof(float);
+              }
+              return success();
+            })
+            .Case<func::ReturnOp>([](Operation *) { return success(); })
+            .Default([&](Operation *inst) { return addInstruction(inst); });
+    if (failed(result))
+      return failure();
+  }
+
+  // Issue order: by cycle, program order within a cycle.
+  std::stable_sort(instructions.begin(), instructions.end(),
+                   [](const auto &a, const auto &b) { return a.first < b.first; });
+  std::map<uint32_t, hetx::Kernel> kernels;
+  for (auto &[cycle, inst] : instructions) {
+    hetx::Kernel &kernel = kernels[inst.node()];
+    if (kernel.instructions() == 0) {
+      kernel.set_name(artifact.nodes(inst.node()));
+      kernel.set_node(inst.node());
+      kernel.set_first_cycle(cycle);
+    }
+    kernel.set_last_cycle(std::max<uint64_t>(kernel.last_cycle(), cycle));
+    kernel.set_instructions(kernel.instructions() + 1);
+    *artifact.add_instructions() = std::move(inst);
+  }
+  for (auto &[node, kernel] : kernels)
+    *artifact.add_kernels() = std::move(kernel);
+  return success();
+}
+
+} // namespace
+
+FailureOr<hetx::Artifact>
+hetc::codegen::emitArtifact(ModuleOp module, const chip::ChipSpec &chip) {
+  auto funcs = module.getOps<func::FuncOp>();
+  if (std::distance(funcs.begin(), funcs.end()) != 1)
+    return module.emitError("expected exactly one function to emit");
+  Emitter emitter(chip);
+  *emitter.artifact.mutable_chip() = artifact::identityOf(chip);
+  emitter.artifact.set_producer(kProducer);
+  if (failed(emitter.emit(*funcs.begin())))
+    return failure();
+  return std::move(emitter.artifact);
+}

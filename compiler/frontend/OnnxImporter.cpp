@@ -1,0 +1,277 @@
+//===- OnnxImporter.cpp - ONNX ModelProto to hgraph -------------------===//
+
+#include "compiler/frontend/OnnxImporter.h"
+
+#include "compiler/dialects/hgraph/IR/HGraph.h"
+#include "compiler/frontend/OnnxOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl.h>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+using namespace mlir;
+using namespace hetc;
+using namespace hetc::frontend;
+
+namespace {
+
+/// The ONNX default domain's opset the model imports (0 if none).
+int64_t defaultOpset(const onnx::ModelProto &model) {
+  for (const onnx::OperatorSetIdProto &id : model.opset_import())
+    if (id.domain().empty() || id.domain() == "ai.onnx")
+      return id.version();
+  return 0;
+}
+
+std::string nodeName(const onnx::NodeProto &node, int index) {
+  if (!node.name().empty())
+    return node.name();
+  return node.op_type() + "_" + std::to_string(index);
+}
+
+class Importer {
+public:
+  Importer(const onnx::ModelProto &model, const std::string &source,
+           MLIRContext &context, const ImportOptions &options)
+      : model(model), graph(model.graph()), source(source), context(context),
+        options(options), builder(&context),
+        fileLoc(FileLineColLoc::get(&context, source, 0, 0)) {}
+
+  OwningOpRef<ModuleOp> run();
+
+private:
+  LogicalResult checkOperators();
+  FailureOr<RankedTensorType> inputType(const onnx::ValueInfoProto &info);
+  LogicalResult importInitializers();
+  LogicalResult importNodes();
+
+  const onnx::ModelProto &model;
+  const onnx::GraphProto &graph;
+  const std::string &source;
+  MLIRContext &context;
+  const ImportOptions &options;
+  OpBuilder builder;
+  Location fileLoc;
+  int64_t opset = 0;
+  llvm::StringMap<Value> values;
+};
+
+LogicalResult Importer::checkOperators() {
+  // Gather every unsupported operator before failing, so that one run
+  // tells the user all that stands in the way.
+  std::vector<std::string> problems;
+  for (auto [index, node] : llvm::enumerate(graph.node())) {
+    std::string where = "node '" + nodeName(node, index) + "' (" +
+                        node.op_type() + ", domain '" +
+                        (node.domain().empty() ? "ai.onnx" : node.domain()) +
+                        "', opset " + std::to_string(opset) + ")";
+    if (!node.domain().empty() && node.domain() != "ai.onnx")
+      problems.push_back(where + ": operators of this domain are not supported");
+    else if (!lookupImportRule(node.op_type()))
+      problems.push_back(where + ": operator is not supported");
+  }
+  if (problems.empty())
+    return success();
+  InFlightDiagnostic diag = emitError(fileLoc)
+                            << problems.size()
+                            << " unsupported operator"
+                            << (problems.size() == 1 ? "" : "s") << ":";
+  for (const std::string &p : problems)
+    diag << "\n  " << p;
+  return failure();
+}
+
+FailureOr<RankedTensorType>
+Importer::inputType(const onnx::ValueInfoProto &info) {
+  if (!info.type().has_tensor_type())
+    return emitError(fileLoc) << "graph input '" << info.name()
+                              << "' is not a tensor";
+  const onnx::TypeProto::Tensor &tensor = info.type().tensor_type();
+  if (tensor.elem_type() != onnx::TensorProto::FLOAT)
+    return emitError(fileLoc)
+           << "graph input '" << info.name() << "' has element type "
+           << onnx::TensorProto::DataType_Name(
+                  static_cast<onnx::TensorProto::DataType>(tensor.elem_type()))
+           << "; only FLOAT inputs are supported";
+  if (!tensor.has_shape())
+    return emitError(fileLoc) << "graph input '" << info.name()
+                              << "' has no shape; hetc needs static shapes";
+  SmallVector<int64_t> shape;
+  for (auto [i, dim] : llvm::enumerate(tensor.shape().dim())) {
+    if (dim.has_dim_value() && dim.dim_value() > 0) {
+      shape.push_back(dim.dim_value());
+      continue;
+    }
+    if (dim.has_dim_param()) {
+      auto it = options.dims.find(dim.dim_param());
+      if (it != options.dims.end()) {
+        shape.push_back(it->second);
+        continue;
+      }
+      return emitError(fileLoc)
+             << "graph input '" << info.name() << "' dimension " << i
+             << " is symbolic ('" << dim.dim_param() << "'); pin it with --dim "
+             << dim.dim_param() << "=N";
+    }
+    return emitError(fileLoc) << "graph input '" << info.name()
+                              << "' dimension " << i
+                              << " is unknown or not positive";
+  }
+  return RankedTensorType::get(shape, builder.getF32Type());
+}
+
+LogicalResult Importer::importInitializers() {
+  for (const onnx::TensorProto &init : graph.initializer()) {
+    std::string error;
+    FailureOr<DenseElementsAttr> attr = tensorToAttr(init, &context, error);
+    if (failed(attr))
+      return emitError(fileLoc) << "initializer '" << init.name() << "' "
+                                << error;
+    values[init.name()] = hgraph::ConstantOp::create(
+        builder, NameLoc::get(builder.getStringAttr(init.name())), *attr);
+  }
+  return success();
+}
+
+LogicalResult Importer::importNodes() {
+  for (auto [index, node] : llvm::enumerate(graph.node())) {
+    std::string name = nodeName(node, index);
+    Location loc = NameLoc::get(builder.getStringAttr(name));
+    NodeContext ctx{builder, loc, node, name, opset, {}};
+    for (const std::string &input : node.input()) {
+      if (input.empty()) {
+        ctx.inputs.push_back(Value());
+        continue;
+      }
+      auto it = values.find(input);
+      if (it == values.end())
+        return emitError(loc) << "node '" << name << "' (" << node.op_type()
+                              << "): input '" << input
+                              << "' is not produced by any earlier node, "
+                                 "initializer or graph input";
+      ctx.inputs.push_back(it->second);
+    }
+    // Trailing missing optional inputs do not count.
+    while (!ctx.inputs.empty() && !ctx.inputs.back())
+      ctx.inputs.pop_back();
+    FailureOr<SmallVector<Value>> results =
+        lookupImportRule(node.op_type())(ctx);
+    if (failed(results))
+      return failure();
+    for (auto [i, output] : llvm::enumerate(node.output())) {
+      if (output.empty())
+        continue;
+      if (i >= results->size())
+        return emitError(loc) << "node '" << name << "' (" << node.op_type()
+                              << "): output " << i << " ('" << output
+                              << "') is not supported";
+      values[output] = (*results)[i];
+    }
+  }
+  return success();
+}
+
+OwningOpRef<ModuleOp> Importer::run() {
+  context.loadDialect<hgraph::HGraphDialect, func::FuncDialect>();
+  opset = defaultOpset(model);
+  if (opset == 0) {
+    emitError(fileLoc) << "model imports no opset of the default ONNX domain";
+    return nullptr;
+  }
+  if (failed(checkOperators()))
+    return nullptr;
+
+  OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
+  SmallVector<Type> argTypes;
+  SmallVector<const onnx::ValueInfoProto *> args;
+  llvm::StringSet<> initializers;
+  for (const onnx::TensorProto &init : graph.initializer())
+    initializers.insert(init.name());
+  for (const onnx::ValueInfoProto &input : graph.input()) {
+    // Inputs that are also initializers are constants with a default.
+    if (initializers.contains(input.name()))
+      continue;
+    FailureOr<RankedTensorType> type = inputType(input);
+    if (failed(type))
+      return nullptr;
+    argTypes.push_back(*type);
+    args.push_back(&input);
+  }
+
+  builder.setInsertionPointToEnd(module->getBody());
+  auto func = func::FuncOp::create(builder, fileLoc, "main",
+                                   builder.getFunctionType(argTypes, {}));
+  Block *body = func.addEntryBlock();
+  for (auto [i, input] : llvm::enumerate(args)) {
+    func.setArgAttr(i, hgraph::kNameAttr, builder.getStringAttr(input->name()));
+    values[input->name()] = body->getArgument(i);
+  }
+  builder.setInsertionPointToEnd(body);
+  if (failed(importInitializers()) || failed(importNodes()))
+    return nullptr;
+
+  SmallVector<Value> results;
+  for (const onnx::ValueInfoProto &output : graph.output()) {
+    auto it = values.find(output.name());
+    if (it == values.end()) {
+      emitError(fileLoc) << "graph output '" << output.name()
+                         << "' is not produced by any node";
+      return nullptr;
+    }
+    results.push_back(it->second);
+  }
+  func::ReturnOp::create(builder, fileLoc, results);
+  func.setType(builder.getFunctionType(argTypes, ValueRange(results).getTypes()));
+  for (auto [i, output] : llvm::enumerate(graph.output()))
+    func.setResultAttr(i, hgraph::kNameAttr,
+                       builder.getStringAttr(output.name()));
+  return module;
+}
+
+} // namespace
+
+OwningOpRef<ModuleOp>
+hetc::frontend::importOnnxModel(const onnx::ModelProto &model,
+                                const std::string &source,
+                                MLIRContext &context,
+                                const ImportOptions &options) {
+  return Importer(model, source, context, options).run();
+}
+
+OwningOpRef<ModuleOp>
+hetc::frontend::importOnnxFile(const std::string &path, MLIRContext &context,
+                               const ImportOptions &options) {
+  Location loc = FileLineColLoc::get(&context, path, 0, 0);
+  int fd = ::open(path.c_str(), O_RDONLY);
+  if (fd < 0) {
+    emitError(loc) << "cannot open ONNX model";
+    return nullptr;
+  }
+  onnx::ModelProto model;
+  bool parsed;
+  {
+    google::protobuf::io::FileInputStream file(fd);
+    google::protobuf::io::CodedInputStream coded(&file);
+    // Models up to 2 GiB; protobuf's default limit is 64 MiB.
+    coded.SetTotalBytesLimit(INT32_MAX);
+    parsed = model.ParseFromCodedStream(&coded) &&
+             coded.ConsumedEntireMessage();
+  }
+  ::close(fd);
+  if (!parsed) {
+    emitError(loc) << "not a valid ONNX model (the protobuf cannot be parsed; "
+                      "is the file truncated or of another format?)";
+    return nullptr;
+  }
+  if (!model.has_graph()) {
+    emitError(loc) << "ONNX model has no graph";
+    return nullptr;
+  }
+  return importOnnxModel(model, path, context, options);
+}

@@ -1,0 +1,44 @@
+//===- OnnxImporter.h - ONNX ModelProto to hgraph --------------*- C++ -*-===//
+//
+// Imports an ONNX model into a module holding one `func.func @main` in the
+// hgraph dialect. Initializers become constants, each op's location is the
+// ONNX node name, and shapes are specialised to static ones (symbolic
+// dimensions are pinned with `dims`). Problems are reported as MLIR
+// diagnostics; every unsupported operator of a model is listed at once.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HETC_COMPILER_FRONTEND_ONNXIMPORTER_H
+#define HETC_COMPILER_FRONTEND_ONNXIMPORTER_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+namespace onnx {
+class ModelProto;
+} // namespace onnx
+
+namespace hetc::frontend {
+
+struct ImportOptions {
+  /// Values for symbolic dimensions, by their ONNX `dim_param` name.
+  std::map<std::string, int64_t> dims;
+};
+
+/// Reads and imports the ONNX file at `path`. Returns null after emitting
+/// diagnostics if the file cannot be read or the model cannot be imported.
+mlir::OwningOpRef<mlir::ModuleOp> importOnnxFile(const std::string &path,
+                                                 mlir::MLIRContext &context,
+                                                 const ImportOptions &options);
+
+/// Imports an already parsed model; `source` names it in diagnostics.
+mlir::OwningOpRef<mlir::ModuleOp>
+importOnnxModel(const onnx::ModelProto &model, const std::string &source,
+                mlir::MLIRContext &context, const ImportOptions &options);
+
+} // namespace hetc::frontend
+
+#endif // HETC_COMPILER_FRONTEND_ONNXIMPORTER_H

@@ -1,0 +1,389 @@
+//===- OnnxOps.cpp - Per-operator ONNX import rules -------------------===//
+
+#include "compiler/frontend/OnnxOps.h"
+
+#include "compiler/dialects/hgraph/IR/HGraph.h"
+
+#include "mlir/Dialect/Traits.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <cstring>
+
+using namespace mlir;
+using namespace hetc;
+using namespace hetc::frontend;
+
+//===----------------------------------------------------------------------===//
+// NodeContext
+//===----------------------------------------------------------------------===//
+
+InFlightDiagnostic NodeContext::error() {
+  return emitError(loc) << "node '" << name << "' (" << node.op_type()
+                        << "): ";
+}
+
+const onnx::AttributeProto *NodeContext::attr(StringRef name) const {
+  for (const onnx::AttributeProto &a : node.attribute())
+    if (a.name() == name)
+      return &a;
+  return nullptr;
+}
+
+int64_t NodeContext::intAttr(StringRef name, int64_t fallback) const {
+  const onnx::AttributeProto *a = attr(name);
+  return a ? a->i() : fallback;
+}
+
+float NodeContext::floatAttr(StringRef name, float fallback) const {
+  const onnx::AttributeProto *a = attr(name);
+  return a ? a->f() : fallback;
+}
+
+std::optional<SmallVector<int64_t>>
+NodeContext::intsAttr(StringRef name) const {
+  const onnx::AttributeProto *a = attr(name);
+  if (!a)
+    return std::nullopt;
+  return SmallVector<int64_t>(a->ints().begin(), a->ints().end());
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor data
+//===----------------------------------------------------------------------===//
+
+FailureOr<DenseElementsAttr>
+hetc::frontend::tensorToAttr(const onnx::TensorProto &tensor,
+                             MLIRContext *context, std::string &error) {
+  SmallVector<int64_t> shape(tensor.dims().begin(), tensor.dims().end());
+  int64_t count = 1;
+  for (int64_t d : shape) {
+    if (d < 0) {
+      error = "has a negative dimension";
+      return failure();
+    }
+    count *= d;
+  }
+  if (tensor.data_location() == onnx::TensorProto::EXTERNAL) {
+    error = "keeps its data in an external file, which is not supported yet";
+    return failure();
+  }
+  const std::string &raw = tensor.raw_data();
+  auto fromRaw = [&](auto zero, Type elementType) -> FailureOr<DenseElementsAttr> {
+    using T = decltype(zero);
+    if (raw.size() != size_t(count) * sizeof(T)) {
+      error = "has " + std::to_string(raw.size()) + " bytes of raw data, " +
+              "expected " + std::to_string(count * sizeof(T));
+      return failure();
+    }
+    SmallVector<T> values(count);
+    if (count)
+      std::memcpy(values.data(), raw.data(), raw.size());
+    return DenseElementsAttr::get(RankedTensorType::get(shape, elementType),
+                                  ArrayRef<T>(values));
+  };
+  auto fromField = [&](const auto &field, auto zero,
+                       Type elementType) -> FailureOr<DenseElementsAttr> {
+    using T = decltype(zero);
+    if (field.size() != count) {
+      error = "has " + std::to_string(field.size()) + " values, expected " +
+              std::to_string(count);
+      return failure();
+    }
+    SmallVector<T> values(field.begin(), field.end());
+    return DenseElementsAttr::get(RankedTensorType::get(shape, elementType),
+                                  ArrayRef<T>(values));
+  };
+  Builder b(context);
+  switch (tensor.data_type()) {
+  case onnx::TensorProto::FLOAT:
+    return tensor.has_raw_data() ? fromRaw(float(), b.getF32Type())
+                                 : fromField(tensor.float_data(), float(),
+                                             b.getF32Type());
+  case onnx::TensorProto::INT64:
+    return tensor.has_raw_data() ? fromRaw(int64_t(), b.getI64Type())
+                                 : fromField(tensor.int64_data(), int64_t(),
+                                             b.getI64Type());
+  case onnx::TensorProto::INT32:
+    return tensor.has_raw_data() ? fromRaw(int32_t(), b.getI32Type())
+                                 : fromField(tensor.int32_data(), int32_t(),
+                                             b.getI32Type());
+  default:
+    error = "has element type " +
+            onnx::TensorProto::DataType_Name(
+                static_cast<onnx::TensorProto::DataType>(tensor.data_type())) +
+            "; only FLOAT, INT64 and INT32 constants are supported";
+    return failure();
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Import rules
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+using Results = FailureOr<SmallVector<Value>>;
+
+RankedTensorType tensorType(Value v) {
+  return cast<RankedTensorType>(v.getType());
+}
+
+/// Checks the count of present inputs is in [min, max].
+LogicalResult expectInputs(NodeContext &ctx, size_t min, size_t max) {
+  size_t n = ctx.inputs.size();
+  if (n < min || n > max)
+    return ctx.error() << "expects " << min
+                       << (min == max ? "" : " to " + std::to_string(max))
+                       << " inputs, got " << n;
+  for (size_t i = 0; i < min; ++i)
+    if (!ctx.inputs[i])
+      return ctx.error() << "input " << i << " is required";
+  return success();
+}
+
+template <typename OpTy>
+Results importBinary(NodeContext &ctx) {
+  if (failed(expectInputs(ctx, 2, 2)))
+    return failure();
+  RankedTensorType lhs = tensorType(ctx.inputs[0]),
+                   rhs = tensorType(ctx.inputs[1]);
+  SmallVector<int64_t> shape;
+  if (!OpTrait::util::getBroadcastedShape(lhs.getShape(), rhs.getShape(),
+                                          shape))
+    return ctx.error() << "input shapes " << lhs << " and " << rhs
+                       << " do not broadcast";
+  if (lhs.getElementType() != rhs.getElementType())
+    return ctx.error() << "inputs have different element types (" << lhs
+                       << ", " << rhs << ")";
+  auto type = RankedTensorType::get(shape, lhs.getElementType());
+  return SmallVector<Value>{OpTy::create(ctx.builder, ctx.loc, type,
+                                         ctx.inputs[0], ctx.inputs[1])};
+}
+
+template <typename OpTy>
+Results importUnary(NodeContext &ctx) {
+  if (failed(expectInputs(ctx, 1, 1)))
+    return failure();
+  return SmallVector<Value>{
+      OpTy::create(ctx.builder, ctx.loc, ctx.inputs[0])};
+}
+
+Results importIdentity(NodeContext &ctx) {
+  if (failed(expectInputs(ctx, 1, 1)))
+    return failure();
+  return SmallVector<Value>{ctx.inputs[0]};
+}
+
+Results importSoftmax(NodeContext &ctx) {
+  if (failed(expectInputs(ctx, 1, 1)))
+    return failure();
+  RankedTensorType type = tensorType(ctx.inputs[0]);
+  int64_t rank = type.getRank();
+  // Opset 13 changed the default axis from 1 to -1 and stopped flattening.
+  int64_t axis = ctx.intAttr("axis", ctx.opset >= 13 ? -1 : 1);
+  if (axis < -rank || axis >= rank)
+    return ctx.error() << "axis " << axis << " is out of range for rank "
+                       << rank;
+  if (axis < 0)
+    axis += rank;
+  if (ctx.opset < 13 && axis != rank - 1)
+    return ctx.error() << "opset " << ctx.opset
+                       << " Softmax flattens the input from axis " << axis
+                       << "; only the last axis (" << rank - 1
+                       << ") is supported for opsets before 13";
+  return SmallVector<Value>{hgraph::SoftmaxOp::create(
+      ctx.builder, ctx.loc, ctx.inputs[0], ctx.builder.getI64IntegerAttr(axis))};
+}
+
+Results importMatMul(NodeContext &ctx) {
+  if (failed(expectInputs(ctx, 2, 2)))
+    return failure();
+  ArrayRef<int64_t> a = tensorType(ctx.inputs[0]).getShape();
+  ArrayRef<int64_t> b = tensorType(ctx.inputs[1]).getShape();
+  if (a.empty() || b.empty())
+    return ctx.error() << "inputs must have rank >= 1";
+  SmallVector<int64_t> lhs(a), rhs(b);
+  if (lhs.size() == 1)
+    lhs.insert(lhs.begin(), 1);
+  if (rhs.size() == 1)
+    rhs.push_back(1);
+  if (lhs.back() != rhs[rhs.size() - 2])
+    return ctx.error() << "cannot multiply " << tensorType(ctx.inputs[0])
+                       << " by " << tensorType(ctx.inputs[1])
+                       << ": contraction dimensions " << lhs.back() << " and "
+                       << rhs[rhs.size() - 2] << " differ";
+  SmallVector<int64_t> shape;
+  if (!OpTrait::util::getBroadcastedShape(ArrayRef(lhs).drop_back(2),
+                                          ArrayRef(rhs).drop_back(2), shape))
+    return ctx.error() << "batch dimensions do not broadcast";
+  if (a.size() > 1)
+    shape.push_back(lhs[lhs.size() - 2]);
+  if (b.size() > 1)
+    shape.push_back(rhs.back());
+  auto type = RankedTensorType::get(
+      shape, tensorType(ctx.inputs[0]).getElementType());
+  return SmallVector<Value>{hgraph::MatMulOp::create(
+      ctx.builder, ctx.loc, type, ctx.inputs[0], ctx.inputs[1])};
+}
+
+Results importGemm(NodeContext &ctx) {
+  if (failed(expectInputs(ctx, 2, 3)))
+    return failure();
+  RankedTensorType a = tensorType(ctx.inputs[0]), b = tensorType(ctx.inputs[1]);
+  if (a.getRank() != 2 || b.getRank() != 2)
+    return ctx.error() << "A and B must be 2-D, got " << a << " and " << b;
+  bool transA = ctx.intAttr("transA", 0), transB = ctx.intAttr("transB", 0);
+  int64_t m = a.getDimSize(transA ? 1 : 0), ka = a.getDimSize(transA ? 0 : 1);
+  int64_t kb = b.getDimSize(transB ? 1 : 0), n = b.getDimSize(transB ? 0 : 1);
+  if (ka != kb)
+    return ctx.error() << "contraction dimensions differ: " << ka << " (A) vs "
+                       << kb << " (B)";
+  Value c = ctx.inputs.size() > 2 ? ctx.inputs[2] : Value();
+  if (c) {
+    SmallVector<int64_t> shape;
+    if (!OpTrait::util::getBroadcastedShape(tensorType(c).getShape(), {m, n},
+                                            shape) ||
+        shape != SmallVector<int64_t>{m, n})
+      return ctx.error() << "C of type " << tensorType(c)
+                         << " does not broadcast to " << m << "x" << n;
+  }
+  OpBuilder &b2 = ctx.builder;
+  auto type = RankedTensorType::get({m, n}, a.getElementType());
+  return SmallVector<Value>{hgraph::GemmOp::create(
+      b2, ctx.loc, type, ctx.inputs[0], ctx.inputs[1], c,
+      b2.getF32FloatAttr(ctx.floatAttr("alpha", 1.0f)),
+      b2.getF32FloatAttr(ctx.floatAttr("beta", 1.0f)), b2.getBoolAttr(transA),
+      b2.getBoolAttr(transB))};
+}
+
+Results importTranspose(NodeContext &ctx) {
+  if (failed(expectInputs(ctx, 1, 1)))
+    return failure();
+  RankedTensorType type = tensorType(ctx.inputs[0]);
+  int64_t rank = type.getRank();
+  SmallVector<int64_t> perm;
+  if (auto given = ctx.intsAttr("perm"))
+    perm = *given;
+  else
+    for (int64_t i = rank - 1; i >= 0; --i)
+      perm.push_back(i);
+  SmallVector<bool> seen(rank, false);
+  SmallVector<int64_t> shape;
+  for (int64_t p : perm) {
+    if (int64_t(perm.size()) != rank || p < 0 || p >= rank || seen[p])
+      return ctx.error() << "perm is not a permutation of [0, " << rank << ")";
+    seen[p] = true;
+    shape.push_back(type.getDimSize(p));
+  }
+  return SmallVector<Value>{hgraph::TransposeOp::create(
+      ctx.builder, ctx.loc,
+      RankedTensorType::get(shape, type.getElementType()), ctx.inputs[0],
+      ctx.builder.getDenseI64ArrayAttr(perm))};
+}
+
+Results importReshape(NodeContext &ctx) {
+  if (failed(expectInputs(ctx, 2, 2)))
+    return failure();
+  RankedTensorType type = tensorType(ctx.inputs[0]);
+  DenseElementsAttr shapeAttr;
+  if (!matchPattern(ctx.inputs[1], m_Constant(&shapeAttr)) ||
+      !shapeAttr.getElementType().isInteger(64))
+    return ctx.error() << "the shape input must be a constant INT64 tensor "
+                          "(an initializer or Constant node)";
+  bool allowZero = ctx.intAttr("allowzero", 0) != 0;
+  SmallVector<int64_t> shape;
+  int64_t inferred = -1, known = 1;
+  for (auto [i, entry] : llvm::enumerate(shapeAttr.getValues<int64_t>())) {
+    int64_t dim = entry;
+    if (dim == 0 && !allowZero) {
+      if (i >= size_t(type.getRank()))
+        return ctx.error() << "shape entry " << i
+                           << " is 0 but the input has rank "
+                           << type.getRank();
+      dim = type.getDimSize(i);
+    }
+    if (dim == -1) {
+      if (inferred >= 0)
+        return ctx.error() << "shape has more than one -1 entry";
+      inferred = i;
+    } else if (dim < 0) {
+      return ctx.error() << "shape entry " << i << " is " << dim;
+    } else {
+      known *= dim;
+    }
+    shape.push_back(dim);
+  }
+  int64_t total = type.getNumElements();
+  if (inferred >= 0) {
+    if (known == 0 || total % known != 0)
+      return ctx.error() << "cannot infer the -1 entry: " << total
+                         << " elements are not a multiple of " << known;
+    shape[inferred] = total / known;
+  } else if (known != total) {
+    return ctx.error() << "cannot reshape " << type << " (" << total
+                       << " elements) to " << known << " elements";
+  }
+  return SmallVector<Value>{hgraph::ReshapeOp::create(
+      ctx.builder, ctx.loc,
+      RankedTensorType::get(shape, type.getElementType()), ctx.inputs[0])};
+}
+
+Results importConstant(NodeContext &ctx) {
+  if (failed(expectInputs(ctx, 0, 0)))
+    return failure();
+  MLIRContext *mlirCtx = ctx.builder.getContext();
+  Builder &b = ctx.builder;
+  DenseElementsAttr value;
+  if (const onnx::AttributeProto *a = ctx.attr("value")) {
+    std::string error;
+    FailureOr<DenseElementsAttr> attr = tensorToAttr(a->t(), mlirCtx, error);
+    if (failed(attr))
+      return ctx.error() << "attribute 'value' " << error;
+    value = *attr;
+  } else if (const onnx::AttributeProto *a = ctx.attr("value_float")) {
+    value = DenseElementsAttr::get(RankedTensorType::get({}, b.getF32Type()),
+                                   a->f());
+  } else if (const onnx::AttributeProto *a = ctx.attr("value_floats")) {
+    SmallVector<float> v(a->floats().begin(), a->floats().end());
+    value = DenseElementsAttr::get(
+        RankedTensorType::get({int64_t(v.size())}, b.getF32Type()),
+        ArrayRef<float>(v));
+  } else if (const onnx::AttributeProto *a = ctx.attr("value_int")) {
+    value = DenseElementsAttr::get(RankedTensorType::get({}, b.getI64Type()),
+                                   int64_t(a->i()));
+  } else if (const onnx::AttributeProto *a = ctx.attr("value_ints")) {
+    SmallVector<int64_t> v(a->ints().begin(), a->ints().end());
+    value = DenseElementsAttr::get(
+        RankedTensorType::get({int64_t(v.size())}, b.getI64Type()),
+        ArrayRef<int64_t>(v));
+  } else {
+    return ctx.error() << "has no supported value attribute (value, "
+                          "value_float(s), value_int(s))";
+  }
+  return SmallVector<Value>{
+      hgraph::ConstantOp::create(ctx.builder, ctx.loc, value)};
+}
+
+} // namespace
+
+ImportRule hetc::frontend::lookupImportRule(StringRef opType) {
+  static const llvm::StringMap<ImportRule> rules = {
+      {"Add", importBinary<hgraph::AddOp>},
+      {"Sub", importBinary<hgraph::SubOp>},
+      {"Mul", importBinary<hgraph::MulOp>},
+      {"Div", importBinary<hgraph::DivOp>},
+      {"Relu", importUnary<hgraph::ReluOp>},
+      {"Sigmoid", importUnary<hgraph::SigmoidOp>},
+      {"Tanh", importUnary<hgraph::TanhOp>},
+      {"Softmax", importSoftmax},
+      {"MatMul", importMatMul},
+      {"Gemm", importGemm},
+      {"Reshape", importReshape},
+      {"Transpose", importTranspose},
+      {"Constant", importConstant},
+      {"Identity", importIdentity},
+  };
+  auto it = rules.find(opType);
+  return it == rules.end() ? nullptr : it->second;
+}

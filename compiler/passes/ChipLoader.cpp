@@ -1,0 +1,32 @@
+//===- ChipLoader.cpp - The chip description for passes --------------===//
+
+#include "compiler/passes/ChipLoader.h"
+
+#include "mlir/IR/Diagnostics.h"
+
+using namespace mlir;
+
+FailureOr<hetc::chip::ChipSpec>
+hetc::loadChipForPass(Operation *op, StringRef path, StringRef passArg) {
+  if (path.empty())
+    return op->emitError() << passArg
+                           << " needs a chip description: pass chip=<file>";
+  chip::ChipSpec spec;
+  std::string error;
+  if (!chip::ChipSpec::load(path.str(), spec, error))
+    return op->emitError() << error;
+  return spec;
+}
+
+hetc::BufferLayout hetc::layoutOf(ArrayRef<int64_t> shape, uint32_t lanes) {
+  BufferLayout layout;
+  if (shape.empty())
+    return layout;
+  layout.cols = shape.back();
+  for (int64_t d : shape.drop_back())
+    layout.rows *= d;
+  layout.vectorsPerRow = (layout.cols + lanes - 1) / lanes;
+  if (layout.cols == 0)
+    layout.rows = 0;
+  return layout;
+}

@@ -1,0 +1,307 @@
+//===- ConvertHGraphToHTile.cpp - Bufferise hgraph into htile kernels -===//
+//
+// Each tensor value gets one SRAM buffer and each op one kernel writing it.
+// The rewrite is a walk over the (straight-line) function rather than a
+// dialect conversion: bufferisation changes every value's kind at once, and
+// a value-to-buffer map states that most plainly.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/passes/ChipLoader.h"
+#include "compiler/passes/Passes.h"
+
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace hetc {
+#define GEN_PASS_DEF_CONVERTHGRAPHTOHTILE
+#include "compiler/passes/Passes.h.inc"
+} // namespace hetc
+
+using namespace mlir;
+using namespace hetc;
+
+namespace {
+
+MemRefType bufferType(Value tensor) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  return MemRefType::get(type.getShape(), type.getElementType());
+}
+
+/// True if `rhs` is one row of `lhs` under broadcasting: [.., 1, N] vs
+/// [.., M, N].
+bool isRowOf(ArrayRef<int64_t> rhs, ArrayRef<int64_t> lhs) {
+  return !rhs.empty() && !lhs.empty() && rhs.back() == lhs.back() &&
+         llvm::all_of(rhs.drop_back(), [](int64_t d) { return d == 1; });
+}
+
+class Lowering {
+public:
+  Lowering(func::FuncOp source, const chip::ChipSpec &chip)
+      : source(source), chip(chip), builder(source.getContext()) {}
+
+  /// Builds the htile function; returns failure after reporting every op
+  /// that cannot be lowered.
+  FailureOr<func::FuncOp> run();
+
+private:
+  Value alloc(Value tensor) {
+    return htile::AllocOp::create(builder, tensor.getLoc(), bufferType(tensor),
+                                  IntegerAttr());
+  }
+  LogicalResult lowerOp(Operation *op);
+  LogicalResult lowerBinary(Operation *op, htile::BinaryKind kind,
+                            bool commutative);
+  LogicalResult lowerUnary(Operation *op, htile::UnaryKind kind);
+  LogicalResult lowerLinear(hgraph::LinearOp op);
+  LogicalResult lowerMatMul(hgraph::MatMulOp op);
+  LogicalResult lowerSoftmax(hgraph::SoftmaxOp op);
+  LogicalResult lowerReshape(hgraph::ReshapeOp op);
+  /// A buffer holding `value` broadcast as one row of `rowLength`, when
+  /// `value` is a constant; null otherwise.
+  Value broadcastConstantRow(Value value, int64_t rowLength, Location loc);
+
+  func::FuncOp source;
+  const chip::ChipSpec &chip;
+  OpBuilder builder;
+  IRMapping buffers;
+};
+
+FailureOr<func::FuncOp> Lowering::run() {
+  builder.setInsertionPoint(source);
+  auto target = func::FuncOp::create(builder, source.getLoc(),
+                                     source.getName(),
+                                     builder.getFunctionType({}, {}));
+  builder.setInsertionPointToStart(target.addEntryBlock());
+
+  for (BlockArgument arg : source.getArguments()) {
+    auto name = source.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
+                                                    hgraph::kNameAttr);
+    buffers.map(arg, htile::InputOp::create(
+                         builder, source.getLoc(), bufferType(arg),
+                         name ? name : builder.getStringAttr("input" +
+                                          std::to_string(arg.getArgNumber())),
+                         IntegerAttr()));
+  }
+  bool ok = true;
+  for (Operation &op : source.getBody().front().without_terminator())
+    if (failed(lowerOp(&op)))
+      ok = false;
+  if (!ok)
+    return failure();
+
+  auto ret = cast<func::ReturnOp>(source.getBody().front().getTerminator());
+  for (auto [i, value] : llvm::enumerate(ret.getOperands())) {
+    auto name = source.getResultAttrOfType<StringAttr>(i, hgraph::kNameAttr);
+    htile::OutputOp::create(
+        builder, ret.getLoc(),
+        name ? name : builder.getStringAttr("output" + std::to_string(i)),
+        buffers.lookup(value));
+  }
+  func::ReturnOp::create(builder, ret.getLoc());
+  return target;
+}
+
+LogicalResult Lowering::lowerOp(Operation *op) {
+  for (Value operand : op->getOperands())
+    if (!cast<ShapedType>(operand.getType()).getElementType().isF32() &&
+        !isa<hgraph::ReshapeOp>(op))
+      return op->emitError("only float32 tensors run on the chip yet; "
+                           "operand has type ")
+             << operand.getType();
+  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case([&](hgraph::ConstantOp c) -> LogicalResult {
+        if (!c.getType().getElementType().isF32()) {
+          if (c->use_empty())
+            return success();
+          return c.emitError("only float32 constants run on the chip yet; "
+                             "this one has type ")
+                 << c.getType();
+        }
+        buffers.map(c.getResult(),
+                    htile::ConstantOp::create(builder, c.getLoc(),
+                                              bufferType(c.getResult()),
+                                              c.getValue(), IntegerAttr()));
+        return success();
+      })
+      .Case([&](hgraph::AddOp) {
+        return lowerBinary(op, htile::BinaryKind::add, true);
+      })
+      .Case([&](hgraph::SubOp) {
+        return lowerBinary(op, htile::BinaryKind::sub, false);
+      })
+      .Case([&](hgraph::MulOp) {
+        return lowerBinary(op, htile::BinaryKind::mul, true);
+      })
+      .Case([&](hgraph::DivOp) {
+        return lowerBinary(op, htile::BinaryKind::div, false);
+      })
+      .Case([&](hgraph::ReluOp) {
+        return lowerUnary(op, htile::UnaryKind::relu);
+      })
+      .Case([&](hgraph::SigmoidOp) {
+        return lowerUnary(op, htile::UnaryKind::sigmoid);
+      })
+      .Case([&](hgraph::TanhOp) {
+        return lowerUnary(op, htile::UnaryKind::tanh);
+      })
+      .Case([&](hgraph::LinearOp l) { return lowerLinear(l); })
+      .Case([&](hgraph::MatMulOp m) { return lowerMatMul(m); })
+      .Case([&](hgraph::SoftmaxOp s) { return lowerSoftmax(s); })
+      .Case([&](hgraph::ReshapeOp r) { return lowerReshape(r); })
+      .Case([&](hgraph::TransposeOp t) -> LogicalResult {
+        return t.emitError("transposing a computed tensor is not supported "
+                           "on the chip yet (transposes of constants are "
+                           "folded at compile time)");
+      })
+      .Default([&](Operation *other) -> LogicalResult {
+        return other->emitError("'")
+               << other->getName()
+               << "' cannot be lowered to htile; run hetc-hgraph-pipeline "
+                  "first";
+      });
+}
+
+Value Lowering::broadcastConstantRow(Value value, int64_t rowLength,
+                                     Location loc) {
+  DenseElementsAttr dense;
+  if (!matchPattern(value, m_Constant(&dense)))
+    return nullptr;
+  auto type = cast<RankedTensorType>(value.getType());
+  // Only a scalar (all dimensions 1) or a row broadcasts to a row.
+  bool scalar = type.getNumElements() == 1;
+  if (!scalar && !isRowOf(type.getShape(), {rowLength}))
+    return nullptr;
+  SmallVector<float> row(rowLength);
+  SmallVector<float> values(dense.getValues<float>());
+  for (int64_t i = 0; i < rowLength; ++i)
+    row[i] = values[scalar ? 0 : i];
+  auto rowType = RankedTensorType::get({rowLength}, builder.getF32Type());
+  return htile::ConstantOp::create(
+      builder, loc, MemRefType::get({rowLength}, builder.getF32Type()),
+      DenseElementsAttr::get(rowType, ArrayRef<float>(row)), IntegerAttr());
+}
+
+LogicalResult Lowering::lowerBinary(Operation *op, htile::BinaryKind kind,
+                                    bool commutative) {
+  Value lhs = op->getOperand(0), rhs = op->getOperand(1);
+  Value result = op->getResult(0);
+  ArrayRef<int64_t> shape = cast<ShapedType>(result.getType()).getShape();
+  auto shapeOf = [](Value v) {
+    return cast<ShapedType>(v.getType()).getShape();
+  };
+  // The full-shape operand goes left; the right one is full or one row.
+  if (shapeOf(lhs) != shape && commutative)
+    std::swap(lhs, rhs);
+  if (shapeOf(lhs) != shape)
+    return op->emitError("broadcasting the left operand ")
+           << lhs.getType() << " to " << result.getType()
+           << " is not supported on the chip yet";
+  Value rhsBuffer;
+  if (shapeOf(rhs) == shape || isRowOf(shapeOf(rhs), shape))
+    rhsBuffer = buffers.lookup(rhs);
+  else if (!shape.empty())
+    rhsBuffer = broadcastConstantRow(rhs, shape.back(), op->getLoc());
+  if (!rhsBuffer)
+    return op->emitError("broadcasting ")
+           << rhs.getType() << " to " << result.getType()
+           << " is not supported on the chip yet (supported: equal shapes, "
+              "a row [.., 1, N], or a constant scalar)";
+  Value out = alloc(result);
+  htile::BinaryOp::create(builder, op->getLoc(), kind, buffers.lookup(lhs),
+                          rhsBuffer, out);
+  buffers.map(result, out);
+  return success();
+}
+
+LogicalResult Lowering::lowerUnary(Operation *op, htile::UnaryKind kind) {
+  Value out = alloc(op->getResult(0));
+  htile::UnaryOp::create(builder, op->getLoc(), kind,
+                         buffers.lookup(op->getOperand(0)), out);
+  buffers.map(op->getResult(0), out);
+  return success();
+}
+
+LogicalResult Lowering::lowerLinear(hgraph::LinearOp op) {
+  Value out = alloc(op.getResult());
+  Value bias = op.getBias() ? buffers.lookup(op.getBias()) : Value();
+  // One input row per step; the weight tile fills one plane.
+  htile::MatMulOp::create(
+      builder, op.getLoc(), buffers.lookup(op.getInput()),
+      buffers.lookup(op.getWeight()), bias, out,
+      static_cast<htile::Activation>(op.getActivation()),
+      builder.getDenseI64ArrayAttr(
+          {1, int64_t(chip.proto().matrix().rows()),
+           int64_t(chip.proto().matrix().cols())}));
+  buffers.map(op.getResult(), out);
+  return success();
+}
+
+LogicalResult Lowering::lowerMatMul(hgraph::MatMulOp op) {
+  return op.emitError("this matmul shape (")
+         << op.getLhs().getType() << " x " << op.getRhs().getType()
+         << ") is not supported on the chip yet; supported: [.., M, K] x "
+            "[K, N]";
+}
+
+LogicalResult Lowering::lowerSoftmax(hgraph::SoftmaxOp op) {
+  auto type = op.getType();
+  int64_t rank = type.getRank();
+  int64_t axis = int64_t(op.getAxis());
+  if (axis < 0)
+    axis += rank;
+  if (axis != rank - 1)
+    return op.emitError("softmax along axis ")
+           << axis << " of " << type
+           << " is not supported on the chip yet; only the last axis is";
+  if (type.getShape().back() > int64_t(chip.lanes()))
+    return op.emitError("softmax over rows of ")
+           << type.getShape().back() << " elements is not supported on the "
+           << "chip yet; rows must fit one vector (" << chip.lanes()
+           << " lanes on '" << chip.name() << "')";
+  Value out = alloc(op.getResult());
+  Value scratch = alloc(op.getResult());
+  htile::SoftmaxOp::create(builder, op.getLoc(),
+                           buffers.lookup(op.getInput()), out, scratch);
+  buffers.map(op.getResult(), out);
+  return success();
+}
+
+LogicalResult Lowering::lowerReshape(hgraph::ReshapeOp op) {
+  ArrayRef<int64_t> from = op.getInput().getType().getShape();
+  ArrayRef<int64_t> to = op.getType().getShape();
+  int64_t fromRow = from.empty() ? 1 : from.back();
+  int64_t toRow = to.empty() ? 1 : to.back();
+  if (fromRow != toRow)
+    return op.emitError("reshape from ")
+           << op.getInput().getType() << " to " << op.getType()
+           << " changes the row length; only reshapes that keep the "
+              "innermost dimension run on the chip yet";
+  Value out = htile::ViewOp::create(builder, op.getLoc(),
+                                    bufferType(op.getResult()),
+                                    buffers.lookup(op.getInput()));
+  buffers.map(op.getResult(), out);
+  return success();
+}
+
+struct ConvertHGraphToHTilePass
+    : hetc::impl::ConvertHGraphToHTileBase<ConvertHGraphToHTilePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    FailureOr<chip::ChipSpec> spec =
+        loadChipForPass(getOperation(), chip, getArgument());
+    if (failed(spec))
+      return signalPassFailure();
+    SmallVector<func::FuncOp> funcs(getOperation().getOps<func::FuncOp>());
+    for (func::FuncOp func : funcs) {
+      FailureOr<func::FuncOp> lowered = Lowering(func, *spec).run();
+      if (failed(lowered))
+        return signalPassFailure();
+      func.erase();
+    }
+  }
+};
+
+} // namespace

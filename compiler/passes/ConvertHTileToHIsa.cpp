@@ -1,0 +1,309 @@
+//===- ConvertHTileToHIsa.cpp - Expand htile kernels to instructions --===//
+
+#include "compiler/passes/ChipLoader.h"
+#include "compiler/passes/Passes.h"
+
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace hetc {
+#define GEN_PASS_DEF_CONVERTHTILETOHISA
+#include "compiler/passes/Passes.h.inc"
+} // namespace hetc
+
+using namespace mlir;
+using namespace hetc;
+
+namespace {
+
+/// A buffer as the instructions see it: base address and layout.
+struct Tensor {
+  int64_t base;
+  BufferLayout layout;
+  /// Vector address of chunk `j` of row `r`.
+  int64_t at(int64_t r, int64_t j) const {
+    return base + r * layout.vectorsPerRow + j;
+  }
+};
+
+/// Emits hisa instructions for htile kernels, one kernel at a time.
+class Expander {
+public:
+  Expander(OpBuilder &builder, const chip::ChipSpec &chip)
+      : b(builder), chip(chip), lanes(chip.lanes()) {}
+
+  /// Records the address of every buffer and emits the I/O bindings.
+  LogicalResult bind(Operation *op);
+  LogicalResult expand(Operation *op);
+
+private:
+  Tensor tensor(Value buffer) {
+    auto type = cast<MemRefType>(buffer.getType());
+    return {addresses.lookup(buffer), layoutOf(type.getShape(), lanes)};
+  }
+  /// Lanes used by chunk `j` of a row of `cols` elements.
+  int32_t lanesOf(int64_t cols, int64_t j) const {
+    return int32_t(std::min<int64_t>(lanes, cols - j * lanes));
+  }
+
+  Type vec() { return hisa::VecType::get(b.getContext()); }
+  Value read(Location loc, int64_t address) {
+    return hisa::ReadOp::create(b, loc, vec(), b.getI64IntegerAttr(address),
+                                IntegerAttr(), hisa::StreamAttr());
+  }
+  void write(Location loc, Value v, int64_t address) {
+    hisa::WriteOp::create(b, loc, v, b.getI64IntegerAttr(address),
+                          IntegerAttr());
+  }
+  Value binary(Location loc, hisa::VBinaryKind kind, Value x, Value y,
+               int32_t n) {
+    return hisa::VBinaryOp::create(b, loc, vec(), kind, x, y, n, IntegerAttr(),
+                                   hisa::StreamAttr());
+  }
+  Value unary(Location loc, hisa::VUnaryKind kind, Value x, int32_t n) {
+    return hisa::VUnaryOp::create(b, loc, vec(), kind, x, n, IntegerAttr(),
+                                  hisa::StreamAttr());
+  }
+  Value reduce(Location loc, hisa::VReduceKind kind, Value x, int32_t n) {
+    return hisa::VReduceOp::create(b, loc, vec(), kind, x, n, IntegerAttr(),
+                                   hisa::StreamAttr());
+  }
+
+  void expandBinary(htile::BinaryOp op);
+  void expandUnary(htile::UnaryOp op);
+  void expandMatMul(htile::MatMulOp op);
+  void expandSoftmax(htile::SoftmaxOp op);
+
+  OpBuilder &b;
+  const chip::ChipSpec &chip;
+  uint32_t lanes;
+  DenseMap<Value, int64_t> addresses;
+  /// Matrix planes are used round-robin across tiles and kernels so that
+  /// one tile's weights load while another plane computes.
+  uint32_t nextPlane = 0;
+};
+
+LogicalResult Expander::bind(Operation *op) {
+  auto addressOf = [&](Operation *def) -> FailureOr<int64_t> {
+    auto attr = def->getAttrOfType<IntegerAttr>("address");
+    if (!attr)
+      return def->emitError("buffer has no SRAM address; run "
+                            "hetc-htile-plan-memory first");
+    return attr.getInt();
+  };
+  auto tensorType = [](Value buffer) {
+    auto type = cast<MemRefType>(buffer.getType());
+    return TypeAttr::get(
+        RankedTensorType::get(type.getShape(), type.getElementType()));
+  };
+  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case([&](htile::InputOp in) -> LogicalResult {
+        FailureOr<int64_t> a = addressOf(in);
+        if (failed(a))
+          return failure();
+        addresses[in.getBuffer()] = *a;
+        hisa::InputOp::create(b, in.getLoc(), in.getNameAttr(),
+                              b.getI64IntegerAttr(*a),
+                              tensorType(in.getBuffer()));
+        return success();
+      })
+      .Case([&](htile::ConstantOp c) -> LogicalResult {
+        FailureOr<int64_t> a = addressOf(c);
+        if (failed(a))
+          return failure();
+        addresses[c.getBuffer()] = *a;
+        hisa::ConstantOp::create(b, c.getLoc(), b.getI64IntegerAttr(*a),
+                                 c.getValue());
+        return success();
+      })
+      .Case([&](htile::AllocOp alloc) -> LogicalResult {
+        FailureOr<int64_t> a = addressOf(alloc);
+        if (failed(a))
+          return failure();
+        addresses[alloc.getBuffer()] = *a;
+        return success();
+      })
+      .Case([&](htile::ViewOp view) {
+        addresses[view.getResult()] = addresses.lookup(view.getSource());
+        return success();
+      })
+      .Case([&](htile::OutputOp out) {
+        hisa::OutputOp::create(b, out.getLoc(), out.getNameAttr(),
+                               b.getI64IntegerAttr(
+                                   addresses.lookup(out.getBuffer())),
+                               tensorType(out.getBuffer()));
+        return success();
+      })
+      .Default([](Operation *) { return success(); });
+}
+
+LogicalResult Expander::expand(Operation *op) {
+  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case([&](htile::BinaryOp k) {
+        expandBinary(k);
+        return success();
+      })
+      .Case([&](htile::UnaryOp k) {
+        expandUnary(k);
+        return success();
+      })
+      .Case([&](htile::MatMulOp k) -> LogicalResult {
+        if (std::optional<ArrayRef<int64_t>> tile = k.getTile())
+          if ((*tile)[1] != int64_t(lanes) || (*tile)[2] != int64_t(lanes) ||
+              (*tile)[0] != 1)
+            return k.emitError("tile [")
+                   << (*tile)[0] << ", " << (*tile)[1] << ", " << (*tile)[2]
+                   << "] does not match chip '" << chip.name()
+                   << "' (expected [1, " << lanes << ", " << lanes << "])";
+        expandMatMul(k);
+        return success();
+      })
+      .Case([&](htile::SoftmaxOp k) -> LogicalResult {
+        if (k.getInput().getType().getShape().back() > int64_t(lanes))
+          return k.emitError("softmax rows must fit one vector of ")
+                 << lanes << " lanes";
+        expandSoftmax(k);
+        return success();
+      })
+      .Case<htile::InputOp, htile::ConstantOp, htile::AllocOp, htile::ViewOp,
+            htile::OutputOp, func::ReturnOp>([](Operation *) {
+        return success();
+      })
+      .Default([](Operation *other) {
+        return other->emitError("'")
+               << other->getName() << "' cannot be lowered to hisa";
+      });
+}
+
+void Expander::expandBinary(htile::BinaryOp op) {
+  Location loc = op.getLoc();
+  Tensor lhs = tensor(op.getLhs()), rhs = tensor(op.getRhs()),
+         out = tensor(op.getOutput());
+  bool rowBroadcast = rhs.layout.rows != lhs.layout.rows;
+  auto kind = static_cast<hisa::VBinaryKind>(op.getKind());
+  for (int64_t r = 0; r < out.layout.rows; ++r)
+    for (int64_t j = 0; j < out.layout.vectorsPerRow; ++j) {
+      Value x = read(loc, lhs.at(r, j));
+      Value y = read(loc, rhs.at(rowBroadcast ? 0 : r, j));
+      write(loc, binary(loc, kind, x, y, lanesOf(out.layout.cols, j)),
+            out.at(r, j));
+    }
+}
+
+void Expander::expandUnary(htile::UnaryOp op) {
+  Location loc = op.getLoc();
+  Tensor in = tensor(op.getInput()), out = tensor(op.getOutput());
+  auto kind = static_cast<hisa::VUnaryKind>(op.getKind());
+  for (int64_t r = 0; r < out.layout.rows; ++r)
+    for (int64_t j = 0; j < out.layout.vectorsPerRow; ++j)
+      write(loc,
+            unary(loc, kind, read(loc, in.at(r, j)),
+                  lanesOf(out.layout.cols, j)),
+            out.at(r, j));
+}
+
+void Expander::expandMatMul(htile::MatMulOp op) {
+  Location loc = op.getLoc();
+  Tensor x = tensor(op.getInput()), w = tensor(op.getWeight()),
+         out = tensor(op.getOutput());
+  std::optional<Tensor> bias;
+  if (op.getBias())
+    bias = tensor(op.getBias());
+  int64_t k = x.layout.cols, kTiles = x.layout.vectorsPerRow;
+  std::optional<hisa::VUnaryKind> activation;
+  switch (op.getActivation()) {
+  case htile::Activation::none:
+    break;
+  case htile::Activation::relu:
+    activation = hisa::VUnaryKind::relu;
+    break;
+  case htile::Activation::sigmoid:
+    activation = hisa::VUnaryKind::sigmoid;
+    break;
+  case htile::Activation::tanh:
+    activation = hisa::VUnaryKind::tanh;
+    break;
+  }
+
+  for (int64_t jn = 0; jn < out.layout.vectorsPerRow; ++jn) {
+    int32_t nLanes = lanesOf(out.layout.cols, jn);
+    for (int64_t jk = 0; jk < kTiles; ++jk) {
+      uint32_t plane = nextPlane;
+      nextPlane = (nextPlane + 1) % chip.proto().matrix().planes();
+      // Install the k x n weight tile, one row per instruction. Rows past
+      // K keep older weights; they meet zero padding lanes of the input.
+      int64_t kRows = std::min<int64_t>(lanes, k - jk * lanes);
+      for (int64_t i = 0; i < kRows; ++i)
+        hisa::LoadWeightsOp::create(b, loc, read(loc, w.at(jk * lanes + i, jn)),
+                                    plane, int32_t(i), IntegerAttr());
+      bool last = jk == kTiles - 1;
+      for (int64_t r = 0; r < x.layout.rows; ++r) {
+        Value acc = hisa::MatMulOp::create(b, loc, vec(), read(loc, x.at(r, jk)),
+                                           plane, IntegerAttr(),
+                                           hisa::StreamAttr());
+        // Partial sums over K tiles accumulate through the output buffer.
+        if (jk > 0)
+          acc = binary(loc, hisa::VBinaryKind::add, acc,
+                       read(loc, out.at(r, jn)), nLanes);
+        if (last && bias)
+          acc = binary(loc, hisa::VBinaryKind::add, acc,
+                       read(loc, bias->at(0, jn)), nLanes);
+        if (last && activation)
+          acc = unary(loc, *activation, acc, nLanes);
+        write(loc, acc, out.at(r, jn));
+      }
+    }
+  }
+}
+
+void Expander::expandSoftmax(htile::SoftmaxOp op) {
+  Location loc = op.getLoc();
+  Tensor in = tensor(op.getInput()), out = tensor(op.getOutput()),
+         scratch = tensor(op.getScratch());
+  int32_t n = int32_t(in.layout.cols);
+  for (int64_t r = 0; r < in.layout.rows; ++r) {
+    // e = exp(x - max(x)), kept in scratch while its sum is formed.
+    Value max = reduce(loc, hisa::VReduceKind::max, read(loc, in.at(r, 0)), n);
+    Value shifted =
+        binary(loc, hisa::VBinaryKind::sub, read(loc, in.at(r, 0)), max, n);
+    write(loc, unary(loc, hisa::VUnaryKind::exp, shifted, n),
+          scratch.at(r, 0));
+    Value sum =
+        reduce(loc, hisa::VReduceKind::sum, read(loc, scratch.at(r, 0)), n);
+    write(loc,
+          binary(loc, hisa::VBinaryKind::div, read(loc, scratch.at(r, 0)),
+                 sum, n),
+          out.at(r, 0));
+  }
+}
+
+struct ConvertHTileToHIsaPass
+    : hetc::impl::ConvertHTileToHIsaBase<ConvertHTileToHIsaPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    FailureOr<chip::ChipSpec> spec =
+        loadChipForPass(getOperation(), chip, getArgument());
+    if (failed(spec))
+      return signalPassFailure();
+    SmallVector<func::FuncOp> funcs(getOperation().getOps<func::FuncOp>());
+    for (func::FuncOp func : funcs) {
+      OpBuilder builder(func);
+      auto target = func::FuncOp::create(builder, func.getLoc(),
+                                         func.getName(), func.getFunctionType());
+      target->setDiscardableAttrs(func->getDiscardableAttrDictionary());
+      builder.setInsertionPointToStart(target.addEntryBlock());
+      Expander expander(builder, *spec);
+      bool ok = true;
+      for (Operation &op : func.getBody().front())
+        ok &= succeeded(expander.bind(&op));
+      for (Operation &op : func.getBody().front())
+        ok &= ok && succeeded(expander.expand(&op));
+      if (!ok)
+        return signalPassFailure();
+      func::ReturnOp::create(builder, func.getLoc());
+      func.erase();
+    }
+  }
+};
+
+} // namespace

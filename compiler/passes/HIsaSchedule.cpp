@@ -1,0 +1,268 @@
+//===- HIsaSchedule.cpp - Give hisa instructions their cycles ---------===//
+//
+// Translates the instructions of each function into a hetc::sched::Problem
+// and writes the solution back as `cycle` and `stream` attributes. The
+// translation is where the chip's rules meet the scheduler's model:
+//   - resources: a bank of a MEM slice, the vector unit's ALUs, each plane;
+//   - transfers: a !hisa.vec value, from its producer to its readers;
+//   - dependences: SRAM read/write order per address, and a plane's weight
+//     loads against the matmuls that use (or must finish before) them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/passes/ChipLoader.h"
+#include "compiler/passes/Passes.h"
+#include "compiler/scheduler/Scheduler.h"
+
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <map>
+
+namespace hetc {
+#define GEN_PASS_DEF_HISASCHEDULE
+#include "compiler/passes/Passes.h.inc"
+} // namespace hetc
+
+using namespace mlir;
+using namespace hetc;
+
+namespace {
+
+/// Builds the scheduling problem for one function's instructions.
+class ProblemBuilder {
+public:
+  explicit ProblemBuilder(const chip::ChipSpec &chip) : chip(chip) {
+    problem.setStreams({int64_t(chip.proto().streams().hop_cycles()),
+                        chip.streamGroups(), chip.streamGroupWidth()});
+  }
+
+  LogicalResult add(Operation *op);
+  LogicalResult addTransfers();
+
+  sched::Problem problem;
+  /// The hisa op of each scheduling op id; null for barriers.
+  std::vector<Operation *> opOf;
+
+private:
+  sched::ResourceId resource(const std::string &name, uint32_t capacity) {
+    auto [it, inserted] = resources.try_emplace(name, 0);
+    if (inserted)
+      it->second = problem.addResource(name, capacity);
+    return it->second;
+  }
+  sched::OpId addOp(Operation *op, int64_t latency, int64_t position,
+                    std::vector<sched::ResourceId> uses) {
+    opOf.push_back(op);
+    sched::OpId id = problem.addOperation(
+        op ? op->getName().getStringRef().str() + "#" +
+                 std::to_string(opOf.size() - 1)
+           : "barrier#" + std::to_string(opOf.size() - 1),
+        latency, position, std::move(uses));
+    if (op)
+      idOf[op] = id;
+    return id;
+  }
+  LogicalResult addMemoryAccess(Operation *op, int64_t address, bool isWrite);
+  LogicalResult addPlaneOp(Operation *op, int32_t plane, bool isLoad);
+
+  /// SRAM order per address: the last write and the reads since.
+  struct AddressState {
+    std::optional<sched::OpId> lastWrite;
+    std::vector<sched::OpId> reads;
+  };
+  /// Weight-buffer order per plane: the current tile's loads and matmuls,
+  /// and the barrier ops that separate tiles.
+  struct PlaneState {
+    bool computing = false;
+    std::vector<sched::OpId> loads, matmuls;
+    std::optional<sched::OpId> loaded, drained;
+  };
+
+  const chip::ChipSpec &chip;
+  std::map<std::string, sched::ResourceId> resources;
+  DenseMap<Operation *, sched::OpId> idOf;
+  std::map<int64_t, AddressState> addresses;
+  std::map<int32_t, PlaneState> planes;
+};
+
+LogicalResult ProblemBuilder::addMemoryAccess(Operation *op, int64_t address,
+                                              bool isWrite) {
+  if (uint64_t(address) >= chip.totalVectors())
+    return op->emitError("address ")
+           << address << " is outside SRAM (chip '" << chip.name() << "' has "
+           << chip.totalVectors() << " vectors)";
+  const chip::Latencies &lat = chip.proto().latency();
+  uint32_t slice = chip.sliceOf(address), bank = chip.bankOf(address);
+  sched::ResourceId port =
+      resource("slice" + std::to_string(slice) + ".bank" + std::to_string(bank),
+               chip.proto().memory().accesses_per_bank_per_cycle());
+  sched::OpId id = addOp(op, isWrite ? lat.mem_write() : lat.mem_read(),
+                         chip.slicePosition(slice), {port});
+  AddressState &state = addresses[address];
+  if (!isWrite) {
+    // Read after write: the write has stored its vector.
+    if (state.lastWrite)
+      problem.addDependence(*state.lastWrite, id, lat.mem_write());
+    state.reads.push_back(id);
+    return success();
+  }
+  // Write after read / write: the write issues after them, so no read sees
+  // it in flight and writes land in program order.
+  for (sched::OpId read : state.reads)
+    problem.addDependence(read, id, 1);
+  if (state.lastWrite)
+    problem.addDependence(*state.lastWrite, id, 1);
+  state.lastWrite = id;
+  state.reads.clear();
+  return success();
+}
+
+LogicalResult ProblemBuilder::addPlaneOp(Operation *op, int32_t plane,
+                                         bool isLoad) {
+  if (uint32_t(plane) >= chip.proto().matrix().planes())
+    return op->emitError("plane ")
+           << plane << " does not exist (chip '" << chip.name() << "' has "
+           << chip.proto().matrix().planes() << ")";
+  const chip::Latencies &lat = chip.proto().latency();
+  PlaneState &state = planes[plane];
+  // A barrier (an op without resources) joins a phase's ops so each op of
+  // the next phase needs one dependence instead of one per op.
+  if (isLoad && state.computing) {
+    sched::OpId barrier = addOp(nullptr, 0, sched::kNoPosition, {});
+    for (sched::OpId mm : state.matmuls)
+      problem.addDependence(mm, barrier, 1);
+    state = PlaneState{false, {}, {}, std::nullopt, barrier};
+  } else if (!isLoad && !state.computing) {
+    sched::OpId barrier = addOp(nullptr, 0, sched::kNoPosition, {});
+    for (sched::OpId load : state.loads)
+      problem.addDependence(load, barrier, lat.matrix_load());
+    state.computing = true;
+    state.loaded = barrier;
+  }
+  sched::ResourceId unit =
+      resource("plane" + std::to_string(plane), /*capacity=*/1);
+  sched::OpId id =
+      addOp(op, isLoad ? lat.matrix_load() : lat.matrix_mul(),
+            chip.planePosition(plane), {unit});
+  if (isLoad) {
+    // The next tile's weights overwrite the plane only after every matmul
+    // of the previous tile has issued.
+    if (state.drained)
+      problem.addDependence(*state.drained, id, 0);
+    state.loads.push_back(id);
+  } else {
+    problem.addDependence(*state.loaded, id, 0);
+    state.matmuls.push_back(id);
+  }
+  return success();
+}
+
+LogicalResult ProblemBuilder::add(Operation *op) {
+  const chip::Latencies &lat = chip.proto().latency();
+  auto vectorOp = [&](int64_t latency) {
+    addOp(op, latency, chip.vectorPosition(),
+          {resource("vector", chip.proto().vector().alus())});
+    return success();
+  };
+  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case([&](hisa::ReadOp r) {
+        return addMemoryAccess(r, r.getAddress(), /*isWrite=*/false);
+      })
+      .Case([&](hisa::WriteOp w) {
+        return addMemoryAccess(w, w.getAddress(), /*isWrite=*/true);
+      })
+      .Case<hisa::VBinaryOp, hisa::VUnaryOp>(
+          [&](Operation *) { return vectorOp(lat.vector_op()); })
+      .Case([&](hisa::VReduceOp) { return vectorOp(lat.vector_reduce()); })
+      .Case([&](hisa::LoadWeightsOp l) {
+        return addPlaneOp(l, l.getPlane(), /*isLoad=*/true);
+      })
+      .Case([&](hisa::MatMulOp m) {
+        return addPlaneOp(m, m.getPlane(), /*isLoad=*/false);
+      })
+      .Default([](Operation *) { return success(); });
+}
+
+LogicalResult ProblemBuilder::addTransfers() {
+  for (auto [id, op] : llvm::enumerate(opOf)) {
+    if (!op || op->getNumResults() == 0)
+      continue;
+    Value value = op->getResult(0);
+    if (value.use_empty())
+      return op->emitError("emits a vector that no instruction reads");
+    std::vector<sched::OpId> consumers;
+    for (Operation *user : value.getUsers()) {
+      sched::OpId consumer = idOf.lookup(user);
+      if (llvm::find(consumers, consumer) == consumers.end())
+        consumers.push_back(consumer);
+    }
+    llvm::sort(consumers);
+    problem.addTransfer(sched::OpId(id), consumers);
+  }
+  return success();
+}
+
+struct HIsaSchedulePass : hetc::impl::HIsaScheduleBase<HIsaSchedulePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    FailureOr<chip::ChipSpec> spec =
+        loadChipForPass(getOperation(), chip, getArgument());
+    if (failed(spec))
+      return signalPassFailure();
+    for (func::FuncOp func : getOperation().getOps<func::FuncOp>())
+      if (failed(scheduleFunction(func, *spec)))
+        return signalPassFailure();
+  }
+
+  LogicalResult scheduleFunction(func::FuncOp func,
+                                 const chip::ChipSpec &spec) {
+    ProblemBuilder builder(spec);
+    for (Operation &op : func.getBody().front())
+      if (failed(builder.add(&op)))
+        return failure();
+    if (failed(builder.addTransfers()))
+      return failure();
+
+    sched::Expected<sched::Schedule> result = sched::schedule(builder.problem);
+    if (!result) {
+      const sched::Error &error = result.error();
+      Operation *at = func;
+      for (uint32_t id : error.ops)
+        if (id < builder.opOf.size() && builder.opOf[id]) {
+          at = builder.opOf[id];
+          break;
+        }
+      return at->emitError("cannot schedule: ") << error.message;
+    }
+
+    MLIRContext *ctx = func.getContext();
+    Builder b(ctx);
+    int64_t instructions = 0;
+    for (auto [id, op] : llvm::enumerate(builder.opOf)) {
+      if (!op)
+        continue;
+      ++instructions;
+      op->setAttr("cycle", b.getI64IntegerAttr(result->cycles[id]));
+    }
+    for (auto [id, transfer] :
+         llvm::enumerate(builder.problem.getTransfers())) {
+      const sched::StreamAssignment &s = result->streams[id];
+      builder.opOf[transfer.producer]->setAttr(
+          "stream", hisa::StreamAttr::get(
+                        ctx,
+                        s.direction == sched::Direction::East
+                            ? hisa::Direction::east
+                            : hisa::Direction::west,
+                        s.streamId));
+    }
+    func->setAttr("hetc.instructions", b.getI64IntegerAttr(instructions));
+    func->setAttr("hetc.predicted_cycles", b.getI64IntegerAttr(result->length));
+    func->setAttr("hetc.lower_bound", b.getI64IntegerAttr(result->bound.cycles));
+    func->setAttr("hetc.lower_bound_reason",
+                  b.getStringAttr(result->bound.reason));
+    return success();
+  }
+};
+
+} // namespace

@@ -1,0 +1,46 @@
+//===- Passes.h - hetc passes and pipelines --------------------*- C++ -*-===//
+#ifndef HETC_COMPILER_PASSES_PASSES_H
+#define HETC_COMPILER_PASSES_PASSES_H
+
+#include "compiler/dialects/hgraph/IR/HGraph.h"
+#include "compiler/dialects/hisa/IR/HIsa.h"
+#include "compiler/dialects/htile/IR/HTile.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassManager.h"
+
+#include <memory>
+#include <string>
+
+namespace hetc {
+
+#define GEN_PASS_DECL
+#include "compiler/passes/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "compiler/passes/Passes.h.inc"
+
+/// Options shared by the compilation pipelines.
+struct PipelineOptions {
+  /// Path of the chip description file.
+  std::string chip;
+};
+
+/// hgraph to hgraph: decompose, fold constants, fuse.
+void buildHGraphPipeline(mlir::OpPassManager &pm);
+/// hgraph to htile with buffers placed in SRAM.
+void buildHTilePipeline(mlir::OpPassManager &pm, const PipelineOptions &options);
+/// htile to scheduled hisa.
+void buildHIsaPipeline(mlir::OpPassManager &pm, const PipelineOptions &options);
+/// The whole compilation: the three pipelines above, in order.
+void buildCompilePipeline(mlir::OpPassManager &pm,
+                          const PipelineOptions &options);
+
+/// Registers every hetc pass and pipeline (for hetc-opt).
+void registerHetcPassesAndPipelines();
+
+} // namespace hetc
+
+#endif // HETC_COMPILER_PASSES_PASSES_H

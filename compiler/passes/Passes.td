@@ -1,0 +1,109 @@
+//===- Passes.td - hetc passes -----------------------------*- tablegen -*-===//
+
+#ifndef HETC_PASSES
+#define HETC_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+defvar ChipOption = Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+    "Path of the chip description file (chips/*.chip)">;
+
+//===----------------------------------------------------------------------===//
+// hgraph
+//===----------------------------------------------------------------------===//
+
+def HGraphDecompose : Pass<"hetc-hgraph-decompose", "mlir::func::FuncOp"> {
+  let summary = "Rewrites composite ONNX operators into simpler hgraph ops";
+  let description = [{
+    Expresses `hgraph.gemm` as `transpose`, `matmul`, `mul` (for alpha and
+    beta other than 1) and `add`. Constant operands fold afterwards under
+    canonicalisation, so a Gemm with constant weights and `transB = 1`
+    leaves a plain `matmul` with the pre-transposed weight.
+
+    ```mlir
+    %0 = hgraph.gemm %a, %b, %c {trans_b = true} : (tensor<4x8xf32>, tensor<3x8xf32>, tensor<3xf32>) -> tensor<4x3xf32>
+    // becomes
+    %t = hgraph.transpose %b {perm = array<i64: 1, 0>} : tensor<3x8xf32> -> tensor<8x3xf32>
+    %m = hgraph.matmul %a, %t : (tensor<4x8xf32>, tensor<8x3xf32>) -> tensor<4x3xf32>
+    %0 = hgraph.add %m, %c : (tensor<4x3xf32>, tensor<3xf32>) -> tensor<4x3xf32>
+    ```
+  }];
+  let dependentDialects = ["::hetc::hgraph::HGraphDialect"];
+}
+
+def HGraphFuseLinear : Pass<"hetc-hgraph-fuse-linear", "mlir::func::FuncOp"> {
+  let summary = "Fuses 2-D matmul, row bias add and activation into hgraph.linear";
+  let description = [{
+    Matches `matmul` (2-D operands, or a batched left operand with a 2-D
+    right one, flattened through `reshape`), an optional following `add` of
+    a row bias, and an optional following `relu`, `sigmoid` or `tanh`, each
+    intermediate having one use, and replaces them with one `hgraph.linear`
+    that maps to a single matrix-unit kernel with a vector-unit epilogue.
+  }];
+  let dependentDialects = ["::hetc::hgraph::HGraphDialect"];
+}
+
+//===----------------------------------------------------------------------===//
+// hgraph -> htile
+//===----------------------------------------------------------------------===//
+
+def ConvertHGraphToHTile : Pass<"hetc-convert-hgraph-to-htile", "mlir::ModuleOp"> {
+  let summary = "Bufferises hgraph into htile kernels tiled for the chip";
+  let description = [{
+    Turns `func.func @main` over tensors into a function of htile buffers
+    and kernels: arguments become `htile.input`, constants
+    `htile.constant`, each result an `htile.alloc` written by one kernel,
+    and results `htile.output`. Matrix kernels get tiles matching the
+    chip's planes and vector width. Ops the chip cannot run yet (for
+    instance a transpose of a computed tensor) are reported, all at once,
+    at their ONNX node.
+  }];
+  let options = [ChipOption];
+  let dependentDialects = ["::hetc::htile::HTileDialect"];
+}
+
+def HTilePlanMemory : Pass<"hetc-htile-plan-memory", "mlir::ModuleOp"> {
+  let summary = "Places every htile buffer in SRAM by liveness";
+  let description = [{
+    Gives each `htile.input`, `htile.constant` and `htile.alloc` an
+    `address` (its first vector). Inputs, constants and outputs live for
+    the whole program; intermediate buffers from their kernel to their last
+    use (through views), so buffers with disjoint lives share SRAM. New
+    buffers start in the next MEM slice round-robin, to spread accesses
+    over slices. Fails with the peak demand if the model does not fit.
+  }];
+  let options = [ChipOption];
+}
+
+//===----------------------------------------------------------------------===//
+// htile -> hisa
+//===----------------------------------------------------------------------===//
+
+def ConvertHTileToHIsa : Pass<"hetc-convert-htile-to-hisa", "mlir::ModuleOp"> {
+  let summary = "Expands htile kernels into hisa instructions";
+  let description = [{
+    Emits one hisa op per chip instruction: reads and writes of each
+    vector, vector-unit operations, weight loads and matrix multiplies.
+    Buffer bindings become `hisa.input`, `hisa.output` and
+    `hisa.constant`. Instructions keep the location (ONNX node) of their
+    kernel. The result is unscheduled: no op has a cycle yet.
+  }];
+  let options = [ChipOption];
+  let dependentDialects = ["::hetc::hisa::HIsaDialect"];
+}
+
+def HIsaSchedule : Pass<"hetc-hisa-schedule", "mlir::ModuleOp"> {
+  let summary = "Gives every hisa instruction its issue cycle and stream group";
+  let description = [{
+    Builds a scheduling problem from the instructions (resources and
+    latencies from the chip file, exact stream timing between producers
+    and readers, SRAM and weight-buffer dependences from addresses and
+    planes), solves it with the hetc scheduling library, and stamps each op
+    with `at <cycle>` and each stream value with `on <direction, group>`.
+    The function gets `hetc.predicted_cycles`, `hetc.lower_bound` and
+    `hetc.instructions` attributes.
+  }];
+  let options = [ChipOption];
+}
+
+#endif // HETC_PASSES

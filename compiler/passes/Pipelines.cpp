@@ -1,0 +1,67 @@
+//===- Pipelines.cpp - hetc compilation pipelines ---------------------===//
+
+#include "compiler/passes/Passes.h"
+
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+namespace {
+struct PipelineCLOptions
+    : public PassPipelineOptions<PipelineCLOptions> {
+  Option<std::string> chip{*this, "chip",
+                           llvm::cl::desc("Path of the chip description file")};
+  hetc::PipelineOptions get() const { return {chip}; }
+};
+} // namespace
+
+void hetc::buildHGraphPipeline(OpPassManager &pm) {
+  OpPassManager &func = pm.nest<func::FuncOp>();
+  func.addPass(createHGraphDecompose());
+  func.addPass(createCanonicalizerPass());
+  func.addPass(createHGraphFuseLinear());
+  func.addPass(createCanonicalizerPass());
+}
+
+void hetc::buildHTilePipeline(OpPassManager &pm,
+                              const PipelineOptions &options) {
+  pm.addPass(createConvertHGraphToHTile({options.chip}));
+  pm.addPass(createHTilePlanMemory({options.chip}));
+}
+
+void hetc::buildHIsaPipeline(OpPassManager &pm,
+                             const PipelineOptions &options) {
+  pm.addPass(createConvertHTileToHIsa({options.chip}));
+  pm.addPass(createHIsaSchedule({options.chip}));
+}
+
+void hetc::buildCompilePipeline(OpPassManager &pm,
+                                const PipelineOptions &options) {
+  buildHGraphPipeline(pm);
+  buildHTilePipeline(pm, options);
+  buildHIsaPipeline(pm, options);
+}
+
+void hetc::registerHetcPassesAndPipelines() {
+  registerHetcPasses();
+  PassPipelineRegistration<>(
+      "hetc-hgraph-pipeline",
+      "Decompose, fold constants and fuse at the hgraph level",
+      [](OpPassManager &pm) { buildHGraphPipeline(pm); });
+  PassPipelineRegistration<PipelineCLOptions>(
+      "hetc-htile-pipeline", "Lower hgraph to htile and plan SRAM",
+      [](OpPassManager &pm, const PipelineCLOptions &o) {
+        buildHTilePipeline(pm, o.get());
+      });
+  PassPipelineRegistration<PipelineCLOptions>(
+      "hetc-hisa-pipeline", "Lower htile to scheduled hisa instructions",
+      [](OpPassManager &pm, const PipelineCLOptions &o) {
+        buildHIsaPipeline(pm, o.get());
+      });
+  PassPipelineRegistration<PipelineCLOptions>(
+      "hetc-compile-pipeline", "The whole compilation, hgraph to scheduled hisa",
+      [](OpPassManager &pm, const PipelineCLOptions &o) {
+        buildCompilePipeline(pm, o.get());
+      });
+}

@@ -1,0 +1,105 @@
+"""Small fp32 models for hetc's end-to-end tests, built with onnx.helper.
+
+Each builder returns an onnx.ModelProto; weights come from a fixed seed so
+that the models (and the bundled example) are reproducible.
+"""
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+OPSET = 17
+
+
+def _weights(rng, *shape):
+    return (rng.standard_normal(shape) / np.sqrt(shape[0])).astype(np.float32)
+
+
+def _model(nodes, inputs, outputs, initializers, name):
+    graph = helper.make_graph(nodes, name, inputs, outputs, initializers)
+    model = helper.make_model(
+        graph, opset_imports=[helper.make_opsetid("", OPSET)],
+        producer_name="hetc-tests")
+    model.ir_version = 8
+    onnx.checker.check_model(model)
+    return model
+
+
+def mlp_relu(batch=4, dims=(32, 64, 10), seed=1):
+    """MatMul + Add + Relu layers, then a final MatMul + Add."""
+    rng = np.random.default_rng(seed)
+    nodes, inits = [], []
+    prev = "x"
+    for i, (k, n) in enumerate(zip(dims[:-1], dims[1:])):
+        inits += [numpy_helper.from_array(_weights(rng, k, n), f"w{i}"),
+                  numpy_helper.from_array(
+                      (0.1 * rng.standard_normal(n)).astype(np.float32), f"b{i}")]
+        nodes += [helper.make_node("MatMul", [prev, f"w{i}"], [f"mm{i}"], name=f"fc{i}/matmul"),
+                  helper.make_node("Add", [f"mm{i}", f"b{i}"], [f"z{i}"], name=f"fc{i}/bias")]
+        prev = f"z{i}"
+        if i < len(dims) - 2:
+            nodes.append(helper.make_node("Relu", [prev], [f"h{i}"], name=f"fc{i}/relu"))
+            prev = f"h{i}"
+    nodes.append(helper.make_node("Identity", [prev], ["y"], name="out"))
+    return _model(nodes,
+                  [helper.make_tensor_value_info("x", TensorProto.FLOAT, [batch, dims[0]])],
+                  [helper.make_tensor_value_info("y", TensorProto.FLOAT, [batch, dims[-1]])],
+                  inits, "mlp_relu")
+
+
+def mlp_gemm_softmax(batch=3, dims=(20, 24, 12), seed=2):
+    """Gemm (transB=1) + Tanh, Gemm + Sigmoid-gated residual, Softmax."""
+    rng = np.random.default_rng(seed)
+    d0, d1, d2 = dims
+    inits = [
+        numpy_helper.from_array(_weights(rng, d1, d0), "w0"),  # transposed
+        numpy_helper.from_array((0.1 * rng.standard_normal(d1)).astype(np.float32), "b0"),
+        numpy_helper.from_array(_weights(rng, d1, d2), "w1"),
+        numpy_helper.from_array((0.1 * rng.standard_normal(d2)).astype(np.float32), "b1"),
+        numpy_helper.from_array(np.array([batch, d2], dtype=np.int64), "shape"),
+    ]
+    nodes = [
+        helper.make_node("Gemm", ["x", "w0", "b0"], ["g0"], name="layer0/gemm", transB=1, alpha=0.5),
+        helper.make_node("Tanh", ["g0"], ["t0"], name="layer0/tanh"),
+        helper.make_node("Gemm", ["t0", "w1", "b1"], ["g1"], name="layer1/gemm"),
+        helper.make_node("Sigmoid", ["g1"], ["s1"], name="layer1/gate"),
+        helper.make_node("Mul", ["g1", "s1"], ["m1"], name="layer1/swish"),
+        helper.make_node("Sub", ["m1", "g1"], ["d1"], name="layer1/sub"),
+        helper.make_node("Reshape", ["d1", "shape"], ["r1"], name="layer1/reshape"),
+        helper.make_node("Softmax", ["r1"], ["y"], name="head/softmax", axis=-1),
+    ]
+    return _model(nodes,
+                  [helper.make_tensor_value_info("x", TensorProto.FLOAT, [batch, d0])],
+                  [helper.make_tensor_value_info("y", TensorProto.FLOAT, [batch, d2])],
+                  inits, "mlp_gemm_softmax")
+
+
+def mlp_batched(dims=(2, 5, 40), hidden=36, seed=3):
+    """A rank-3 input through MatMul+Add+Sigmoid, Div by a constant and a
+    residual Add; the batch axis is symbolic ('batch')."""
+    rng = np.random.default_rng(seed)
+    b, s, d = dims
+    inits = [
+        numpy_helper.from_array(_weights(rng, d, hidden), "w0"),
+        numpy_helper.from_array((0.1 * rng.standard_normal(hidden)).astype(np.float32), "b0"),
+        numpy_helper.from_array(_weights(rng, hidden, d), "w1"),
+        numpy_helper.from_array(np.array(2.0, dtype=np.float32), "two"),
+    ]
+    nodes = [
+        helper.make_node("MatMul", ["x", "w0"], ["m0"], name="up/matmul"),
+        helper.make_node("Add", ["b0", "m0"], ["a0"], name="up/bias"),
+        helper.make_node("Sigmoid", ["a0"], ["h0"], name="up/sigmoid"),
+        helper.make_node("MatMul", ["h0", "w1"], ["m1"], name="down/matmul"),
+        helper.make_node("Div", ["m1", "two"], ["d1"], name="down/half"),
+        helper.make_node("Add", ["d1", "x"], ["y"], name="residual"),
+    ]
+    return _model(nodes,
+                  [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", s, d])],
+                  [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["batch", s, d])],
+                  inits, "mlp_batched")
+
+
+MODELS = {
+    "mlp_relu": (mlp_relu, {}),
+    "mlp_gemm_softmax": (mlp_gemm_softmax, {}),
+    "mlp_batched": (mlp_batched, {"batch": 2}),
+}

@@ -1,0 +1,124 @@
+//===- CompileCommand.cpp - The `hetc compile` command ----------------===//
+
+#include "tools/hetc/CompileCommand.h"
+
+#include "compiler/codegen/HetxEmitter.h"
+#include "compiler/frontend/OnnxImporter.h"
+#include "compiler/passes/Passes.h"
+#include "runtime/artifact/ArtifactFile.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+
+namespace hetc {
+
+namespace {
+
+/// Prints `module` to the output (a file, or stdout when empty).
+int printModule(ModuleOp module, const std::string &output) {
+  std::string error;
+  auto file = openOutputFile(output.empty() ? "-" : output, &error);
+  if (!file) {
+    llvm::errs() << "error: " << error << "\n";
+    return 1;
+  }
+  module.print(file->os());
+  file->os() << "\n";
+  file->keep();
+  return 0;
+}
+
+void printSummary(ModuleOp module, const chip::ChipSpec &spec,
+                  const CompileOptions &options, const std::string &output) {
+  func::FuncOp func = *module.getOps<func::FuncOp>().begin();
+  auto get = [&](StringRef name) -> int64_t {
+    auto attr = func->getAttrOfType<IntegerAttr>(name);
+    return attr ? attr.getInt() : 0;
+  };
+  int64_t cycles = get("hetc.predicted_cycles");
+  int64_t bound = get("hetc.lower_bound");
+  int64_t sram = get("hetc.sram_peak_vectors");
+  auto reason = func->getAttrOfType<StringAttr>("hetc.lower_bound_reason");
+  llvm::outs() << "compiled " << options.model << " for chip '" << spec.name()
+               << "' -> " << output << "\n";
+  llvm::outs() << "  instructions:      " << get("hetc.instructions") << "\n";
+  llvm::outs() << "  predicted cycles:  " << cycles << " ("
+               << llvm::format("%.3f", cycles / spec.clockMHz())
+               << " us at " << spec.clockMHz() << " MHz)\n";
+  llvm::outs() << "  lower bound:       " << bound << " cycles ("
+               << (reason ? reason.getValue() : "") << "); efficiency "
+               << llvm::format("%.1f%%", cycles ? 100.0 * bound / cycles : 100.0)
+               << "\n";
+  llvm::outs() << "  SRAM peak:         " << sram << " of "
+               << spec.totalVectors() << " vectors ("
+               << llvm::format("%.2f%%", 100.0 * sram / spec.totalVectors())
+               << ")\n";
+}
+
+} // namespace
+
+int compileCommand(const CompileOptions &options) {
+  chip::ChipSpec spec;
+  std::string error;
+  if (!chip::ChipSpec::load(options.chip, spec, error)) {
+    llvm::errs() << "error: " << error << "\n";
+    return 1;
+  }
+
+  MLIRContext context;
+  context.printOpOnDiagnostic(false);
+  context.loadDialect<hgraph::HGraphDialect, htile::HTileDialect,
+                      hisa::HIsaDialect, func::FuncDialect>();
+  frontend::ImportOptions importOptions{options.dims};
+  OwningOpRef<ModuleOp> module =
+      frontend::importOnnxFile(options.model, context, importOptions);
+  if (!module)
+    return 1;
+
+  // Run the pipeline stage by stage, stopping at the requested level.
+  PipelineOptions pipeline{options.chip};
+  auto run = [&](auto build) {
+    PassManager pm(&context);
+    build(pm);
+    return succeeded(pm.run(*module));
+  };
+  if (!run([](PassManager &pm) { buildHGraphPipeline(pm); }))
+    return 1;
+  if (options.emit == EmitKind::HGraph)
+    return printModule(*module, options.output);
+  if (!run([&](PassManager &pm) { buildHTilePipeline(pm, pipeline); }))
+    return 1;
+  if (options.emit == EmitKind::HTile)
+    return printModule(*module, options.output);
+  if (!run([&](PassManager &pm) { buildHIsaPipeline(pm, pipeline); }))
+    return 1;
+  if (options.emit == EmitKind::HIsa)
+    return printModule(*module, options.output);
+
+  FailureOr<hetx::Artifact> artifact = codegen::emitArtifact(*module, spec);
+  if (failed(artifact))
+    return 1;
+  std::string output = options.output;
+  if (output.empty()) {
+    llvm::SmallString<256> path(options.model);
+    llvm::sys::path::replace_extension(path, ".hetx");
+    output = path.str().str();
+  }
+  if (!artifact::writeFile(*artifact, output, error)) {
+    llvm::errs() << "error: " << error << "\n";
+    return 1;
+  }
+  if (!options.quiet)
+    printSummary(*module, spec, options, output);
+  return 0;
+}
+
+} // namespace hetc

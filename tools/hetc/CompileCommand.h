@@ -1,0 +1,29 @@
+//===- CompileCommand.h - The `hetc compile` command ------------*- C++ -*-===//
+#ifndef HETC_TOOLS_HETC_COMPILECOMMAND_H
+#define HETC_TOOLS_HETC_COMPILECOMMAND_H
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+namespace hetc {
+
+/// Where `hetc compile` stops and what it writes.
+enum class EmitKind { HGraph, HTile, HIsa, Hetx };
+
+struct CompileOptions {
+  std::string model;
+  /// Output file; empty: <model stem>.hetx for hetx, stdout for IR.
+  std::string output;
+  std::string chip;
+  EmitKind emit = EmitKind::Hetx;
+  std::map<std::string, int64_t> dims;
+  bool quiet = false;
+};
+
+/// Runs `hetc compile`; returns the process exit code.
+int compileCommand(const CompileOptions &options);
+
+} // namespace hetc
+
+#endif // HETC_TOOLS_HETC_COMPILECOMMAND_H

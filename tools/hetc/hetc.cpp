@@ -1,0 +1,112 @@
+//===- hetc.cpp - The hetc command-line driver ------------------------===//
+//
+//   hetc compile model.onnx [-o model.hetx] [--chip FILE] [--emit LEVEL]
+//                           [--dim NAME=N ...]
+//   hetc run model.hetx [--chip FILE] [--input NAME=FILE.npy ...]
+//                       [--output-dir DIR] [--seed N]
+//
+//===----------------------------------------------------------------------===//
+
+#include "tools/hetc/CompileCommand.h"
+
+#include "runtime/run/RunCommand.h"
+
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+namespace {
+
+/// Splits "name=value" pairs; throws CLI::ValidationError on a bad one.
+std::pair<std::string, std::string> splitPair(const std::string &text,
+                                              const std::string &flag) {
+  size_t eq = text.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
+    throw CLI::ValidationError(flag, "expected NAME=VALUE, got '" + text + "'");
+  return {text.substr(0, eq), text.substr(eq + 1)};
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  CLI::App app{"hetc: an ahead-of-time compiler for deterministic dataflow "
+               "inference chips"};
+  app.require_subcommand(1);
+
+  hetc::CompileOptions compile;
+  compile.chip = hetc::run::chipsDirectory() + "/tsp-v1.chip";
+  std::vector<std::string> dims;
+  std::string emit = "hetx";
+  CLI::App *compileApp =
+      app.add_subcommand("compile", "Compile an ONNX model to a .hetx artifact");
+  compileApp->add_option("model", compile.model, "The ONNX model (.onnx)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  compileApp->add_option("-o,--output", compile.output,
+                         "Output file (default: the model's name with .hetx; "
+                         "with --emit of an IR level, standard output)");
+  compileApp->add_option("--chip", compile.chip,
+                         "Chip description file")
+      ->capture_default_str();
+  compileApp
+      ->add_option("--emit", emit,
+                   "What to produce: hgraph, htile or hisa IR (printed), or "
+                   "the hetx artifact")
+      ->check(CLI::IsMember({"hgraph", "htile", "hisa", "hetx"}))
+      ->capture_default_str();
+  compileApp->add_option("--dim", dims,
+                         "Pin a symbolic input dimension, NAME=N "
+                         "(repeatable)");
+  compileApp->add_flag("-q,--quiet", compile.quiet,
+                       "Do not print the compilation summary");
+
+  hetc::run::RunOptions run;
+  std::vector<std::string> inputs;
+  CLI::App *runApp =
+      app.add_subcommand("run", "Run a .hetx artifact on the chip model");
+  runApp->add_option("artifact", run.artifactPath, "The .hetx artifact")
+      ->required();
+  runApp->add_option("--chip", run.chipPath,
+                     "Chip description file (default: the bundled file named "
+                     "after the artifact's chip)");
+  runApp->add_option("--input", inputs,
+                     "Input tensor, NAME=FILE.npy (repeatable); inputs not "
+                     "given are generated from --seed");
+  runApp->add_option("--output-dir", run.outputDir,
+                     "Write outputs as NAME.npy (and generated inputs as "
+                     "inputs/NAME.npy) here");
+  runApp->add_option("--seed", run.seed, "Seed for generated inputs")
+      ->capture_default_str();
+
+  try {
+    app.parse(argc, argv);
+    for (const std::string &d : dims) {
+      auto [name, value] = splitPair(d, "--dim");
+      size_t used = 0;
+      long long n = -1;
+      try {
+        n = std::stoll(value, &used);
+      } catch (const std::exception &) {
+      }
+      if (used != value.size() || n <= 0)
+        throw CLI::ValidationError("--dim", "'" + value +
+                                                "' is not a positive integer");
+      compile.dims[name] = n;
+    }
+    for (const std::string &i : inputs) {
+      auto [name, file] = splitPair(i, "--input");
+      run.inputs[name] = file;
+    }
+  } catch (const CLI::ParseError &e) {
+    return app.exit(e);
+  }
+
+  if (*compileApp) {
+    compile.emit = emit == "hgraph"  ? hetc::EmitKind::HGraph
+                   : emit == "htile" ? hetc::EmitKind::HTile
+                   : emit == "hisa"  ? hetc::EmitKind::HIsa
+                                     : hetc::EmitKind::Hetx;
+    return hetc::compileCommand(compile);
+  }
+  return hetc::run::runCommand(run, std::cout, std::cerr);
+}
