@@ -151,8 +151,7 @@ LogicalResult Importer::importNodes() {
       }
       auto it = values.find(input);
       if (it == values.end())
-        return emitError(loc) << "node '" << name << "' (" << node.op_type()
-                              << "): input '" << input
+        return emitError(loc) << node.op_type() << ": input '" << input
                               << "' is not produced by any earlier node, "
                                  "initializer or graph input";
       ctx.inputs.push_back(it->second);
@@ -168,8 +167,7 @@ LogicalResult Importer::importNodes() {
       if (output.empty())
         continue;
       if (i >= results->size())
-        return emitError(loc) << "node '" << name << "' (" << node.op_type()
-                              << "): output " << i << " ('" << output
+        return emitError(loc) << node.op_type() << ": output " << i << " ('" << output
                               << "') is not supported";
       values[output] = (*results)[i];
     }

@@ -19,8 +19,7 @@ using namespace hetc::frontend;
 //===----------------------------------------------------------------------===//
 
 InFlightDiagnostic NodeContext::error() {
-  return emitError(loc) << "node '" << name << "' (" << node.op_type()
-                        << "): ";
+  return emitError(loc) << node.op_type() << ": ";
 }
 
 const onnx::AttributeProto *NodeContext::attr(StringRef name) const {

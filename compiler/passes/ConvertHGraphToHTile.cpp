@@ -46,6 +46,17 @@ public:
   FailureOr<func::FuncOp> run();
 
 private:
+  /// The buffer holding `tensor`; constants get theirs on first use.
+  Value buffer(Value tensor) {
+    if (Value b = buffers.lookupOrNull(tensor))
+      return b;
+    auto constant = tensor.getDefiningOp<hgraph::ConstantOp>();
+    Value b = htile::ConstantOp::create(builder, constant.getLoc(),
+                                       bufferType(tensor),
+                                       constant.getValue(), IntegerAttr());
+    buffers.map(tensor, b);
+    return b;
+  }
   Value alloc(Value tensor) {
     return htile::AllocOp::create(builder, tensor.getLoc(), bufferType(tensor),
                                   IntegerAttr());
@@ -97,7 +108,7 @@ FailureOr<func::FuncOp> Lowering::run() {
     htile::OutputOp::create(
         builder, ret.getLoc(),
         name ? name : builder.getStringAttr("output" + std::to_string(i)),
-        buffers.lookup(value));
+        buffer(value));
   }
   func::ReturnOp::create(builder, ret.getLoc());
   return target;
@@ -112,17 +123,12 @@ LogicalResult Lowering::lowerOp(Operation *op) {
              << operand.getType();
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       .Case([&](hgraph::ConstantOp c) -> LogicalResult {
-        if (!c.getType().getElementType().isF32()) {
-          if (c->use_empty())
-            return success();
+        // Placed in SRAM when a kernel first reads it (see buffer()), so
+        // that constants folded into others take no space.
+        if (!c.getType().getElementType().isF32() && !c->use_empty())
           return c.emitError("only float32 constants run on the chip yet; "
                              "this one has type ")
                  << c.getType();
-        }
-        buffers.map(c.getResult(),
-                    htile::ConstantOp::create(builder, c.getLoc(),
-                                              bufferType(c.getResult()),
-                                              c.getValue(), IntegerAttr()));
         return success();
       })
       .Case([&](hgraph::AddOp) {
@@ -200,7 +206,7 @@ LogicalResult Lowering::lowerBinary(Operation *op, htile::BinaryKind kind,
            << " is not supported on the chip yet";
   Value rhsBuffer;
   if (shapeOf(rhs) == shape || isRowOf(shapeOf(rhs), shape))
-    rhsBuffer = buffers.lookup(rhs);
+    rhsBuffer = buffer(rhs);
   else if (!shape.empty())
     rhsBuffer = broadcastConstantRow(rhs, shape.back(), op->getLoc());
   if (!rhsBuffer)
@@ -209,7 +215,7 @@ LogicalResult Lowering::lowerBinary(Operation *op, htile::BinaryKind kind,
            << " is not supported on the chip yet (supported: equal shapes, "
               "a row [.., 1, N], or a constant scalar)";
   Value out = alloc(result);
-  htile::BinaryOp::create(builder, op->getLoc(), kind, buffers.lookup(lhs),
+  htile::BinaryOp::create(builder, op->getLoc(), kind, buffer(lhs),
                           rhsBuffer, out);
   buffers.map(result, out);
   return success();
@@ -218,18 +224,18 @@ LogicalResult Lowering::lowerBinary(Operation *op, htile::BinaryKind kind,
 LogicalResult Lowering::lowerUnary(Operation *op, htile::UnaryKind kind) {
   Value out = alloc(op->getResult(0));
   htile::UnaryOp::create(builder, op->getLoc(), kind,
-                         buffers.lookup(op->getOperand(0)), out);
+                         buffer(op->getOperand(0)), out);
   buffers.map(op->getResult(0), out);
   return success();
 }
 
 LogicalResult Lowering::lowerLinear(hgraph::LinearOp op) {
   Value out = alloc(op.getResult());
-  Value bias = op.getBias() ? buffers.lookup(op.getBias()) : Value();
+  Value bias = op.getBias() ? buffer(op.getBias()) : Value();
   // One input row per step; the weight tile fills one plane.
   htile::MatMulOp::create(
-      builder, op.getLoc(), buffers.lookup(op.getInput()),
-      buffers.lookup(op.getWeight()), bias, out,
+      builder, op.getLoc(), buffer(op.getInput()),
+      buffer(op.getWeight()), bias, out,
       static_cast<htile::Activation>(op.getActivation()),
       builder.getDenseI64ArrayAttr(
           {1, int64_t(chip.proto().matrix().rows()),
@@ -263,7 +269,7 @@ LogicalResult Lowering::lowerSoftmax(hgraph::SoftmaxOp op) {
   Value out = alloc(op.getResult());
   Value scratch = alloc(op.getResult());
   htile::SoftmaxOp::create(builder, op.getLoc(),
-                           buffers.lookup(op.getInput()), out, scratch);
+                           buffer(op.getInput()), out, scratch);
   buffers.map(op.getResult(), out);
   return success();
 }
@@ -280,7 +286,7 @@ LogicalResult Lowering::lowerReshape(hgraph::ReshapeOp op) {
               "innermost dimension run on the chip yet";
   Value out = htile::ViewOp::create(builder, op.getLoc(),
                                     bufferType(op.getResult()),
-                                    buffers.lookup(op.getInput()));
+                                    buffer(op.getInput()));
   buffers.map(op.getResult(), out);
   return success();
 }

@@ -23,14 +23,18 @@ namespace hetc {
 namespace {
 
 /// Prints `module` to the output (a file, or stdout when empty).
-int printModule(ModuleOp module, const std::string &output) {
+int printModule(ModuleOp module, const CompileOptions &options) {
+  const std::string &output = options.output;
   std::string error;
   auto file = openOutputFile(output.empty() ? "-" : output, &error);
   if (!file) {
     llvm::errs() << "error: " << error << "\n";
     return 1;
   }
-  module.print(file->os());
+  OpPrintingFlags flags;
+  if (options.printLocations)
+    flags.enableDebugInfo().useLocalScope();
+  module.print(file->os(), flags);
   file->os() << "\n";
   file->keep();
   return 0;
@@ -52,7 +56,7 @@ void printSummary(ModuleOp module, const chip::ChipSpec &spec,
   llvm::outs() << "  instructions:      " << get("hetc.instructions") << "\n";
   llvm::outs() << "  predicted cycles:  " << cycles << " ("
                << llvm::format("%.3f", cycles / spec.clockMHz())
-               << " us at " << spec.clockMHz() << " MHz)\n";
+               << " us at " << llvm::format("%g", spec.clockMHz()) << " MHz)\n";
   llvm::outs() << "  lower bound:       " << bound << " cycles ("
                << (reason ? reason.getValue() : "") << "); efficiency "
                << llvm::format("%.1f%%", cycles ? 100.0 * bound / cycles : 100.0)
@@ -61,6 +65,41 @@ void printSummary(ModuleOp module, const chip::ChipSpec &spec,
                << spec.totalVectors() << " vectors ("
                << llvm::format("%.2f%%", 100.0 * sram / spec.totalVectors())
                << ")\n";
+}
+
+/// Where a diagnostic points, for users: the ONNX node or the file.
+std::string describeLocation(Location loc) {
+  if (auto name = dyn_cast<NameLoc>(loc))
+    return "node '" + name.getName().str() + "': ";
+  if (auto file = dyn_cast<FileLineColLoc>(loc)) {
+    std::string where = file.getFilename().str();
+    if (file.getLine() != 0)
+      where += ":" + std::to_string(file.getLine()) + ":" +
+               std::to_string(file.getColumn());
+    return where + ": ";
+  }
+  if (auto fused = dyn_cast<FusedLoc>(loc))
+    for (Location inner : fused.getLocations())
+      if (std::string where = describeLocation(inner); !where.empty())
+        return where;
+  return "";
+}
+
+/// Prints diagnostics as "error: node 'fc1/matmul': message".
+LogicalResult printDiagnostic(Diagnostic &diag) {
+  const char *severity = "error";
+  if (diag.getSeverity() == DiagnosticSeverity::Warning)
+    severity = "warning";
+  else if (diag.getSeverity() == DiagnosticSeverity::Note)
+    severity = "note";
+  else if (diag.getSeverity() == DiagnosticSeverity::Remark)
+    severity = "remark";
+  llvm::errs() << severity << ": " << describeLocation(diag.getLocation())
+               << diag.str() << "\n";
+  for (Diagnostic &note : diag.getNotes())
+    llvm::errs() << "note: " << describeLocation(note.getLocation())
+                 << note.str() << "\n";
+  return success();
 }
 
 } // namespace
@@ -75,6 +114,7 @@ int compileCommand(const CompileOptions &options) {
 
   MLIRContext context;
   context.printOpOnDiagnostic(false);
+  ScopedDiagnosticHandler diagnostics(&context, printDiagnostic);
   context.loadDialect<hgraph::HGraphDialect, htile::HTileDialect,
                       hisa::HIsaDialect, func::FuncDialect>();
   frontend::ImportOptions importOptions{options.dims};
@@ -82,6 +122,9 @@ int compileCommand(const CompileOptions &options) {
       frontend::importOnnxFile(options.model, context, importOptions);
   if (!module)
     return 1;
+
+  if (options.emit == EmitKind::Import)
+    return printModule(*module, options);
 
   // Run the pipeline stage by stage, stopping at the requested level.
   PipelineOptions pipeline{options.chip};
@@ -93,15 +136,15 @@ int compileCommand(const CompileOptions &options) {
   if (!run([](PassManager &pm) { buildHGraphPipeline(pm); }))
     return 1;
   if (options.emit == EmitKind::HGraph)
-    return printModule(*module, options.output);
+    return printModule(*module, options);
   if (!run([&](PassManager &pm) { buildHTilePipeline(pm, pipeline); }))
     return 1;
   if (options.emit == EmitKind::HTile)
-    return printModule(*module, options.output);
+    return printModule(*module, options);
   if (!run([&](PassManager &pm) { buildHIsaPipeline(pm, pipeline); }))
     return 1;
   if (options.emit == EmitKind::HIsa)
-    return printModule(*module, options.output);
+    return printModule(*module, options);
 
   FailureOr<hetx::Artifact> artifact = codegen::emitArtifact(*module, spec);
   if (failed(artifact))

@@ -9,7 +9,7 @@
 namespace hetc {
 
 /// Where `hetc compile` stops and what it writes.
-enum class EmitKind { HGraph, HTile, HIsa, Hetx };
+enum class EmitKind { Import, HGraph, HTile, HIsa, Hetx };
 
 struct CompileOptions {
   std::string model;
@@ -19,6 +19,8 @@ struct CompileOptions {
   EmitKind emit = EmitKind::Hetx;
   std::map<std::string, int64_t> dims;
   bool quiet = false;
+  /// Print IR with locations (the ONNX node names).
+  bool printLocations = false;
 };
 
 /// Runs `hetc compile`; returns the process exit code.

@@ -50,13 +50,16 @@ int main(int argc, char **argv) {
       ->capture_default_str();
   compileApp
       ->add_option("--emit", emit,
-                   "What to produce: hgraph, htile or hisa IR (printed), or "
-                   "the hetx artifact")
-      ->check(CLI::IsMember({"hgraph", "htile", "hisa", "hetx"}))
+                   "What to produce: IR printed after import (hgraph as "
+                   "imported), hgraph (optimised), htile or hisa (scheduled), "
+                   "or the hetx artifact")
+      ->check(CLI::IsMember({"import", "hgraph", "htile", "hisa", "hetx"}))
       ->capture_default_str();
   compileApp->add_option("--dim", dims,
                          "Pin a symbolic input dimension, NAME=N "
                          "(repeatable)");
+  compileApp->add_flag("--print-locations", compile.printLocations,
+                       "Print IR with locations (the ONNX node names)");
   compileApp->add_flag("-q,--quiet", compile.quiet,
                        "Do not print the compilation summary");
 
@@ -102,7 +105,8 @@ int main(int argc, char **argv) {
   }
 
   if (*compileApp) {
-    compile.emit = emit == "hgraph"  ? hetc::EmitKind::HGraph
+    compile.emit = emit == "import"  ? hetc::EmitKind::Import
+                   : emit == "hgraph"  ? hetc::EmitKind::HGraph
                    : emit == "htile" ? hetc::EmitKind::HTile
                    : emit == "hisa"  ? hetc::EmitKind::HIsa
                                      : hetc::EmitKind::Hetx;

@@ -34,7 +34,9 @@ LogicalResult VReduceOp::verify() { return verifyLanes(*this, getLanes()); }
 LogicalResult MatMulOp::verify() { return verifyPlane(*this, getPlane()); }
 
 LogicalResult LoadWeightsOp::verify() {
-  if (getRow() < 0)
-    return emitOpError("row must be >= 0, got ") << getRow();
+  // I32Attr getters are unsigned; read the row as written.
+  int32_t row = int32_t(getRow());
+  if (row < 0)
+    return emitOpError("row must be >= 0, got ") << row;
   return verifyPlane(*this, getPlane());
 }

@@ -20,9 +20,10 @@ def HTile_Dialect : Dialect {
     ```mlir
     func.func @main() {
       %x = htile.input "x" : memref<4x32xf32>
-      %w = htile.constant dense<0.5> : memref<32x10xf32>
+      %w = htile.constant dense<0.5> : tensor<32x10xf32> : memref<32x10xf32>
       %y = htile.alloc : memref<4x10xf32>
-      htile.matmul ins(%x, %w) outs(%y) activation(none) : memref<4x32xf32>, memref<32x10xf32>, memref<4x10xf32>
+      htile.matmul ins(%x, %w) outs(%y) activation(none)
+          : memref<4x32xf32>, memref<32x10xf32>, memref<4x10xf32>
       htile.output "y", %y : memref<4x10xf32>
       return
     }

@@ -37,7 +37,7 @@ def HTile_ConstantOp : HTile_Op<"constant"> {
     `hetc-htile-plan-memory`). The artifact carries the data.
 
     ```mlir
-    %w = htile.constant dense<0.5> : memref<32x10xf32>
+    %w = htile.constant dense<0.5> : tensor<32x10xf32> : memref<32x10xf32>
     ```
   }];
   let arguments = (ins ElementsAttr:$value, OptionalAttr<I64Attr>:$address);
@@ -127,8 +127,8 @@ def HTile_MatMulOp : HTile_Op<"matmul"> {
     tiles.
 
     ```mlir
-    htile.matmul ins(%x, %w, %b) outs(%y) activation(relu) {tile = array<i64: 1, 16, 16>}
-        : memref<4x32xf32>, memref<32x10xf32>, memref<10xf32>, memref<4x10xf32>
+    htile.matmul ins(%x, %w) bias(%b : memref<10xf32>) outs(%y) activation(relu)
+        {tile = array<i64: 1, 16, 16>} : memref<4x32xf32>, memref<32x10xf32>, memref<4x10xf32>
     ```
   }];
   let arguments = (ins HTile_Buffer:$input, HTile_Buffer:$weight,
@@ -136,9 +136,9 @@ def HTile_MatMulOp : HTile_Op<"matmul"> {
                        HTile_ActivationAttr:$activation,
                        OptionalAttr<DenseI64ArrayAttr>:$tile);
   let assemblyFormat = [{
-    `ins` `(` $input `,` $weight (`,` $bias^)? `)` `outs` `(` $output `)`
-    `activation` `(` $activation `)` attr-dict `:`
-    type($input) `,` type($weight) (`,` type($bias)^)? `,` type($output)
+    `ins` `(` $input `,` $weight `)` (`bias` `(` $bias^ `:` type($bias) `)`)?
+    `outs` `(` $output `)` `activation` `(` $activation `)` attr-dict `:`
+    type($input) `,` type($weight) `,` type($output)
   }];
   let hasVerifier = 1;
 }

@@ -1,0 +1,110 @@
+"""Writes the small ONNX models the lit tests import.
+
+Usage: models.py NAME OUTPUT.onnx
+"""
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+
+def _save(nodes, inputs, outputs, inits, path, opset=17):
+    graph = helper.make_graph(nodes, "test", inputs, outputs, inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+    model.ir_version = 8
+    onnx.save(model, path)
+
+
+def _t(name, shape):
+    return helper.make_tensor_value_info(name, TensorProto.FLOAT, shape)
+
+
+def all_ops(path):
+    """Every operator of the foundation set, one node each."""
+    rng = np.random.default_rng(0)
+    inits = [
+        numpy_helper.from_array(rng.standard_normal((8, 6)).astype(np.float32), "w"),
+        numpy_helper.from_array(rng.standard_normal((4, 8)).astype(np.float32), "g"),
+        numpy_helper.from_array(np.ones(4, np.float32), "c"),
+        numpy_helper.from_array(np.array([3, 8], np.int64), "shape"),
+    ]
+    nodes = [
+        helper.make_node("Identity", ["x"], ["x1"], name="identity"),
+        helper.make_node("Gemm", ["x1", "g", "c"], ["a"], name="gemm", transB=1),
+        helper.make_node("MatMul", ["x1", "w"], ["m"], name="matmul"),
+        helper.make_node("Constant", [], ["k"], name="const",
+                         value=numpy_helper.from_array(np.full(6, 2.0, np.float32))),
+        helper.make_node("Add", ["m", "k"], ["s1"], name="add"),
+        helper.make_node("Sub", ["s1", "m"], ["s2"], name="sub"),
+        helper.make_node("Mul", ["s2", "s1"], ["s3"], name="mul"),
+        helper.make_node("Div", ["s3", "k"], ["s4"], name="div"),
+        helper.make_node("Relu", ["s4"], ["r"], name="relu"),
+        helper.make_node("Sigmoid", ["r"], ["sg"], name="sigmoid"),
+        helper.make_node("Tanh", ["sg"], ["th"], name="tanh"),
+        helper.make_node("Softmax", ["th"], ["sm"], name="softmax"),
+        helper.make_node("Transpose", ["x1"], ["xt"], name="transpose", perm=[1, 0]),
+        helper.make_node("Reshape", ["xt", "shape"], ["y2"], name="reshape"),
+    ]
+    _save(nodes, [_t("x", [3, 8])],
+          [_t("sm", [3, 6]), _t("a", [3, 4]), _t("y2", [3, 8])], inits, path)
+
+
+def unsupported(path):
+    """Three unsupported nodes among supported ones."""
+    nodes = [
+        helper.make_node("Relu", ["x"], ["r"], name="ok_relu"),
+        helper.make_node("Conv", ["r", "r"], ["c"], name="conv1"),
+        helper.make_node("MaxPool", ["c"], ["p"], name="pool1", kernel_shape=[2, 2]),
+        helper.make_node("FancyOp", ["p"], ["y"], name="custom1", domain="com.example"),
+    ]
+    _save(nodes, [_t("x", [1, 1, 4, 4])], [_t("y", [1, 1, 2, 2])], [], path)
+
+
+def symbolic(path):
+    """An input with a symbolic batch dimension."""
+    nodes = [helper.make_node("Relu", ["x"], ["y"], name="relu")]
+    _save(nodes, [_t("x", ["batch", 8])], [_t("y", ["batch", 8])], [], path)
+
+
+def bad_reshape(path):
+    """A Reshape whose target has the wrong element count."""
+    inits = [numpy_helper.from_array(np.array([5, 5], np.int64), "shape")]
+    nodes = [helper.make_node("Reshape", ["x", "shape"], ["y"], name="bad/reshape")]
+    _save(nodes, [_t("x", [4, 6])], [_t("y", [5, 5])], inits, path)
+
+
+def missing_input(path):
+    """A node that reads a tensor nothing produces."""
+    nodes = [helper.make_node("Add", ["x", "ghost"], ["y"], name="adder")]
+    _save(nodes, [_t("x", [2, 2])], [_t("y", [2, 2])], [], path)
+
+
+def transpose_activation(path):
+    """A transpose of a computed tensor, which the chip cannot run yet."""
+    nodes = [
+        helper.make_node("Relu", ["x"], ["r"], name="relu"),
+        helper.make_node("Transpose", ["r"], ["y"], name="flip", perm=[1, 0]),
+    ]
+    _save(nodes, [_t("x", [4, 8])], [_t("y", [8, 4])], [], path)
+
+
+def mlp(path):
+    """A two-layer MLP for the tool tests."""
+    rng = np.random.default_rng(1)
+    inits = [
+        numpy_helper.from_array(rng.standard_normal((16, 24)).astype(np.float32) / 4, "w0"),
+        numpy_helper.from_array(rng.standard_normal(24).astype(np.float32) / 4, "b0"),
+        numpy_helper.from_array(rng.standard_normal((24, 10)).astype(np.float32) / 4, "w1"),
+    ]
+    nodes = [
+        helper.make_node("MatMul", ["x", "w0"], ["m0"], name="fc0/matmul"),
+        helper.make_node("Add", ["m0", "b0"], ["a0"], name="fc0/bias"),
+        helper.make_node("Relu", ["a0"], ["h0"], name="fc0/relu"),
+        helper.make_node("MatMul", ["h0", "w1"], ["y"], name="fc1/matmul"),
+    ]
+    _save(nodes, [_t("x", [2, 16])], [_t("y", [2, 10])], inits, path)
+
+
+if __name__ == "__main__":
+    globals()[sys.argv[1]](sys.argv[2])

@@ -1,0 +1,38 @@
+// RUN: hetc-opt %s --split-input-file --verify-diagnostics
+
+// Tests that addresses are not negative.
+func.func @bad_address() {
+  // expected-error @+1 {{address must be >= 0, got -1}}
+  %0 = hisa.read -1
+  return
+}
+
+// -----
+
+// Tests that vector instructions compute at least one lane.
+func.func @bad_lanes() {
+  %0 = hisa.read 0
+  // expected-error @+1 {{lanes must be >= 1, got 0}}
+  %1 = hisa.vunary relu %0 lanes 0
+  return
+}
+
+// -----
+
+// Tests that weight rows are not negative.
+func.func @bad_row() {
+  %0 = hisa.read 0
+  // expected-error @+1 {{row must be >= 0, got -2}}
+  hisa.load_weights %0 plane 0 row -2
+  return
+}
+
+// -----
+
+// Tests that planes are not negative.
+func.func @bad_plane() {
+  %0 = hisa.read 0
+  // expected-error @+1 {{plane must be >= 0, got -1}}
+  %1 = hisa.matmul %0 plane -1
+  return
+}

@@ -1,0 +1,30 @@
+// RUN: hetc-opt %s | hetc-opt | FileCheck %s
+
+// Tests that every hisa op prints and parses back, scheduled or not.
+// CHECK-LABEL: func.func @main
+func.func @main() {
+  // CHECK: hisa.input "x" at 0 : tensor<1x16xf32>
+  hisa.input "x" at 0 : tensor<1x16xf32>
+  // CHECK: hisa.output "y" at 1 : tensor<1x16xf32>
+  hisa.output "y" at 1 : tensor<1x16xf32>
+  // CHECK: hisa.constant at 2 dense<1.000000e+00> : tensor<16xf32>
+  hisa.constant at 2 dense<1.0> : tensor<16xf32>
+  // CHECK: %[[X:.*]] = hisa.read 0 at 3 on <east, 0>
+  %0 = hisa.read 0 at 3 on <east, 0>
+  // CHECK: %[[C:.*]] = hisa.read 2{{$}}
+  %1 = hisa.read 2
+  // CHECK: hisa.vbinary add %[[X]], %[[C]] lanes 16 at 7 on <west, 4>
+  %2 = hisa.vbinary add %0, %1 lanes 16 at 7 on <west, 4>
+  // CHECK: hisa.vunary sigmoid
+  %3 = hisa.vunary sigmoid %2 lanes 16
+  // CHECK: hisa.vreduce max %{{.*}} lanes 10
+  %4 = hisa.vreduce max %3 lanes 10
+  // CHECK: hisa.load_weights %{{.*}} plane 1 row 3 at 9
+  hisa.load_weights %4 plane 1 row 3 at 9
+  %5 = hisa.read 2
+  // CHECK: hisa.matmul %{{.*}} plane 1 on <east, 8>
+  %6 = hisa.matmul %5 plane 1 on <east, 8>
+  // CHECK: hisa.write %{{.*}} to 1 at 20
+  hisa.write %6 to 1 at 20
+  return
+}

@@ -1,0 +1,64 @@
+// RUN: hetc-opt %s --split-input-file --verify-diagnostics
+
+// Tests that a view may not change the row length.
+func.func @bad_view() {
+  %a = htile.alloc : memref<4x8xf32>
+  // expected-error @+1 {{the innermost dimension (row length) must not change}}
+  %v = htile.view %a : memref<4x8xf32> to memref<8x4xf32>
+  return
+}
+
+// -----
+
+// Tests that a constant must fit its buffer.
+func.func @bad_constant() {
+  // expected-error @+1 {{value of type 'tensor<3xf32>' does not fit buffer 'memref<4xf32>'}}
+  %c = htile.constant dense<1.0> : tensor<3xf32> {address = 0 : i64} : memref<4xf32>
+  return
+}
+
+// -----
+
+// Tests that matmul checks its output shape.
+func.func @bad_matmul() {
+  %x = htile.alloc : memref<4x8xf32>
+  %w = htile.alloc : memref<8x3xf32>
+  %y = htile.alloc : memref<4x4xf32>
+  // expected-error @+1 {{output must be 4x3}}
+  htile.matmul ins(%x, %w) outs(%y) activation(none) : memref<4x8xf32>, memref<8x3xf32>, memref<4x4xf32>
+  return
+}
+
+// -----
+
+// Tests that matmul tiles have three positive sizes.
+func.func @bad_tile() {
+  %x = htile.alloc : memref<4x8xf32>
+  %w = htile.alloc : memref<8x3xf32>
+  %y = htile.alloc : memref<4x3xf32>
+  // expected-error @+1 {{tile must be three positive sizes [rows, k, n]}}
+  htile.matmul ins(%x, %w) outs(%y) activation(none) {tile = array<i64: 1, 0, 16>} : memref<4x8xf32>, memref<8x3xf32>, memref<4x3xf32>
+  return
+}
+
+// -----
+
+// Tests that the right operand of a binary kernel is the full shape or a row.
+func.func @bad_binary() {
+  %a = htile.alloc : memref<4x8xf32>
+  %b = htile.alloc : memref<4x1xf32>
+  // expected-error @+1 {{rhs must have the shape of lhs or be one row of it}}
+  htile.binary add ins(%a, %b) outs(%a) : memref<4x8xf32>, memref<4x1xf32>, memref<4x8xf32>
+  return
+}
+
+// -----
+
+// Tests that softmax buffers share one shape.
+func.func @bad_softmax() {
+  %a = htile.alloc : memref<4x8xf32>
+  %b = htile.alloc : memref<4x4xf32>
+  // expected-error @+1 {{output and scratch must have the input's shape}}
+  htile.softmax ins(%a) outs(%a) scratch(%b) : memref<4x8xf32>, memref<4x8xf32>, memref<4x4xf32>
+  return
+}

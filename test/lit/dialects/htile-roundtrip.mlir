@@ -1,0 +1,28 @@
+// RUN: hetc-opt %s | hetc-opt | FileCheck %s
+
+// Tests that every htile op prints and parses back unchanged.
+// CHECK-LABEL: func.func @main
+func.func @main() {
+  // CHECK: htile.input "x" {address = 0 : i64} : memref<4x32xf32>
+  %x = htile.input "x" {address = 0 : i64} : memref<4x32xf32>
+  // CHECK: htile.constant dense<5.000000e-01> : tensor<32x10xf32> {address = 8 : i64} : memref<32x10xf32>
+  %w = htile.constant dense<0.5> : tensor<32x10xf32> {address = 8 : i64} : memref<32x10xf32>
+  %b = htile.constant dense<0.1> : tensor<10xf32> : memref<10xf32>
+  // CHECK: htile.alloc : memref<4x10xf32>
+  %y = htile.alloc : memref<4x10xf32>
+  // CHECK: htile.matmul ins(%{{.*}}, %{{.*}}) bias(%{{.*}} : memref<10xf32>) outs(%{{.*}}) activation(relu) {tile = array<i64: 1, 16, 16>} : memref<4x32xf32>, memref<32x10xf32>, memref<4x10xf32>
+  htile.matmul ins(%x, %w) bias(%b : memref<10xf32>) outs(%y) activation(relu) {tile = array<i64: 1, 16, 16>} : memref<4x32xf32>, memref<32x10xf32>, memref<4x10xf32>
+  %z = htile.alloc : memref<4x10xf32>
+  // CHECK: htile.binary sub ins(%{{.*}}, %{{.*}}) outs(%{{.*}}) : memref<4x10xf32>, memref<10xf32>, memref<4x10xf32>
+  htile.binary sub ins(%y, %b) outs(%z) : memref<4x10xf32>, memref<10xf32>, memref<4x10xf32>
+  // CHECK: htile.unary exp ins(%{{.*}}) outs(%{{.*}}) : memref<4x10xf32>, memref<4x10xf32>
+  htile.unary exp ins(%z) outs(%y) : memref<4x10xf32>, memref<4x10xf32>
+  %s = htile.alloc : memref<4x10xf32>
+  // CHECK: htile.softmax ins(%{{.*}}) outs(%{{.*}}) scratch(%{{.*}}) : memref<4x10xf32>, memref<4x10xf32>, memref<4x10xf32>
+  htile.softmax ins(%y) outs(%z) scratch(%s) : memref<4x10xf32>, memref<4x10xf32>, memref<4x10xf32>
+  // CHECK: htile.view %{{.*}} : memref<4x10xf32> to memref<2x2x10xf32>
+  %v = htile.view %z : memref<4x10xf32> to memref<2x2x10xf32>
+  // CHECK: htile.output "y", %{{.*}} : memref<2x2x10xf32>
+  htile.output "y", %v : memref<2x2x10xf32>
+  return
+}

@@ -1,0 +1,52 @@
+// RUN: hetc-opt %s --split-input-file --hetc-hgraph-fuse-linear | FileCheck %s
+
+// Tests that matmul + row bias + relu fuse into one linear op.
+// CHECK-LABEL: func.func @matmul_bias_relu
+func.func @matmul_bias_relu(%x: tensor<4x8xf32>, %w: tensor<8x3xf32>, %b: tensor<3xf32>) -> tensor<4x3xf32> {
+  // CHECK: %[[L:.*]] = hgraph.linear %{{.*}}, %{{.*}}, %{{.*}} activation(relu)
+  // CHECK-NOT: hgraph.add
+  // CHECK: return %[[L]]
+  %0 = hgraph.matmul %x, %w : (tensor<4x8xf32>, tensor<8x3xf32>) -> tensor<4x3xf32>
+  %1 = hgraph.add %b, %0 : (tensor<3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
+  %2 = hgraph.relu %1 : tensor<4x3xf32>
+  return %2 : tensor<4x3xf32>
+}
+
+// -----
+
+// Tests that a bias of full shape is not a row bias and stays an add.
+// CHECK-LABEL: func.func @full_bias
+func.func @full_bias(%x: tensor<4x8xf32>, %w: tensor<8x3xf32>, %b: tensor<4x3xf32>) -> tensor<4x3xf32> {
+  // CHECK: %[[L:.*]] = hgraph.linear %{{.*}}, %{{.*}} activation(none)
+  // CHECK: hgraph.add %[[L]], %{{.*}}
+  %0 = hgraph.matmul %x, %w : (tensor<4x8xf32>, tensor<8x3xf32>) -> tensor<4x3xf32>
+  %1 = hgraph.add %0, %b : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
+  return %1 : tensor<4x3xf32>
+}
+
+// -----
+
+// Tests that a matmul with a second use is not fused with its bias.
+// CHECK-LABEL: func.func @shared_matmul
+func.func @shared_matmul(%x: tensor<4x8xf32>, %w: tensor<8x3xf32>, %b: tensor<3xf32>) -> (tensor<4x3xf32>, tensor<4x3xf32>) {
+  // CHECK: %[[L:.*]] = hgraph.linear %{{.*}}, %{{.*}} activation(none)
+  // CHECK: %[[A:.*]] = hgraph.add %[[L]], %{{.*}}
+  // CHECK: return %[[A]], %[[L]]
+  %0 = hgraph.matmul %x, %w : (tensor<4x8xf32>, tensor<8x3xf32>) -> tensor<4x3xf32>
+  %1 = hgraph.add %0, %b : (tensor<4x3xf32>, tensor<3xf32>) -> tensor<4x3xf32>
+  return %1, %0 : tensor<4x3xf32>, tensor<4x3xf32>
+}
+
+// -----
+
+// Tests that a batched left operand is flattened to rows and reshaped back.
+// CHECK-LABEL: func.func @batched
+func.func @batched(%x: tensor<2x5x8xf32>, %w: tensor<8x3xf32>) -> tensor<2x5x3xf32> {
+  // CHECK: %[[R:.*]] = hgraph.reshape %{{.*}} : tensor<2x5x8xf32> -> tensor<10x8xf32>
+  // CHECK: %[[L:.*]] = hgraph.linear %[[R]], %{{.*}} activation(sigmoid) : (tensor<10x8xf32>, tensor<8x3xf32>) -> tensor<10x3xf32>
+  // CHECK: %[[B:.*]] = hgraph.reshape %[[L]] : tensor<10x3xf32> -> tensor<2x5x3xf32>
+  // CHECK: return %[[B]]
+  %0 = hgraph.matmul %x, %w : (tensor<2x5x8xf32>, tensor<8x3xf32>) -> tensor<2x5x3xf32>
+  %1 = hgraph.sigmoid %0 : tensor<2x5x3xf32>
+  return %1 : tensor<2x5x3xf32>
+}
