@@ -10,6 +10,7 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <cstring>
+#include <numeric>
 
 using namespace mlir;
 using namespace hetc;
@@ -97,6 +98,15 @@ private:
   const chip::ChipSpec &chip;
   llvm::StringMap<uint32_t> nodes;
   std::vector<std::pair<uint64_t, hetx::Instruction>> instructions;
+  /// Program-order index of each instruction op.
+  DenseMap<Operation *, size_t> indexOf;
+  /// (reader's program-order index, source slot, producer op).
+  struct ProducerRef {
+    size_t reader;
+    int slot;
+    Operation *producer;
+  };
+  std::vector<ProducerRef> pendingProducers;
 };
 
 LogicalResult Emitter::addSource(hetx::Instruction &inst, Operation *op,
@@ -108,6 +118,8 @@ LogicalResult Emitter::addSource(hetx::Instruction &inst, Operation *op,
     return op->emitError("reads a vector whose producer has no stream; run "
                          "hetc-hisa-schedule first");
   setStream(*inst.add_src(), stream);
+  pendingProducers.push_back(
+      {instructions.size(), inst.src_size() - 1, producer});
   return success();
 }
 
@@ -169,6 +181,7 @@ LogicalResult Emitter::addInstruction(Operation *op) {
           .Default([](Operation *) { return success(); });
   if (failed(result))
     return failure();
+  indexOf[op] = instructions.size();
   instructions.emplace_back(inst.cycle(), std::move(inst));
   return success();
 }
@@ -218,9 +231,24 @@ LogicalResult Emitter::emit(func::FuncOp func) {
       return failure();
   }
 
-  // Issue order: by cycle, program order within a cycle.
-  std::stable_sort(instructions.begin(), instructions.end(),
-                   [](const auto &a, const auto &b) { return a.first < b.first; });
+  // Issue order: by cycle, program order within a cycle. Sources name
+  // their producer by its index in that order.
+  std::vector<size_t> order(instructions.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return instructions[a].first < instructions[b].first;
+  });
+  std::vector<uint32_t> position(instructions.size());
+  for (size_t i = 0; i < order.size(); ++i)
+    position[order[i]] = uint32_t(i);
+  for (const ProducerRef &ref : pendingProducers)
+    instructions[ref.reader].second.mutable_src(ref.slot)->set_producer(
+        position[indexOf.lookup(ref.producer)]);
+  std::vector<std::pair<uint64_t, hetx::Instruction>> sorted;
+  sorted.reserve(instructions.size());
+  for (size_t i : order)
+    sorted.push_back(std::move(instructions[i]));
+  instructions = std::move(sorted);
   std::map<uint32_t, hetx::Kernel> kernels;
   for (auto &[cycle, inst] : instructions) {
     hetx::Kernel &kernel = kernels[inst.node()];

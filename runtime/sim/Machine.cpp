@@ -106,14 +106,26 @@ const float *Machine::readStream(const Op &op, uint32_t index, int which,
                                  int64_t cycle) {
   const StreamPort &port = op.src[which];
   MissedRead missed;
-  const float *value =
-      streams.read(port.dir, port.group(), op.position, cycle, missed);
-  if (value)
-    return value;
+  uint32_t producer = 0;
+  const float *value = streams.read(port.dir, port.group(), op.position, cycle,
+                                    producer, missed);
   std::string where = "src[" + std::to_string(which) + "] reads " +
                       HazardText::streamName(port.id, port.dir) + " at " +
                       text.position(op.position) + " at cycle " +
                       std::to_string(cycle);
+  if (value && (!port.hasProducer || port.producer == producer))
+    return value;
+  if (value) {
+    // A value is there, but not the one the program means: a neighbour on
+    // the same stream group, so the read is off by some cycles.
+    bool early = port.producer < ops.size() &&
+                 ops[port.producer].cycle > ops[producer].cycle;
+    fail(early ? "too early" : "too late", cycle, index,
+         where + ", which takes the value from instruction " +
+             text.instruction(producer) + " instead of the value from " +
+             "instruction " + text.instruction(port.producer));
+    return nullptr;
+  }
   switch (missed.kind) {
   case MissedRead::TooEarly:
     fail("too early", cycle, index,

@@ -95,6 +95,8 @@ bool checkStream(const hetx::StreamRef &ref, const std::string &role,
   }
   port.id = ref.id();
   port.dir = static_cast<uint8_t>(ref.dir());
+  port.hasProducer = ref.has_producer();
+  port.producer = ref.producer();
   return true;
 }
 
@@ -224,6 +226,21 @@ bool decodeProgram(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
     }
     previous = cycle;
   }
+  // A source's intended producer must be an instruction that emits.
+  for (size_t i = 0; i < ops.size(); ++i)
+    for (uint8_t s = 0; s < ops[i].sources; ++s) {
+      const StreamPort &port = ops[i].src[s];
+      if (!port.hasProducer ||
+          (port.producer < ops.size() && ops[port.producer].produces))
+        continue;
+      error = text.format(
+          "bad producer", ops[i].cycle, uint32_t(i),
+          "src[" + std::to_string(s) + "] names instruction " +
+              std::to_string(port.producer) +
+              " as its producer, which is not an instruction that emits a "
+              "vector");
+      return false;
+    }
   return true;
 }
 

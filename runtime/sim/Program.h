@@ -33,6 +33,9 @@ enum class OpClass : uint8_t {
 struct StreamPort {
   uint32_t id = 0;
   uint8_t dir = 0;
+  /// For a source: the instruction whose value the read means, if given.
+  bool hasProducer = false;
+  uint32_t producer = 0;
   /// Dense index of the group: id / stream group width.
   uint32_t group() const { return id / chip::kElementBytes; }
 };

@@ -66,7 +66,8 @@ StreamNetwork::Line::iterator StreamNetwork::present(Line &line, int64_t phase,
 }
 
 const float *StreamNetwork::read(uint8_t dir, uint32_t group, uint32_t position,
-                                 int64_t cycle, MissedRead &missed) {
+                                 int64_t cycle, uint32_t &producer,
+                                 MissedRead &missed) {
   Line &line = lines[lineOf(dir, group)];
   uint32_t at = distance(dir, position);
   int64_t phase = cycle - int64_t(at) * hop;
@@ -76,6 +77,7 @@ const float *StreamNetwork::read(uint8_t dir, uint32_t group, uint32_t position,
     return nullptr;
   }
   ++it->second.reads;
+  producer = it->second.producer;
   return storage.data() + size_t(it->second.slot) * lanes;
 }
 

@@ -62,11 +62,12 @@ public:
   float *emit(uint8_t dir, uint32_t group, uint32_t position, int64_t cycle,
               uint32_t producer);
 
-  /// Reads the value on (dir, group) at `position` at `cycle`. Returns null
-  /// and fills `missed` when there is none. The pointer stays valid until
-  /// the next emit() or retire().
+  /// Reads the value on (dir, group) at `position` at `cycle` and sets
+  /// `producer` to the instruction that emitted it. Returns null and fills
+  /// `missed` when there is none. The pointer stays valid until the next
+  /// emit() or retire().
   const float *read(uint8_t dir, uint32_t group, uint32_t position,
-                    int64_t cycle, MissedRead &missed);
+                    int64_t cycle, uint32_t &producer, MissedRead &missed);
 
   /// Checks the replacements that happen at or before `cycle`; call it
   /// before executing the instructions issued at `cycle`. Returns false and

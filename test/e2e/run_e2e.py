@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+"""End-to-end tests: compile small fp32 models with hetc, run them on the
+chip model and compare with ONNX Runtime.
+
+For every model and chip it checks
+  - outputs against ONNX Runtime on the same inputs, within
+    |hetc - ort| <= ATOL + RTOL * |ort| (fp32: ATOL 1e-5, RTOL 1e-4);
+  - that `hetc run` reports predicted cycles == simulated cycles;
+  - that compiling twice gives a bit-identical .hetx;
+  - that moving any one of a sample of instructions by +1 or -1 cycle makes
+    the chip model reject the program.
+It prints one line per check and closes with "N passed, M failed".
+"""
+import argparse
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+import onnxruntime as ort
+import onnx
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import models  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CHIPS = ["test-chip", "tsp-v1"]
+ATOL, RTOL = 1e-5, 1e-4
+PERTURBED_INSTRUCTIONS = 24
+
+
+def load_hetx_module(work_dir):
+    """Generates Python classes for the .hetx schema with protoc."""
+    out = os.path.join(work_dir, "pyschema")
+    os.makedirs(out, exist_ok=True)
+    subprocess.run(["protoc", f"--proto_path={ROOT}", f"--python_out={out}",
+                    os.path.join(ROOT, "runtime", "schema", "hetx.proto")], check=True)
+    sys.path.insert(0, out)
+    from runtime.schema import hetx_pb2  # noqa: E402
+    return hetx_pb2
+
+
+def fnv1a64(data):
+    h = 0xcbf29ce484222325
+    for b in data:
+        h ^= b
+        h = (h * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def read_hetx(path, hetx_pb2):
+    blob = open(path, "rb").read()
+    artifact = hetx_pb2.Artifact()
+    artifact.ParseFromString(blob[24:])
+    return blob[:8], artifact
+
+
+def write_hetx(path, head, artifact):
+    payload = artifact.SerializeToString()
+    with open(path, "wb") as f:
+        f.write(head + struct.pack("<QQ", len(payload), fnv1a64(payload)) + payload)
+
+
+class Checks:
+    def __init__(self):
+        self.passed = 0
+        self.failed = 0
+
+    def check(self, ok, what, detail=""):
+        if ok:
+            self.passed += 1
+            print(f"PASS: {what}")
+        else:
+            self.failed += 1
+            print(f"FAIL: {what}{': ' + detail if detail else ''}")
+
+
+def run(cmd):
+    return subprocess.run(cmd, capture_output=True, text=True)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--hetc", required=True)
+    parser.add_argument("--work-dir", default=tempfile.mkdtemp(prefix="hetc-e2e-"))
+    args = parser.parse_args()
+    os.makedirs(args.work_dir, exist_ok=True)
+    hetx_pb2 = load_hetx_module(args.work_dir)
+    checks = Checks()
+
+    for name, (build, dims) in models.MODELS.items():
+        model = build()
+        model_path = os.path.join(args.work_dir, f"{name}.onnx")
+        onnx.save(model, model_path)
+        dim_flags = [f"--dim={k}={v}" for k, v in dims.items()]
+        # Inputs with the pinned shapes, from a fixed seed.
+        rng = np.random.default_rng(7)
+        feeds, input_flags = {}, []
+        for inp in model.graph.input:
+            shape = [d.dim_value or dims[d.dim_param] for d in inp.type.tensor_type.shape.dim]
+            feeds[inp.name] = rng.uniform(-1, 1, shape).astype(np.float32)
+            path = os.path.join(args.work_dir, f"{name}.{inp.name}.npy")
+            np.save(path, feeds[inp.name])
+            input_flags.append(f"--input={inp.name}={path}")
+        expected = ort.InferenceSession(model_path).run(None, feeds)
+
+        for chip in CHIPS:
+            tag = f"{name} on {chip}"
+            chip_file = os.path.join(ROOT, "chips", f"{chip}.chip")
+            hetx = os.path.join(args.work_dir, f"{name}.{chip}.hetx")
+            out_dir = os.path.join(args.work_dir, f"{name}.{chip}.out")
+            compiled = run([args.hetc, "compile", model_path, "-o", hetx,
+                            f"--chip={chip_file}", *dim_flags])
+            checks.check(compiled.returncode == 0, f"{tag}: compiles", compiled.stderr)
+            if compiled.returncode != 0:
+                continue
+            again = run([args.hetc, "compile", model_path, "-o", hetx + ".again",
+                         f"--chip={chip_file}", "--quiet", *dim_flags])
+            checks.check(again.returncode == 0 and
+                         open(hetx, "rb").read() == open(hetx + ".again", "rb").read(),
+                         f"{tag}: compiling twice gives identical bytes")
+
+            ran = run([args.hetc, "run", hetx, "--output-dir", out_dir, *input_flags])
+            checks.check(ran.returncode == 0 and
+                         "predicted cycles == simulated cycles: yes" in ran.stdout,
+                         f"{tag}: runs, predicted cycles == simulated cycles",
+                         ran.stdout + ran.stderr)
+            if ran.returncode != 0:
+                continue
+            for out, want in zip(model.graph.output, expected):
+                got = np.load(os.path.join(out_dir, f"{out.name}.npy"))
+                err = np.abs(got - want)
+                ok = got.shape == want.shape and bool(np.all(err <= ATOL + RTOL * np.abs(want)))
+                checks.check(ok, f"{tag}: output '{out.name}' matches ONNX Runtime "
+                             f"(max abs error {err.max():.2e})")
+
+            # Move single instructions by one cycle: the chip model must refuse.
+            head, artifact = read_hetx(hetx, hetx_pb2)
+            count = len(artifact.instructions)
+            sample = sorted(set(np.linspace(0, count - 1, PERTURBED_INSTRUCTIONS).astype(int)))
+            accepted = []
+            for index in sample:
+                for delta in (-1, 1):
+                    original = artifact.instructions[index].cycle
+                    if original + delta < 0:
+                        continue
+                    mutated = hetx_pb2.Artifact()
+                    mutated.CopyFrom(artifact)
+                    mutated.instructions[index].cycle = original + delta
+                    ordered = sorted(mutated.instructions, key=lambda i: i.cycle)
+                    del mutated.instructions[:]
+                    mutated.instructions.extend(ordered)
+                    path = hetx + ".shifted"
+                    write_hetx(path, head, mutated)
+                    result = run([args.hetc, "run", path, *input_flags])
+                    if result.returncode == 0:
+                        accepted.append(f"#{index}{delta:+d}")
+            checks.check(not accepted,
+                         f"{tag}: {2 * len(sample)} one-cycle shifts all rejected",
+                         "accepted: " + ", ".join(accepted))
+
+    print(f"{checks.passed} passed, {checks.failed} failed")
+    return 1 if checks.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
