@@ -41,8 +41,8 @@ static Error inconsistent(const Problem &problem, OpId producer, OpId consumer,
       std::to_string(required) + " cycle(s) after " +
       problem.describeOp(producer) + ", but other transfers of the cluster " +
       "make it " + std::to_string(found);
-  return Error{ErrorKind::InconsistentCluster, std::move(message),
-               {producer, consumer}};
+  return Error{
+      ErrorKind::InconsistentCluster, std::move(message), {producer, consumer}};
 }
 
 namespace {
@@ -72,8 +72,8 @@ std::optional<Error> ClusterBuilder::place(OpId op, int64_t offset,
   int64_t &current = result.offset[op];
   if (current == kUnset) {
     current = offset;
-    result.clusterOf[op] = result.clusterOf[producer == op ? consumer
-                                                           : producer];
+    result.clusterOf[op] =
+        result.clusterOf[producer == op ? consumer : producer];
     queue.push_back(op);
     return std::nullopt;
   }
@@ -99,11 +99,10 @@ std::optional<Error> ClusterBuilder::visit(OpId root, uint32_t cluster) {
           continue;
         int64_t delay = problem.getTransferDelay(*it, consumer);
         std::optional<Error> error =
-            op == producer
-                ? place(consumer, result.offset[op] + delay, producer,
-                        consumer, delay)
-                : place(producer, result.offset[op] - delay, producer,
-                        consumer, delay);
+            op == producer ? place(consumer, result.offset[op] + delay,
+                                   producer, consumer, delay)
+                           : place(producer, result.offset[op] - delay,
+                                   producer, consumer, delay);
         if (error)
           return error;
       }
@@ -146,9 +145,9 @@ Expected<Clusters> ClusterBuilder::build() {
   for (TransferId id = 0; id < byLow.size(); ++id)
     byLow[id] = id;
   auto low = [&](TransferId id) {
-    return std::min(problem.getOperation(problem.getTransfer(id).producer)
-                        .position,
-                    problem.getFarthestPosition(id));
+    return std::min(
+        problem.getOperation(problem.getTransfer(id).producer).position,
+        problem.getFarthestPosition(id));
   };
   std::stable_sort(byLow.begin(), byLow.end(),
                    [&](TransferId a, TransferId b) { return low(a) < low(b); });

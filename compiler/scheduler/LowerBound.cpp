@@ -24,15 +24,15 @@ static LowerBound resourceBound(const Problem &problem) {
     if (uses[id] == 0)
       continue;
     uint32_t capacity = problem.getResource(id).capacity;
-    int64_t cycles = int64_t((uses[id] + capacity - 1) / capacity) - 1 +
-                     minLatency[id];
+    int64_t cycles =
+        int64_t((uses[id] + capacity - 1) / capacity) - 1 + minLatency[id];
     if (best.kind != BoundKind::Empty && cycles <= best.cycles)
       continue;
     best.cycles = cycles;
     best.kind = BoundKind::Resource;
     best.subject = id;
-    best.reason = "resource '" + problem.getResource(id).name + "': " +
-                  std::to_string(uses[id]) + " uses at capacity " +
+    best.reason = "resource '" + problem.getResource(id).name +
+                  "': " + std::to_string(uses[id]) + " uses at capacity " +
                   std::to_string(capacity);
     if (minLatency[id] != 1)
       best.reason += ", latency " + std::to_string(minLatency[id]);
@@ -138,8 +138,8 @@ LowerBound hetc::sched::computeLowerBound(const Problem &problem,
     done[cluster] = 1;
     for (const uint32_t *it = clusters.members.begin(cluster);
          it != clusters.members.end(cluster); ++it) {
-      int64_t end = base + clusters.offset[*it] +
-                    problem.getOperation(*it).latency;
+      int64_t end =
+          base + clusters.offset[*it] + problem.getOperation(*it).latency;
       if (path.kind != BoundKind::Empty && end <= path.cycles)
         continue;
       path.cycles = end;

@@ -16,8 +16,8 @@ ResourceId Problem::addResource(std::string name, uint32_t capacity) {
   return ResourceId(resources.size() - 1);
 }
 
-OpId Problem::addOperation(std::string name, int64_t latency,
-                           int64_t position, std::vector<ResourceId> uses) {
+OpId Problem::addOperation(std::string name, int64_t latency, int64_t position,
+                           std::vector<ResourceId> uses) {
   operations.push_back(
       Operation{std::move(name), latency, position, std::move(uses)});
   return OpId(operations.size() - 1);
@@ -82,9 +82,8 @@ std::optional<Error> Problem::checkTransfer(TransferId id) const {
   const Transfer &transfer = transfers[id];
   OpId producer = transfer.producer;
   if (producer >= operations.size())
-    return invalid("transfer #" + std::to_string(id) +
-                   " names producer #" + std::to_string(producer) +
-                   ", which does not exist");
+    return invalid("transfer #" + std::to_string(id) + " names producer #" +
+                   std::to_string(producer) + ", which does not exist");
   std::string what = "transfer from " + describeOp(producer);
   if (transfer.consumers.empty())
     return invalid(what + " has no consumers", {producer});
@@ -128,8 +127,8 @@ std::optional<Error> Problem::checkDependence(DependenceId id) const {
   if (dep.from >= operations.size() || dep.to >= operations.size())
     return invalid("dependence #" + std::to_string(id) +
                    " names an op that does not exist");
-  std::string what = "dependence " + describeOp(dep.from) + " -> " +
-                     describeOp(dep.to);
+  std::string what =
+      "dependence " + describeOp(dep.from) + " -> " + describeOp(dep.to);
   if (dep.from >= dep.to)
     return invalid(what + " must go from an earlier op to a later one in "
                           "program order",
@@ -184,7 +183,7 @@ int64_t Problem::getFarthestPosition(TransferId id) const {
 
 int64_t Problem::getTransferDelay(TransferId id, OpId consumer) const {
   const Operation &producer = operations[transfers[id].producer];
-  int64_t distance = std::llabs(operations[consumer].position -
-                                producer.position);
+  int64_t distance =
+      std::llabs(operations[consumer].position - producer.position);
   return producer.latency + distance * streams.hopCycles;
 }

@@ -116,9 +116,7 @@ public:
   const std::vector<Resource> &getResources() const { return resources; }
   const std::vector<Operation> &getOperations() const { return operations; }
   const std::vector<Transfer> &getTransfers() const { return transfers; }
-  const std::vector<Dependence> &getDependences() const {
-    return dependences;
-  }
+  const std::vector<Dependence> &getDependences() const { return dependences; }
 
   /// Checks the stream configuration.
   std::optional<Error> checkStreams() const;

@@ -4,43 +4,37 @@
 #define HETC_COMPILER_SCHEDULER_RESERVATIONTABLE_H
 
 #include "compiler/scheduler/PagedArray.h"
+#include "compiler/scheduler/SkipChain.h"
 
-#include <algorithm>
 #include <cstdint>
+#include <vector>
 
 namespace hetc::sched {
 
 /// Counts the uses of one resource per cycle and finds the next cycle with
-/// room. Uses are never released, so a full cycle stays full; full cycles
-/// keep a compressed jump to the next candidate (a union-find "next free"
-/// chain), which keeps searches near-linear over a whole schedule.
+/// room. Uses are never released, so a cycle without room for d more uses
+/// never regains it; searches mark such cycles in a skip chain per d, so a
+/// later search for the same d jumps over them.
 class ReservationTable {
 public:
   explicit ReservationTable(uint32_t capacity) : capacity(capacity) {}
 
-  /// Returns the first cycle >= `cycle` that has room for `demand` more uses.
-  /// `demand` must not exceed the capacity.
+  /// Returns the first cycle >= `cycle` with room for `demand` more uses;
+  /// `demand` must be in [1, capacity].
   uint64_t firstFit(uint64_t cycle, uint32_t demand);
   /// Records `demand` more uses at `cycle`; they must fit.
-  void reserve(uint64_t cycle, uint32_t demand);
+  void reserve(uint64_t cycle, uint32_t demand) { counts.at(cycle) += demand; }
+  /// Returns the uses recorded at `cycle`.
+  uint32_t usesAt(uint64_t cycle) const {
+    const uint32_t *count = counts.lookup(cycle);
+    return count ? *count : 0;
+  }
 
 private:
-  /// One word per cycle: below the capacity it is the use count; at or above
-  /// it the cycle is full and the word is capacity + jump - 1, where every
-  /// cycle in [cycle, cycle + jump) is full. Full cycles never empty again,
-  /// so a jump stays valid, and a shortened one is still valid.
-  using Slot = uint32_t;
-
-  /// Returns the first cycle >= `cycle` that is not full.
-  uint64_t firstNotFull(uint64_t cycle);
-  uint32_t countAt(uint64_t cycle) const {
-    const Slot *slot = slots.lookup(cycle);
-    return slot ? std::min(*slot, capacity) : 0;
-  }
-  uint64_t jumpAt(Slot slot) const { return uint64_t(slot - capacity) + 1; }
-
   uint32_t capacity;
-  PagedArray<Slot> slots;
+  PagedArray<uint32_t> counts;
+  /// tooFull[d - 1]: cycles known to lack room for d more uses.
+  std::vector<SkipChain> tooFull;
 };
 
 } // namespace hetc::sched

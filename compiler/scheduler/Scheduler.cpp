@@ -38,7 +38,7 @@ struct PendingStream {
 class ListScheduler {
 public:
   ListScheduler(const Problem &problem, const Clusters &clusters,
-                int64_t phaseBias);
+                const SchedulerOptions &options, int64_t phaseBias);
   /// Adds a table per (direction, position) where a transfer with a fixed
   /// direction starts or ends.
   void addEndpointTables();
@@ -72,6 +72,9 @@ private:
 
   const Problem &problem;
   const Clusters &clusters;
+  const SchedulerOptions &options;
+  /// The latest base placed so far.
+  int64_t frontier = 0;
   /// The problem's resources, then one table per stream endpoint: at most
   /// `groups` transfers of a direction can touch a position at one phase.
   /// Fitting these like resources lets the base jump over crowded phases
@@ -103,9 +106,9 @@ private:
 } // namespace
 
 ListScheduler::ListScheduler(const Problem &problem, const Clusters &clusters,
-                             int64_t phaseBias)
-    : problem(problem), clusters(clusters), phaseBias(phaseBias),
-      streams(problem.getStreams().groups, phaseBias),
+                             const SchedulerOptions &options, int64_t phaseBias)
+    : problem(problem), clusters(clusters), options(options),
+      phaseBias(phaseBias), streams(problem.getStreams().groups, phaseBias),
       cycles(problem.getNumOperations(), 0), placed(clusters.size(), 0),
       assigned(problem.getNumTransfers()),
       used(problem.getStreams().groups, 0) {
@@ -132,8 +135,8 @@ void ListScheduler::addEndpointTables() {
       continue;
     auto direction =
         choice == DirectionChoice::East ? Direction::East : Direction::West;
-    int64_t from = problem.getOperation(problem.getTransfer(id).producer)
-                       .position;
+    int64_t from =
+        problem.getOperation(problem.getTransfer(id).producer).position;
     int64_t far = problem.getFarthestPosition(id);
     endpointLow[id] = tableFor(direction, std::min(from, far));
     endpointHigh[id] = tableFor(direction, std::max(from, far));
@@ -198,7 +201,8 @@ std::optional<Error> ListScheduler::collectDemands(uint32_t cluster) {
       names += (names.empty() ? "" : ", ") + problem.describeOp(*op);
       error.ops.push_back(*op);
     }
-    error.message = "ops " + names + " must issue in the same cycle (their "
+    error.message = "ops " + names +
+                    " must issue in the same cycle (their "
                     "transfers fix it) and need " +
                     std::to_string(demand.count) + " uses of resource '" +
                     resource.name + "', which has capacity " +
@@ -226,9 +230,8 @@ int64_t ListScheduler::fitResources(int64_t base, int64_t limit) {
   return base;
 }
 
-uint32_t ListScheduler::pickGroup(const StreamTable *table,
-                                  Direction direction, int64_t phase,
-                                  int32_t low, int32_t high) {
+uint32_t ListScheduler::pickGroup(const StreamTable *table, Direction direction,
+                                  int64_t phase, int32_t low, int32_t high) {
   std::fill(used.begin(), used.end(), 0);
   if (table)
     table->markClashes(direction, phase, low, high, used);
@@ -299,8 +302,9 @@ bool ListScheduler::assignStreams(uint32_t cluster, int64_t base,
       failure.phase[unsigned(direction)] = phase;
       // Phases move with the base, so the base can skip what the phase must.
       if (table)
-        next = std::min(next, base - phase + nextPhase(*table, direction,
-                                                       phase, low, high));
+        next =
+            std::min(next, base - phase +
+                               nextPhase(*table, direction, phase, low, high));
     }
     if (!pending.empty() && pending.back().transfer == *it)
       continue;
@@ -316,22 +320,22 @@ bool ListScheduler::assignStreams(uint32_t cluster, int64_t base,
 Error ListScheduler::noStreamGroup() const {
   OpId failed = problem.getTransfer(failure.transfer).producer;
   Error error{ErrorKind::Unschedulable, "", {failed}};
-  std::string names = problem.describeOp(failed);
+  std::string names;
   for (const PendingStream &other : pending) {
     unsigned direction = unsigned(other.direction);
-    if (!failure.tried[direction] ||
-        failure.phase[direction] != other.phase ||
+    if (!failure.tried[direction] || failure.phase[direction] != other.phase ||
         !other.segment.overlaps(failure.low, failure.high))
       continue;
     OpId producer = problem.getTransfer(other.transfer).producer;
-    names += ", " + problem.describeOp(producer);
+    names += (names.empty() ? "" : ", ") + problem.describeOp(producer);
     error.ops.push_back(producer);
   }
-  error.message = "stream groups exhausted: the transfers from " + names +
-                  " are in flight together over overlapping positions and "
-                  "need more than the " +
+  error.message = "stream groups exhausted: the transfer from " +
+                  problem.describeOp(failed) +
+                  " is in flight together with the transfers from " + names +
+                  " over shared positions, and a direction has only " +
                   std::to_string(problem.getStreams().groups) +
-                  " stream group(s) of a direction";
+                  " stream group(s)";
   return error;
 }
 
@@ -372,6 +376,8 @@ std::optional<Error> ListScheduler::place(uint32_t cluster) {
   }
 
   int64_t base = earliest;
+  if (options.backfillWindow > 0 && frontier - options.backfillWindow <= latest)
+    base = std::max(base, frontier - options.backfillWindow);
   while (base <= latest) {
     int64_t fitted = fitResources(base, latest);
     if (fitted != base) {
@@ -386,13 +392,14 @@ std::optional<Error> ListScheduler::place(uint32_t cluster) {
     if (!limiting)
       return Error{ErrorKind::Infeasible,
                    "the schedule would run past 2^32 cycles at the cluster "
-                   "of " + problem.describeOp(first),
+                   "of " +
+                       problem.describeOp(first),
                    {first}};
     return Error{ErrorKind::Infeasible,
                  "no cycle fits the cluster of " + problem.describeOp(first) +
                      ": dependence " + problem.describeOp(limiting->from) +
-                     " -> " + problem.describeOp(limiting->to) +
-                     " (delay " + std::to_string(limiting->delay) +
+                     " -> " + problem.describeOp(limiting->to) + " (delay " +
+                     std::to_string(limiting->delay) +
                      ") needs it to start by cycle " + std::to_string(latest) +
                      ", but its dependences and the resources and streams "
                      "in use allow no start before " +
@@ -415,6 +422,7 @@ std::optional<Error> ListScheduler::place(uint32_t cluster) {
        op != clusters.members.end(cluster); ++op)
     cycles[*op] = base + clusters.offset[*op];
   placed[cluster] = 1;
+  frontier = std::max(frontier, base);
   return std::nullopt;
 }
 
@@ -439,7 +447,8 @@ static std::optional<Error> prepare(const Problem &problem,
   return std::nullopt;
 }
 
-Expected<Schedule> hetc::sched::schedule(const Problem &problem) {
+Expected<Schedule> hetc::sched::schedule(const Problem &problem,
+                                         const SchedulerOptions &options) {
   std::optional<Clusters> clusters;
   std::vector<uint32_t> order;
   if (std::optional<Error> error = prepare(problem, clusters, order))
@@ -449,16 +458,16 @@ Expected<Schedule> hetc::sched::schedule(const Problem &problem) {
   // them non-negative for the tables.
   int64_t phaseBias = 0;
   for (const Transfer &transfer : problem.getTransfers())
-    phaseBias = std::max(phaseBias,
-                         problem.getOperation(transfer.producer).position *
-                             problem.getStreams().hopCycles);
+    phaseBias =
+        std::max(phaseBias, problem.getOperation(transfer.producer).position *
+                                problem.getStreams().hopCycles);
   if (phaseBias > kMaxCycle)
     return Error{ErrorKind::Infeasible,
                  "values would take more than 2^32 cycles to cross the "
                  "floorplan; check the positions and the hop time",
                  {}};
 
-  ListScheduler scheduler(problem, *clusters, phaseBias);
+  ListScheduler scheduler(problem, *clusters, options, phaseBias);
   if (std::optional<Error> error = scheduler.run(order))
     return *error;
 
@@ -466,14 +475,13 @@ Expected<Schedule> hetc::sched::schedule(const Problem &problem) {
   result.cycles = scheduler.takeCycles();
   result.streams = scheduler.takeStreams();
   for (OpId op = 0; op < problem.getNumOperations(); ++op)
-    result.length = std::max(result.length, result.cycles[op] +
-                                                problem.getOperation(op).latency);
+    result.length = std::max(
+        result.length, result.cycles[op] + problem.getOperation(op).latency);
   result.bound = computeLowerBound(problem, *clusters, order);
-  result.efficiency = result.length == 0 ? 1.0
-                                         : double(result.bound.cycles) /
-                                               double(result.length);
-  result.utilisation =
-      computeUtilisation(problem, result.length);
+  result.efficiency = result.length == 0
+                          ? 1.0
+                          : double(result.bound.cycles) / double(result.length);
+  result.utilisation = computeUtilisation(problem, result.length);
   return result;
 }
 
@@ -497,6 +505,7 @@ hetc::sched::computeUtilisation(const Problem &problem, int64_t length) {
     for (ResourceUsage &entry : usage)
       entry.utilisation =
           double(entry.uses) /
-          (double(problem.getResource(entry.resource).capacity) * double(length));
+          (double(problem.getResource(entry.resource).capacity) *
+           double(length));
   return usage;
 }

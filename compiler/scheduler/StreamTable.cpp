@@ -23,8 +23,7 @@ int64_t StreamTable::firstFreePhase(Direction direction, int64_t phase,
               uint64_t(uint32_t(low)) << 32 | uint32_t(high));
   std::vector<char> used(groups);
   for (;; ++phase) {
-    phase = int64_t(known.firstFit(uint64_t(phase + phaseBias), 1)) -
-            phaseBias;
+    phase = int64_t(known.firstFit(uint64_t(phase + phaseBias), 1)) - phaseBias;
     const Cell *cell = lookup(direction, phase);
     // A cell with fewer segments than groups always leaves one free.
     if (!cell || cell->size() < groups)
@@ -39,12 +38,10 @@ int64_t StreamTable::firstFreePhase(Direction direction, int64_t phase,
 
 int64_t StreamTable::firstPhaseWithFree(Direction direction, int64_t phase,
                                         int32_t position, uint32_t need) {
-  ReservationTable &known =
-      learned(crowded[unsigned(direction)],
-              uint64_t(uint32_t(position)) << 32 | need);
+  ReservationTable &known = learned(crowded[unsigned(direction)],
+                                    uint64_t(uint32_t(position)) << 32 | need);
   for (;; ++phase) {
-    phase = int64_t(known.firstFit(uint64_t(phase + phaseBias), 1)) -
-            phaseBias;
+    phase = int64_t(known.firstFit(uint64_t(phase + phaseBias), 1)) - phaseBias;
     const Cell *cell = lookup(direction, phase);
     if (!cell || cell->size() + need <= groups)
       return phase;

@@ -58,17 +58,15 @@ private:
 
 } // namespace
 
-Generator::Generator(const SyntheticChip &chip,
-                     const SyntheticOptions &options)
+Generator::Generator(const SyntheticChip &chip, const SyntheticOptions &options)
     : chip(chip), options(options), state(options.seed),
       problem(StreamConfig{chip.hopCycles, chip.streamGroups, 4}),
       vectorPosition(chip.planes / 2 + 1 + chip.slices / 2),
       memory(options.addresses), lastMatmul(chip.planes, kNone) {
   for (uint32_t slice = 0; slice < chip.slices; ++slice)
     for (uint32_t bank = 0; bank < chip.banksPerSlice; ++bank)
-      banks.push_back(problem.addResource("slice" + std::to_string(slice) +
-                                              ".bank" + std::to_string(bank),
-                                          1));
+      banks.push_back(problem.addResource(
+          "slice" + std::to_string(slice) + ".bank" + std::to_string(bank), 1));
   vector = problem.addResource("vector", chip.vectorAlus);
   for (uint32_t plane = 0; plane < chip.planes; ++plane)
     planes.push_back(problem.addResource("plane" + std::to_string(plane), 1));
@@ -87,9 +85,8 @@ int64_t Generator::planePosition(uint32_t plane) const {
 
 OpId Generator::addOp(char kind, int64_t latency, int64_t position,
                       ResourceId use) {
-  return problem.addOperation(
-      kind + std::to_string(problem.getNumOperations()), latency, position,
-      {use});
+  return problem.addOperation(kind + std::to_string(problem.getNumOperations()),
+                              latency, position, {use});
 }
 
 OpId Generator::read(uint32_t address) {

@@ -25,9 +25,7 @@ struct SyntheticChip {
   /// The published first-generation TSP (chips/tsp-v1.chip).
   static SyntheticChip tspV1() { return {}; }
   /// The small test chip (chips/test-chip.chip).
-  static SyntheticChip testChip() {
-    return {8, 2, 4, 2, 8, 1, 1, 1, 2, 1, 4};
-  }
+  static SyntheticChip testChip() { return {8, 2, 4, 2, 8, 1, 1, 1, 2, 1, 4}; }
 };
 
 /// What a synthetic program holds.

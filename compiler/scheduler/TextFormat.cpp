@@ -147,8 +147,7 @@ std::optional<Error> Parser::parseGroups(const Tokens &tokens) {
   seenGroups = true;
   StreamConfig config = problem.getStreams();
   int64_t groups, width = config.groupWidth;
-  if (auto failure =
-          parseInt(tokens, 1, "a group count", 1, 1 << 16, groups))
+  if (auto failure = parseInt(tokens, 1, "a group count", 1, 1 << 16, groups))
     return failure;
   if (tokens.size() > 2) {
     if (tokens[2] != "width" || tokens.size() != 4)
@@ -166,11 +165,10 @@ std::optional<Error> Parser::parseResource(const Tokens &tokens) {
   if (tokens.size() != 3)
     return error("expected 'resource <name> <capacity>'");
   int64_t capacity;
-  if (auto failure =
-          parseInt(tokens, 2, "a capacity", 1, UINT32_MAX, capacity))
+  if (auto failure = parseInt(tokens, 2, "a capacity", 1, UINT32_MAX, capacity))
     return failure;
-  ResourceId id = problem.addResource(std::string(tokens[1]),
-                                      uint32_t(capacity));
+  ResourceId id =
+      problem.addResource(std::string(tokens[1]), uint32_t(capacity));
   return define(resources, "resource", tokens[1], id);
 }
 
@@ -199,8 +197,7 @@ std::optional<Error> Parser::parseOp(const Tokens &tokens) {
       for (++index; index < tokens.size(); ++index) {
         auto it = resources.find(std::string(tokens[index]));
         if (it == resources.end())
-          return error("unknown resource '" + std::string(tokens[index]) +
-                       "'");
+          return error("unknown resource '" + std::string(tokens[index]) + "'");
         uses.push_back(it->second.id);
       }
     } else {

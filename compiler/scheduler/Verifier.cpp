@@ -59,8 +59,8 @@ void Verifier::checkTransfers() {
     const Operation &producer = problem.getOperation(transfer.producer);
     std::string what = "transfer from " + at(transfer.producer);
     if (stream.group >= config.groups)
-      fail(what + " uses group " + std::to_string(stream.group) +
-               " of only " + std::to_string(config.groups),
+      fail(what + " uses group " + std::to_string(stream.group) + " of only " +
+               std::to_string(config.groups),
            {transfer.producer});
     if (stream.streamId != stream.group * config.groupWidth)
       fail(what + " names stream " + std::to_string(stream.streamId) +
@@ -100,8 +100,8 @@ void Verifier::checkStreamClashes() {
     }
     int64_t emit = schedule.cycles[transfer.producer] + producer.latency;
     bool east = stream.direction == Direction::East;
-    int64_t phase = east ? emit - producer.position * hop
-                         : emit + producer.position * hop;
+    int64_t phase =
+        east ? emit - producer.position * hop : emit + producer.position * hop;
     uses.emplace_back(east ? 0 : 1, stream.group, phase, low, high, id);
   }
   std::sort(uses.begin(), uses.end());
@@ -157,8 +157,8 @@ void Verifier::checkDependences() {
 void Verifier::checkLength() {
   int64_t length = 0;
   for (OpId op = 0; op < problem.getNumOperations(); ++op)
-    length = std::max(length, schedule.cycles[op] +
-                                  problem.getOperation(op).latency);
+    length = std::max(length,
+                      schedule.cycles[op] + problem.getOperation(op).latency);
   if (schedule.length != length)
     fail("the schedule claims length " + std::to_string(schedule.length) +
              ", but its ops complete at " + std::to_string(length),
@@ -190,8 +190,8 @@ std::optional<Error> Verifier::run() {
   if (violations == 0)
     return std::nullopt;
   if (violations > kMaxReported)
-    error.message += "\n(and " + std::to_string(violations - kMaxReported) +
-                     " more)";
+    error.message +=
+        "\n(and " + std::to_string(violations - kMaxReported) + " more)";
   return error;
 }
 

@@ -27,8 +27,8 @@ static int usage(std::ostream &os, int status) {
 }
 
 int main(int argc, char **argv) {
-  if (argc == 2 && (std::string(argv[1]) == "-h" ||
-                    std::string(argv[1]) == "--help"))
+  if (argc == 2 &&
+      (std::string(argv[1]) == "-h" || std::string(argv[1]) == "--help"))
     return usage(std::cout, 0);
   if (argc != 2)
     return usage(std::cerr, 2);
