@@ -103,3 +103,22 @@ MODELS = {
     "mlp_gemm_softmax": (mlp_gemm_softmax, {}),
     "mlp_batched": (mlp_batched, {"batch": 2}),
 }
+
+
+def example_mlp(batch=8, dims=(128, 256, 128, 10), seed=11):
+    """The bundled example: a 3-layer MLP classifier with a softmax head."""
+    model = mlp_relu(batch=batch, dims=dims, seed=seed)
+    graph = model.graph
+    identity = next(n for n in graph.node if n.op_type == "Identity")
+    graph.node.remove(identity)
+    graph.node.append(helper.make_node("Softmax", [identity.input[0]], ["y"],
+                                       name="head/softmax", axis=-1))
+    graph.name = "example_mlp"
+    onnx.checker.check_model(model)
+    return model
+
+
+if __name__ == "__main__":
+    import sys
+    # models.py NAME OUTPUT.onnx: writes one model.
+    onnx.save(globals()[sys.argv[1]](), sys.argv[2])

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Configures and builds hetc in build/ (Release, Ninja, ccache, lld, -j2).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD_DIR="${HETC_BUILD_DIR:-build}"
+PYTHON="$(command -v "${PYTHON:-python3}")"
+cmake -S . -B "$BUILD_DIR" -G Ninja \
+  -DCMAKE_BUILD_TYPE=Release \
+  -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit \
+  -DPython3_EXECUTABLE="$PYTHON"
+cmake --build "$BUILD_DIR" -j "${HETC_JOBS:-2}"
