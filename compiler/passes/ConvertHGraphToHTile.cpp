@@ -214,28 +214,31 @@ LogicalResult Lowering::lowerBinary(Operation *op, htile::BinaryKind kind,
            << rhs.getType() << " to " << result.getType()
            << " is not supported on the chip yet (supported: equal shapes, "
               "a row [.., 1, N], or a constant scalar)";
+  Value lhsBuffer = buffer(lhs);
   Value out = alloc(result);
-  htile::BinaryOp::create(builder, op->getLoc(), kind, buffer(lhs),
-                          rhsBuffer, out);
+  htile::BinaryOp::create(builder, op->getLoc(), kind, lhsBuffer, rhsBuffer,
+                          out);
   buffers.map(result, out);
   return success();
 }
 
 LogicalResult Lowering::lowerUnary(Operation *op, htile::UnaryKind kind) {
+  Value input = buffer(op->getOperand(0));
   Value out = alloc(op->getResult(0));
-  htile::UnaryOp::create(builder, op->getLoc(), kind,
-                         buffer(op->getOperand(0)), out);
+  htile::UnaryOp::create(builder, op->getLoc(), kind, input, out);
   buffers.map(op->getResult(0), out);
   return success();
 }
 
 LogicalResult Lowering::lowerLinear(hgraph::LinearOp op) {
-  Value out = alloc(op.getResult());
+  // Operand buffers first, in operand order, so the IR order is fixed.
+  Value input = buffer(op.getInput());
+  Value weight = buffer(op.getWeight());
   Value bias = op.getBias() ? buffer(op.getBias()) : Value();
+  Value out = alloc(op.getResult());
   // One input row per step; the weight tile fills one plane.
   htile::MatMulOp::create(
-      builder, op.getLoc(), buffer(op.getInput()),
-      buffer(op.getWeight()), bias, out,
+      builder, op.getLoc(), input, weight, bias, out,
       static_cast<htile::Activation>(op.getActivation()),
       builder.getDenseI64ArrayAttr(
           {1, int64_t(chip.proto().matrix().rows()),
@@ -266,10 +269,10 @@ LogicalResult Lowering::lowerSoftmax(hgraph::SoftmaxOp op) {
            << type.getShape().back() << " elements is not supported on the "
            << "chip yet; rows must fit one vector (" << chip.lanes()
            << " lanes on '" << chip.name() << "')";
+  Value input = buffer(op.getInput());
   Value out = alloc(op.getResult());
   Value scratch = alloc(op.getResult());
-  htile::SoftmaxOp::create(builder, op.getLoc(),
-                           buffer(op.getInput()), out, scratch);
+  htile::SoftmaxOp::create(builder, op.getLoc(), input, out, scratch);
   buffers.map(op.getResult(), out);
   return success();
 }

@@ -1,0 +1,38 @@
+// RUN: hetc-opt %s --split-input-file --verify-diagnostics --hetc-convert-hgraph-to-htile=chip=%chips/test-chip.chip
+
+// Tests that a transpose of a computed tensor is reported at its node.
+func.func @main(%x: tensor<4x8xf32>) -> tensor<8x4xf32> {
+  %0 = hgraph.relu %x : tensor<4x8xf32>
+  // expected-error @+1 {{transposing a computed tensor is not supported on the chip yet}}
+  %1 = hgraph.transpose %0 {perm = array<i64: 1, 0>} : tensor<4x8xf32> -> tensor<8x4xf32>
+  return %1 : tensor<8x4xf32>
+}
+
+// -----
+
+// Tests that every unsupported op of a function is reported, not only the first.
+func.func @main(%x: tensor<4x8xf32>, %y: tensor<4x1xf32>) -> (tensor<2x16xf32>, tensor<4x8xf32>) {
+  // expected-error @+1 {{reshape from 'tensor<4x8xf32>' to 'tensor<2x16xf32>' changes the row length}}
+  %0 = hgraph.reshape %x : tensor<4x8xf32> -> tensor<2x16xf32>
+  // expected-error @+1 {{broadcasting 'tensor<4x1xf32>' to 'tensor<4x8xf32>' is not supported on the chip yet}}
+  %1 = hgraph.sub %x, %y : (tensor<4x8xf32>, tensor<4x1xf32>) -> tensor<4x8xf32>
+  return %0, %1 : tensor<2x16xf32>, tensor<4x8xf32>
+}
+
+// -----
+
+// Tests that softmax rows must fit one vector of the chip.
+func.func @main(%x: tensor<2x20xf32>) -> tensor<2x20xf32> {
+  // expected-error @+1 {{softmax over rows of 20 elements is not supported on the chip yet; rows must fit one vector (16 lanes on 'test-chip')}}
+  %0 = hgraph.softmax %x {axis = 1 : i64} : tensor<2x20xf32>
+  return %0 : tensor<2x20xf32>
+}
+
+// -----
+
+// Tests that softmax along an inner axis is rejected.
+func.func @main(%x: tensor<2x4xf32>) -> tensor<2x4xf32> {
+  // expected-error @+1 {{softmax along axis 0 of 'tensor<2x4xf32>' is not supported on the chip yet; only the last axis is}}
+  %0 = hgraph.softmax %x {axis = 0 : i64} : tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}

@@ -1,0 +1,49 @@
+// RUN: hetc-opt %s --split-input-file --hetc-convert-hgraph-to-htile=chip=%chips/test-chip.chip | FileCheck %s
+
+// Tests that a linear op becomes a matrix kernel tiled to the chip's planes,
+// that constants become SRAM buffers on first use, a scalar constant
+// operand becomes a broadcast row, and views keep the row length.
+// CHECK-LABEL: func.func @main()
+func.func @main(%x: tensor<4x20xf32> {hgraph.name = "x"}) -> (tensor<4x20xf32> {hgraph.name = "y"}) {
+  // CHECK: %[[X:.*]] = htile.input "x" : memref<4x20xf32>
+  // CHECK: %[[W:.*]] = htile.constant dense<5.000000e-01> : tensor<20x20xf32> : memref<20x20xf32>
+  // CHECK: %[[B:.*]] = htile.constant dense<2.500000e-01> : tensor<20xf32> : memref<20xf32>
+  // CHECK: %[[L:.*]] = htile.alloc : memref<4x20xf32>
+  // CHECK: htile.matmul ins(%[[X]], %[[W]]) bias(%[[B]] : memref<20xf32>) outs(%[[L]]) activation(tanh) {tile = array<i64: 1, 16, 16>}
+  // CHECK: %[[TWO:.*]] = htile.constant dense<2.000000e+00> : tensor<20xf32> : memref<20xf32>
+  // CHECK: %[[M:.*]] = htile.alloc : memref<4x20xf32>
+  // CHECK: htile.binary mul ins(%[[L]], %[[TWO]]) outs(%[[M]])
+  // CHECK: %[[S:.*]] = htile.alloc : memref<4x20xf32>
+  // CHECK: htile.binary sub ins(%[[M]], %[[X]]) outs(%[[S]])
+  // CHECK: %[[V:.*]] = htile.view %[[S]] : memref<4x20xf32> to memref<2x2x20xf32>
+  // CHECK: %[[G:.*]] = htile.alloc : memref<2x2x20xf32>
+  // CHECK: htile.unary sigmoid ins(%[[V]]) outs(%[[G]])
+  // CHECK: %[[V2:.*]] = htile.view %[[G]] : memref<2x2x20xf32> to memref<4x20xf32>
+  // CHECK: htile.output "y", %[[V2]] : memref<4x20xf32>
+  // CHECK-NOT: htile.constant
+  %w = hgraph.constant dense<0.5> : tensor<20x20xf32>
+  %b = hgraph.constant dense<0.25> : tensor<20xf32>
+  %two = hgraph.constant dense<2.0> : tensor<f32>
+  %0 = hgraph.linear %x, %w, %b activation(tanh) : (tensor<4x20xf32>, tensor<20x20xf32>, tensor<20xf32>) -> tensor<4x20xf32>
+  %1 = hgraph.mul %0, %two : (tensor<4x20xf32>, tensor<f32>) -> tensor<4x20xf32>
+  %2 = hgraph.sub %1, %x : (tensor<4x20xf32>, tensor<4x20xf32>) -> tensor<4x20xf32>
+  %3 = hgraph.reshape %2 : tensor<4x20xf32> -> tensor<2x2x20xf32>
+  %4 = hgraph.sigmoid %3 : tensor<2x2x20xf32>
+  %5 = hgraph.reshape %4 : tensor<2x2x20xf32> -> tensor<4x20xf32>
+  return %5 : tensor<4x20xf32>
+}
+
+// -----
+
+// Tests that softmax gets a scratch buffer and that a commutative op with
+// the row operand on the left is swapped.
+// CHECK-LABEL: func.func @main()
+func.func @main(%x: tensor<3x10xf32> {hgraph.name = "x"}, %b: tensor<10xf32> {hgraph.name = "b"}) -> (tensor<3x10xf32> {hgraph.name = "y"}) {
+  // CHECK: %[[X:.*]] = htile.input "x"
+  // CHECK: %[[B:.*]] = htile.input "b" : memref<10xf32>
+  // CHECK: htile.binary add ins(%[[X]], %[[B]]) outs(%[[A:.*]]) :
+  // CHECK: htile.softmax ins(%[[A]]) outs(%{{.*}}) scratch(%{{.*}}) : memref<3x10xf32>, memref<3x10xf32>, memref<3x10xf32>
+  %0 = hgraph.add %b, %x : (tensor<10xf32>, tensor<3x10xf32>) -> tensor<3x10xf32>
+  %1 = hgraph.softmax %0 {axis = -1 : i64} : tensor<3x10xf32>
+  return %1 : tensor<3x10xf32>
+}

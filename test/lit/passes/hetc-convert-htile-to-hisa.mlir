@@ -1,0 +1,88 @@
+// RUN: hetc-opt %s --split-input-file --hetc-convert-htile-to-hisa=chip=%chips/test-chip.chip | FileCheck %s
+
+// Tests the instructions of a matmul with K = 20 on 16-lane planes: two
+// weight tiles on planes 0 and 1 (16 rows, then 4), the second tile's
+// partial product added to the first through the output buffer, then the
+// bias and relu epilogue on the vector unit, all on 4 lanes.
+// CHECK-LABEL: func.func @main()
+// CHECK: hisa.input "x" at 0 : tensor<1x20xf32>
+// CHECK: hisa.constant at 256 dense<5.000000e-01> : tensor<20x4xf32>
+// CHECK: hisa.constant at 512 dense<1.000000e+00> : tensor<4xf32>
+// CHECK: hisa.output "y" at 768 : tensor<1x4xf32>
+// CHECK: %[[W0:.*]] = hisa.read 256
+// CHECK-NEXT: hisa.load_weights %[[W0]] plane 0 row 0
+// CHECK: hisa.load_weights %{{.*}} plane 0 row 15
+// CHECK-NEXT: %[[X0:.*]] = hisa.read 0
+// CHECK-NEXT: %[[P0:.*]] = hisa.matmul %[[X0]] plane 0
+// CHECK-NEXT: hisa.write %[[P0]] to 768
+// CHECK-NEXT: %[[W16:.*]] = hisa.read 272
+// CHECK-NEXT: hisa.load_weights %[[W16]] plane 1 row 0
+// CHECK: hisa.load_weights %{{.*}} plane 1 row 3
+// CHECK-NEXT: %[[X1:.*]] = hisa.read 1
+// CHECK-NEXT: %[[P1:.*]] = hisa.matmul %[[X1]] plane 1
+// CHECK-NEXT: %[[ACC:.*]] = hisa.read 768
+// CHECK-NEXT: %[[SUM:.*]] = hisa.vbinary add %[[P1]], %[[ACC]] lanes 4
+// CHECK-NEXT: %[[B:.*]] = hisa.read 512
+// CHECK-NEXT: %[[BIASED:.*]] = hisa.vbinary add %[[SUM]], %[[B]] lanes 4
+// CHECK-NEXT: %[[R:.*]] = hisa.vunary relu %[[BIASED]] lanes 4
+// CHECK-NEXT: hisa.write %[[R]] to 768
+// CHECK-NEXT: return
+func.func @main() {
+  %x = htile.input "x" {address = 0 : i64} : memref<1x20xf32>
+  %w = htile.constant dense<0.5> : tensor<20x4xf32> {address = 256 : i64} : memref<20x4xf32>
+  %b = htile.constant dense<1.0> : tensor<4xf32> {address = 512 : i64} : memref<4xf32>
+  %y = htile.alloc {address = 768 : i64} : memref<1x4xf32>
+  htile.matmul ins(%x, %w) bias(%b : memref<4xf32>) outs(%y) activation(relu) {tile = array<i64: 1, 16, 16>} : memref<1x20xf32>, memref<20x4xf32>, memref<1x4xf32>
+  htile.output "y", %y : memref<1x4xf32>
+  return
+}
+
+// -----
+
+// Tests softmax on one row of 10: max reduction, subtract, exp into the
+// scratch buffer, then sum reduction and divide.
+// CHECK-LABEL: func.func @softmax()
+// CHECK: %[[X:.*]] = hisa.read 0
+// CHECK-NEXT: %[[M:.*]] = hisa.vreduce max %[[X]] lanes 10
+// CHECK-NEXT: %[[X2:.*]] = hisa.read 0
+// CHECK-NEXT: %[[D:.*]] = hisa.vbinary sub %[[X2]], %[[M]] lanes 10
+// CHECK-NEXT: %[[E:.*]] = hisa.vunary exp %[[D]] lanes 10
+// CHECK-NEXT: hisa.write %[[E]] to 2
+// CHECK-NEXT: %[[E1:.*]] = hisa.read 2
+// CHECK-NEXT: %[[S:.*]] = hisa.vreduce sum %[[E1]] lanes 10
+// CHECK-NEXT: %[[E2:.*]] = hisa.read 2
+// CHECK-NEXT: %[[Y:.*]] = hisa.vbinary div %[[E2]], %[[S]] lanes 10
+// CHECK-NEXT: hisa.write %[[Y]] to 1
+func.func @softmax() {
+  %x = htile.input "x" {address = 0 : i64} : memref<1x10xf32>
+  %y = htile.alloc {address = 1 : i64} : memref<1x10xf32>
+  %s = htile.alloc {address = 2 : i64} : memref<1x10xf32>
+  htile.softmax ins(%x) outs(%y) scratch(%s) : memref<1x10xf32>, memref<1x10xf32>, memref<1x10xf32>
+  htile.output "y", %y : memref<1x10xf32>
+  return
+}
+
+// -----
+
+// Tests an elementwise kernel over rows of two vectors with a row operand.
+// CHECK-LABEL: func.func @rows()
+// CHECK: %[[A:.*]] = hisa.read 0
+// CHECK-NEXT: %[[B:.*]] = hisa.read 100
+// CHECK-NEXT: %[[C:.*]] = hisa.vbinary mul %[[A]], %[[B]] lanes 16
+// CHECK-NEXT: hisa.write %[[C]] to 200
+// CHECK-NEXT: hisa.read 1
+// CHECK-NEXT: hisa.read 101
+// CHECK-NEXT: hisa.vbinary mul %{{.*}}, %{{.*}} lanes 4
+// CHECK-NEXT: hisa.write %{{.*}} to 201
+// CHECK-NEXT: hisa.read 2
+// CHECK-NEXT: hisa.read 100
+// CHECK: hisa.write %{{.*}} to 203
+// CHECK-NEXT: return
+func.func @rows() {
+  %a = htile.input "a" {address = 0 : i64} : memref<2x20xf32>
+  %b = htile.input "b" {address = 100 : i64} : memref<20xf32>
+  %c = htile.alloc {address = 200 : i64} : memref<2x20xf32>
+  htile.binary mul ins(%a, %b) outs(%c) : memref<2x20xf32>, memref<20xf32>, memref<2x20xf32>
+  htile.output "c", %c : memref<2x20xf32>
+  return
+}

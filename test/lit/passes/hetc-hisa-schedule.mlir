@@ -1,0 +1,94 @@
+// RUN: hetc-opt %s --split-input-file --verify-diagnostics --hetc-hisa-schedule=chip=%chips/test-chip.chip | FileCheck %s
+
+// Tests exact stream timing on test-chip. Floorplan positions: slice 0 at 2,
+// slice 1 at 3, slice 2 at 4, the vector unit at 6; 1024 vectors per slice;
+// latencies: read 1, write 1, vector op 2.
+//   read 0 at 0 arrives at the vector unit at 0 + 1 + 4 hops = 5;
+//   relu emits at 7 and reaches slice 1 (3 hops west) at 10;
+//   the read of 1024 waits for that write to store (10 + 1 = 11);
+//   the second read of 0 (one hop further) issues at 10 to arrive with it;
+//   the two values share a phase and overlap, so they take two groups.
+// CHECK-LABEL: func.func @main()
+// CHECK-SAME: hetc.instructions = 7 : i64
+// CHECK-SAME: hetc.lower_bound = 20 : i64
+// CHECK-SAME: hetc.predicted_cycles = 20 : i64
+func.func @main() {
+  hisa.input "x" at 0 : tensor<1x16xf32>
+  hisa.output "y" at 2048 : tensor<1x16xf32>
+  // CHECK: %[[R:.*]] = hisa.read 0 at 0 on <east, 0>
+  // CHECK-NEXT: %[[U:.*]] = hisa.vunary relu %[[R]] lanes 16 at 5 on <west, 0>
+  // CHECK-NEXT: hisa.write %[[U]] to 1024 at 10
+  // CHECK-NEXT: %[[A:.*]] = hisa.read 1024 at 11 on <east, 4>
+  // CHECK-NEXT: %[[B:.*]] = hisa.read 0 at 10 on <east, 0>
+  // CHECK-NEXT: %[[S:.*]] = hisa.vbinary add %[[A]], %[[B]] lanes 16 at 15 on <west, 0>
+  // CHECK-NEXT: hisa.write %[[S]] to 2048 at 19
+  %0 = hisa.read 0
+  %1 = hisa.vunary relu %0 lanes 16
+  hisa.write %1 to 1024
+  %2 = hisa.read 1024
+  %3 = hisa.read 0
+  %4 = hisa.vbinary add %2, %3 lanes 16
+  hisa.write %4 to 2048
+  return
+}
+
+// -----
+
+// Tests that a weight tile is installed before the matmul that uses it
+// (load latency 1, matmul latency 4; plane 0 at position 0, slice 0 at 2),
+// and that the next tile's load waits until the matmul has issued.
+// CHECK-LABEL: func.func @weights()
+func.func @weights() {
+  hisa.input "x" at 0 : tensor<2x16xf32>
+  hisa.output "y" at 1024 : tensor<2x16xf32>
+  // CHECK: hisa.read 2 at 0 on <west, 0>
+  // CHECK-NEXT: hisa.load_weights %{{.*}} plane 0 row 0 at 3
+  // CHECK-NEXT: hisa.read 0 at 1 on <west, 0>
+  // CHECK-NEXT: hisa.matmul %{{.*}} plane 0 at 4 on <east, 0>
+  // CHECK-NEXT: hisa.write %{{.*}} to 1024 at 11
+  // CHECK-NEXT: hisa.read 3 at 2 on <west, 0>
+  // CHECK-NEXT: hisa.load_weights %{{.*}} plane 0 row 0 at 5
+  %0 = hisa.read 2
+  hisa.load_weights %0 plane 0 row 0
+  %1 = hisa.read 0
+  %2 = hisa.matmul %1 plane 0
+  hisa.write %2 to 1024
+  %3 = hisa.read 3
+  hisa.load_weights %3 plane 0 row 0
+  %4 = hisa.read 1
+  %5 = hisa.matmul %4 plane 0
+  hisa.write %5 to 1025
+  return
+}
+
+// -----
+
+// Tests that an address outside SRAM is reported at the instruction.
+func.func @outside() {
+  // expected-error @+1 {{address 9000 is outside SRAM (chip 'test-chip' has 8192 vectors)}}
+  %0 = hisa.read 9000
+  hisa.write %0 to 0
+  return
+}
+
+// -----
+
+// Tests that a vector nobody reads is reported.
+func.func @dead() {
+  // expected-error @+1 {{emits a vector that no instruction reads}}
+  %0 = hisa.read 0
+  return
+}
+
+// -----
+
+// Tests that two operands that must be read from one bank in the same cycle
+// make the schedule impossible, with the reason.
+func.func @conflict() {
+  // expected-error @+1 {{cannot schedule: ops 'hisa.read#0', 'hisa.read#1' must issue in the same cycle}}
+  %0 = hisa.read 0
+  %1 = hisa.read 2
+  %2 = hisa.vbinary add %0, %1 lanes 16
+  hisa.write %2 to 4
+  return
+}
