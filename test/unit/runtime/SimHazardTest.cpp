@@ -63,6 +63,28 @@ TEST_F(SimHazardTest, TooLateOnWestStream) {
             "more: the value from instruction #1 MEM_READ passed at cycle 6");
 }
 
+TEST_F(SimHazardTest, ReadOfAnotherValueThanTheProgramMeans) {
+  // The value on the stream is #0's, but the program names #1's.
+  instr(add, 2).mutable_src(0)->set_producer(1);
+  EXPECT_EQ(simulateError(add, chip),
+            "hazard: too early at cycle 7: instruction #2 V_ADD on vector "
+            "unit (node 'Add_0'): src[0] reads EAST stream group 0 at "
+            "position 6 (vector unit) at cycle 7, which takes the value from "
+            "instruction #0 MEM_READ instead of the value from instruction "
+            "#1 MEM_READ");
+}
+
+TEST_F(SimHazardTest, ProducerThatEmitsNothing) {
+  instr(add, 2).mutable_src(0)->set_producer(3);
+  EXPECT_EQ(simulateError(add, chip),
+            "hazard: bad producer at cycle 7: instruction #2 V_ADD on vector "
+            "unit (node 'Add_0'): src[0] names instruction 3 as its "
+            "producer, which is not an instruction that emits a vector");
+  instr(add, 2).mutable_src(0)->set_producer(99);
+  EXPECT_NE(simulateError(add, chip).find("hazard: bad producer"),
+            std::string::npos);
+}
+
 TEST_F(SimHazardTest, NoValueOnStream) {
   instr(add, 2).mutable_src(0)->set_id(8);
   EXPECT_EQ(simulateError(add, chip),
