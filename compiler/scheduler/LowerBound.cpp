@@ -7,25 +7,33 @@
 
 using namespace hetc::sched;
 
-/// The busiest resource: U uses at capacity C take ceil(U / C) distinct
-/// cycles from 0, so the last one issues at ceil(U / C) - 1 or later and
-/// completes after the smallest latency among its users.
-static LowerBound resourceBound(const Problem &problem) {
+/// The busiest resource, with the work around it. A resource's U uses at
+/// capacity C take ceil(U / C) distinct cycles; none can issue before the
+/// earliest `head` among its users (the longest path of dependences from
+/// the start), and after the last one issues the program runs for at least
+/// the smallest `tail` among them (its own latency, or the longest path of
+/// dependences from it to the end). So any schedule is at least
+/// min(head) + ceil(U / C) - 1 + min(tail) cycles long.
+static LowerBound resourceBound(const Problem &problem,
+                                const std::vector<int64_t> &head,
+                                const std::vector<int64_t> &tail) {
   size_t count = problem.getNumResources();
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
   std::vector<uint64_t> uses(count, 0);
-  std::vector<int64_t> minLatency(count, std::numeric_limits<int64_t>::max());
-  for (const Operation &op : problem.getOperations())
-    for (ResourceId resource : op.uses) {
+  std::vector<int64_t> minHead(count, kMax), minTail(count, kMax);
+  for (OpId op = 0; op < problem.getNumOperations(); ++op)
+    for (ResourceId resource : problem.getOperation(op).uses) {
       ++uses[resource];
-      minLatency[resource] = std::min(minLatency[resource], op.latency);
+      minHead[resource] = std::min(minHead[resource], head[op]);
+      minTail[resource] = std::min(minTail[resource], tail[op]);
     }
   LowerBound best;
   for (ResourceId id = 0; id < count; ++id) {
     if (uses[id] == 0)
       continue;
     uint32_t capacity = problem.getResource(id).capacity;
-    int64_t cycles =
-        int64_t((uses[id] + capacity - 1) / capacity) - 1 + minLatency[id];
+    int64_t busy = int64_t((uses[id] + capacity - 1) / capacity);
+    int64_t cycles = minHead[id] + busy - 1 + minTail[id];
     if (best.kind != BoundKind::Empty && cycles <= best.cycles)
       continue;
     best.cycles = cycles;
@@ -33,11 +41,46 @@ static LowerBound resourceBound(const Problem &problem) {
     best.subject = id;
     best.reason = "resource '" + problem.getResource(id).name +
                   "': " + std::to_string(uses[id]) + " uses at capacity " +
-                  std::to_string(capacity);
-    if (minLatency[id] != 1)
-      best.reason += ", latency " + std::to_string(minLatency[id]);
+                  std::to_string(capacity) + ", after " +
+                  std::to_string(minHead[id]) + " cycles of lead-in and " +
+                  "before " + std::to_string(minTail[id]) + " of tail";
   }
   return best;
+}
+
+/// The longest path from each op's issue to the end of the program: its
+/// latency, or a dependence to a later op plus that op's tail. Ops of a
+/// cluster move together, so an op's tail is its cluster's tail measured
+/// from the op's offset. Clusters are taken in reverse placement order;
+/// dependences to clusters not yet taken (only on a cycle) are dropped,
+/// which keeps the figure a valid bound.
+static std::vector<int64_t> computeTails(const Problem &problem,
+                                         const Clusters &clusters,
+                                         const std::vector<uint32_t> &order) {
+  std::vector<int64_t> tail(problem.getNumOperations(), 0);
+  std::vector<char> done(clusters.size(), 0);
+  for (auto it = order.rbegin(); it != order.rend(); ++it) {
+    uint32_t cluster = *it;
+    // The cluster's tail measured from its base.
+    int64_t fromBase = 0;
+    for (const uint32_t *m = clusters.members.begin(cluster);
+         m != clusters.members.end(cluster); ++m)
+      fromBase = std::max(fromBase, clusters.offset[*m] +
+                                        problem.getOperation(*m).latency);
+    for (const uint32_t *d = clusters.depsOut.begin(cluster);
+         d != clusters.depsOut.end(cluster); ++d) {
+      const Dependence &dep = problem.getDependence(*d);
+      if (!done[clusters.clusterOf[dep.to]])
+        continue;
+      fromBase = std::max(fromBase, clusters.offset[dep.from] + dep.delay +
+                                        tail[dep.to]);
+    }
+    for (const uint32_t *m = clusters.members.begin(cluster);
+         m != clusters.members.end(cluster); ++m)
+      tail[*m] = fromBase - clusters.offset[*m];
+    done[cluster] = 1;
+  }
+  return tail;
 }
 
 /// Returns the larger bound, keeping `best` on a tie.
@@ -123,6 +166,7 @@ LowerBound hetc::sched::computeLowerBound(const Problem &problem,
                                           const std::vector<uint32_t> &order) {
   LowerBound path;
   std::vector<int64_t> earliest(clusters.size(), 0);
+  std::vector<int64_t> head(problem.getNumOperations(), 0);
   std::vector<char> done(clusters.size(), 0);
   for (uint32_t cluster : order) {
     int64_t base = 0;
@@ -137,6 +181,9 @@ LowerBound hetc::sched::computeLowerBound(const Problem &problem,
     earliest[cluster] = base;
     done[cluster] = 1;
     for (const uint32_t *it = clusters.members.begin(cluster);
+         it != clusters.members.end(cluster); ++it)
+      head[*it] = base + clusters.offset[*it];
+    for (const uint32_t *it = clusters.members.begin(cluster);
          it != clusters.members.end(cluster); ++it) {
       int64_t end =
           base + clusters.offset[*it] + problem.getOperation(*it).latency;
@@ -150,5 +197,7 @@ LowerBound hetc::sched::computeLowerBound(const Problem &problem,
   if (path.kind == BoundKind::CriticalPath)
     path.reason = "critical path to " + problem.describeOp(path.subject);
 
-  return larger(larger(path, resourceBound(problem)), streamBound(problem));
+  std::vector<int64_t> tail = computeTails(problem, clusters, order);
+  return larger(larger(path, resourceBound(problem, head, tail)),
+                streamBound(problem));
 }

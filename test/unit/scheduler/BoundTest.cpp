@@ -30,7 +30,9 @@ op f latency 1 uses bank
   EXPECT_EQ(result.bound.kind, BoundKind::Resource);
   EXPECT_EQ(result.bound.subject, 0u);
   EXPECT_EQ(result.bound.cycles, 3);
-  EXPECT_EQ(result.bound.reason, "resource 'vector': 5 uses at capacity 2");
+  EXPECT_EQ(result.bound.reason,
+            "resource 'vector': 5 uses at capacity 2, after 0 cycles of "
+            "lead-in and before 1 of tail");
   EXPECT_EQ(result.length, 3);
   EXPECT_DOUBLE_EQ(result.efficiency, 1.0);
 }
@@ -95,9 +97,10 @@ transfer e -> ve
   EXPECT_EQ(result.length, 7);
 }
 
-TEST(BoundTest, EfficiencyIsBoundOverLength) {
-  // Both chains end at one bank; the second waits a cycle for it, which
-  // the bound cannot see.
+TEST(BoundTest, ResourceBoundCountsLeadInAndTail) {
+  // Both chains end at one bank; the second waits a cycle for it. The
+  // bank's first use cannot come before cycle 2 (read, then one hop), so
+  // its two uses end at 3 at the earliest and the program at 4.
   Problem problem = parse(R"(
 resource out 1
 op r0 latency 1 position 0
@@ -108,9 +111,32 @@ op w1 latency 1 position 1 uses out
 transfer r1 -> w1
 )");
   Schedule result = scheduleChecked(problem);
-  EXPECT_EQ(result.bound.cycles, 3);
+  EXPECT_EQ(result.bound.kind, BoundKind::Resource);
+  EXPECT_EQ(result.bound.cycles, 4);
   EXPECT_EQ(result.length, 4);
-  EXPECT_DOUBLE_EQ(result.efficiency, 0.75);
+  EXPECT_DOUBLE_EQ(result.efficiency, 1.0);
+}
+
+TEST(BoundTest, EfficiencyIsBoundOverLength) {
+  // Each chain uses the port at its offsets 0 and 2. Two chains interleave
+  // (cycles 0, 2 and 1, 3); the third cannot fit at 4, 6 without a gap
+  // the bound (6 uses back to back) cannot see.
+  Problem problem = parse(R"(
+resource port 1
+op r0 latency 1 position 0 uses port
+op w0 latency 1 position 1 uses port
+transfer r0 -> w0
+op r1 latency 1 position 0 uses port
+op w1 latency 1 position 1 uses port
+transfer r1 -> w1
+op r2 latency 1 position 0 uses port
+op w2 latency 1 position 1 uses port
+transfer r2 -> w2
+)");
+  Schedule result = scheduleChecked(problem);
+  EXPECT_EQ(result.bound.cycles, 6);
+  EXPECT_EQ(result.length, 7);
+  EXPECT_DOUBLE_EQ(result.efficiency, 6.0 / 7.0);
 }
 
 TEST(BoundTest, StandaloneBoundMatchesTheSchedule) {
