@@ -11,10 +11,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/passes/ChipLoader.h"
+#include "compiler/passes/InstructionInfo.h"
 #include "compiler/passes/Passes.h"
 #include "compiler/scheduler/Scheduler.h"
 
-#include "llvm/ADT/TypeSwitch.h"
 
 #include <map>
 
@@ -62,8 +62,12 @@ private:
       idOf[op] = id;
     return id;
   }
-  LogicalResult addMemoryAccess(Operation *op, int64_t address, bool isWrite);
-  LogicalResult addPlaneOp(Operation *op, int32_t plane, bool isLoad);
+  void addMemoryAccess(sched::OpId id, int64_t address, bool isWrite);
+  /// Adds the barrier a plane needs before a load or matmul that starts a
+  /// new phase (loading or computing) of its weight buffer.
+  void beginPlaneOp(int32_t plane, bool isLoad);
+  /// Orders a plane's load or matmul after the barrier of its phase.
+  void endPlaneOp(sched::OpId id, int32_t plane, bool isLoad);
 
   /// SRAM order per address: the last write and the reads since.
   struct AddressState {
@@ -85,26 +89,16 @@ private:
   std::map<int32_t, PlaneState> planes;
 };
 
-LogicalResult ProblemBuilder::addMemoryAccess(Operation *op, int64_t address,
-                                              bool isWrite) {
-  if (uint64_t(address) >= chip.totalVectors())
-    return op->emitError("address ")
-           << address << " is outside SRAM (chip '" << chip.name() << "' has "
-           << chip.totalVectors() << " vectors)";
-  const chip::Latencies &lat = chip.proto().latency();
-  uint32_t slice = chip.sliceOf(address), bank = chip.bankOf(address);
-  sched::ResourceId port =
-      resource("slice" + std::to_string(slice) + ".bank" + std::to_string(bank),
-               chip.proto().memory().accesses_per_bank_per_cycle());
-  sched::OpId id = addOp(op, isWrite ? lat.mem_write() : lat.mem_read(),
-                         chip.slicePosition(slice), {port});
+void ProblemBuilder::addMemoryAccess(sched::OpId id, int64_t address,
+                                     bool isWrite) {
   AddressState &state = addresses[address];
   if (!isWrite) {
     // Read after write: the write has stored its vector.
     if (state.lastWrite)
-      problem.addDependence(*state.lastWrite, id, lat.mem_write());
+      problem.addDependence(*state.lastWrite, id,
+                            chip.proto().latency().mem_write());
     state.reads.push_back(id);
-    return success();
+    return;
   }
   // Write after read / write: the write issues after them, so no read sees
   // it in flight and writes land in program order.
@@ -114,16 +108,9 @@ LogicalResult ProblemBuilder::addMemoryAccess(Operation *op, int64_t address,
     problem.addDependence(*state.lastWrite, id, 1);
   state.lastWrite = id;
   state.reads.clear();
-  return success();
 }
 
-LogicalResult ProblemBuilder::addPlaneOp(Operation *op, int32_t plane,
-                                         bool isLoad) {
-  if (uint32_t(plane) >= chip.proto().matrix().planes())
-    return op->emitError("plane ")
-           << plane << " does not exist (chip '" << chip.name() << "' has "
-           << chip.proto().matrix().planes() << ")";
-  const chip::Latencies &lat = chip.proto().latency();
+void ProblemBuilder::beginPlaneOp(int32_t plane, bool isLoad) {
   PlaneState &state = planes[plane];
   // A barrier (an op without resources) joins a phase's ops so each op of
   // the next phase needs one dependence instead of one per op.
@@ -135,15 +122,15 @@ LogicalResult ProblemBuilder::addPlaneOp(Operation *op, int32_t plane,
   } else if (!isLoad && !state.computing) {
     sched::OpId barrier = addOp(nullptr, 0, sched::kNoPosition, {});
     for (sched::OpId load : state.loads)
-      problem.addDependence(load, barrier, lat.matrix_load());
+      problem.addDependence(load, barrier,
+                            chip.proto().latency().matrix_load());
     state.computing = true;
     state.loaded = barrier;
   }
-  sched::ResourceId unit =
-      resource("plane" + std::to_string(plane), /*capacity=*/1);
-  sched::OpId id =
-      addOp(op, isLoad ? lat.matrix_load() : lat.matrix_mul(),
-            chip.planePosition(plane), {unit});
+}
+
+void ProblemBuilder::endPlaneOp(sched::OpId id, int32_t plane, bool isLoad) {
+  PlaneState &state = planes[plane];
   if (isLoad) {
     // The next tile's weights overwrite the plane only after every matmul
     // of the previous tile has issued.
@@ -154,33 +141,28 @@ LogicalResult ProblemBuilder::addPlaneOp(Operation *op, int32_t plane,
     problem.addDependence(*state.loaded, id, 0);
     state.matmuls.push_back(id);
   }
-  return success();
 }
 
 LogicalResult ProblemBuilder::add(Operation *op) {
-  const chip::Latencies &lat = chip.proto().latency();
-  auto vectorOp = [&](int64_t latency) {
-    addOp(op, latency, chip.vectorPosition(),
-          {resource("vector", chip.proto().vector().alus())});
+  if (failed(checkInstruction(op, chip)))
+    return failure();
+  std::optional<InstructionInfo> info = describeInstruction(op, chip);
+  if (!info)
     return success();
-  };
-  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
-      .Case([&](hisa::ReadOp r) {
-        return addMemoryAccess(r, r.getAddress(), /*isWrite=*/false);
-      })
-      .Case([&](hisa::WriteOp w) {
-        return addMemoryAccess(w, w.getAddress(), /*isWrite=*/true);
-      })
-      .Case<hisa::VBinaryOp, hisa::VUnaryOp>(
-          [&](Operation *) { return vectorOp(lat.vector_op()); })
-      .Case([&](hisa::VReduceOp) { return vectorOp(lat.vector_reduce()); })
-      .Case([&](hisa::LoadWeightsOp l) {
-        return addPlaneOp(l, l.getPlane(), /*isLoad=*/true);
-      })
-      .Case([&](hisa::MatMulOp m) {
-        return addPlaneOp(m, m.getPlane(), /*isLoad=*/false);
-      })
-      .Default([](Operation *) { return success(); });
+  auto load = dyn_cast<hisa::LoadWeightsOp>(op);
+  auto matmul = dyn_cast<hisa::MatMulOp>(op);
+  int32_t plane = load ? load.getPlane() : matmul ? matmul.getPlane() : -1;
+  if (plane >= 0)
+    beginPlaneOp(plane, bool(load));
+  sched::OpId id = addOp(op, info->latency, info->position,
+                         {resource(info->unit, info->capacity)});
+  if (plane >= 0)
+    endPlaneOp(id, plane, bool(load));
+  if (auto read = dyn_cast<hisa::ReadOp>(op))
+    addMemoryAccess(id, read.getAddress(), /*isWrite=*/false);
+  if (auto write = dyn_cast<hisa::WriteOp>(op))
+    addMemoryAccess(id, write.getAddress(), /*isWrite=*/true);
+  return success();
 }
 
 LogicalResult ProblemBuilder::addTransfers() {

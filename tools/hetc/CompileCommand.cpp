@@ -1,6 +1,7 @@
 //===- CompileCommand.cpp - The `hetc compile` command ----------------===//
 
 #include "tools/hetc/CompileCommand.h"
+#include "tools/hetc/KernelReport.h"
 
 #include "compiler/codegen/HetxEmitter.h"
 #include "compiler/frontend/OnnxImporter.h"
@@ -65,6 +66,23 @@ void printSummary(ModuleOp module, const chip::ChipSpec &spec,
                << spec.totalVectors() << " vectors ("
                << llvm::format("%.2f%%", 100.0 * sram / spec.totalVectors())
                << ")\n";
+
+  // Kernels by first cycle with --kernels; otherwise the three whose
+  // bottleneck unit is idle for most of their span.
+  std::vector<KernelStats> kernels = collectKernelStats(func, spec);
+  if (options.allKernels) {
+    llvm::outs() << "  kernels (by first cycle):\n";
+    printKernels(kernels, llvm::outs());
+    return;
+  }
+  std::stable_sort(kernels.begin(), kernels.end(),
+                   [](const KernelStats &a, const KernelStats &b) {
+                     return a.efficiency() < b.efficiency();
+                   });
+  kernels.resize(std::min<size_t>(kernels.size(), 3));
+  llvm::outs() << "  least busy kernels (their busiest unit idles for the "
+                  "rest of the span, waiting on data in flight):\n";
+  printKernels(kernels, llvm::outs());
 }
 
 /// Where a diagnostic points, for users: the ONNX node or the file.

@@ -19,6 +19,8 @@ struct CompileOptions {
   EmitKind emit = EmitKind::Hetx;
   std::map<std::string, int64_t> dims;
   bool quiet = false;
+  /// Print every kernel's cycles, not only the three least busy.
+  bool allKernels = false;
   /// Print IR with locations (the ONNX node names).
   bool printLocations = false;
 };

@@ -3,7 +3,7 @@
 //   hetc compile model.onnx [-o model.hetx] [--chip FILE] [--emit LEVEL]
 //                           [--dim NAME=N ...]
 //   hetc run model.hetx [--chip FILE] [--input NAME=FILE.npy ...]
-//                       [--output-dir DIR] [--seed N]
+//                       [--output-dir DIR] [--seed N] [--trace FILE]
 //
 //===----------------------------------------------------------------------===//
 
@@ -60,6 +60,8 @@ int main(int argc, char **argv) {
                          "(repeatable)");
   compileApp->add_flag("--print-locations", compile.printLocations,
                        "Print IR with locations (the ONNX node names)");
+  compileApp->add_flag("--kernels", compile.allKernels,
+                       "List every kernel's cycles in the summary");
   compileApp->add_flag("-q,--quiet", compile.quiet,
                        "Do not print the compilation summary");
 
@@ -80,6 +82,9 @@ int main(int argc, char **argv) {
                      "inputs/NAME.npy) here");
   runApp->add_option("--seed", run.seed, "Seed for generated inputs")
       ->capture_default_str();
+  runApp->add_option("--trace", run.tracePath,
+                     "Write a Chrome/Perfetto trace of the run (JSON: one "
+                     "track per functional unit, one event per instruction)");
 
   try {
     app.parse(argc, argv);

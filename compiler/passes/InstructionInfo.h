@@ -1,0 +1,44 @@
+//===- InstructionInfo.h - What the chip says about an instruction -*- C++ -*-//
+//
+// The chip-file facts about one hisa instruction: the unit it issues on, that
+// unit's floorplan position and issue limit, and its latency. The scheduler
+// pass and the compile report both read instructions through this, so they
+// agree on every figure.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HETC_COMPILER_PASSES_INSTRUCTIONINFO_H
+#define HETC_COMPILER_PASSES_INSTRUCTIONINFO_H
+
+#include "runtime/chip/ChipSpec.h"
+
+#include "mlir/IR/Operation.h"
+
+#include <optional>
+#include <string>
+
+namespace hetc {
+
+struct InstructionInfo {
+  /// Cycles from issue to the result on a stream, in SRAM or in a plane.
+  int64_t latency = 0;
+  /// Floorplan position of the unit.
+  int64_t position = 0;
+  /// The issue resource: "slice3.bank1", "vector" or "plane0".
+  std::string unit;
+  /// Instructions that resource accepts per cycle.
+  uint32_t capacity = 1;
+};
+
+/// Checks that `op`'s address or plane exists on `chip`; emits an error on
+/// `op` otherwise. Ops that are not instructions pass.
+mlir::LogicalResult checkInstruction(mlir::Operation *op,
+                                     const chip::ChipSpec &chip);
+
+/// The facts about `op`, which must have passed checkInstruction; nullopt
+/// when `op` is not an instruction.
+std::optional<InstructionInfo> describeInstruction(mlir::Operation *op,
+                                                   const chip::ChipSpec &chip);
+
+} // namespace hetc
+
+#endif // HETC_COMPILER_PASSES_INSTRUCTIONINFO_H
