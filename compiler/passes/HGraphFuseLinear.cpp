@@ -41,7 +41,9 @@ struct FuseLinear : OpRewritePattern<MatMulOp> {
       return rewriter.notifyMatchFailure(op, "needs [.., M, K] x [K, N]");
     int64_t n = rhsType.getDimSize(1);
 
-    // Walk the single-use chain matmul -> add(bias) -> activation.
+    // Walk the single-use chain matmul -> add(bias) -> activation; the fused
+    // op is located at all the ONNX nodes it replaces.
+    SmallVector<Location> locs{op.getLoc()};
     Value tail = op.getResult();
     Value bias;
     Operation *user = singleUser(tail);
@@ -50,6 +52,7 @@ struct FuseLinear : OpRewritePattern<MatMulOp> {
       if (add.getType() == op.getType() && isRowBias(other, n)) {
         bias = other;
         tail = add.getResult();
+        locs.push_back(add.getLoc());
         user = singleUser(tail);
       }
     }
@@ -60,11 +63,13 @@ struct FuseLinear : OpRewritePattern<MatMulOp> {
       activation = Activation::sigmoid;
     else if (isa_and_present<TanhOp>(user))
       activation = Activation::tanh;
-    if (activation != Activation::none)
+    if (activation != Activation::none) {
       tail = user->getResult(0);
+      locs.push_back(user->getLoc());
+    }
 
     // A batched left operand is flattened to rows and reshaped back.
-    Location loc = op.getLoc();
+    Location loc = rewriter.getFusedLoc(locs);
     Value input = op.getLhs();
     int64_t rows = lhsType.getNumElements() / lhsType.getShape().back();
     Type elementType = lhsType.getElementType();

@@ -13,9 +13,14 @@ using namespace mlir;
 namespace hetc {
 
 namespace {
+/// The first ONNX node name `loc` carries (fused ops carry several).
 std::string nodeOf(Location loc) {
   if (auto name = dyn_cast<NameLoc>(loc))
     return name.getName().str();
+  if (auto fused = dyn_cast<FusedLoc>(loc))
+    for (Location inner : fused.getLocations())
+      if (isa<NameLoc>(inner))
+        return nodeOf(inner);
   return "(no node)";
 }
 } // namespace

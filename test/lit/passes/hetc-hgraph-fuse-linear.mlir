@@ -50,3 +50,16 @@ func.func @batched(%x: tensor<2x5x8xf32>, %w: tensor<8x3xf32>) -> tensor<2x5x3xf
   %1 = hgraph.sigmoid %0 : tensor<2x5x3xf32>
   return %1 : tensor<2x5x3xf32>
 }
+
+// -----
+
+// Tests that the fused op is located at every ONNX node it replaces.
+// RUN: hetc-opt %s --split-input-file --hetc-hgraph-fuse-linear --mlir-print-debuginfo --mlir-print-local-scope | FileCheck %s --check-prefix=LOC
+// LOC-LABEL: func.func @locations
+// LOC: hgraph.linear {{.*}} loc(fused["mm", "bias", "act"])
+func.func @locations(%x: tensor<4x8xf32>, %w: tensor<8x3xf32>, %b: tensor<3xf32>) -> tensor<4x3xf32> {
+  %0 = hgraph.matmul %x, %w : (tensor<4x8xf32>, tensor<8x3xf32>) -> tensor<4x3xf32> loc("mm")
+  %1 = hgraph.add %0, %b : (tensor<4x3xf32>, tensor<3xf32>) -> tensor<4x3xf32> loc("bias")
+  %2 = hgraph.tanh %1 : tensor<4x3xf32> loc("act")
+  return %2 : tensor<4x3xf32>
+}
