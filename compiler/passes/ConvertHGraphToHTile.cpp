@@ -62,8 +62,7 @@ private:
                                   IntegerAttr());
   }
   LogicalResult lowerOp(Operation *op);
-  LogicalResult lowerBinary(Operation *op, htile::BinaryKind kind,
-                            bool commutative);
+  LogicalResult lowerBinary(Operation *op, htile::BinaryKind kind);
   LogicalResult lowerUnary(Operation *op, htile::UnaryKind kind);
   LogicalResult lowerLinear(hgraph::LinearOp op);
   LogicalResult lowerMatMul(hgraph::MatMulOp op);
@@ -132,16 +131,16 @@ LogicalResult Lowering::lowerOp(Operation *op) {
         return success();
       })
       .Case([&](hgraph::AddOp) {
-        return lowerBinary(op, htile::BinaryKind::add, true);
+        return lowerBinary(op, htile::BinaryKind::add);
       })
       .Case([&](hgraph::SubOp) {
-        return lowerBinary(op, htile::BinaryKind::sub, false);
+        return lowerBinary(op, htile::BinaryKind::sub);
       })
       .Case([&](hgraph::MulOp) {
-        return lowerBinary(op, htile::BinaryKind::mul, true);
+        return lowerBinary(op, htile::BinaryKind::mul);
       })
       .Case([&](hgraph::DivOp) {
-        return lowerBinary(op, htile::BinaryKind::div, false);
+        return lowerBinary(op, htile::BinaryKind::div);
       })
       .Case([&](hgraph::ReluOp) {
         return lowerUnary(op, htile::UnaryKind::relu);
@@ -189,32 +188,23 @@ Value Lowering::broadcastConstantRow(Value value, int64_t rowLength,
       DenseElementsAttr::get(rowType, ArrayRef<float>(row)), IntegerAttr());
 }
 
-LogicalResult Lowering::lowerBinary(Operation *op, htile::BinaryKind kind,
-                                    bool commutative) {
+LogicalResult Lowering::lowerBinary(Operation *op, htile::BinaryKind kind) {
   Value lhs = op->getOperand(0), rhs = op->getOperand(1);
   Value result = op->getResult(0);
   ArrayRef<int64_t> shape = cast<ShapedType>(result.getType()).getShape();
-  auto shapeOf = [](Value v) {
-    return cast<ShapedType>(v.getType()).getShape();
+  // htile.binary broadcasts either operand as numpy does. A small constant
+  // that broadcasts along a whole row is expanded to that row here, which
+  // saves the chip spreading one lane over the vector for every row.
+  auto operandBuffer = [&](Value v) {
+    auto type = cast<ShapedType>(v.getType());
+    if (!shape.empty() && type.getShape() != shape &&
+        (type.getRank() == 0 || type.getShape().back() == 1))
+      if (Value row = broadcastConstantRow(v, shape.back(), op->getLoc()))
+        return row;
+    return buffer(v);
   };
-  // The full-shape operand goes left; the right one is full or one row.
-  if (shapeOf(lhs) != shape && commutative)
-    std::swap(lhs, rhs);
-  if (shapeOf(lhs) != shape)
-    return op->emitError("broadcasting the left operand ")
-           << lhs.getType() << " to " << result.getType()
-           << " is not supported on the chip yet";
-  Value rhsBuffer;
-  if (shapeOf(rhs) == shape || isRowOf(shapeOf(rhs), shape))
-    rhsBuffer = buffer(rhs);
-  else if (!shape.empty())
-    rhsBuffer = broadcastConstantRow(rhs, shape.back(), op->getLoc());
-  if (!rhsBuffer)
-    return op->emitError("broadcasting ")
-           << rhs.getType() << " to " << result.getType()
-           << " is not supported on the chip yet (supported: equal shapes, "
-              "a row [.., 1, N], or a constant scalar)";
-  Value lhsBuffer = buffer(lhs);
+  Value rhsBuffer = operandBuffer(rhs);
+  Value lhsBuffer = operandBuffer(lhs);
   Value out = alloc(result);
   htile::BinaryOp::create(builder, op->getLoc(), kind, lhsBuffer, rhsBuffer,
                           out);

@@ -174,16 +174,57 @@ LogicalResult Expander::expand(Operation *op) {
       });
 }
 
+/// Where one operand of a broadcasting elementwise kernel is read for each
+/// row of the output: its row index (leading dimensions of size 1 repeat)
+/// and whether its one-lane rows must be spread over the vector.
+class BroadcastOperand {
+public:
+  BroadcastOperand(ArrayRef<int64_t> operand, ArrayRef<int64_t> output)
+      : operand(operand), output(output) {
+    spread = !output.empty() && output.back() != 1 &&
+             (operand.empty() || operand.back() == 1);
+  }
+  /// The operand row that output row `row` reads.
+  int64_t rowFor(int64_t row) const {
+    int64_t rank = output.size(), offset = rank - int64_t(operand.size());
+    int64_t result = 0, stride = 1;
+    // Walk the output's leading dimensions from the innermost.
+    for (int64_t d = rank - 2; d >= 0; --d) {
+      int64_t size = output[d], index = row % size;
+      row /= size;
+      int64_t od = d - offset;
+      if (od < 0)
+        continue;
+      if (operand[od] != 1)
+        result += index * stride;
+      stride *= operand[od];
+    }
+    return result;
+  }
+  bool spread = false;
+
+private:
+  ArrayRef<int64_t> operand, output;
+};
+
 void Expander::expandBinary(htile::BinaryOp op) {
   Location loc = op.getLoc();
   Tensor lhs = tensor(op.getLhs()), rhs = tensor(op.getRhs()),
          out = tensor(op.getOutput());
-  bool rowBroadcast = rhs.layout.rows != lhs.layout.rows;
+  ArrayRef<int64_t> shape = op.getOutput().getType().getShape();
+  BroadcastOperand lhsMap(op.getLhs().getType().getShape(), shape);
+  BroadcastOperand rhsMap(op.getRhs().getType().getShape(), shape);
+  auto operand = [&](const Tensor &t, const BroadcastOperand &map, int64_t r,
+                     int64_t j) {
+    Value v = read(loc, t.at(map.rowFor(r), map.spread ? 0 : j));
+    // A one-lane row reaches every lane through a one-lane reduction.
+    return map.spread ? reduce(loc, hisa::VReduceKind::sum, v, 1) : v;
+  };
   auto kind = static_cast<hisa::VBinaryKind>(op.getKind());
   for (int64_t r = 0; r < out.layout.rows; ++r)
     for (int64_t j = 0; j < out.layout.vectorsPerRow; ++j) {
-      Value x = read(loc, lhs.at(r, j));
-      Value y = read(loc, rhs.at(rowBroadcast ? 0 : r, j));
+      Value x = operand(lhs, lhsMap, r, j);
+      Value y = operand(rhs, rhsMap, r, j);
       write(loc, binary(loc, kind, x, y, lanesOf(out.layout.cols, j)),
             out.at(r, j));
     }

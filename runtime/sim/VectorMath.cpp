@@ -74,8 +74,9 @@ void vectorReduce(hetx::Opcode op, const float *a, float *out, uint32_t active,
   float result = op == hetx::V_REDUCE_SUM ? 0.0f : a[0];
   for (uint32_t i = op == hetx::V_REDUCE_SUM ? 0 : 1; i < active; ++i)
     result = op == hetx::V_REDUCE_SUM ? result + a[i] : maxOf(result, a[i]);
-  std::fill(out, out + active, result);
-  std::fill(out + active, out + width, 0.0f);
+  // The result goes to every lane, so that a reduction of a row's valid
+  // lanes can be combined with vectors of any lane count.
+  std::fill(out, out + width, result);
 }
 
 void matmul(const float *x, const float *weights, float *out, uint32_t width) {

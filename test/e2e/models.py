@@ -98,10 +98,35 @@ def mlp_batched(dims=(2, 5, 40), hidden=36, seed=3):
                   inits, "mlp_batched")
 
 
+def broadcasting(seed=4):
+    """Elementwise ops whose operands broadcast every way: a row on the left
+    of a Sub, a per-row column in a Div, a scalar and a [2, 1, 20] operand."""
+    rng = np.random.default_rng(seed)
+    inits = [
+        numpy_helper.from_array(rng.standard_normal(20).astype(np.float32), "row"),
+        numpy_helper.from_array(np.array(0.5, dtype=np.float32), "half"),
+    ]
+    nodes = [
+        helper.make_node("Sub", ["row", "a"], ["s"], name="row_minus_a"),
+        helper.make_node("Div", ["s", "col"], ["d"], name="per_row_scale"),
+        helper.make_node("Mul", ["half", "d"], ["m"], name="halve"),
+        helper.make_node("Add", ["m", "plane"], ["y"], name="add_plane"),
+    ]
+    inputs = [
+        helper.make_tensor_value_info("a", TensorProto.FLOAT, [2, 3, 20]),
+        helper.make_tensor_value_info("col", TensorProto.FLOAT, [3, 1]),
+        helper.make_tensor_value_info("plane", TensorProto.FLOAT, [2, 1, 20]),
+    ]
+    return _model(nodes, inputs,
+                  [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3, 20])],
+                  inits, "broadcasting")
+
+
 MODELS = {
     "mlp_relu": (mlp_relu, {}),
     "mlp_gemm_softmax": (mlp_gemm_softmax, {}),
     "mlp_batched": (mlp_batched, {"batch": 2}),
+    "broadcasting": (broadcasting, {}),
 }
 
 

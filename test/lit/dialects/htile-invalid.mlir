@@ -43,12 +43,12 @@ func.func @bad_tile() {
 
 // -----
 
-// Tests that the right operand of a binary kernel is the full shape or a row.
+// Tests that binary kernel operands must broadcast to the output.
 func.func @bad_binary() {
   %a = htile.alloc : memref<4x8xf32>
-  %b = htile.alloc : memref<4x1xf32>
-  // expected-error @+1 {{rhs must have the shape of lhs or be one row of it}}
-  htile.binary add ins(%a, %b) outs(%a) : memref<4x8xf32>, memref<4x1xf32>, memref<4x8xf32>
+  %b = htile.alloc : memref<3x8xf32>
+  // expected-error @+1 {{operands 'memref<4x8xf32>' and 'memref<3x8xf32>' do not broadcast to the output 'memref<4x8xf32>'}}
+  htile.binary add ins(%a, %b) outs(%a) : memref<4x8xf32>, memref<3x8xf32>, memref<4x8xf32>
   return
 }
 

@@ -35,15 +35,32 @@ func.func @main(%x: tensor<4x20xf32> {hgraph.name = "x"}) -> (tensor<4x20xf32> {
 
 // -----
 
-// Tests that softmax gets a scratch buffer and that a commutative op with
-// the row operand on the left is swapped.
+// Tests that softmax gets a scratch buffer and that either operand of a
+// binary kernel may broadcast.
 // CHECK-LABEL: func.func @main()
 func.func @main(%x: tensor<3x10xf32> {hgraph.name = "x"}, %b: tensor<10xf32> {hgraph.name = "b"}) -> (tensor<3x10xf32> {hgraph.name = "y"}) {
   // CHECK: %[[X:.*]] = htile.input "x"
   // CHECK: %[[B:.*]] = htile.input "b" : memref<10xf32>
-  // CHECK: htile.binary add ins(%[[X]], %[[B]]) outs(%[[A:.*]]) :
+  // CHECK: htile.binary add ins(%[[B]], %[[X]]) outs(%[[A:.*]]) : memref<10xf32>, memref<3x10xf32>, memref<3x10xf32>
   // CHECK: htile.softmax ins(%[[A]]) outs(%{{.*}}) scratch(%{{.*}}) : memref<3x10xf32>, memref<3x10xf32>, memref<3x10xf32>
   %0 = hgraph.add %b, %x : (tensor<10xf32>, tensor<3x10xf32>) -> tensor<3x10xf32>
   %1 = hgraph.softmax %0 {axis = -1 : i64} : tensor<3x10xf32>
+  return %1 : tensor<3x10xf32>
+}
+
+// -----
+
+// Tests that a constant scalar operand is expanded to one row, while a
+// computed column operand is passed on to broadcast on the chip.
+// CHECK-LABEL: func.func @main()
+func.func @main(%x: tensor<3x10xf32> {hgraph.name = "x"}, %c: tensor<3x1xf32> {hgraph.name = "c"}) -> (tensor<3x10xf32> {hgraph.name = "y"}) {
+  // CHECK: %[[X:.*]] = htile.input "x"
+  // CHECK: %[[C:.*]] = htile.input "c" : memref<3x1xf32>
+  // CHECK: %[[K:.*]] = htile.constant dense<3.000000e+00> : tensor<10xf32> : memref<10xf32>
+  // CHECK: htile.binary sub ins(%[[K]], %[[X]]) outs(%[[S:.*]]) : memref<10xf32>, memref<3x10xf32>, memref<3x10xf32>
+  // CHECK: htile.binary div ins(%[[S]], %[[C]]) outs(%{{.*}}) : memref<3x10xf32>, memref<3x1xf32>, memref<3x10xf32>
+  %k = hgraph.constant dense<3.0> : tensor<1x1xf32>
+  %0 = hgraph.sub %k, %x : (tensor<1x1xf32>, tensor<3x10xf32>) -> tensor<3x10xf32>
+  %1 = hgraph.div %0, %c : (tensor<3x10xf32>, tensor<3x1xf32>) -> tensor<3x10xf32>
   return %1 : tensor<3x10xf32>
 }

@@ -86,3 +86,31 @@ func.func @rows() {
   htile.output "c", %c : memref<2x20xf32>
   return
 }
+
+// -----
+
+// Tests broadcasting reads: output row r of [2, 3, 16] reads row r % 3 of
+// the [3, 1] column, spread over the vector by a one-lane reduction, and
+// row r / 3 of the [2, 1, 16] operand.
+// CHECK-LABEL: func.func @broadcast()
+// CHECK: %[[C0:.*]] = hisa.read 100
+// CHECK-NEXT: %[[S0:.*]] = hisa.vreduce sum %[[C0]] lanes 1
+// CHECK-NEXT: %[[P0:.*]] = hisa.read 200
+// CHECK-NEXT: hisa.vbinary div %[[S0]], %[[P0]] lanes 16
+// CHECK-NEXT: hisa.write %{{.*}} to 300
+// CHECK: hisa.read 101
+// CHECK: hisa.read 200
+// CHECK: hisa.read 102
+// CHECK: hisa.read 200
+// CHECK: hisa.read 100
+// CHECK-NEXT: hisa.vreduce sum
+// CHECK-NEXT: hisa.read 201
+// CHECK: hisa.write %{{.*}} to 303
+func.func @broadcast() {
+  %c = htile.input "c" {address = 100 : i64} : memref<3x1xf32>
+  %p = htile.input "p" {address = 200 : i64} : memref<2x1x16xf32>
+  %y = htile.alloc {address = 300 : i64} : memref<2x3x16xf32>
+  htile.binary div ins(%c, %p) outs(%y) : memref<3x1xf32>, memref<2x1x16xf32>, memref<2x3x16xf32>
+  htile.output "y", %y : memref<2x3x16xf32>
+  return
+}

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cmath>
 
 namespace hetc::test {
@@ -139,6 +141,30 @@ TEST(SimulatorTest, UnaryAndReduce) {
                                                       : max;
       EXPECT_EQ(y[i], expected) << hetx::Opcode_Name(opcode) << " lane " << i;
     }
+  }
+}
+
+// Tests that a reduction of some lanes fills every lane with its result.
+TEST(SimulatorTest, ReductionOfSomeLanesFillsEveryLane) {
+  chip::ChipSpec chip = loadChip("test-chip");
+  for (hetx::Opcode opcode : {hetx::V_REDUCE_SUM, hetx::V_REDUCE_MAX}) {
+    TestProgram program = addProgram(chip);
+    program.artifact.mutable_instructions()->DeleteSubrange(1, 1);
+    hetx::Instruction *op = program.artifact.mutable_instructions(1);
+    op->set_opcode(opcode);
+    op->set_lanes(5);
+    op->mutable_src()->RemoveLast();
+    program.artifact.mutable_instructions(2)->set_cycle(
+        program.artifact.instructions(2).cycle() + 1);
+    resort(program.artifact, chip);
+    sim::SimResult result = simulateOk(program, chip);
+    const std::vector<float> &a = program.inputs["a"].data;
+    float expected = opcode == hetx::V_REDUCE_SUM ? 0.0f : a[0];
+    for (int i = opcode == hetx::V_REDUCE_SUM ? 0 : 1; i < 5; ++i)
+      expected = opcode == hetx::V_REDUCE_SUM ? expected + a[i]
+                                              : std::max(expected, a[i]);
+    for (float lane : result.outputs[0].tensor.data)
+      EXPECT_EQ(lane, expected) << hetx::Opcode_Name(opcode);
   }
 }
 

@@ -144,7 +144,8 @@ def HIsa_VReduceOp : HIsa_Instruction<"vreduce"> {
   let summary = "V_REDUCE_SUM/MAX: reduce lanes [0, lanes), broadcast the result";
   let description = [{
     The reduction of lanes `[0, lanes)` of `input` is written to every lane
-    in `[0, lanes)` of the result; the other lanes are zero.
+    of the result, so it combines with vectors of any lane count (a
+    reduction with `lanes 1` broadcasts lane 0).
 
     ```mlir
     %1 = hisa.vreduce max %0 lanes 10 at 4 on <east, 0>

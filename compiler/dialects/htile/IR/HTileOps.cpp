@@ -2,6 +2,7 @@
 
 #include "compiler/dialects/htile/IR/HTile.h"
 
+#include "mlir/Dialect/Traits.h"
 #include "mlir/IR/BuiltinAttributes.h"
 
 using namespace mlir;
@@ -70,10 +71,13 @@ LogicalResult MatMulOp::verify() {
 LogicalResult BinaryOp::verify() {
   MemRefType lhs = getLhs().getType(), rhs = getRhs().getType(),
              out = getOutput().getType();
-  if (lhs.getShape() != out.getShape())
-    return emitOpError("output shape must equal lhs shape");
-  if (rhs.getShape() != lhs.getShape() && !isRowOf(rhs, lhs))
-    return emitOpError("rhs must have the shape of lhs or be one row of it");
+  SmallVector<int64_t> shape;
+  if (!OpTrait::util::getBroadcastedShape(lhs.getShape(), rhs.getShape(),
+                                          shape) ||
+      ArrayRef<int64_t>(shape) != out.getShape())
+    return emitOpError("operands ")
+           << lhs << " and " << rhs << " do not broadcast to the output "
+           << out;
   return success();
 }
 

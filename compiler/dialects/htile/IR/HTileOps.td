@@ -144,13 +144,16 @@ def HTile_MatMulOp : HTile_Op<"matmul"> {
 }
 
 def HTile_BinaryOp : HTile_Op<"binary"> {
-  let summary = "Vector-unit kernel: output = lhs <kind> rhs, rhs repeated per row";
+  let summary = "Vector-unit kernel: output = lhs <kind> rhs with broadcasting";
   let description = [{
-    Applies `kind` elementwise. `rhs` has the shape of `lhs`, or is one row
-    (shape N or 1 x ... x 1 x N) that is applied to every row of `lhs`.
+    Applies `kind` elementwise. The operands broadcast to the output shape
+    as numpy does: a dimension of 1 repeats. An operand whose row length is
+    1 while the output's is not has its one lane spread over the vector by a
+    lane reduction before the operation.
 
     ```mlir
     htile.binary add ins(%a, %b) outs(%c) : memref<4x16xf32>, memref<16xf32>, memref<4x16xf32>
+    htile.binary div ins(%a, %s) outs(%c) : memref<4x16xf32>, memref<4x1xf32>, memref<4x16xf32>
     ```
   }];
   let arguments = (ins HTile_BinaryKindAttr:$kind, HTile_Buffer:$lhs,
