@@ -168,9 +168,11 @@ LogicalResult Emitter::addInstruction(Operation *op) {
             return addSource(inst, op, v.getInput());
           })
           .Case([&](hisa::LoadWeightsOp l) {
-            inst.set_opcode(hetx::M_LOAD_WEIGHTS);
+            inst.set_opcode(l.getSlot() == hisa::WeightSlot::row
+                                ? hetx::M_LOAD_WEIGHTS
+                                : hetx::M_LOAD_WEIGHTS_COLUMN);
             inst.set_unit(l.getPlane());
-            inst.set_row(l.getRow());
+            inst.set_row(l.getIndex());
             return addSource(inst, op, l.getValue());
           })
           .Case([&](hisa::MatMulOp m) {

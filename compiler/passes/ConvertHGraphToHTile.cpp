@@ -68,6 +68,10 @@ private:
   LogicalResult lowerMatMul(hgraph::MatMulOp op);
   LogicalResult lowerSoftmax(hgraph::SoftmaxOp op);
   LogicalResult lowerReshape(hgraph::ReshapeOp op);
+  LogicalResult lowerTranspose(hgraph::TransposeOp op);
+  /// A lanes x lanes identity constant, created on first use.
+  Value identity(Location loc);
+  Value identityBuffer;
   /// A buffer holding `value` broadcast as one row of `rowLength`, when
   /// `value` is a constant; null otherwise.
   Value broadcastConstantRow(Value value, int64_t rowLength, Location loc);
@@ -155,11 +159,7 @@ LogicalResult Lowering::lowerOp(Operation *op) {
       .Case([&](hgraph::MatMulOp m) { return lowerMatMul(m); })
       .Case([&](hgraph::SoftmaxOp s) { return lowerSoftmax(s); })
       .Case([&](hgraph::ReshapeOp r) { return lowerReshape(r); })
-      .Case([&](hgraph::TransposeOp t) -> LogicalResult {
-        return t.emitError("transposing a computed tensor is not supported "
-                           "on the chip yet (transposes of constants are "
-                           "folded at compile time)");
-      })
+      .Case([&](hgraph::TransposeOp t) { return lowerTranspose(t); })
       .Default([&](Operation *other) -> LogicalResult {
         return other->emitError("'")
                << other->getName()
@@ -280,6 +280,44 @@ LogicalResult Lowering::lowerReshape(hgraph::ReshapeOp op) {
   Value out = htile::ViewOp::create(builder, op.getLoc(),
                                     bufferType(op.getResult()),
                                     buffer(op.getInput()));
+  buffers.map(op.getResult(), out);
+  return success();
+}
+
+Value Lowering::identity(Location loc) {
+  if (identityBuffer)
+    return identityBuffer;
+  int64_t lanes = chip.lanes();
+  SmallVector<float> values(lanes * lanes, 0.0f);
+  for (int64_t i = 0; i < lanes; ++i)
+    values[i * lanes + i] = 1.0f;
+  auto type = RankedTensorType::get({lanes, lanes}, builder.getF32Type());
+  // Constants may sit anywhere in the function; put it at the top so it
+  // dominates every kernel that uses it.
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(builder.getInsertionBlock());
+  identityBuffer = htile::ConstantOp::create(
+      builder, loc, MemRefType::get({lanes, lanes}, builder.getF32Type()),
+      DenseElementsAttr::get(type, ArrayRef<float>(values)), IntegerAttr());
+  return identityBuffer;
+}
+
+LogicalResult Lowering::lowerTranspose(hgraph::TransposeOp op) {
+  ArrayRef<int64_t> perm = op.getPerm();
+  int64_t rank = perm.size();
+  bool keepsRows = rank == 0 || perm[rank - 1] == rank - 1;
+  bool swapsInnermost = rank >= 2 && perm[rank - 1] == rank - 2 &&
+                        perm[rank - 2] == rank - 1;
+  if (!keepsRows && !swapsInnermost)
+    return op.emitError("transpose with perm [")
+           << llvm::make_range(perm.begin(), perm.end())
+           << "] is not supported on the chip yet: it must keep the "
+              "innermost dimension last or swap the two innermost dimensions";
+  Value input = buffer(op.getInput());
+  Value eye = swapsInnermost ? identity(op.getLoc()) : Value();
+  Value out = alloc(op.getResult());
+  htile::TransposeOp::create(builder, op.getLoc(), input, out, eye,
+                             op.getPermAttr());
   buffers.map(op.getResult(), out);
   return success();
 }

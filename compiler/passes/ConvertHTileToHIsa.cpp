@@ -72,6 +72,12 @@ private:
   void expandUnary(htile::UnaryOp op);
   void expandMatMul(htile::MatMulOp op);
   void expandSoftmax(htile::SoftmaxOp op);
+  void expandTranspose(htile::TransposeOp op);
+  uint32_t takePlane() {
+    uint32_t plane = nextPlane;
+    nextPlane = (nextPlane + 1) % chip.proto().matrix().planes();
+    return plane;
+  }
 
   OpBuilder &b;
   const chip::ChipSpec &chip;
@@ -162,6 +168,10 @@ LogicalResult Expander::expand(Operation *op) {
           return k.emitError("softmax rows must fit one vector of ")
                  << lanes << " lanes";
         expandSoftmax(k);
+        return success();
+      })
+      .Case([&](htile::TransposeOp k) {
+        expandTranspose(k);
         return success();
       })
       .Case<htile::InputOp, htile::ConstantOp, htile::AllocOp, htile::ViewOp,
@@ -268,14 +278,14 @@ void Expander::expandMatMul(htile::MatMulOp op) {
   for (int64_t jn = 0; jn < out.layout.vectorsPerRow; ++jn) {
     int32_t nLanes = lanesOf(out.layout.cols, jn);
     for (int64_t jk = 0; jk < kTiles; ++jk) {
-      uint32_t plane = nextPlane;
-      nextPlane = (nextPlane + 1) % chip.proto().matrix().planes();
+      uint32_t plane = takePlane();
       // Install the k x n weight tile, one row per instruction. Rows past
       // K keep older weights; they meet zero padding lanes of the input.
       int64_t kRows = std::min<int64_t>(lanes, k - jk * lanes);
       for (int64_t i = 0; i < kRows; ++i)
         hisa::LoadWeightsOp::create(b, loc, read(loc, w.at(jk * lanes + i, jn)),
-                                    plane, int32_t(i), IntegerAttr());
+                                    plane, hisa::WeightSlot::row, int32_t(i),
+                                    IntegerAttr());
       bool last = jk == kTiles - 1;
       for (int64_t r = 0; r < x.layout.rows; ++r) {
         Value acc = hisa::MatMulOp::create(b, loc, vec(), read(loc, x.at(r, jk)),
@@ -314,6 +324,73 @@ void Expander::expandSoftmax(htile::SoftmaxOp op) {
           binary(loc, hisa::VBinaryKind::div, read(loc, scratch.at(r, 0)),
                  sum, n),
           out.at(r, 0));
+  }
+}
+
+/// The input row that output row `row` of a dimension permutation reads,
+/// for permutations of the leading dimensions (`shape` is the input's,
+/// `perm` maps output dimensions to input ones, both without the
+/// dimensions the rows are made of).
+static int64_t permutedRow(int64_t row, ArrayRef<int64_t> inShape,
+                           ArrayRef<int64_t> perm) {
+  int64_t rank = perm.size();
+  SmallVector<int64_t> inIndex(rank, 0);
+  for (int64_t d = rank - 1; d >= 0; --d) {
+    int64_t size = inShape[perm[d]];
+    inIndex[perm[d]] = row % size;
+    row /= size;
+  }
+  int64_t flat = 0;
+  for (int64_t d = 0; d < rank; ++d)
+    flat = flat * inShape[d] + inIndex[d];
+  return flat;
+}
+
+void Expander::expandTranspose(htile::TransposeOp op) {
+  Location loc = op.getLoc();
+  Tensor in = tensor(op.getInput()), out = tensor(op.getOutput());
+  ArrayRef<int64_t> inShape = op.getInput().getType().getShape();
+  ArrayRef<int64_t> perm = op.getPerm();
+  int64_t rank = perm.size();
+  if (!op.swapsInnermost()) {
+    // Whole rows move: each vector goes from SRAM to SRAM on a stream.
+    ArrayRef<int64_t> lead = rank ? perm.drop_back() : perm;
+    for (int64_t r = 0; r < out.layout.rows; ++r) {
+      int64_t source = permutedRow(r, inShape.drop_back(), lead);
+      for (int64_t j = 0; j < out.layout.vectorsPerRow; ++j)
+        write(loc, read(loc, in.at(source, j)), out.at(r, j));
+    }
+    return;
+  }
+  // Each matrix [m, k] becomes [k, m], a lanes x lanes tile at a time: the
+  // tile's rows go in as weight columns, and multiplying unit vector e_c
+  // reads out column c as a row. Columns past the tile's rows hold older
+  // weights, so the result is masked to the valid lanes.
+  Tensor eye = tensor(op.getIdentity());
+  int64_t m = inShape[rank - 2], k = inShape[rank - 1];
+  int64_t batches = m ? in.layout.rows / m : 0;
+  ArrayRef<int64_t> lead = perm.drop_back(2);
+  for (int64_t batch = 0; batch < batches; ++batch) {
+    int64_t source = permutedRow(batch, inShape.drop_back(2), lead);
+    for (int64_t mi = 0; mi * lanes < m; ++mi)
+      for (int64_t ki = 0; ki * lanes < k; ++ki) {
+        uint32_t plane = takePlane();
+        int64_t tileRows = std::min<int64_t>(lanes, m - mi * lanes);
+        int64_t tileCols = std::min<int64_t>(lanes, k - ki * lanes);
+        for (int64_t i = 0; i < tileRows; ++i)
+          hisa::LoadWeightsOp::create(
+              b, loc, read(loc, in.at(source * m + mi * lanes + i, ki)),
+              plane, hisa::WeightSlot::column, int32_t(i), IntegerAttr());
+        for (int64_t c = 0; c < tileCols; ++c) {
+          Value column = hisa::MatMulOp::create(b, loc, vec(),
+                                                read(loc, eye.at(c, 0)), plane,
+                                                IntegerAttr(),
+                                                hisa::StreamAttr());
+          Value masked = binary(loc, hisa::VBinaryKind::max, column, column,
+                                int32_t(tileRows));
+          write(loc, masked, out.at(batch * k + ki * lanes + c, mi));
+        }
+      }
   }
 }
 

@@ -36,3 +36,13 @@ func.func @bad_plane() {
   %1 = hisa.matmul %0 plane -1
   return
 }
+
+// -----
+
+// Tests that weight columns are not negative.
+func.func @bad_column() {
+  %0 = hisa.read 0
+  // expected-error @+1 {{column must be >= 0, got -1}}
+  hisa.load_weights %0 plane 0 column -1
+  return
+}

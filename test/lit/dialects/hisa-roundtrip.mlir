@@ -21,6 +21,9 @@ func.func @main() {
   %4 = hisa.vreduce max %3 lanes 10
   // CHECK: hisa.load_weights %{{.*}} plane 1 row 3 at 9
   hisa.load_weights %4 plane 1 row 3 at 9
+  %7 = hisa.read 2
+  // CHECK: hisa.load_weights %{{.*}} plane 0 column 15
+  hisa.load_weights %7 plane 0 column 15
   %5 = hisa.read 2
   // CHECK: hisa.matmul %{{.*}} plane 1 on <east, 8>
   %6 = hisa.matmul %5 plane 1 on <east, 8>

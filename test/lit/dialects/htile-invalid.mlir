@@ -62,3 +62,25 @@ func.func @bad_softmax() {
   htile.softmax ins(%a) outs(%a) scratch(%b) : memref<4x8xf32>, memref<4x8xf32>, memref<4x4xf32>
   return
 }
+
+// -----
+
+// Tests that a transpose may only move rows or swap the innermost dimensions.
+func.func @bad_transpose() {
+  %a = htile.alloc : memref<2x3x4xf32>
+  %b = htile.alloc : memref<4x2x3xf32>
+  // expected-error @+1 {{perm must keep the innermost dimension last or swap the two innermost dimensions}}
+  htile.transpose ins(%a) outs(%b) {perm = array<i64: 2, 0, 1>} : memref<2x3x4xf32>, memref<4x2x3xf32>
+  return
+}
+
+// -----
+
+// Tests that a matrix transpose needs the identity.
+func.func @no_identity() {
+  %a = htile.alloc : memref<3x4xf32>
+  %b = htile.alloc : memref<4x3xf32>
+  // expected-error @+1 {{a matrix transpose needs an identity operand}}
+  htile.transpose ins(%a) outs(%b) {perm = array<i64: 1, 0>} : memref<3x4xf32>, memref<4x3xf32>
+  return
+}

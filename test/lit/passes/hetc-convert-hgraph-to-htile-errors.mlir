@@ -1,22 +1,23 @@
 // RUN: hetc-opt %s --split-input-file --verify-diagnostics --hetc-convert-hgraph-to-htile=chip=%chips/test-chip.chip
 
-// Tests that a transpose of a computed tensor is reported at its node.
-func.func @main(%x: tensor<4x8xf32>) -> tensor<8x4xf32> {
-  %0 = hgraph.relu %x : tensor<4x8xf32>
-  // expected-error @+1 {{transposing a computed tensor is not supported on the chip yet}}
-  %1 = hgraph.transpose %0 {perm = array<i64: 1, 0>} : tensor<4x8xf32> -> tensor<8x4xf32>
-  return %1 : tensor<8x4xf32>
+// Tests that a transpose moving the innermost dimension elsewhere than
+// second-innermost is reported at its node.
+func.func @main(%x: tensor<2x3x4xf32>) -> tensor<4x2x3xf32> {
+  %0 = hgraph.relu %x : tensor<2x3x4xf32>
+  // expected-error @+1 {{transpose with perm [2, 0, 1] is not supported on the chip yet: it must keep the innermost dimension last or swap the two innermost dimensions}}
+  %1 = hgraph.transpose %0 {perm = array<i64: 2, 0, 1>} : tensor<2x3x4xf32> -> tensor<4x2x3xf32>
+  return %1 : tensor<4x2x3xf32>
 }
 
 // -----
 
 // Tests that every unsupported op of a function is reported, not only the first.
-func.func @main(%x: tensor<4x8xf32>) -> (tensor<2x16xf32>, tensor<8x4xf32>) {
+func.func @main(%x: tensor<4x8xf32>) -> (tensor<2x16xf32>, tensor<4x8xf32>) {
   // expected-error @+1 {{reshape from 'tensor<4x8xf32>' to 'tensor<2x16xf32>' changes the row length}}
   %0 = hgraph.reshape %x : tensor<4x8xf32> -> tensor<2x16xf32>
-  // expected-error @+1 {{transposing a computed tensor is not supported on the chip yet}}
-  %1 = hgraph.transpose %x {perm = array<i64: 1, 0>} : tensor<4x8xf32> -> tensor<8x4xf32>
-  return %0, %1 : tensor<2x16xf32>, tensor<8x4xf32>
+  // expected-error @+1 {{softmax along axis 0 of 'tensor<4x8xf32>' is not supported on the chip yet}}
+  %1 = hgraph.softmax %x {axis = 0 : i64} : tensor<4x8xf32>
+  return %0, %1 : tensor<2x16xf32>, tensor<4x8xf32>
 }
 
 // -----

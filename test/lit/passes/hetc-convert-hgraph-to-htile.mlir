@@ -64,3 +64,18 @@ func.func @main(%x: tensor<3x10xf32> {hgraph.name = "x"}, %c: tensor<3x1xf32> {h
   %1 = hgraph.div %0, %c : (tensor<3x10xf32>, tensor<3x1xf32>) -> tensor<3x10xf32>
   return %1 : tensor<3x10xf32>
 }
+
+// -----
+
+// Tests that a matrix transpose gets the chip's 16 x 16 identity, created
+// once at the top of the function, and a row permutation gets none.
+// CHECK-LABEL: func.func @main()
+// CHECK-NEXT: %[[EYE:.*]] = htile.constant dense<{{.*}}> : tensor<16x16xf32> : memref<16x16xf32>
+// CHECK: htile.transpose ins(%{{.*}}) outs(%{{.*}}) identity(%[[EYE]]) {perm = array<i64: 0, 2, 1>} : memref<2x3x20xf32>, memref<2x20x3xf32>, memref<16x16xf32>
+// CHECK: htile.transpose ins(%{{.*}}) outs(%{{.*}}) {perm = array<i64: 1, 0, 2>} : memref<2x3x20xf32>, memref<3x2x20xf32>
+// CHECK-NOT: tensor<16x16xf32>
+func.func @main(%x: tensor<2x3x20xf32> {hgraph.name = "x"}) -> (tensor<2x20x3xf32> {hgraph.name = "y"}, tensor<3x2x20xf32> {hgraph.name = "z"}) {
+  %0 = hgraph.transpose %x {perm = array<i64: 0, 2, 1>} : tensor<2x3x20xf32> -> tensor<2x20x3xf32>
+  %1 = hgraph.transpose %x {perm = array<i64: 1, 0, 2>} : tensor<2x3x20xf32> -> tensor<3x2x20xf32>
+  return %0, %1 : tensor<2x20x3xf32>, tensor<3x2x20xf32>
+}

@@ -114,3 +114,58 @@ func.func @broadcast() {
   htile.output "y", %y : memref<2x3x16xf32>
   return
 }
+
+// -----
+
+// Tests a matrix transpose of [3, 20] on 16-lane planes: per 16-column tile,
+// the 3 rows are installed as weight columns, then each unit vector e_c
+// (row c of the identity at 400) reads column c out as a row, masked to
+// the 3 valid lanes. Row 16 of the output comes from the second tile.
+// CHECK-LABEL: func.func @transpose()
+// CHECK: %[[R0:.*]] = hisa.read 0
+// CHECK-NEXT: hisa.load_weights %[[R0]] plane 0 column 0
+// CHECK-NEXT: %[[R1:.*]] = hisa.read 2
+// CHECK-NEXT: hisa.load_weights %[[R1]] plane 0 column 1
+// CHECK-NEXT: %[[R2:.*]] = hisa.read 4
+// CHECK-NEXT: hisa.load_weights %[[R2]] plane 0 column 2
+// CHECK-NEXT: %[[E0:.*]] = hisa.read 400
+// CHECK-NEXT: %[[C0:.*]] = hisa.matmul %[[E0]] plane 0
+// CHECK-NEXT: %[[M0:.*]] = hisa.vbinary max %[[C0]], %[[C0]] lanes 3
+// CHECK-NEXT: hisa.write %[[M0]] to 100
+// CHECK: hisa.read 415
+// CHECK: hisa.write %{{.*}} to 115
+// CHECK-NEXT: %[[S0:.*]] = hisa.read 1
+// CHECK-NEXT: hisa.load_weights %[[S0]] plane 1 column 0
+// CHECK: hisa.read 400
+// CHECK-NEXT: hisa.matmul %{{.*}} plane 1
+// CHECK-NEXT: hisa.vbinary max
+// CHECK-NEXT: hisa.write %{{.*}} to 116
+// CHECK: hisa.write %{{.*}} to 119
+// CHECK-NEXT: return
+func.func @transpose() {
+  %eye = htile.constant dense<1.0> : tensor<16x16xf32> {address = 400 : i64} : memref<16x16xf32>
+  %x = htile.input "x" {address = 0 : i64} : memref<3x20xf32>
+  %y = htile.alloc {address = 100 : i64} : memref<20x3xf32>
+  htile.transpose ins(%x) outs(%y) identity(%eye) {perm = array<i64: 1, 0>} : memref<3x20xf32>, memref<20x3xf32>, memref<16x16xf32>
+  htile.output "y", %y : memref<20x3xf32>
+  return
+}
+
+// -----
+
+// Tests a permutation of leading dimensions: whole rows move from SRAM to
+// SRAM. Output row (i, j) of [3, 2, 4] is input row (j, i) of [2, 3, 4].
+// CHECK-LABEL: func.func @rows()
+// CHECK: %[[A:.*]] = hisa.read 0
+// CHECK-NEXT: hisa.write %[[A]] to 100
+// CHECK-NEXT: %[[B:.*]] = hisa.read 3
+// CHECK-NEXT: hisa.write %[[B]] to 101
+// CHECK-NEXT: %[[C:.*]] = hisa.read 1
+// CHECK-NEXT: hisa.write %[[C]] to 102
+func.func @rows() {
+  %z = htile.input "z" {address = 0 : i64} : memref<2x3x4xf32>
+  %w = htile.alloc {address = 100 : i64} : memref<3x2x4xf32>
+  htile.transpose ins(%z) outs(%w) {perm = array<i64: 1, 0, 2>} : memref<2x3x4xf32>, memref<3x2x4xf32>
+  htile.output "w", %w : memref<3x2x4xf32>
+  return
+}

@@ -1,6 +1,7 @@
 //===- HGraphOps.cpp - hgraph verifiers and folders -------------------===//
 
 #include "compiler/dialects/hgraph/IR/HGraph.h"
+#include "compiler/dialects/hgraph/IR/HGraphFold.h"
 
 #include "mlir/Dialect/Traits.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -15,13 +16,6 @@ using namespace hetc::hgraph;
 #include "compiler/dialects/hgraph/IR/HGraphOps.cpp.inc"
 
 namespace {
-
-std::string shapeStr(ArrayRef<int64_t> shape) {
-  std::string out = "[";
-  for (auto [i, d] : llvm::enumerate(shape))
-    out += (i ? ", " : "") + std::to_string(d);
-  return out + "]";
-}
 
 /// Checks that `result` is the ONNX broadcast of `lhs` and `rhs`.
 LogicalResult verifyBroadcast(Operation *op, ShapedType lhs, ShapedType rhs,
@@ -40,40 +34,6 @@ LogicalResult verifyBroadcast(Operation *op, ShapedType lhs, ShapedType rhs,
            << shapeStr(result.getShape()) << " should be the broadcast shape "
            << shapeStr(shape);
   return success();
-}
-
-/// Folds `fn` over two constant f32 operands with broadcasting.
-OpFoldResult foldBinary(Attribute lhsAttr, Attribute rhsAttr,
-                        ShapedType resultType,
-                        llvm::function_ref<float(float, float)> fn) {
-  auto lhs = dyn_cast_if_present<DenseElementsAttr>(lhsAttr);
-  auto rhs = dyn_cast_if_present<DenseElementsAttr>(rhsAttr);
-  if (!lhs || !rhs || !resultType.getElementType().isF32())
-    return {};
-  ArrayRef<int64_t> shape = resultType.getShape();
-  int64_t rank = shape.size();
-  auto index = [&](ShapedType type, ArrayRef<int64_t> coord) {
-    // Right-aligned broadcast: size-1 dimensions repeat.
-    int64_t offset = rank - type.getRank(), flat = 0;
-    for (int64_t d = 0; d < type.getRank(); ++d) {
-      int64_t dim = type.getDimSize(d);
-      flat = flat * dim + (dim == 1 ? 0 : coord[d + offset]);
-    }
-    return flat;
-  };
-  SmallVector<float> lv(lhs.getValues<float>()), rv(rhs.getValues<float>());
-  SmallVector<float> out(resultType.getNumElements());
-  SmallVector<int64_t> coord(rank, 0);
-  for (float &v : out) {
-    v = fn(lv[lhs.isSplat() ? 0 : index(lhs.getType(), coord)],
-           rv[rhs.isSplat() ? 0 : index(rhs.getType(), coord)]);
-    for (int64_t d = rank - 1; d >= 0; --d) {
-      if (++coord[d] < shape[d])
-        break;
-      coord[d] = 0;
-    }
-  }
-  return DenseElementsAttr::get(resultType, ArrayRef<float>(out));
 }
 
 } // namespace
@@ -107,19 +67,37 @@ LogicalResult ConstantOp::inferReturnTypes(
 // Elementwise
 //===----------------------------------------------------------------------===//
 
-#define HGRAPH_BINARY(OP, EXPR)                                                \
+#define HGRAPH_BINARY(OP, FEXPR, IEXPR)                                       \
   LogicalResult OP::verify() {                                                 \
     return verifyBroadcast(*this, getLhs().getType(), getRhs().getType(),      \
                            getType());                                         \
   }                                                                            \
   OpFoldResult OP::fold(FoldAdaptor adaptor) {                                 \
-    return foldBinary(adaptor.getLhs(), adaptor.getRhs(), getType(),           \
-                      [](float a, float b) { return EXPR; });                  \
+    return foldElementwise(                                                    \
+        {adaptor.getLhs(), adaptor.getRhs()}, getType(),                       \
+        [](ArrayRef<double> v) -> double {                                     \
+          double a = v[0], b = v[1];                                           \
+          return FEXPR;                                                        \
+        },                                                                     \
+        [](ArrayRef<int64_t> v) -> int64_t {                                   \
+          int64_t a = v[0], b = v[1];                                          \
+          return IEXPR;                                                        \
+        });                                                                    \
   }
-HGRAPH_BINARY(AddOp, a + b)
-HGRAPH_BINARY(SubOp, a - b)
-HGRAPH_BINARY(MulOp, a * b)
-HGRAPH_BINARY(DivOp, a / b)
+// Integer division by zero folds to 0 rather than trapping on the host; the
+// result is undefined in ONNX.
+HGRAPH_BINARY(AddOp, a + b, int64_t(uint64_t(a) + uint64_t(b)))
+HGRAPH_BINARY(SubOp, a - b, int64_t(uint64_t(a) - uint64_t(b)))
+HGRAPH_BINARY(MulOp, a * b, int64_t(uint64_t(a) * uint64_t(b)))
+HGRAPH_BINARY(DivOp, a / b, b == 0 ? 0 : a / b)
+HGRAPH_BINARY(PowOp, std::pow(a, b), int64_t(std::pow(double(a), double(b))))
+HGRAPH_BINARY(MinOp, std::isnan(a) || std::isnan(b) ? NAN : std::min(a, b),
+              std::min(a, b))
+HGRAPH_BINARY(MaxOp, std::isnan(a) || std::isnan(b) ? NAN : std::max(a, b),
+              std::max(a, b))
+HGRAPH_BINARY(AndOp, double(a != 0 && b != 0), int64_t(a != 0 && b != 0))
+HGRAPH_BINARY(OrOp, double(a != 0 || b != 0), int64_t(a != 0 || b != 0))
+HGRAPH_BINARY(XorOp, double((a != 0) != (b != 0)), int64_t((a != 0) != (b != 0)))
 #undef HGRAPH_BINARY
 
 LogicalResult SoftmaxOp::verify() {

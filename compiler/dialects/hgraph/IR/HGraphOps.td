@@ -219,4 +219,8 @@ def HGraph_TransposeOp : HGraph_Op<"transpose", [Pure]> {
   let hasFolder = 1;
 }
 
+include "compiler/dialects/hgraph/IR/HGraphElementwise.td"
+include "compiler/dialects/hgraph/IR/HGraphShape.td"
+include "compiler/dialects/hgraph/IR/HGraphNN.td"
+
 #endif // HETC_HGRAPH_OPS

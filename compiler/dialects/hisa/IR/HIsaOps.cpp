@@ -34,9 +34,10 @@ LogicalResult VReduceOp::verify() { return verifyLanes(*this, getLanes()); }
 LogicalResult MatMulOp::verify() { return verifyPlane(*this, getPlane()); }
 
 LogicalResult LoadWeightsOp::verify() {
-  // I32Attr getters are unsigned; read the row as written.
-  int32_t row = int32_t(getRow());
-  if (row < 0)
-    return emitOpError("row must be >= 0, got ") << row;
+  // I32Attr getters are unsigned; read the index as written.
+  int32_t index = int32_t(getIndex());
+  if (index < 0)
+    return emitOpError() << stringifyWeightSlot(getSlot())
+                         << " must be >= 0, got " << index;
   return verifyPlane(*this, getPlane());
 }

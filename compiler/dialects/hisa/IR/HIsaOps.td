@@ -161,16 +161,28 @@ def HIsa_VReduceOp : HIsa_Instruction<"vreduce"> {
   let hasVerifier = 1;
 }
 
+def HIsa_WeightSlot : I32EnumAttr<"WeightSlot", "how a weight vector is installed", [
+    I32EnumAttrCase<"row", 0>, I32EnumAttrCase<"column", 1>]> {
+  let cppNamespace = "::hetc::hisa";
+}
+
 def HIsa_LoadWeightsOp : HIsa_Instruction<"load_weights"> {
-  let summary = "M_LOAD_WEIGHTS: install a stream vector as weight row `row` of a plane";
+  let summary = "M_LOAD_WEIGHTS(_COLUMN): install a stream vector in a plane";
   let description = [{
+    Installs the vector as weight row `index` of `plane` (M_LOAD_WEIGHTS),
+    or as weight column `index` (M_LOAD_WEIGHTS_COLUMN). Matrix multiplies
+    by unit vectors then read out the rows, or the transpose, of what was
+    installed.
+
     ```mlir
     hisa.load_weights %0 plane 1 row 3 at 7
+    hisa.load_weights %1 plane 0 column 5
     ```
   }];
-  let arguments = (ins HIsa_VecType:$value, I32Attr:$plane, I32Attr:$row,
+  let arguments = (ins HIsa_VecType:$value, I32Attr:$plane,
+                       HIsa_WeightSlot:$slot, I32Attr:$index,
                        OptionalAttr<I64Attr>:$cycle);
-  let assemblyFormat = "$value `plane` $plane `row` $row (`at` $cycle^)? attr-dict";
+  let assemblyFormat = "$value `plane` $plane $slot $index (`at` $cycle^)? attr-dict";
   let hasVerifier = 1;
 }
 

@@ -96,3 +96,39 @@ LogicalResult SoftmaxOp::verify() {
     return emitOpError("input must have rank >= 1");
   return success();
 }
+
+bool TransposeOp::swapsInnermost() {
+  ArrayRef<int64_t> perm = getPerm();
+  int64_t rank = perm.size();
+  return rank >= 2 && perm[rank - 1] == rank - 2 && perm[rank - 2] == rank - 1;
+}
+
+LogicalResult TransposeOp::verify() {
+  ArrayRef<int64_t> perm = getPerm();
+  ArrayRef<int64_t> in = getInput().getType().getShape();
+  ArrayRef<int64_t> out = getOutput().getType().getShape();
+  int64_t rank = in.size();
+  if (int64_t(perm.size()) != rank || int64_t(out.size()) != rank)
+    return emitOpError("perm, input and output must have one rank");
+  SmallVector<bool> seen(rank, false);
+  for (auto [i, p] : llvm::enumerate(perm)) {
+    if (p < 0 || p >= rank || seen[p])
+      return emitOpError("perm is not a permutation of [0, ") << rank << ")";
+    seen[p] = true;
+    if (out[i] != in[p])
+      return emitOpError("output dimension ")
+             << i << " is " << out[i] << ", expected " << in[p];
+  }
+  bool keepsRows = rank == 0 || perm[rank - 1] == rank - 1;
+  if (!keepsRows && !swapsInnermost())
+    return emitOpError("perm must keep the innermost dimension last or swap "
+                       "the two innermost dimensions");
+  if (swapsInnermost() && !getIdentity())
+    return emitOpError("a matrix transpose needs an identity operand");
+  if (Value identity = getIdentity()) {
+    ArrayRef<int64_t> eye = cast<MemRefType>(identity.getType()).getShape();
+    if (eye.size() != 2 || eye[0] != eye[1])
+      return emitOpError("identity must be a square matrix");
+  }
+  return success();
+}

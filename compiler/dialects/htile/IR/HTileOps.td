@@ -203,4 +203,36 @@ def HTile_SoftmaxOp : HTile_Op<"softmax"> {
   let hasVerifier = 1;
 }
 
+def HTile_TransposeOp : HTile_Op<"transpose"> {
+  let summary = "Kernel: output = input with its dimensions permuted";
+  let description = [{
+    Permutes dimensions by `perm` (result dimension `i` is input dimension
+    `perm[i]`). Two kinds run on the chip: permutations that keep the
+    innermost dimension last move whole rows (memory reads and writes
+    only); permutations that swap the two innermost dimensions (leading
+    ones permuted in any way) transpose each matrix on a matrix plane: its
+    rows are installed as weight columns and read out by multiplying the
+    rows of `identity` (a `lanes x lanes` identity constant), then masked to
+    the valid lanes on the vector unit.
+
+    ```mlir
+    htile.transpose ins(%a) outs(%b) identity(%eye) {perm = array<i64: 1, 0>}
+        : memref<4x20xf32>, memref<20x4xf32>, memref<16x16xf32>
+    ```
+  }];
+  let arguments = (ins HTile_Buffer:$input, HTile_Buffer:$output,
+                       Optional<HTile_Buffer>:$identity,
+                       DenseI64ArrayAttr:$perm);
+  let assemblyFormat = [{
+    `ins` `(` $input `)` `outs` `(` $output `)` (`identity` `(` $identity^ `)`)?
+    attr-dict `:` type($input) `,` type($output) (`,` type($identity)^)?
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// True if the permutation swaps the two innermost dimensions (a matrix
+    /// transpose); false if it keeps the innermost dimension last.
+    bool swapsInnermost();
+  }];
+}
+
 #endif // HETC_HTILE_OPS

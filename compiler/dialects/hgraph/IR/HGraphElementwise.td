@@ -1,0 +1,178 @@
+//===- HGraphElementwise.td - hgraph elementwise operators -*- tablegen -*-===//
+//
+// Unary, binary, comparison and selection operators that work element by
+// element, with ONNX multidirectional broadcasting where ONNX has it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef HETC_HGRAPH_ELEMENTWISE
+#define HETC_HGRAPH_ELEMENTWISE
+
+include "compiler/dialects/hgraph/IR/HGraphDialect.td"
+include "mlir/IR/CommonAttrConstraints.td"
+include "mlir/IR/OpBase.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Unary
+//===----------------------------------------------------------------------===//
+
+class HGraph_MathUnaryOp<string mnemonic, string onnxName, string formula>
+    : HGraph_Op<mnemonic, [Pure, SameOperandsAndResultType]> {
+  let summary = "Elementwise " # onnxName # ": " # formula;
+  let description = [{
+    Computes the ONNX `}] # onnxName # [{` of each element: }] # formula # [{.
+    Constant operands fold at compile time.
+
+    ```mlir
+    %0 = hgraph.}] # mnemonic # [{ %x : tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins AnyStaticShapeTensor:$input);
+  let results = (outs AnyStaticShapeTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+  let hasFolder = 1;
+}
+
+def HGraph_NegOp : HGraph_MathUnaryOp<"neg", "Neg", "-x">;
+def HGraph_AbsOp : HGraph_MathUnaryOp<"abs", "Abs", "|x|">;
+def HGraph_SqrtOp : HGraph_MathUnaryOp<"sqrt", "Sqrt", "sqrt(x)">;
+def HGraph_ReciprocalOp : HGraph_MathUnaryOp<"reciprocal", "Reciprocal", "1 / x">;
+def HGraph_ExpOp : HGraph_MathUnaryOp<"exp", "Exp", "e to the power x">;
+def HGraph_LogOp : HGraph_MathUnaryOp<"log", "Log", "natural logarithm of x">;
+def HGraph_ErfOp : HGraph_MathUnaryOp<"erf", "Erf", "the Gauss error function of x">;
+def HGraph_FloorOp : HGraph_MathUnaryOp<"floor", "Floor", "largest integer <= x">;
+def HGraph_CeilOp : HGraph_MathUnaryOp<"ceil", "Ceil", "smallest integer >= x">;
+def HGraph_SinOp : HGraph_MathUnaryOp<"sin", "Sin", "sine of x">;
+def HGraph_CosOp : HGraph_MathUnaryOp<"cos", "Cos", "cosine of x">;
+def HGraph_NotOp : HGraph_MathUnaryOp<"not", "Not", "logical negation of a boolean">;
+
+def HGraph_LeakyReluOp : HGraph_Op<"leaky_relu", [Pure, SameOperandsAndResultType]> {
+  let summary = "Elementwise LeakyRelu: x if x >= 0, alpha * x otherwise";
+  let description = [{
+    ONNX `LeakyRelu`. `hetc-hgraph-decompose-elementwise` rewrites it into
+    `relu`, `mul` and `sub`, which the chip runs.
+
+    ```mlir
+    %0 = hgraph.leaky_relu %x {alpha = 1.000000e-01 : f32} : tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins AnyStaticShapeTensor:$input, F32Attr:$alpha);
+  let results = (outs AnyStaticShapeTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+}
+
+def HGraph_GeluOp : HGraph_Op<"gelu", [Pure, SameOperandsAndResultType]> {
+  let summary = "Elementwise Gelu, exact (erf) or with the tanh approximation";
+  let description = [{
+    ONNX `Gelu` (opset 20): `0.5 * x * (1 + erf(x / sqrt(2)))`, or with
+    `approximate = "tanh"` the tanh form
+    `0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x^3)))`.
+
+    ```mlir
+    %0 = hgraph.gelu %x {approximate = "none"} : tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins AnyStaticShapeTensor:$input, StrAttr:$approximate);
+  let results = (outs AnyStaticShapeTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+  let hasVerifier = 1;
+}
+
+def HGraph_CastOp : HGraph_Op<"cast", [Pure]> {
+  let summary = "Converts each element to the result's element type (ONNX Cast)";
+  let description = [{
+    Converts `input` to the element type of the result; shapes are equal.
+    Float to integer truncates toward zero, as ONNX Cast does. Constant
+    operands fold.
+
+    ```mlir
+    %0 = hgraph.cast %x : tensor<4xi64> -> tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins AnyStaticShapeTensor:$input);
+  let results = (outs AnyStaticShapeTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def HGraph_ClipOp : HGraph_Op<"clip", [Pure, AttrSizedOperandSegments]> {
+  let summary = "Clamps each element to [min, max] (ONNX Clip)";
+  let description = [{
+    `min` and `max` are optional scalar tensors of the input's element type;
+    a missing bound does not clamp.
+
+    ```mlir
+    %0 = hgraph.clip %x, %lo, %hi : (tensor<4x8xf32>, tensor<f32>, tensor<f32>) -> tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins AnyStaticShapeTensor:$input,
+                       Optional<AnyStaticShapeTensor>:$min,
+                       Optional<AnyStaticShapeTensor>:$max);
+  let results = (outs AnyStaticShapeTensor:$result);
+  let assemblyFormat = [{
+    $input (`,` `min` $min^)? (`,` `max` $max^)? attr-dict `:` `(` type($input)
+    (`,` type($min)^)? (`,` type($max)^)? `)` `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Binary with broadcasting (besides add, sub, mul, div in HGraphOps.td)
+//===----------------------------------------------------------------------===//
+
+def HGraph_PowOp : HGraph_BinaryOp<"pow", "Pow">;
+def HGraph_MinOp : HGraph_BinaryOp<"min", "Min">;
+def HGraph_MaxOp : HGraph_BinaryOp<"max", "Max">;
+def HGraph_AndOp : HGraph_BinaryOp<"and", "And">;
+def HGraph_OrOp : HGraph_BinaryOp<"or", "Or">;
+def HGraph_XorOp : HGraph_BinaryOp<"xor", "Xor">;
+
+class HGraph_CompareOp<string mnemonic, string onnxName, string relation>
+    : HGraph_Op<mnemonic, [Pure]> {
+  let summary = "Elementwise " # onnxName # " (" # relation # ") giving booleans";
+  let description = [{
+    Compares `lhs` and `rhs` elementwise with }] # relation # [{ under ONNX
+    multidirectional broadcasting; the result holds `i1`.
+
+    ```mlir
+    %0 = hgraph.}] # mnemonic # [{ %a, %b : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xi1>
+    ```
+  }];
+  let arguments = (ins AnyStaticShapeTensor:$lhs, AnyStaticShapeTensor:$rhs);
+  let results = (outs AnyStaticShapeTensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` `(` type($lhs) `,` type($rhs) `)` `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def HGraph_EqualOp : HGraph_CompareOp<"equal", "Equal", "==">;
+def HGraph_LessOp : HGraph_CompareOp<"less", "Less", "<">;
+def HGraph_LessOrEqualOp : HGraph_CompareOp<"less_or_equal", "LessOrEqual", "<=">;
+def HGraph_GreaterOp : HGraph_CompareOp<"greater", "Greater", ">">;
+def HGraph_GreaterOrEqualOp : HGraph_CompareOp<"greater_or_equal", "GreaterOrEqual", ">=">;
+
+def HGraph_WhereOp : HGraph_Op<"where", [Pure]> {
+  let summary = "Selects from two tensors by a boolean condition (ONNX Where)";
+  let description = [{
+    Result element is `lhs` where `condition` holds, `rhs` otherwise; the
+    three operands broadcast together.
+
+    ```mlir
+    %0 = hgraph.where %c, %a, %b : (tensor<4x1xi1>, tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins AnyStaticShapeTensor:$condition,
+                       AnyStaticShapeTensor:$lhs, AnyStaticShapeTensor:$rhs);
+  let results = (outs AnyStaticShapeTensor:$result);
+  let assemblyFormat = [{
+    $condition `,` $lhs `,` $rhs attr-dict `:` `(` type($condition) `,` type($lhs) `,` type($rhs) `)` `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+#endif // HETC_HGRAPH_ELEMENTWISE
