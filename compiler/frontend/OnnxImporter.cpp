@@ -7,7 +7,10 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl.h>
@@ -50,6 +53,8 @@ private:
   FailureOr<RankedTensorType> inputType(const onnx::ValueInfoProto &info);
   LogicalResult importInitializers();
   LogicalResult importNodes();
+  bool readExternal(const onnx::TensorProto &tensor, std::string &bytes,
+                    std::string &error);
 
   const onnx::ModelProto &model;
   const onnx::GraphProto &graph;
@@ -60,7 +65,65 @@ private:
   Location fileLoc;
   int64_t opset = 0;
   llvm::StringMap<Value> values;
+  /// Open external data files, by their path relative to the model.
+  llvm::StringMap<std::unique_ptr<llvm::MemoryBuffer>> externalFiles;
 };
+
+bool Importer::readExternal(const onnx::TensorProto &tensor,
+                            std::string &bytes, std::string &error) {
+  std::string location;
+  int64_t offset = 0, length = -1;
+  for (const onnx::StringStringEntryProto &entry : tensor.external_data()) {
+    if (entry.key() == "location")
+      location = entry.value();
+    else if (entry.key() == "offset" || entry.key() == "length") {
+      int64_t v;
+      if (StringRef(entry.value()).getAsInteger(10, v) || v < 0) {
+        error = "has external data " + entry.key() + " '" + entry.value() +
+                "', which is not a non-negative integer";
+        return false;
+      }
+      (entry.key() == "offset" ? offset : length) = v;
+    }
+  }
+  // The data must lie in the model's folder or below it: a model file must
+  // not make the compiler read arbitrary files.
+  SmallString<256> normalized(location);
+  llvm::sys::path::remove_dots(normalized, /*remove_dot_dot=*/true);
+  bool escapes = location.empty() || llvm::sys::path::is_absolute(location) ||
+                 llvm::sys::path::has_root_name(location) ||
+                 StringRef(normalized).starts_with("..");
+  if (escapes) {
+    error = "has external data at '" + location +
+            "', which is not a path inside the model's folder";
+    return false;
+  }
+  auto it = externalFiles.find(normalized);
+  if (it == externalFiles.end()) {
+    SmallString<256> path(llvm::sys::path::parent_path(source));
+    llvm::sys::path::append(path, normalized);
+    // Mapped, not read: only the regions tensors use are touched, once.
+    auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                              /*RequiresNullTerminator=*/false);
+    if (!buffer) {
+      error = "has external data in '" + std::string(path) +
+              "', which cannot be opened: " + buffer.getError().message();
+      return false;
+    }
+    it = externalFiles.try_emplace(normalized, std::move(*buffer)).first;
+  }
+  StringRef data = it->second->getBuffer();
+  if (length < 0)
+    length = int64_t(data.size()) - offset;
+  if (offset > int64_t(data.size()) || length > int64_t(data.size()) - offset) {
+    error = "has external data at offset " + std::to_string(offset) +
+            " of length " + std::to_string(length) + ", beyond the end of '" +
+            location + "' (" + std::to_string(data.size()) + " bytes)";
+    return false;
+  }
+  bytes.assign(data.data() + offset, length);
+  return true;
+}
 
 LogicalResult Importer::checkOperators() {
   // Gather every unsupported operator before failing, so that one run
@@ -93,12 +156,13 @@ Importer::inputType(const onnx::ValueInfoProto &info) {
     return emitError(fileLoc) << "graph input '" << info.name()
                               << "' is not a tensor";
   const onnx::TypeProto::Tensor &tensor = info.type().tensor_type();
-  if (tensor.elem_type() != onnx::TensorProto::FLOAT)
+  Type element = elementTypeOf(tensor.elem_type(), &context);
+  if (!element)
     return emitError(fileLoc)
            << "graph input '" << info.name() << "' has element type "
            << onnx::TensorProto::DataType_Name(
                   static_cast<onnx::TensorProto::DataType>(tensor.elem_type()))
-           << "; only FLOAT inputs are supported";
+           << ", which hetc does not support";
   if (!tensor.has_shape())
     return emitError(fileLoc) << "graph input '" << info.name()
                               << "' has no shape; hetc needs static shapes";
@@ -123,13 +187,16 @@ Importer::inputType(const onnx::ValueInfoProto &info) {
                               << "' dimension " << i
                               << " is unknown or not positive";
   }
-  return RankedTensorType::get(shape, builder.getF32Type());
+  return RankedTensorType::get(shape, element);
 }
 
 LogicalResult Importer::importInitializers() {
   for (const onnx::TensorProto &init : graph.initializer()) {
     std::string error;
-    FailureOr<DenseElementsAttr> attr = tensorToAttr(init, &context, error);
+    FailureOr<DenseElementsAttr> attr = tensorToAttr(
+        init, &context, error,
+        [this](const onnx::TensorProto &t, std::string &bytes,
+               std::string &err) { return readExternal(t, bytes, err); });
     if (failed(attr))
       return emitError(fileLoc) << "initializer '" << init.name() << "' "
                                 << error;
@@ -140,39 +207,72 @@ LogicalResult Importer::importInitializers() {
 }
 
 LogicalResult Importer::importNodes() {
+  // A node that fails is reported and its outputs marked, so that every
+  // problem of the model is listed in one run; nodes reading a marked value
+  // are skipped without a second message.
+  llvm::StringSet<> failedValues;
+  bool ok = true;
   for (auto [index, node] : llvm::enumerate(graph.node())) {
     std::string name = nodeName(node, index);
     Location loc = NameLoc::get(builder.getStringAttr(name));
     NodeContext ctx{builder, loc, node, name, opset, {}};
+    auto markFailed = [&] {
+      ok = false;
+      for (const std::string &output : node.output())
+        failedValues.insert(output);
+    };
+    bool skip = false;
     for (const std::string &input : node.input()) {
       if (input.empty()) {
         ctx.inputs.push_back(Value());
         continue;
       }
+      if (failedValues.contains(input)) {
+        skip = true;
+        break;
+      }
       auto it = values.find(input);
-      if (it == values.end())
-        return emitError(loc) << node.op_type() << ": input '" << input
-                              << "' is not produced by any earlier node, "
-                                 "initializer or graph input";
+      if (it == values.end()) {
+        emitError(loc) << node.op_type() << " (opset " << opset
+                       << "): input '" << input
+                       << "' is not produced by any earlier node, "
+                          "initializer or graph input";
+        skip = true;
+        ok = false;
+        break;
+      }
       ctx.inputs.push_back(it->second);
+    }
+    ImportRule rule = node.domain().empty() || node.domain() == "ai.onnx"
+                          ? lookupImportRule(node.op_type())
+                          : nullptr;
+    if (skip || !rule) {
+      // Unsupported operators were listed by checkOperators.
+      markFailed();
+      continue;
     }
     // Trailing missing optional inputs do not count.
     while (!ctx.inputs.empty() && !ctx.inputs.back())
       ctx.inputs.pop_back();
-    FailureOr<SmallVector<Value>> results =
-        lookupImportRule(node.op_type())(ctx);
-    if (failed(results))
-      return failure();
+    FailureOr<SmallVector<Value>> results = rule(ctx);
+    if (failed(results)) {
+      markFailed();
+      continue;
+    }
     for (auto [i, output] : llvm::enumerate(node.output())) {
       if (output.empty())
         continue;
-      if (i >= results->size())
-        return emitError(loc) << node.op_type() << ": output " << i << " ('" << output
-                              << "') is not supported";
+      if (i >= results->size()) {
+        emitError(loc) << node.op_type() << " (opset " << opset
+                       << "): output " << i << " ('" << output
+                       << "') is not supported";
+        markFailed();
+        break;
+      }
       values[output] = (*results)[i];
     }
   }
-  return success();
+  return success(ok);
 }
 
 OwningOpRef<ModuleOp> Importer::run() {
@@ -182,8 +282,9 @@ OwningOpRef<ModuleOp> Importer::run() {
     emitError(fileLoc) << "model imports no opset of the default ONNX domain";
     return nullptr;
   }
-  if (failed(checkOperators()))
-    return nullptr;
+  // Unsupported operators are listed first; the import goes on so that
+  // problems with the supported nodes' attributes are reported as well.
+  bool operatorsOk = succeeded(checkOperators());
 
   OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
   SmallVector<Type> argTypes;
@@ -211,7 +312,7 @@ OwningOpRef<ModuleOp> Importer::run() {
     values[input->name()] = body->getArgument(i);
   }
   builder.setInsertionPointToEnd(body);
-  if (failed(importInitializers()) || failed(importNodes()))
+  if (failed(importInitializers()) || failed(importNodes()) || !operatorsOk)
     return nullptr;
 
   SmallVector<Value> results;

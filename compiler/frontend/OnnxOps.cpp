@@ -19,7 +19,12 @@ using namespace hetc::frontend;
 //===----------------------------------------------------------------------===//
 
 InFlightDiagnostic NodeContext::error() {
-  return emitError(loc) << node.op_type() << ": ";
+  return emitError(loc) << node.op_type() << " (opset " << opset << "): ";
+}
+
+std::string NodeContext::stringAttr(StringRef name, StringRef fallback) const {
+  const onnx::AttributeProto *a = attr(name);
+  return a ? a->s() : fallback.str();
 }
 
 const onnx::AttributeProto *NodeContext::attr(StringRef name) const {
@@ -51,9 +56,47 @@ NodeContext::intsAttr(StringRef name) const {
 // Tensor data
 //===----------------------------------------------------------------------===//
 
+Type hetc::frontend::elementTypeOf(int dataType, MLIRContext *context) {
+  Builder b(context);
+  auto unsignedInt = [&](unsigned width) {
+    return IntegerType::get(context, width, IntegerType::Unsigned);
+  };
+  switch (dataType) {
+  case onnx::TensorProto::FLOAT:
+    return b.getF32Type();
+  case onnx::TensorProto::DOUBLE:
+    return b.getF64Type();
+  case onnx::TensorProto::FLOAT16:
+    return b.getF16Type();
+  case onnx::TensorProto::BFLOAT16:
+    return b.getBF16Type();
+  case onnx::TensorProto::BOOL:
+    return b.getI1Type();
+  case onnx::TensorProto::INT8:
+    return b.getI8Type();
+  case onnx::TensorProto::INT16:
+    return b.getI16Type();
+  case onnx::TensorProto::INT32:
+    return b.getI32Type();
+  case onnx::TensorProto::INT64:
+    return b.getI64Type();
+  case onnx::TensorProto::UINT8:
+    return unsignedInt(8);
+  case onnx::TensorProto::UINT16:
+    return unsignedInt(16);
+  case onnx::TensorProto::UINT32:
+    return unsignedInt(32);
+  case onnx::TensorProto::UINT64:
+    return unsignedInt(64);
+  default:
+    return nullptr;
+  }
+}
+
 FailureOr<DenseElementsAttr>
 hetc::frontend::tensorToAttr(const onnx::TensorProto &tensor,
-                             MLIRContext *context, std::string &error) {
+                             MLIRContext *context, std::string &error,
+                             ExternalDataReader reader) {
   SmallVector<int64_t> shape(tensor.dims().begin(), tensor.dims().end());
   int64_t count = 1;
   for (int64_t d : shape) {
@@ -63,56 +106,94 @@ hetc::frontend::tensorToAttr(const onnx::TensorProto &tensor,
     }
     count *= d;
   }
-  if (tensor.data_location() == onnx::TensorProto::EXTERNAL) {
-    error = "keeps its data in an external file, which is not supported yet";
-    return failure();
-  }
-  const std::string &raw = tensor.raw_data();
-  auto fromRaw = [&](auto zero, Type elementType) -> FailureOr<DenseElementsAttr> {
-    using T = decltype(zero);
-    if (raw.size() != size_t(count) * sizeof(T)) {
-      error = "has " + std::to_string(raw.size()) + " bytes of raw data, " +
-              "expected " + std::to_string(count * sizeof(T));
-      return failure();
-    }
-    SmallVector<T> values(count);
-    if (count)
-      std::memcpy(values.data(), raw.data(), raw.size());
-    return DenseElementsAttr::get(RankedTensorType::get(shape, elementType),
-                                  ArrayRef<T>(values));
-  };
-  auto fromField = [&](const auto &field, auto zero,
-                       Type elementType) -> FailureOr<DenseElementsAttr> {
-    using T = decltype(zero);
-    if (field.size() != count) {
-      error = "has " + std::to_string(field.size()) + " values, expected " +
-              std::to_string(count);
-      return failure();
-    }
-    SmallVector<T> values(field.begin(), field.end());
-    return DenseElementsAttr::get(RankedTensorType::get(shape, elementType),
-                                  ArrayRef<T>(values));
-  };
-  Builder b(context);
-  switch (tensor.data_type()) {
-  case onnx::TensorProto::FLOAT:
-    return tensor.has_raw_data() ? fromRaw(float(), b.getF32Type())
-                                 : fromField(tensor.float_data(), float(),
-                                             b.getF32Type());
-  case onnx::TensorProto::INT64:
-    return tensor.has_raw_data() ? fromRaw(int64_t(), b.getI64Type())
-                                 : fromField(tensor.int64_data(), int64_t(),
-                                             b.getI64Type());
-  case onnx::TensorProto::INT32:
-    return tensor.has_raw_data() ? fromRaw(int32_t(), b.getI32Type())
-                                 : fromField(tensor.int32_data(), int32_t(),
-                                             b.getI32Type());
-  default:
+  Type element = elementTypeOf(tensor.data_type(), context);
+  if (!element) {
     error = "has element type " +
             onnx::TensorProto::DataType_Name(
                 static_cast<onnx::TensorProto::DataType>(tensor.data_type())) +
-            "; only FLOAT, INT64 and INT32 constants are supported";
+            ", which hetc does not support";
     return failure();
+  }
+  auto type = RankedTensorType::get(shape, element);
+  std::string external;
+  const std::string *raw = tensor.has_raw_data() ? &tensor.raw_data() : nullptr;
+  if (tensor.data_location() == onnx::TensorProto::EXTERNAL) {
+    if (!reader) {
+      error = "keeps its data in an external file, which is not supported here";
+      return failure();
+    }
+    if (!reader(tensor, external, error))
+      return failure();
+    raw = &external;
+  }
+  if (raw) {
+    // Raw data is little-endian, densely packed; booleans take a byte.
+    size_t width = element.isInteger(1)
+                       ? 1
+                       : (element.getIntOrFloatBitWidth() + 7) / 8;
+    if (raw->size() != size_t(count) * width) {
+      error = "has " + std::to_string(raw->size()) + " bytes of raw data, " +
+              "expected " + std::to_string(count * width);
+      return failure();
+    }
+    if (element.isInteger(1)) {
+      SmallVector<bool> values;
+      for (char c : *raw)
+        values.push_back(c != 0);
+      return DenseElementsAttr::get(type, ArrayRef<bool>(values));
+    }
+    return DenseElementsAttr::getFromRawBuffer(
+        type, ArrayRef<char>(raw->data(), raw->size()));
+  }
+  // Typed fields: each data type keeps its values in one repeated field.
+  auto checkCount = [&](int64_t size) {
+    if (size == count)
+      return true;
+    error = "has " + std::to_string(size) + " values, expected " +
+            std::to_string(count);
+    return false;
+  };
+  auto fromFloats = [&](const auto &field,
+                        auto convert) -> FailureOr<DenseElementsAttr> {
+    if (!checkCount(field.size()))
+      return failure();
+    SmallVector<APFloat> values;
+    for (auto v : field)
+      values.push_back(convert(v));
+    return DenseElementsAttr::get(type, ArrayRef<APFloat>(values));
+  };
+  auto fromInts = [&](const auto &field) -> FailureOr<DenseElementsAttr> {
+    if (!checkCount(field.size()))
+      return failure();
+    unsigned width = element.getIntOrFloatBitWidth();
+    SmallVector<APInt> values;
+    for (auto v : field)
+      values.push_back(APInt(width, uint64_t(v), /*isSigned=*/true,
+                             /*implicitTrunc=*/true));
+    return DenseElementsAttr::get(type, ArrayRef<APInt>(values));
+  };
+  auto fromBits = [&](uint16_t bits) {
+    // FLOAT16 and BFLOAT16 keep their bit patterns in int32_data.
+    return APFloat(cast<FloatType>(element).getFloatSemantics(),
+                   APInt(16, bits));
+  };
+  switch (tensor.data_type()) {
+  case onnx::TensorProto::FLOAT:
+    return fromFloats(tensor.float_data(), [](float v) { return APFloat(v); });
+  case onnx::TensorProto::DOUBLE:
+    return fromFloats(tensor.double_data(),
+                      [](double v) { return APFloat(v); });
+  case onnx::TensorProto::FLOAT16:
+  case onnx::TensorProto::BFLOAT16:
+    return fromFloats(tensor.int32_data(),
+                      [&](int32_t v) { return fromBits(uint16_t(v)); });
+  case onnx::TensorProto::INT64:
+    return fromInts(tensor.int64_data());
+  case onnx::TensorProto::UINT32:
+  case onnx::TensorProto::UINT64:
+    return fromInts(tensor.uint64_data());
+  default:
+    return fromInts(tensor.int32_data());
   }
 }
 
@@ -120,16 +201,12 @@ hetc::frontend::tensorToAttr(const onnx::TensorProto &tensor,
 // Import rules
 //===----------------------------------------------------------------------===//
 
-namespace {
-
-using Results = FailureOr<SmallVector<Value>>;
-
-RankedTensorType tensorType(Value v) {
+RankedTensorType hetc::frontend::tensorType(Value v) {
   return cast<RankedTensorType>(v.getType());
 }
 
-/// Checks the count of present inputs is in [min, max].
-LogicalResult expectInputs(NodeContext &ctx, size_t min, size_t max) {
+LogicalResult hetc::frontend::expectInputs(NodeContext &ctx, size_t min,
+                                           size_t max) {
   size_t n = ctx.inputs.size();
   if (n < min || n > max)
     return ctx.error() << "expects " << min
@@ -141,58 +218,56 @@ LogicalResult expectInputs(NodeContext &ctx, size_t min, size_t max) {
   return success();
 }
 
-template <typename OpTy>
-Results importBinary(NodeContext &ctx) {
-  if (failed(expectInputs(ctx, 2, 2)))
-    return failure();
-  RankedTensorType lhs = tensorType(ctx.inputs[0]),
-                   rhs = tensorType(ctx.inputs[1]);
-  SmallVector<int64_t> shape;
-  if (!OpTrait::util::getBroadcastedShape(lhs.getShape(), rhs.getShape(),
-                                          shape))
-    return ctx.error() << "input shapes " << lhs << " and " << rhs
-                       << " do not broadcast";
-  if (lhs.getElementType() != rhs.getElementType())
-    return ctx.error() << "inputs have different element types (" << lhs
-                       << ", " << rhs << ")";
-  auto type = RankedTensorType::get(shape, lhs.getElementType());
-  return SmallVector<Value>{OpTy::create(ctx.builder, ctx.loc, type,
-                                         ctx.inputs[0], ctx.inputs[1])};
+std::optional<SmallVector<int64_t>> hetc::frontend::constantInts(Value v) {
+  DenseElementsAttr attr;
+  if (!v || !matchPattern(v, m_Constant(&attr)) ||
+      !isa<IntegerType>(attr.getElementType()))
+    return std::nullopt;
+  SmallVector<int64_t> values;
+  for (const APInt &x : attr.getValues<APInt>())
+    values.push_back(x.getSExtValue());
+  return values;
 }
 
-template <typename OpTy>
-Results importUnary(NodeContext &ctx) {
-  if (failed(expectInputs(ctx, 1, 1)))
-    return failure();
-  return SmallVector<Value>{
-      OpTy::create(ctx.builder, ctx.loc, ctx.inputs[0])};
+std::optional<SmallVector<double>> hetc::frontend::constantFloats(Value v) {
+  DenseElementsAttr attr;
+  if (!v || !matchPattern(v, m_Constant(&attr)) ||
+      !isa<FloatType>(attr.getElementType()))
+    return std::nullopt;
+  SmallVector<double> values;
+  for (APFloat x : attr.getValues<APFloat>()) {
+    bool lost;
+    x.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &lost);
+    values.push_back(x.convertToDouble());
+  }
+  return values;
 }
+
+FailureOr<int64_t> hetc::frontend::normalizeAxis(NodeContext &ctx,
+                                                 int64_t axis, int64_t rank,
+                                                 StringRef what) {
+  if (axis < -rank || axis >= rank)
+    return ctx.error() << what << " " << axis << " is out of range for rank "
+                       << rank;
+  return axis < 0 ? axis + rank : axis;
+}
+
+Value hetc::frontend::castTo(NodeContext &ctx, Value v, Type element) {
+  RankedTensorType type = tensorType(v);
+  if (type.getElementType() == element)
+    return v;
+  return ctx.create<hgraph::CastOp>(
+      RankedTensorType::get(type.getShape(), element), v);
+}
+
+namespace {
+
+using Results = FailureOr<SmallVector<Value>>;
 
 Results importIdentity(NodeContext &ctx) {
   if (failed(expectInputs(ctx, 1, 1)))
     return failure();
   return SmallVector<Value>{ctx.inputs[0]};
-}
-
-Results importSoftmax(NodeContext &ctx) {
-  if (failed(expectInputs(ctx, 1, 1)))
-    return failure();
-  RankedTensorType type = tensorType(ctx.inputs[0]);
-  int64_t rank = type.getRank();
-  // Opset 13 changed the default axis from 1 to -1 and stopped flattening.
-  int64_t axis = ctx.intAttr("axis", ctx.opset >= 13 ? -1 : 1);
-  if (axis < -rank || axis >= rank)
-    return ctx.error() << "axis " << axis << " is out of range for rank "
-                       << rank;
-  if (axis < 0)
-    axis += rank;
-  if (ctx.opset < 13 && axis != rank - 1)
-    return ctx.error() << "opset " << ctx.opset
-                       << " Softmax flattens the input from axis " << axis
-                       << "; only the last axis (" << rank - 1
-                       << ") is supported for opsets before 13";
-  return SmallVector<Value>{hgraph::SoftmaxOp::create(
-      ctx.builder, ctx.loc, ctx.inputs[0], ctx.builder.getI64IntegerAttr(axis))};
 }
 
 Results importMatMul(NodeContext &ctx) {
@@ -275,8 +350,7 @@ Results importTranspose(NodeContext &ctx) {
     seen[p] = true;
     shape.push_back(type.getDimSize(p));
   }
-  return SmallVector<Value>{hgraph::TransposeOp::create(
-      ctx.builder, ctx.loc,
+  return SmallVector<Value>{ctx.create<hgraph::TransposeOp>(
       RankedTensorType::get(shape, type.getElementType()), ctx.inputs[0],
       ctx.builder.getDenseI64ArrayAttr(perm))};
 }
@@ -285,15 +359,15 @@ Results importReshape(NodeContext &ctx) {
   if (failed(expectInputs(ctx, 2, 2)))
     return failure();
   RankedTensorType type = tensorType(ctx.inputs[0]);
-  DenseElementsAttr shapeAttr;
-  if (!matchPattern(ctx.inputs[1], m_Constant(&shapeAttr)) ||
-      !shapeAttr.getElementType().isInteger(64))
+  std::optional<SmallVector<int64_t>> shapeValues = constantInts(ctx.inputs[1]);
+  if (!shapeValues)
     return ctx.error() << "the shape input must be a constant INT64 tensor "
-                          "(an initializer or Constant node)";
+                          "(an initializer, a Constant node or a computation "
+                          "on them that folds)";
   bool allowZero = ctx.intAttr("allowzero", 0) != 0;
   SmallVector<int64_t> shape;
   int64_t inferred = -1, known = 1;
-  for (auto [i, entry] : llvm::enumerate(shapeAttr.getValues<int64_t>())) {
+  for (auto [i, entry] : llvm::enumerate(*shapeValues)) {
     int64_t dim = entry;
     if (dim == 0 && !allowZero) {
       if (i >= size_t(type.getRank()))
@@ -323,8 +397,7 @@ Results importReshape(NodeContext &ctx) {
     return ctx.error() << "cannot reshape " << type << " (" << total
                        << " elements) to " << known << " elements";
   }
-  return SmallVector<Value>{hgraph::ReshapeOp::create(
-      ctx.builder, ctx.loc,
+  return SmallVector<Value>{ctx.create<hgraph::ReshapeOp>(
       RankedTensorType::get(shape, type.getElementType()), ctx.inputs[0])};
 }
 
@@ -367,22 +440,17 @@ Results importConstant(NodeContext &ctx) {
 } // namespace
 
 ImportRule hetc::frontend::lookupImportRule(StringRef opType) {
-  static const llvm::StringMap<ImportRule> rules = {
-      {"Add", importBinary<hgraph::AddOp>},
-      {"Sub", importBinary<hgraph::SubOp>},
-      {"Mul", importBinary<hgraph::MulOp>},
-      {"Div", importBinary<hgraph::DivOp>},
-      {"Relu", importUnary<hgraph::ReluOp>},
-      {"Sigmoid", importUnary<hgraph::SigmoidOp>},
-      {"Tanh", importUnary<hgraph::TanhOp>},
-      {"Softmax", importSoftmax},
-      {"MatMul", importMatMul},
-      {"Gemm", importGemm},
-      {"Reshape", importReshape},
-      {"Transpose", importTranspose},
-      {"Constant", importConstant},
-      {"Identity", importIdentity},
-  };
+  static const llvm::StringMap<ImportRule> rules = [] {
+    llvm::StringMap<ImportRule> r = {
+        {"MatMul", importMatMul},     {"Gemm", importGemm},
+        {"Reshape", importReshape},   {"Transpose", importTranspose},
+        {"Constant", importConstant}, {"Identity", importIdentity},
+    };
+    addElementwiseRules(r);
+    addShapeRules(r);
+    addNNRules(r);
+    return r;
+  }();
   auto it = rules.find(opType);
   return it == rules.end() ? nullptr : it->second;
 }

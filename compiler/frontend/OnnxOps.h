@@ -4,6 +4,10 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <optional>
+#include <string>
 
 #include <onnx/onnx_pb.h>
 
@@ -21,14 +25,27 @@ struct NodeContext {
   /// The node's inputs; a missing optional input is a null Value.
   llvm::SmallVector<mlir::Value> inputs;
 
-  /// Emits an error naming the node and returns failure.
+  /// Emits an error naming the node's op type and opset (the location
+  /// names the node).
   mlir::InFlightDiagnostic error();
+
+  /// Creates `OpTy` at the node and folds it when its operands are
+  /// constants, so that shape computations resolve during import.
+  template <typename OpTy, typename... Args>
+  mlir::Value create(Args &&...args) {
+    return builder.createOrFold<OpTy>(loc, std::forward<Args>(args)...);
+  }
+  /// The present input `i`, or null when missing.
+  mlir::Value input(size_t i) const {
+    return i < inputs.size() ? inputs[i] : mlir::Value();
+  }
 
   /// Attribute lookups with ONNX defaults.
   int64_t intAttr(llvm::StringRef name, int64_t fallback) const;
   float floatAttr(llvm::StringRef name, float fallback) const;
   std::optional<llvm::SmallVector<int64_t>> intsAttr(llvm::StringRef name) const;
   const onnx::AttributeProto *attr(llvm::StringRef name) const;
+  std::string stringAttr(llvm::StringRef name, llvm::StringRef fallback) const;
 };
 
 /// Imports one node; returns its results (one Value per ONNX output).
@@ -38,11 +55,39 @@ using ImportRule =
 /// The rule for `opType` in the default domain, or null if unsupported.
 ImportRule lookupImportRule(llvm::StringRef opType);
 
-/// Converts a TensorProto (raw or typed fields) into an elements attribute;
-/// `what` names it in the error message.
+/// Adds the rules of one group of operators to `rules`.
+void addElementwiseRules(llvm::StringMap<ImportRule> &rules);
+void addShapeRules(llvm::StringMap<ImportRule> &rules);
+void addNNRules(llvm::StringMap<ImportRule> &rules);
+
+/// Helpers shared by the rule files.
+mlir::RankedTensorType tensorType(mlir::Value v);
+/// Checks the count of present inputs is in [min, max] and the first `min`
+/// are present.
+mlir::LogicalResult expectInputs(NodeContext &ctx, size_t min, size_t max);
+/// The values of a constant integer tensor, or nullopt if `v` is not one.
+std::optional<llvm::SmallVector<int64_t>> constantInts(mlir::Value v);
+/// The values of a constant float tensor, or nullopt if `v` is not one.
+std::optional<llvm::SmallVector<double>> constantFloats(mlir::Value v);
+/// Normalises `axis` into [0, rank) or reports it; `what` names it.
+mlir::FailureOr<int64_t> normalizeAxis(NodeContext &ctx, int64_t axis,
+                                       int64_t rank,
+                                       llvm::StringRef what = "axis");
+/// Casts `v` to `element` (no-op if it already has it).
+mlir::Value castTo(NodeContext &ctx, mlir::Value v, mlir::Type element);
+/// The MLIR element type of an ONNX TensorProto data type, or null.
+mlir::Type elementTypeOf(int dataType, mlir::MLIRContext *context);
+
+/// Reads the bytes of a tensor kept in an external file (the importer
+/// knows the model's folder). Returns false with `error` set.
+using ExternalDataReader = llvm::function_ref<bool(
+    const onnx::TensorProto &tensor, std::string &bytes, std::string &error)>;
+
+/// Converts a TensorProto (raw or typed fields, or external data through
+/// `reader`) into an elements attribute; on failure `error` says why.
 mlir::FailureOr<mlir::DenseElementsAttr>
 tensorToAttr(const onnx::TensorProto &tensor, mlir::MLIRContext *context,
-             std::string &error);
+             std::string &error, ExternalDataReader reader = nullptr);
 
 } // namespace hetc::frontend
 

@@ -1,0 +1,278 @@
+//===- OnnxElementwiseRules.cpp - Import rules of elementwise operators ===//
+//
+// Unary and binary math, comparisons, Where, Cast, Clip and the softmax
+// family. Multi-input Min, Max, Sum and Mean become chains of binary ops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/frontend/OnnxOps.h"
+
+#include "compiler/dialects/hgraph/IR/HGraph.h"
+
+#include "mlir/Dialect/Traits.h"
+
+using namespace mlir;
+using namespace hetc;
+using namespace hetc::frontend;
+
+namespace {
+
+using Results = FailureOr<SmallVector<Value>>;
+
+/// The broadcast type of `lhs` and `rhs` with `element`, or failure after
+/// reporting.
+FailureOr<RankedTensorType> broadcastType(NodeContext &ctx, Value lhs,
+                                          Value rhs, Type element) {
+  SmallVector<int64_t> shape;
+  if (!OpTrait::util::getBroadcastedShape(tensorType(lhs).getShape(),
+                                          tensorType(rhs).getShape(), shape))
+    return ctx.error() << "input shapes " << tensorType(lhs) << " and "
+                       << tensorType(rhs) << " do not broadcast";
+  return RankedTensorType::get(shape, element);
+}
+
+template <typename OpTy>
+FailureOr<Value> binary(NodeContext &ctx, Value lhs, Value rhs) {
+  if (tensorType(lhs).getElementType() != tensorType(rhs).getElementType())
+    return ctx.error() << "inputs have different element types ("
+                       << tensorType(lhs) << ", " << tensorType(rhs) << ")";
+  FailureOr<RankedTensorType> type =
+      broadcastType(ctx, lhs, rhs, tensorType(lhs).getElementType());
+  if (failed(type))
+    return failure();
+  return ctx.create<OpTy>(*type, lhs, rhs);
+}
+
+template <typename OpTy>
+Results importBinary(NodeContext &ctx) {
+  if (failed(expectInputs(ctx, 2, 2)))
+    return failure();
+  FailureOr<Value> v = binary<OpTy>(ctx, ctx.inputs[0], ctx.inputs[1]);
+  if (failed(v))
+    return failure();
+  return SmallVector<Value>{*v};
+}
+
+/// Pow's exponent may have another element type; it is cast to the base's.
+Results importPow(NodeContext &ctx) {
+  if (failed(expectInputs(ctx, 2, 2)))
+    return failure();
+  Value exponent =
+      castTo(ctx, ctx.inputs[1], tensorType(ctx.inputs[0]).getElementType());
+  FailureOr<Value> v = binary<hgraph::PowOp>(ctx, ctx.inputs[0], exponent);
+  if (failed(v))
+    return failure();
+  return SmallVector<Value>{*v};
+}
+
+/// Min, Max, Sum: a left-to-right chain over one or more inputs.
+template <typename OpTy>
+Results importVariadic(NodeContext &ctx) {
+  if (failed(expectInputs(ctx, 1, 1u << 16)))
+    return failure();
+  Value acc = ctx.inputs[0];
+  for (Value next : ArrayRef(ctx.inputs).drop_front()) {
+    FailureOr<Value> v = binary<OpTy>(ctx, acc, next);
+    if (failed(v))
+      return failure();
+    acc = *v;
+  }
+  return SmallVector<Value>{acc};
+}
+
+Results importMean(NodeContext &ctx) {
+  Results sum = importVariadic<hgraph::AddOp>(ctx);
+  if (failed(sum) || ctx.inputs.size() == 1)
+    return sum;
+  Value acc = (*sum)[0];
+  Type element = tensorType(acc).getElementType();
+  if (!isa<FloatType>(element))
+    return ctx.error() << "only float inputs are supported, got " << element;
+  auto scalar = RankedTensorType::get({}, element);
+  Value n = hgraph::ConstantOp::create(
+      ctx.builder, ctx.loc,
+      DenseElementsAttr::get(
+          scalar, FloatAttr::get(element, double(ctx.inputs.size()))
+                      .getValue()));
+  return SmallVector<Value>{
+      ctx.create<hgraph::DivOp>(tensorType(acc), acc, n)};
+}
+
+template <typename OpTy>
+Results importCompare(NodeContext &ctx) {
+  if (failed(expectInputs(ctx, 2, 2)))
+    return failure();
+  if (tensorType(ctx.inputs[0]).getElementType() !=
+      tensorType(ctx.inputs[1]).getElementType())
+    return ctx.error() << "inputs have different element types";
+  FailureOr<RankedTensorType> type =
+      broadcastType(ctx, ctx.inputs[0], ctx.inputs[1], ctx.builder.getI1Type());
+  if (failed(type))
+    return failure();
+  return SmallVector<Value>{
+      ctx.create<OpTy>(*type, ctx.inputs[0], ctx.inputs[1])};
+}
+
+template <typename OpTy>
+Results importUnary(NodeContext &ctx) {
+  if (failed(expectInputs(ctx, 1, 1)))
+    return failure();
+  return SmallVector<Value>{ctx.create<OpTy>(ctx.inputs[0])};
+}
+
+Results importWhere(NodeContext &ctx) {
+  if (failed(expectInputs(ctx, 3, 3)))
+    return failure();
+  Value c = ctx.inputs[0], a = ctx.inputs[1], b = ctx.inputs[2];
+  if (tensorType(a).getElementType() != tensorType(b).getElementType())
+    return ctx.error() << "X and Y have different element types";
+  FailureOr<RankedTensorType> ab =
+      broadcastType(ctx, a, b, tensorType(a).getElementType());
+  if (failed(ab))
+    return failure();
+  SmallVector<int64_t> shape;
+  if (!OpTrait::util::getBroadcastedShape(ab->getShape(),
+                                          tensorType(c).getShape(), shape))
+    return ctx.error() << "the condition's shape does not broadcast";
+  return SmallVector<Value>{ctx.create<hgraph::WhereOp>(
+      RankedTensorType::get(shape, ab->getElementType()), c, a, b)};
+}
+
+Results importCast(NodeContext &ctx) {
+  if (failed(expectInputs(ctx, 1, 1)))
+    return failure();
+  const onnx::AttributeProto *to = ctx.attr("to");
+  if (!to)
+    return ctx.error() << "attribute 'to' is required";
+  Type element = elementTypeOf(to->i(), ctx.builder.getContext());
+  if (!element)
+    return ctx.error() << "casting to "
+                       << onnx::TensorProto::DataType_Name(
+                              static_cast<onnx::TensorProto::DataType>(to->i()))
+                       << " is not supported";
+  return SmallVector<Value>{castTo(ctx, ctx.inputs[0], element)};
+}
+
+Results importCastLike(NodeContext &ctx) {
+  if (failed(expectInputs(ctx, 2, 2)))
+    return failure();
+  return SmallVector<Value>{castTo(
+      ctx, ctx.inputs[0], tensorType(ctx.inputs[1]).getElementType())};
+}
+
+Results importClip(NodeContext &ctx) {
+  if (failed(expectInputs(ctx, 1, 3)))
+    return failure();
+  Value x = ctx.inputs[0], lo = ctx.input(1), hi = ctx.input(2);
+  RankedTensorType type = tensorType(x);
+  // Before opset 11 the bounds were attributes.
+  if (ctx.opset < 11) {
+    auto bound = [&](StringRef name) -> Value {
+      const onnx::AttributeProto *a = ctx.attr(name);
+      if (!a)
+        return Value();
+      return hgraph::ConstantOp::create(
+          ctx.builder, ctx.loc,
+          DenseElementsAttr::get(
+              RankedTensorType::get({}, type.getElementType()), a->f()));
+    };
+    lo = bound("min");
+    hi = bound("max");
+  }
+  return SmallVector<Value>{
+      ctx.create<hgraph::ClipOp>(type, x, lo, hi)};
+}
+
+Results importLeakyRelu(NodeContext &ctx) {
+  if (failed(expectInputs(ctx, 1, 1)))
+    return failure();
+  return SmallVector<Value>{ctx.create<hgraph::LeakyReluOp>(
+      ctx.inputs[0], ctx.builder.getF32FloatAttr(ctx.floatAttr("alpha", 0.01f)))};
+}
+
+Results importGelu(NodeContext &ctx) {
+  if (failed(expectInputs(ctx, 1, 1)))
+    return failure();
+  std::string approximate = ctx.stringAttr("approximate", "none");
+  if (approximate != "none" && approximate != "tanh")
+    return ctx.error() << "attribute 'approximate' must be \"none\" or "
+                          "\"tanh\", got \""
+                       << approximate << "\"";
+  return SmallVector<Value>{ctx.create<hgraph::GeluOp>(
+      ctx.inputs[0], ctx.builder.getStringAttr(approximate))};
+}
+
+/// Softmax and LogSoftmax. Opset 13 changed the default axis from 1 to -1
+/// and stopped flattening; older models are flattened to 2-D at `axis`,
+/// normalised along the second dimension and reshaped back.
+template <typename OpTy>
+Results importSoftmaxLike(NodeContext &ctx) {
+  if (failed(expectInputs(ctx, 1, 1)))
+    return failure();
+  Value x = ctx.inputs[0];
+  RankedTensorType type = tensorType(x);
+  int64_t rank = type.getRank();
+  FailureOr<int64_t> axis = normalizeAxis(
+      ctx, ctx.intAttr("axis", ctx.opset >= 13 ? -1 : 1), rank);
+  if (failed(axis))
+    return failure();
+  auto make = [&](Value v, int64_t a) {
+    return ctx.create<OpTy>(v, ctx.builder.getI64IntegerAttr(a));
+  };
+  if (ctx.opset >= 13 || *axis == rank - 1)
+    return SmallVector<Value>{make(x, *axis)};
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < rank; ++d)
+    (d < *axis ? outer : inner) *= type.getDimSize(d);
+  Value flat = ctx.create<hgraph::ReshapeOp>(
+      RankedTensorType::get({outer, inner}, type.getElementType()), x);
+  return SmallVector<Value>{
+      ctx.create<hgraph::ReshapeOp>(type, make(flat, 1))};
+}
+
+} // namespace
+
+void hetc::frontend::addElementwiseRules(llvm::StringMap<ImportRule> &rules) {
+  rules.insert({
+      {"Add", importBinary<hgraph::AddOp>},
+      {"Sub", importBinary<hgraph::SubOp>},
+      {"Mul", importBinary<hgraph::MulOp>},
+      {"Div", importBinary<hgraph::DivOp>},
+      {"Pow", importPow},
+      {"And", importBinary<hgraph::AndOp>},
+      {"Or", importBinary<hgraph::OrOp>},
+      {"Xor", importBinary<hgraph::XorOp>},
+      {"Min", importVariadic<hgraph::MinOp>},
+      {"Max", importVariadic<hgraph::MaxOp>},
+      {"Sum", importVariadic<hgraph::AddOp>},
+      {"Mean", importMean},
+      {"Equal", importCompare<hgraph::EqualOp>},
+      {"Less", importCompare<hgraph::LessOp>},
+      {"LessOrEqual", importCompare<hgraph::LessOrEqualOp>},
+      {"Greater", importCompare<hgraph::GreaterOp>},
+      {"GreaterOrEqual", importCompare<hgraph::GreaterOrEqualOp>},
+      {"Where", importWhere},
+      {"Relu", importUnary<hgraph::ReluOp>},
+      {"Sigmoid", importUnary<hgraph::SigmoidOp>},
+      {"Tanh", importUnary<hgraph::TanhOp>},
+      {"Neg", importUnary<hgraph::NegOp>},
+      {"Abs", importUnary<hgraph::AbsOp>},
+      {"Sqrt", importUnary<hgraph::SqrtOp>},
+      {"Reciprocal", importUnary<hgraph::ReciprocalOp>},
+      {"Exp", importUnary<hgraph::ExpOp>},
+      {"Log", importUnary<hgraph::LogOp>},
+      {"Erf", importUnary<hgraph::ErfOp>},
+      {"Floor", importUnary<hgraph::FloorOp>},
+      {"Ceil", importUnary<hgraph::CeilOp>},
+      {"Sin", importUnary<hgraph::SinOp>},
+      {"Cos", importUnary<hgraph::CosOp>},
+      {"Not", importUnary<hgraph::NotOp>},
+      {"LeakyRelu", importLeakyRelu},
+      {"Gelu", importGelu},
+      {"Cast", importCast},
+      {"CastLike", importCastLike},
+      {"Clip", importClip},
+      {"Softmax", importSoftmaxLike<hgraph::SoftmaxOp>},
+      {"LogSoftmax", importSoftmaxLike<hgraph::LogSoftmaxOp>},
+  });
+}

@@ -1,0 +1,366 @@
+//===- OnnxNNRules.cpp - Import rules of normalisation, conv, quant ops ===//
+//
+// ONNX's auto_pad, output_shape and sizes attributes are resolved here into
+// explicit pads and scales, so hgraph ops carry one static form.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/frontend/OnnxOps.h"
+
+#include "compiler/dialects/hgraph/IR/HGraph.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace hetc;
+using namespace hetc::frontend;
+
+namespace {
+
+using Results = FailureOr<SmallVector<Value>>;
+
+/// Rejects requests for optional outputs beyond the first `supported`.
+LogicalResult onlyOutputs(NodeContext &ctx, int supported) {
+  for (int i = supported; i < ctx.node.output_size(); ++i)
+    if (!ctx.node.output(i).empty())
+      return ctx.error() << "output " << i << " ('" << ctx.node.output(i)
+                         << "') is not supported";
+  return success();
+}
+
+template <typename OpTy>
+Results importNorm(NodeContext &ctx) {
+  bool hasBias = std::is_same_v<OpTy, hgraph::LayerNormOp>;
+  if (failed(expectInputs(ctx, 2, hasBias ? 3 : 2)) ||
+      failed(onlyOutputs(ctx, 1)))
+    return failure();
+  if (ctx.intAttr("stash_type", 1) != 1)
+    return ctx.error() << "stash_type other than 1 (float) is not supported";
+  RankedTensorType type = tensorType(ctx.inputs[0]);
+  FailureOr<int64_t> axis =
+      normalizeAxis(ctx, ctx.intAttr("axis", -1), type.getRank());
+  if (failed(axis))
+    return failure();
+  return SmallVector<Value>{ctx.create<OpTy>(
+      type, ctx.inputs[0], ctx.inputs[1], ctx.input(2),
+      ctx.builder.getI64IntegerAttr(*axis),
+      ctx.builder.getF32FloatAttr(ctx.floatAttr("epsilon", 1e-5f)))};
+}
+
+Results importBatchNorm(NodeContext &ctx) {
+  if (failed(expectInputs(ctx, 5, 5)) || failed(onlyOutputs(ctx, 1)))
+    return failure();
+  if (ctx.intAttr("training_mode", 0) != 0)
+    return ctx.error() << "training_mode is set; hetc compiles for inference "
+                          "only";
+  return SmallVector<Value>{ctx.create<hgraph::BatchNormOp>(
+      tensorType(ctx.inputs[0]), ctx.inputs[0], ctx.inputs[1], ctx.inputs[2],
+      ctx.inputs[3], ctx.inputs[4],
+      ctx.builder.getF32FloatAttr(ctx.floatAttr("epsilon", 1e-5f)))};
+}
+
+/// Window attributes of Conv, ConvTranspose and the pools, with ONNX
+/// defaults; `kernel` is the spatial kernel size.
+struct Window {
+  SmallVector<int64_t> kernel, strides, pads, dilations;
+};
+
+FailureOr<Window> windowOf(NodeContext &ctx, ArrayRef<int64_t> kernel,
+                           ArrayRef<int64_t> in, bool transposed) {
+  size_t n = kernel.size();
+  Window w;
+  w.kernel.assign(kernel.begin(), kernel.end());
+  w.strides = ctx.intsAttr("strides").value_or(SmallVector<int64_t>(n, 1));
+  w.dilations = ctx.intsAttr("dilations").value_or(SmallVector<int64_t>(n, 1));
+  w.pads = ctx.intsAttr("pads").value_or(SmallVector<int64_t>(2 * n, 0));
+  if (w.strides.size() != n || w.dilations.size() != n ||
+      w.pads.size() != 2 * n)
+    return ctx.error() << "strides, dilations and pads must have one entry "
+                          "(pads: two) per spatial dimension ("
+                       << n << ")";
+  std::string autoPad = ctx.stringAttr("auto_pad", "NOTSET");
+  if (autoPad == "NOTSET" || autoPad == "VALID") {
+    if (autoPad == "VALID")
+      w.pads.assign(2 * n, 0);
+    return w;
+  }
+  if (autoPad != "SAME_UPPER" && autoPad != "SAME_LOWER")
+    return ctx.error() << "auto_pad '" << autoPad << "' is not supported";
+  for (size_t d = 0; d < n; ++d) {
+    int64_t k = (w.kernel[d] - 1) * w.dilations[d] + 1;
+    int64_t total;
+    if (transposed) {
+      total = std::max<int64_t>(0, w.strides[d] * (in[d] - 1) + k -
+                                       in[d] * w.strides[d]);
+    } else {
+      int64_t out = (in[d] + w.strides[d] - 1) / w.strides[d];
+      total = std::max<int64_t>(0, (out - 1) * w.strides[d] + k - in[d]);
+    }
+    int64_t small = total / 2, large = total - small;
+    bool upper = autoPad == "SAME_UPPER";
+    w.pads[d] = upper ? small : large;
+    w.pads[d + n] = upper ? large : small;
+  }
+  return w;
+}
+
+Results importConv(NodeContext &ctx) {
+  if (failed(expectInputs(ctx, 2, 3)))
+    return failure();
+  RankedTensorType x = tensorType(ctx.inputs[0]), wt = tensorType(ctx.inputs[1]);
+  if (x.getRank() < 3 || wt.getRank() != x.getRank())
+    return ctx.error() << "X " << x << " and W " << wt
+                       << " must be N x C x D1 x ... and M x C/g x k1 x ...";
+  ArrayRef<int64_t> spatial = x.getShape().drop_front(2);
+  FailureOr<Window> w = windowOf(ctx, wt.getShape().drop_front(2), spatial,
+                                 false);
+  if (failed(w))
+    return failure();
+  int64_t group = ctx.intAttr("group", 1);
+  if (group <= 0 || x.getDimSize(1) != wt.getDimSize(1) * group)
+    return ctx.error() << "X has " << x.getDimSize(1) << " channels; W "
+                       << wt << " with group " << group << " expects "
+                       << wt.getDimSize(1) * group;
+  SmallVector<int64_t> shape{x.getDimSize(0), wt.getDimSize(0)};
+  size_t n = spatial.size();
+  for (size_t d = 0; d < n; ++d) {
+    int64_t k = (w->kernel[d] - 1) * w->dilations[d] + 1;
+    int64_t size = (spatial[d] + w->pads[d] + w->pads[d + n] - k) /
+                       w->strides[d] + 1;
+    if (size <= 0)
+      return ctx.error() << "the kernel does not fit spatial dimension " << d;
+    shape.push_back(size);
+  }
+  Builder &b = ctx.builder;
+  return SmallVector<Value>{ctx.create<hgraph::ConvOp>(
+      RankedTensorType::get(shape, x.getElementType()), ctx.inputs[0],
+      ctx.inputs[1], ctx.input(2), b.getDenseI64ArrayAttr(w->strides),
+      b.getDenseI64ArrayAttr(w->pads), b.getDenseI64ArrayAttr(w->dilations),
+      b.getI64IntegerAttr(group))};
+}
+
+Results importConvTranspose(NodeContext &ctx) {
+  if (failed(expectInputs(ctx, 2, 3)))
+    return failure();
+  RankedTensorType x = tensorType(ctx.inputs[0]), wt = tensorType(ctx.inputs[1]);
+  if (x.getRank() < 3 || wt.getRank() != x.getRank() ||
+      wt.getDimSize(0) != x.getDimSize(1))
+    return ctx.error() << "X " << x << " and W " << wt
+                       << " must be N x C x D1 x ... and C x M/g x k1 x ...";
+  ArrayRef<int64_t> spatial = x.getShape().drop_front(2);
+  size_t n = spatial.size();
+  FailureOr<Window> w = windowOf(ctx, wt.getShape().drop_front(2), spatial,
+                                 true);
+  if (failed(w))
+    return failure();
+  SmallVector<int64_t> outPad =
+      ctx.intsAttr("output_padding").value_or(SmallVector<int64_t>(n, 0));
+  if (outPad.size() != n)
+    return ctx.error() << "output_padding needs one entry per spatial "
+                          "dimension";
+  int64_t group = ctx.intAttr("group", 1);
+  SmallVector<int64_t> shape{x.getDimSize(0), wt.getDimSize(1) * group};
+  std::optional<SmallVector<int64_t>> outputShape =
+      ctx.intsAttr("output_shape");
+  for (size_t d = 0; d < n; ++d) {
+    int64_t k = (w->kernel[d] - 1) * w->dilations[d] + 1;
+    int64_t full = w->strides[d] * (spatial[d] - 1) + outPad[d] + k;
+    if (outputShape) {
+      // The requested size fixes the total padding (SAME_UPPER split).
+      int64_t want = (*outputShape)[outputShape->size() - n + d];
+      int64_t total = full - want;
+      bool lower = ctx.stringAttr("auto_pad", "NOTSET") == "SAME_LOWER";
+      w->pads[d] = lower ? total - total / 2 : total / 2;
+      w->pads[d + n] = total - w->pads[d];
+    }
+    shape.push_back(full - w->pads[d] - w->pads[d + n]);
+  }
+  Builder &b = ctx.builder;
+  return SmallVector<Value>{ctx.create<hgraph::ConvTransposeOp>(
+      RankedTensorType::get(shape, x.getElementType()), ctx.inputs[0],
+      ctx.inputs[1], ctx.input(2), b.getDenseI64ArrayAttr(w->strides),
+      b.getDenseI64ArrayAttr(w->pads), b.getDenseI64ArrayAttr(w->dilations),
+      b.getDenseI64ArrayAttr(outPad), b.getI64IntegerAttr(group))};
+}
+
+template <typename OpTy>
+Results importPool(NodeContext &ctx) {
+  if (failed(expectInputs(ctx, 1, 1)) || failed(onlyOutputs(ctx, 1)))
+    return failure();
+  RankedTensorType x = tensorType(ctx.inputs[0]);
+  std::optional<SmallVector<int64_t>> kernel = ctx.intsAttr("kernel_shape");
+  if (x.getRank() < 3 || !kernel || int64_t(kernel->size()) != x.getRank() - 2)
+    return ctx.error() << "needs kernel_shape with one entry per spatial "
+                          "dimension of an N x C x D1 x ... input";
+  if (ctx.intAttr("storage_order", 0) != 0)
+    return ctx.error() << "storage_order 1 is not supported";
+  ArrayRef<int64_t> spatial = x.getShape().drop_front(2);
+  FailureOr<Window> w = windowOf(ctx, *kernel, spatial, false);
+  if (failed(w))
+    return failure();
+  bool ceil = ctx.intAttr("ceil_mode", 0) != 0;
+  size_t n = spatial.size();
+  SmallVector<int64_t> shape{x.getDimSize(0), x.getDimSize(1)};
+  for (size_t d = 0; d < n; ++d) {
+    int64_t k = (w->kernel[d] - 1) * w->dilations[d] + 1;
+    int64_t span = spatial[d] + w->pads[d] + w->pads[d + n] - k;
+    int64_t size = (ceil ? (span + w->strides[d] - 1) / w->strides[d]
+                         : span / w->strides[d]) +
+                   1;
+    // A window may not start in the end padding (ceil mode).
+    if (ceil && (size - 1) * w->strides[d] >= spatial[d] + w->pads[d])
+      --size;
+    if (size <= 0)
+      return ctx.error() << "the kernel does not fit spatial dimension " << d;
+    shape.push_back(size);
+  }
+  Builder &b = ctx.builder;
+  return SmallVector<Value>{ctx.create<OpTy>(
+      RankedTensorType::get(shape, x.getElementType()), ctx.inputs[0],
+      b.getDenseI64ArrayAttr(w->kernel), b.getDenseI64ArrayAttr(w->strides),
+      b.getDenseI64ArrayAttr(w->pads), b.getDenseI64ArrayAttr(w->dilations),
+      b.getBoolAttr(ceil),
+      b.getBoolAttr(ctx.intAttr("count_include_pad", 0) != 0))};
+}
+
+Results importResize(NodeContext &ctx) {
+  if (failed(expectInputs(ctx, 1, 4)))
+    return failure();
+  RankedTensorType x = tensorType(ctx.inputs[0]);
+  int64_t rank = x.getRank();
+  if (ctx.opset < 11)
+    return ctx.error() << "Resize before opset 11 is not supported";
+  if (ctx.attr("axes"))
+    return ctx.error() << "attribute 'axes' is not supported";
+  std::string aspect = ctx.stringAttr("keep_aspect_ratio_policy", "stretch");
+  if (aspect != "stretch")
+    return ctx.error() << "keep_aspect_ratio_policy '" << aspect
+                       << "' is not supported";
+  if (ctx.input(1) && !constantFloats(ctx.input(1)))
+    return ctx.error() << "roi must be a constant";
+  SmallVector<float> scales;
+  SmallVector<int64_t> shape;
+  auto sizes = ctx.input(3) ? constantInts(ctx.input(3)) : std::nullopt;
+  auto given = ctx.input(2) ? constantFloats(ctx.input(2)) : std::nullopt;
+  if ((ctx.input(2) && !given) || (ctx.input(3) && !sizes))
+    return ctx.error() << "scales and sizes must be constants";
+  if (sizes && !sizes->empty()) {
+    if (int64_t(sizes->size()) != rank)
+      return ctx.error() << "sizes needs one entry per dimension";
+    shape = *sizes;
+    for (int64_t d = 0; d < rank; ++d)
+      scales.push_back(float(shape[d]) / float(x.getDimSize(d)));
+  } else if (given && !given->empty()) {
+    if (int64_t(given->size()) != rank)
+      return ctx.error() << "scales needs one entry per dimension";
+    for (int64_t d = 0; d < rank; ++d) {
+      scales.push_back(float((*given)[d]));
+      shape.push_back(
+          int64_t(std::floor(double(x.getDimSize(d)) * float((*given)[d]))));
+    }
+  } else {
+    return ctx.error() << "needs scales or sizes";
+  }
+  std::string mode = ctx.stringAttr("mode", "nearest");
+  std::string ctm =
+      ctx.stringAttr("coordinate_transformation_mode", "half_pixel");
+  if (ctm == "tf_crop_and_resize")
+    return ctx.error() << "coordinate_transformation_mode "
+                          "'tf_crop_and_resize' is not supported";
+  if (ctx.intAttr("exclude_outside", 0) != 0)
+    return ctx.error() << "exclude_outside is not supported";
+  Builder &b = ctx.builder;
+  return SmallVector<Value>{ctx.create<hgraph::ResizeOp>(
+      RankedTensorType::get(shape, x.getElementType()), ctx.inputs[0],
+      b.getDenseF32ArrayAttr(scales), b.getStringAttr(mode),
+      b.getStringAttr(ctm),
+      b.getStringAttr(ctx.stringAttr("nearest_mode", "round_prefer_floor")),
+      b.getF32FloatAttr(ctx.floatAttr("cubic_coeff_a", -0.75f)))};
+}
+
+/// Quantisation operands: block quantisation (opset 21 block_size) is not
+/// supported; `axis` is normalised.
+FailureOr<int64_t> quantAxis(NodeContext &ctx, int64_t rank) {
+  if (ctx.intAttr("block_size", 0) != 0)
+    return ctx.error() << "blocked quantisation (block_size) is not supported";
+  return normalizeAxis(ctx, ctx.intAttr("axis", 1), std::max<int64_t>(rank, 1));
+}
+
+Results importQuantizeLinear(NodeContext &ctx) {
+  if (failed(expectInputs(ctx, 2, 3)))
+    return failure();
+  RankedTensorType x = tensorType(ctx.inputs[0]);
+  FailureOr<int64_t> axis = quantAxis(ctx, x.getRank());
+  if (failed(axis))
+    return failure();
+  Type element = IntegerType::get(ctx.builder.getContext(), 8,
+                                  IntegerType::Unsigned);
+  if (Value z = ctx.input(2))
+    element = tensorType(z).getElementType();
+  if (const onnx::AttributeProto *a = ctx.attr("output_dtype"))
+    if (Type t = elementTypeOf(a->i(), ctx.builder.getContext()))
+      element = t;
+  if (!isa<IntegerType>(element))
+    return ctx.error() << "quantising to " << element << " is not supported";
+  return SmallVector<Value>{ctx.create<hgraph::QuantizeLinearOp>(
+      RankedTensorType::get(x.getShape(), element), ctx.inputs[0],
+      ctx.inputs[1], ctx.input(2), ctx.builder.getI64IntegerAttr(*axis))};
+}
+
+Results importDequantizeLinear(NodeContext &ctx) {
+  if (failed(expectInputs(ctx, 2, 3)))
+    return failure();
+  RankedTensorType x = tensorType(ctx.inputs[0]);
+  FailureOr<int64_t> axis = quantAxis(ctx, x.getRank());
+  if (failed(axis))
+    return failure();
+  return SmallVector<Value>{ctx.create<hgraph::DequantizeLinearOp>(
+      RankedTensorType::get(x.getShape(),
+                            tensorType(ctx.inputs[1]).getElementType()),
+      ctx.inputs[0], ctx.inputs[1], ctx.input(2),
+      ctx.builder.getI64IntegerAttr(*axis))};
+}
+
+Results importMatMulInteger(NodeContext &ctx) {
+  if (failed(expectInputs(ctx, 2, 4)))
+    return failure();
+  ArrayRef<int64_t> a = tensorType(ctx.inputs[0]).getShape();
+  ArrayRef<int64_t> b = tensorType(ctx.inputs[1]).getShape();
+  if (a.size() != 2 || b.size() != 2 || a[1] != b[0])
+    return ctx.error() << "only 2-D operands with matching inner dimensions "
+                          "are supported";
+  Value za = ctx.input(2), zb = ctx.input(3);
+  // The op takes both zero points or neither; a missing one is zero.
+  auto zero = [&](Value like) {
+    Type element = tensorType(like).getElementType();
+    return hgraph::ConstantOp::create(
+        ctx.builder, ctx.loc,
+        DenseElementsAttr::get(RankedTensorType::get({}, element),
+                               APInt(element.getIntOrFloatBitWidth(), 0)));
+  };
+  if (za || zb) {
+    za = za ? za : zero(ctx.inputs[0]);
+    zb = zb ? zb : zero(ctx.inputs[1]);
+  }
+  return SmallVector<Value>{ctx.create<hgraph::MatMulIntegerOp>(
+      RankedTensorType::get({a[0], b[1]}, ctx.builder.getI32Type()),
+      ctx.inputs[0], ctx.inputs[1], za, zb)};
+}
+
+} // namespace
+
+void hetc::frontend::addNNRules(llvm::StringMap<ImportRule> &rules) {
+  rules.insert({
+      {"LayerNormalization", importNorm<hgraph::LayerNormOp>},
+      {"RMSNormalization", importNorm<hgraph::RMSNormOp>},
+      {"BatchNormalization", importBatchNorm},
+      {"Conv", importConv},
+      {"ConvTranspose", importConvTranspose},
+      {"MaxPool", importPool<hgraph::MaxPoolOp>},
+      {"AveragePool", importPool<hgraph::AveragePoolOp>},
+      {"Resize", importResize},
+      {"QuantizeLinear", importQuantizeLinear},
+      {"DequantizeLinear", importDequantizeLinear},
+      {"MatMulInteger", importMatMulInteger},
+  });
+}

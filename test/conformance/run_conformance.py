@@ -1,0 +1,288 @@
+#!/usr/bin/env python3
+"""Runs the ONNX backend node tests through hetc and the chip model.
+
+Every test of the onnx package's node suite (a model.onnx with
+test_data_set_*/input_*.pb and output_*.pb) is compiled with
+`hetc compile`, run with `hetc run` on the chip model and its outputs
+compared with the expected ones:
+
+  pass         every output matches (fp32: rtol 1e-4, atol 1e-5; other
+               floats: rtol 1e-3, atol 1e-4; integers and booleans exactly)
+  fail         hetc compiled the model, but running it failed, timed out or
+               gave wrong outputs
+  unsupported  hetc refused the model (the compile failed; the reason is the
+               first error line) or the test needs inputs hetc cannot take
+               (sequences, optionals, strings)
+
+The closing line reads "N passed, M failed" with M counting only "fail";
+unsupported tests are counted on the line before. With --expected-pass, the
+run fails if fewer tests pass. When the installed onnx package does not ship
+the node test data, it is generated from the package's own test case
+definitions into the work directory (once per onnx version).
+
+Usage: run_conformance.py --hetc PATH [--work-dir DIR] [--jobs 2]
+           [--expected-pass N | --expected-pass-file FILE]
+           [--report docs/conformance.md --write-report] [--filter SUBSTR]
+"""
+import argparse
+import concurrent.futures
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+import numpy as np
+import onnx
+from onnx import numpy_helper
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CHIP = os.path.join(ROOT, "chips", "test-chip.chip")
+
+
+def node_test_dir(work_dir):
+    """The node test folder of the onnx package, generated if not shipped."""
+    shipped = os.path.join(os.path.dirname(onnx.__file__), "backend", "test", "data", "node")
+    if os.path.isdir(shipped) and os.listdir(shipped):
+        return shipped
+    generated = os.path.join(work_dir, f"onnx-{onnx.__version__}-node")
+    marker = os.path.join(generated, ".complete")
+    if os.path.exists(marker):
+        return generated
+    import warnings
+
+    from onnx.backend.test.case import node as node_cases
+
+    print(f"onnx {onnx.__version__} ships no node test data; generating it in {generated}",
+          flush=True)
+    shutil.rmtree(generated, ignore_errors=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        cases = node_cases.collect_testcases(None)
+    for case in cases:
+        out = os.path.join(generated, case.name)
+        os.makedirs(out, exist_ok=True)
+        with open(os.path.join(out, "model.onnx"), "wb") as f:
+            f.write(case.model.SerializeToString())
+        for i, (inputs, outputs) in enumerate(case.data_sets):
+            data = os.path.join(out, f"test_data_set_{i}")
+            os.makedirs(data, exist_ok=True)
+            for kind, values, infos in (("input", inputs, case.model.graph.input),
+                                        ("output", outputs, case.model.graph.output)):
+                for j, value in enumerate(values):
+                    path = os.path.join(data, f"{kind}_{j}.pb")
+                    try:
+                        if isinstance(value, onnx.TensorProto):
+                            proto = value
+                        elif isinstance(value, (list, dict)) or value is None:
+                            # Sequences, maps and optionals: hetc takes none.
+                            open(path + ".nontensor", "w").close()
+                            continue
+                        else:
+                            proto = numpy_helper.from_array(np.asarray(value), infos[j].name)
+                    except Exception:  # noqa: BLE001 - odd dtypes, e.g. strings
+                        open(path + ".nontensor", "w").close()
+                        continue
+                    with open(path, "wb") as f:
+                        f.write(proto.SerializeToString())
+    open(marker, "w").close()
+    return generated
+
+
+def first_error(text):
+    """The first error line of hetc's output, without the file name."""
+    for line in text.splitlines():
+        if "error" in line:
+            line = line.strip()
+            line = re.sub(r"^error: ", "", line)
+            line = re.sub(r"^\S*model\.onnx: ", "", line)
+            return line[:300]
+    lines = [l for l in text.splitlines() if l.strip()]
+    return (lines[-1] if lines else "no output")[:300]
+
+
+def sanitize(name):
+    stem = re.sub(r"[^A-Za-z0-9._-]", "_", name)
+    if not stem or stem[0] == ".":
+        stem = "_" + stem[1:]
+    return stem
+
+
+def compare(expected, actual):
+    """None if `actual` matches `expected`, else why not."""
+    if tuple(expected.shape) != tuple(actual.shape):
+        return f"shape {tuple(actual.shape)}, expected {tuple(expected.shape)}"
+    if expected.dtype.kind == "f":
+        if expected.dtype == np.float32:
+            rtol, atol = 1e-4, 1e-5
+        else:
+            rtol, atol = 1e-3, 1e-4
+        ok = np.isclose(actual.astype(np.float64), expected.astype(np.float64),
+                        rtol=rtol, atol=atol, equal_nan=True)
+        if not ok.all():
+            bad = int((~ok).sum())
+            diff = np.nanmax(np.abs(actual.astype(np.float64) - expected.astype(np.float64)))
+            return f"{bad} of {ok.size} values differ (max abs diff {diff:.3g})"
+        return None
+    if actual.dtype != expected.dtype and not (
+            expected.dtype.kind in "iub" and actual.dtype.kind in "iub"):
+        return f"dtype {actual.dtype}, expected {expected.dtype}"
+    if not np.array_equal(actual, expected):
+        return f"{int((actual != expected).sum())} of {expected.size} values differ"
+    return None
+
+
+def run_test(hetc, test_dir, work_dir, timeout):
+    """Returns (status, reason) for one node test."""
+    name = os.path.basename(test_dir)
+    out = os.path.join(work_dir, "runs", name)
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(out)
+    model_path = os.path.join(test_dir, "model.onnx")
+    artifact = os.path.join(out, "model.hetx")
+    try:
+        result = subprocess.run(
+            [hetc, "compile", model_path, "--chip", CHIP, "-o", artifact, "--quiet"],
+            capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return "fail", f"compile timed out after {timeout} s"
+    if result.returncode != 0:
+        return "unsupported", first_error(result.stderr + result.stdout)
+
+    model = onnx.load(model_path, load_external_data=False)
+    initializers = {t.name for t in model.graph.initializer}
+    inputs = [i.name for i in model.graph.input if i.name not in initializers]
+    outputs = [o.name for o in model.graph.output]
+    data_sets = sorted(d for d in os.listdir(test_dir) if d.startswith("test_data_set_"))
+    if not data_sets:
+        return "unsupported", "the test has no data set"
+    for data_set in data_sets:
+        data_dir = os.path.join(test_dir, data_set)
+        if any(f.endswith(".nontensor") for f in os.listdir(data_dir)):
+            return "unsupported", "inputs or outputs that are not tensors"
+        args = []
+        for j, input_name in enumerate(inputs):
+            tensor = onnx.TensorProto()
+            with open(os.path.join(data_dir, f"input_{j}.pb"), "rb") as f:
+                tensor.ParseFromString(f.read())
+            npy = os.path.join(out, f"{data_set}_input_{j}.npy")
+            np.save(npy, numpy_helper.to_array(tensor))
+            args += ["--input", f"{input_name}={npy}"]
+        result_dir = os.path.join(out, data_set)
+        try:
+            result = subprocess.run(
+                [hetc, "run", artifact, "--chip", CHIP, "--output-dir", result_dir] + args,
+                capture_output=True, text=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return "fail", f"run timed out after {timeout} s"
+        if result.returncode != 0:
+            return "fail", "run: " + first_error(result.stderr + result.stdout)
+        for j, output_name in enumerate(outputs):
+            tensor = onnx.TensorProto()
+            with open(os.path.join(data_dir, f"output_{j}.pb"), "rb") as f:
+                tensor.ParseFromString(f.read())
+            expected = numpy_helper.to_array(tensor)
+            path = os.path.join(result_dir, sanitize(output_name) + ".npy")
+            if not os.path.exists(path):
+                return "fail", f"output '{output_name}' was not written"
+            why = compare(expected, np.load(path))
+            if why:
+                return "fail", f"output '{output_name}': {why}"
+    shutil.rmtree(out, ignore_errors=True)
+    return "pass", ""
+
+
+def write_report(path, results, elapsed):
+    counts = {s: sum(1 for r in results.values() if r[0] == s)
+              for s in ("pass", "fail", "unsupported")}
+    reasons = {}
+    for status, reason in results.values():
+        if status == "unsupported":
+            key = re.sub(r"node '[^']*'", "node", reason)
+            key = re.sub(r"'tensor<[^']*>'|tensor<[^>]*>", "T", key)
+            key = re.sub(r"\d+", "N", key)
+            reasons[key] = reasons.get(key, 0) + 1
+    with open(path, "w") as f:
+        f.write("# ONNX backend conformance\n\n")
+        f.write("Generated by `test/conformance/run_conformance.py --write-report` "
+                "(the `conformance` ctest runs it without writing). Each test of the "
+                f"ONNX backend node suite shipped with onnx {onnx.__version__} is compiled "
+                "with `hetc compile` for `chips/test-chip.chip`, run with `hetc run` on "
+                "the chip model, and its outputs compared with the expected ones.\n\n")
+        f.write("- **pass**: every output matches (fp32: rtol 1e-4, atol 1e-5; other "
+                "floats: rtol 1e-3, atol 1e-4; integers and booleans exactly).\n")
+        f.write("- **fail**: hetc compiled the model but running it failed, timed out "
+                "or gave wrong outputs.\n")
+        f.write("- **unsupported**: hetc refused to compile the model (the reason is "
+                "its first error line), or the test feeds values that are not tensors.\n\n")
+        total = len(results)
+        f.write(f"**{counts['pass']} passed, {counts['fail']} failed, "
+                f"{counts['unsupported']} unsupported of {total} tests.**\n\n")
+        f.write("## Most common reasons for unsupported\n\n| tests | reason |\n|---:|---|\n")
+        for key, n in sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))[:40]:
+            f.write(f"| {n} | {key.replace('|', '/')} |\n")
+        f.write("\n## Every test\n\n| test | result | reason |\n|---|---|---|\n")
+        for name in sorted(results):
+            status, reason = results[name]
+            f.write(f"| {name} | {status} | {reason.replace('|', '/')} |\n")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hetc", required=True)
+    parser.add_argument("--work-dir", default="conformance-work")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--timeout", type=int, default=20)
+    parser.add_argument("--expected-pass", type=int)
+    parser.add_argument("--expected-pass-file")
+    parser.add_argument("--report", default=os.path.join(ROOT, "docs", "conformance.md"))
+    parser.add_argument("--write-report", action="store_true")
+    parser.add_argument("--filter", default="")
+    args = parser.parse_args()
+
+    hetc = os.path.abspath(args.hetc)
+    work_dir = os.path.abspath(args.work_dir)
+    os.makedirs(work_dir, exist_ok=True)
+    start = time.time()
+    tests_root = node_test_dir(work_dir)
+    tests = sorted(d for d in os.listdir(tests_root)
+                   if args.filter in d and os.path.exists(os.path.join(tests_root, d, "model.onnx")))
+    results = {}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        futures = {pool.submit(run_test, hetc, os.path.join(tests_root, t), work_dir,
+                               args.timeout): t for t in tests}
+        for future in concurrent.futures.as_completed(futures):
+            name = futures[future]
+            try:
+                results[name] = future.result()
+            except Exception as e:  # noqa: BLE001 - report, never stop the run
+                results[name] = ("fail", f"runner error: {e}")
+    elapsed = time.time() - start
+
+    for name in sorted(results):
+        status, reason = results[name]
+        if status != "unsupported":
+            print(f"{status.upper():4} {name}" + (f": {reason}" if reason else ""))
+    counts = {s: sum(1 for r in results.values() if r[0] == s)
+              for s in ("pass", "fail", "unsupported")}
+    if args.write_report:
+        write_report(args.report, results, elapsed)
+        print(f"report written to {args.report}")
+    expected = args.expected_pass
+    if args.expected_pass_file:
+        with open(args.expected_pass_file) as f:
+            expected = int(f.read().split()[0])
+    status = 0
+    if expected is not None and counts["pass"] < expected:
+        print(f"error: {counts['pass']} tests passed, {expected} expected "
+              f"(see the FAIL lines above and {args.report})")
+        status = 1
+    print(f"{len(results)} node tests in {elapsed:.0f} s: {counts['unsupported']} unsupported "
+          f"(not counted as failed)")
+    print(f"{counts['pass']} passed, {counts['fail']} failed")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
