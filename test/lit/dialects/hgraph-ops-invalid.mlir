@@ -1,0 +1,53 @@
+// RUN: hetc-opt %s --split-input-file --verify-diagnostics
+
+// Tests that concat checks the summed axis size.
+func.func @concat(%a: tensor<2x3xf32>, %b: tensor<2x5xf32>) -> tensor<2x9xf32> {
+  // expected-error @+1 {{result shape [2, 9] should be [2, 8]}}
+  %0 = hgraph.concat %a, %b {axis = 1 : i64} : (tensor<2x3xf32>, tensor<2x5xf32>) -> tensor<2x9xf32>
+  return %0 : tensor<2x9xf32>
+}
+
+// -----
+
+// Tests that slice windows stay inside the input.
+func.func @slice(%x: tensor<4x8xf32>) -> tensor<4x4xf32> {
+  // expected-error @+1 {{dimension 1 reads indices 6 to 12, outside [0, 8)}}
+  %0 = hgraph.slice %x {starts = array<i64: 0, 6>, steps = array<i64: 1, 2>} : tensor<4x8xf32> -> tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
+}
+
+// -----
+
+// Tests that comparisons produce booleans.
+func.func @compare(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{result must hold i1, got 'f32'}}
+  %0 = hgraph.equal %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// Tests that reduction axes are sorted and in range.
+func.func @reduce(%x: tensor<4x8xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{axes must be sorted, unique and in [0, 2), got [2]}}
+  %0 = hgraph.reduce sum %x {axes = array<i64: 2>, keepdims = false} : tensor<4x8xf32> -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// Tests that conv checks channels against the weight and group.
+func.func @conv(%x: tensor<1x3x8x8xf32>, %w: tensor<4x2x3x3xf32>) -> tensor<1x4x6x6xf32> {
+  // expected-error @+1 {{channels do not match: input has 3, weight [4, 2, 3, 3], group 1}}
+  %0 = hgraph.conv %x, %w {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x3x8x8xf32>, tensor<4x2x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return %0 : tensor<1x4x6x6xf32>
+}
+
+// -----
+
+// Tests that gelu names its two approximations.
+func.func @gelu(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{approximate must be "none" or "tanh", got "fast"}}
+  %0 = hgraph.gelu %x {approximate = "fast"} : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

@@ -1,0 +1,111 @@
+"""Writes the ONNX models the frontend lit tests import.
+
+Usage: onnx_models.py NAME OUTPUT.onnx
+"""
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+
+def _save(nodes, inputs, outputs, inits, path, opset=17):
+    graph = helper.make_graph(nodes, "test", inputs, outputs, inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+    model.ir_version = 8
+    onnx.save(model, path)
+    return model
+
+
+def _t(name, shape, dtype=TensorProto.FLOAT):
+    return helper.make_tensor_value_info(name, dtype, shape)
+
+
+def shape_subgraph(path):
+    """A dynamic-axes export: the reshape target is computed from Shape."""
+    nodes = [
+        helper.make_node("Shape", ["x"], ["s"], name="shape"),
+        helper.make_node("Gather", ["s", "zero"], ["b"], name="batch", axis=0),
+        helper.make_node("Unsqueeze", ["b", "zero1"], ["b1"], name="unsq"),
+        helper.make_node("Concat", ["b1", "minus1"], ["target"], name="cat", axis=0),
+        helper.make_node("Reshape", ["x", "target"], ["y"], name="flatten"),
+        helper.make_node("Relu", ["y"], ["z"], name="relu"),
+    ]
+    inits = [
+        numpy_helper.from_array(np.array(0, np.int64), "zero"),
+        numpy_helper.from_array(np.array([0], np.int64), "zero1"),
+        numpy_helper.from_array(np.array([-1], np.int64), "minus1"),
+    ]
+    _save(nodes, [_t("x", ["batch", "seq", 4])], [_t("z", ["batch", None])], inits, path)
+
+
+def ops(path):
+    """One node of each newer operator, for the import test."""
+    rng = np.random.default_rng(0)
+    inits = [
+        numpy_helper.from_array(np.ones(8, np.float32), "gamma"),
+        numpy_helper.from_array(np.zeros(8, np.float32), "beta"),
+        numpy_helper.from_array(np.array([1], np.int64), "axes1"),
+        numpy_helper.from_array(np.array([0, 2], np.int64), "starts"),
+        numpy_helper.from_array(np.array([4, 8], np.int64), "ends"),
+        numpy_helper.from_array(np.array([0, 1], np.int64), "saxes"),
+        numpy_helper.from_array(np.array([1, 2], np.int64), "steps"),
+        numpy_helper.from_array(rng.standard_normal((2, 1, 3)).astype(np.float32), "w"),
+    ]
+    nodes = [
+        helper.make_node("LayerNormalization", ["x", "gamma", "beta"], ["ln"], name="ln"),
+        helper.make_node("Gelu", ["ln"], ["g"], name="gelu", approximate="tanh"),
+        helper.make_node("ReduceMean", ["g", "axes1"], ["rm"], name="mean", keepdims=1),
+        helper.make_node("Slice", ["x", "starts", "ends", "saxes", "steps"], ["sl"], name="slice"),
+        helper.make_node("Less", ["x", "g"], ["lt"], name="less"),
+        helper.make_node("Where", ["lt", "x", "g"], ["wh"], name="where"),
+        helper.make_node("Unsqueeze", ["wh", "axes1"], ["img"], name="unsq"),
+        helper.make_node("Conv", ["img", "w"], ["cv"], name="conv", pads=[1, 1]),
+        helper.make_node("Dropout", ["cv"], ["dr"], name="dropout"),
+    ]
+    _save(nodes, [_t("x", [4, 8])],
+          [_t("rm", [4, 1]), _t("sl", [4, 3]), _t("dr", [4, 2, 8])], inits, path, opset=18)
+
+
+def problems(path):
+    """Unsupported operators and bad attributes in one model."""
+    nodes = [
+        helper.make_node("NonZero", ["x"], ["nz"], name="nonzero"),
+        helper.make_node("Resize", ["x", "", "scales"], ["r"], name="resize",
+                         mode="linear", coordinate_transformation_mode="tf_crop_and_resize"),
+        helper.make_node("Gelu", ["x"], ["g"], name="gelu", approximate="fast"),
+        helper.make_node("Relu", ["g"], ["y"], name="after_gelu"),
+        helper.make_node("FancyOp", ["x"], ["f"], name="custom", domain="com.example"),
+    ]
+    inits = [numpy_helper.from_array(np.array([1, 1, 2, 2], np.float32), "scales")]
+    _save(nodes, [_t("x", [1, 1, 2, 2])], [_t("y", [1, 1, 2, 2])], inits, path, opset=20)
+
+
+def external(path):
+    """Weights in a side file next to the model."""
+    w = numpy_helper.from_array(np.arange(32, dtype=np.float32).reshape(4, 8), "w")
+    b = numpy_helper.from_array(np.full(8, 0.5, np.float32), "b")
+    nodes = [
+        helper.make_node("MatMul", ["x", "w"], ["m"], name="matmul"),
+        helper.make_node("Add", ["m", "b"], ["y"], name="bias"),
+    ]
+    graph = helper.make_graph(nodes, "test", [_t("x", [2, 4])], [_t("y", [2, 8])], [w, b])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    onnx.save(model, path, save_as_external_data=True, all_tensors_to_one_file=True,
+              location=os.path.basename(path) + ".data", size_threshold=0)
+
+
+def escaping(path):
+    """External data that points outside the model's folder."""
+    external(path)
+    model = onnx.load(path, load_external_data=False)
+    for entry in model.graph.initializer[0].external_data:
+        if entry.key == "location":
+            entry.value = "../secret.bin"
+    onnx.save(model, path)
+
+
+if __name__ == "__main__":
+    globals()[sys.argv[1]](sys.argv[2])
