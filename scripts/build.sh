@@ -3,7 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR="${HETC_BUILD_DIR:-build}"
-PYTHON="$(command -v "${PYTHON:-python3}")"
+PYTHON="$(bash scripts/python.sh)"
 cmake -S . -B "$BUILD_DIR" -G Ninja \
   -DCMAKE_BUILD_TYPE=Release \
   -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit \

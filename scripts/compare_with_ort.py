@@ -7,6 +7,7 @@ inputs it generated as inputs/NAME.npy. Exits non-zero on a mismatch beyond
 the fp32 tolerance |hetc - ort| <= 1e-5 + 1e-4 * |ort|.
 """
 import os
+import re
 import sys
 
 import numpy as np
@@ -15,13 +16,21 @@ import onnxruntime as ort
 ATOL, RTOL = 1e-5, 1e-4
 
 
+def npy_path(directory, name):
+    """The file `hetc run` uses for tensor `name` (names are sanitised)."""
+    stem = re.sub(r"[^A-Za-z0-9._-]", "_", name)
+    if not stem or stem[0] == ".":
+        stem = "_" + stem[1:]
+    return os.path.join(directory, stem + ".npy")
+
+
 def main(model_path, run_dir):
     session = ort.InferenceSession(model_path)
-    feeds = {i.name: np.load(os.path.join(run_dir, "inputs", f"{i.name}.npy"))
+    feeds = {i.name: np.load(npy_path(os.path.join(run_dir, "inputs"), i.name))
              for i in session.get_inputs()}
     ok = True
     for out, want in zip(session.get_outputs(), session.run(None, feeds)):
-        got = np.load(os.path.join(run_dir, f"{out.name}.npy"))
+        got = np.load(npy_path(run_dir, out.name))
         err = np.abs(got - want)
         good = got.shape == want.shape and bool(np.all(err <= ATOL + RTOL * np.abs(want)))
         ok &= good

@@ -14,4 +14,4 @@ echo "== hetc compile $MODEL"
 echo "== hetc run $OUT/mlp.hetx"
 "$BUILD_DIR/bin/hetc" run "$OUT/mlp.hetx" --output-dir "$OUT/run" --seed 1
 echo "== check against ONNX Runtime"
-python3 scripts/compare_with_ort.py "$MODEL" "$OUT/run"
+"$(bash scripts/python.sh)" scripts/compare_with_ort.py "$MODEL" "$OUT/run"

@@ -118,6 +118,12 @@ FailureOr<func::FuncOp> Lowering::run() {
 }
 
 LogicalResult Lowering::lowerOp(Operation *op) {
+  // An operand whose producer failed to lower has been reported there;
+  // this op is skipped so that the walk goes on to report the others.
+  for (Value operand : op->getOperands())
+    if (!buffers.contains(operand) &&
+        !operand.getDefiningOp<hgraph::ConstantOp>())
+      return failure();
   for (Value operand : op->getOperands())
     if (!cast<ShapedType>(operand.getType()).getElementType().isF32() &&
         !isa<hgraph::ReshapeOp>(op))

@@ -414,8 +414,12 @@ struct ConvertHTileToHIsaPass
       bool ok = true;
       for (Operation &op : func.getBody().front())
         ok &= succeeded(expander.bind(&op));
+      // Expand only when every buffer is bound; report every kernel that
+      // cannot be expanded.
+      bool bound = ok;
       for (Operation &op : func.getBody().front())
-        ok &= ok && succeeded(expander.expand(&op));
+        if (bound)
+          ok &= succeeded(expander.expand(&op));
       if (!ok)
         return signalPassFailure();
       func::ReturnOp::create(builder, func.getLoc());

@@ -70,7 +70,10 @@ def HTilePlanMemory : Pass<"hetc-htile-plan-memory", "mlir::ModuleOp"> {
     the whole program; intermediate buffers from their kernel to their last
     use (through views), so buffers with disjoint lives share SRAM. New
     buffers start in the next MEM slice round-robin, to spread accesses
-    over slices. Fails with the peak demand if the model does not fit.
+    over slices, and buffers one kernel reads together go to different
+    slices when they can. The function gets `hetc.sram_peak_vectors`, the
+    most vectors live at once. If a buffer does not fit, the error names it
+    with its size and the vectors in use at that point.
   }];
   let options = [ChipOption];
 }
@@ -100,8 +103,8 @@ def HIsaSchedule : Pass<"hetc-hisa-schedule", "mlir::ModuleOp"> {
     and readers, SRAM and weight-buffer dependences from addresses and
     planes), solves it with the hetc scheduling library, and stamps each op
     with `at <cycle>` and each stream value with `on <direction, group>`.
-    The function gets `hetc.predicted_cycles`, `hetc.lower_bound` and
-    `hetc.instructions` attributes.
+    The function gets `hetc.predicted_cycles`, `hetc.lower_bound` (with
+    `hetc.lower_bound_reason`) and `hetc.instructions` attributes.
   }];
   let options = [ChipOption];
 }

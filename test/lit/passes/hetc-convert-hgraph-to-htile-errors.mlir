@@ -37,3 +37,16 @@ func.func @main(%x: tensor<2x4xf32>) -> tensor<2x4xf32> {
   %0 = hgraph.softmax %x {axis = 0 : i64} : tensor<2x4xf32>
   return %0 : tensor<2x4xf32>
 }
+
+// -----
+
+// Tests that users of an op that failed to lower are skipped (not a crash),
+// and that later independent problems are still reported.
+func.func @main(%x: tensor<4x8xf32>) -> (tensor<2x16xf32>, tensor<4x8xf32>) {
+  // expected-error @+1 {{changes the row length}}
+  %0 = hgraph.reshape %x : tensor<4x8xf32> -> tensor<2x16xf32>
+  %1 = hgraph.relu %0 : tensor<2x16xf32>
+  // expected-error @+1 {{softmax along axis 0}}
+  %2 = hgraph.softmax %x {axis = 0 : i64} : tensor<4x8xf32>
+  return %1, %2 : tensor<2x16xf32>, tensor<4x8xf32>
+}

@@ -26,8 +26,8 @@ def HIsa_Dialect : Dialect {
       hisa.input "x" at 0 : tensor<1x16xf32>
       hisa.output "y" at 1 : tensor<1x16xf32>
       %0 = hisa.read 0 at 0 on <east, 0>
-      %1 = hisa.vunary relu %0 lanes 16 at 5 on <east, 0>
-      hisa.write %1 to 1 at 8
+      %1 = hisa.vunary relu %0 lanes 16 at 5 on <west, 0>
+      hisa.write %1 to 1 at 11
       return
     }
     ```
