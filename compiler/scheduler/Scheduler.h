@@ -26,7 +26,8 @@ struct StreamAssignment {
 enum class BoundKind {
   /// No operations: the bound is 0.
   Empty,
-  /// The busiest resource: uses / capacity, rounded up.
+  /// The busiest resource: uses / capacity, rounded up, after the shortest
+  /// lead-in to its first use and before the shortest tail after its last.
   Resource,
   /// The longest chain of transfers and dependences, plus latency.
   CriticalPath,
