@@ -7,11 +7,14 @@
 #include "runtime/io/Npy.h"
 #include "runtime/run/FileNames.h"
 #include "runtime/run/RandomInputs.h"
+#include "runtime/run/RunSummary.h"
+#include "runtime/run/TraceWriter.h"
 #include "runtime/sim/Simulator.h"
 
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iomanip>
 #include <set>
 #include <sstream>
@@ -37,13 +40,23 @@ public:
   bool run(std::string &error) {
     if (!artifact::readFile(options.artifactPath, artifact, error) ||
         !loadChip(error) || !artifact::checkChipMatch(artifact, chip, error) ||
-        !makeOutputDir(error) || !gatherInputs(error))
+        !makeOutputDir(error) || !gatherInputs(error) || !openTrace(error))
       return false;
+    sim::SimOptions simOptions;
+    if (trace.is_open())
+      simOptions.observer = &recorder;
     sim::SimResult result;
-    if (!sim::simulate(artifact, chip, inputs, result, error) ||
-        !writeOutputs(result, error))
-      return false;
-    return report(result.stats, error);
+    bool ok =
+        sim::simulate(artifact, chip, inputs, simOptions, result, error) &&
+        writeOutputs(result, error) && report(result.stats, error);
+    // The trace of a run that stopped at a hazard shows what led to it, so
+    // it is written either way; the run's own error comes first.
+    std::string traceError;
+    if (trace.is_open() && !finishTrace(traceError) && ok) {
+      error = traceError;
+      ok = false;
+    }
+    return ok;
   }
 
 private:
@@ -65,6 +78,30 @@ private:
         << artifact.chip().name() << "' revision " << artifact.chip().revision()
         << ")\n";
     out << "chip: " << path << "\n";
+    return true;
+  }
+
+  /// Opens the trace file before the run, so that a bad path fails early.
+  bool openTrace(std::string &error) {
+    if (options.tracePath.empty())
+      return true;
+    trace.open(options.tracePath, std::ios::binary | std::ios::trunc);
+    if (!trace) {
+      error = options.tracePath + ": cannot write trace file";
+      return false;
+    }
+    return true;
+  }
+
+  bool finishTrace(std::string &error) {
+    TraceCounts counts = writeTrace(trace, artifact, chip, recorder.recorded());
+    trace.close();
+    if (!trace) {
+      error = options.tracePath + ": cannot write trace file";
+      return false;
+    }
+    out << "trace: " << counts.events << " events on " << counts.tracks
+        << " tracks -> " << options.tracePath << "\n";
     return true;
   }
 
@@ -169,15 +206,15 @@ private:
     out << "busy cycles: vector unit " << stats.vector.cycles
         << busiest(", busiest MEM slice ", stats.slices)
         << busiest(", busiest matrix plane ", stats.planes) << "\n";
-    if (predicted != stats.cycles) {
-      out << "predicted cycles == simulated cycles: no\n";
+    bool match = predicted == stats.cycles;
+    out << "predicted cycles == simulated cycles: " << (match ? "yes" : "no")
+        << "\n";
+    printUsage(out, stats, chip);
+    if (!match)
       error = "the artifact predicts " + std::to_string(predicted) +
               " cycles, but the chip model took " +
               std::to_string(stats.cycles);
-      return false;
-    }
-    out << "predicted cycles == simulated cycles: yes\n";
-    return true;
+    return match;
   }
 
   static std::string busiest(const char *label,
@@ -197,6 +234,8 @@ private:
   hetx::Artifact artifact;
   chip::ChipSpec chip;
   std::map<std::string, io::Tensor> inputs;
+  std::ofstream trace;
+  TraceRecorder recorder;
 };
 } // namespace
 

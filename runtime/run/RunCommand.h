@@ -2,7 +2,8 @@
 //
 // Loads a .hetx artifact and its chip file, reads or generates the inputs,
 // runs the program on the chip model, writes the outputs as .npy files and
-// prints a summary with the simulated and predicted cycles.
+// prints a summary with the simulated and predicted cycles, unit
+// utilisation and the SRAM high-water mark; optionally writes a trace.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HETC_RUNTIME_RUN_RUNCOMMAND_H
@@ -28,6 +29,9 @@ struct RunOptions {
   std::string outputDir;
   /// Seed of the generator for inputs not given.
   uint64_t seed = 0;
+  /// Where to write a Chrome trace-event JSON of the run; empty writes
+  /// none. Written also when the run stops at a hazard.
+  std::string tracePath;
 };
 
 /// The directory of the bundled chip files: $HETC_CHIPS_DIR when set, else

@@ -28,7 +28,7 @@ std::string HazardText::streamName(uint32_t id, int dir) {
   return direction + " stream group " + std::to_string(id);
 }
 
-std::string HazardText::unitName(const hetx::Instruction &instr) const {
+std::string HazardText::unitName(const hetx::Instruction &instr) {
   switch (instr.opcode()) {
   case hetx::MEM_READ:
   case hetx::MEM_WRITE:

@@ -39,9 +39,11 @@ public:
   /// Returns "EAST stream group 4" for the group whose first stream is 4.
   static std::string streamName(uint32_t id, int dir);
 
-private:
-  std::string unitName(const hetx::Instruction &instr) const;
+  /// Names the unit an instruction runs on: "MEM slice 3", "vector unit",
+  /// "matrix plane 1", or "unit <n>" for an unknown opcode.
+  static std::string unitName(const hetx::Instruction &instr);
 
+private:
   const hetx::Artifact &artifact;
   std::vector<std::string> positionNames;
 };

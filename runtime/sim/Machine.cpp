@@ -11,17 +11,20 @@
 namespace hetc::sim {
 
 Machine::Machine(const chip::ChipSpec &chip, const HazardText &text,
-                 const std::vector<Op> &ops, Sram &sram)
+                 const std::vector<Op> &ops, Sram &sram,
+                 const SimOptions &options)
     : chip(chip), text(text), ops(ops), sram(sram),
+      timingOnly(options.timingOnly), observer(options.observer),
       streams(chip.streamGroups(), chip.streamGroupWidth(), chip.positions(),
-              chip.proto().streams().hop_cycles(), chip.lanes()),
+              chip.proto().streams().hop_cycles(), chip.lanes(),
+              !options.timingOnly),
       lanes(chip.lanes()),
       banksPerSlice(chip.proto().memory().banks_per_slice()),
+      bankLimit(chip.proto().memory().accesses_per_bank_per_cycle()),
+      alus(chip.proto().vector().alus()),
       banks(size_t(chip.proto().memory().slices()) * banksPerSlice),
       planes(chip.proto().matrix().planes()),
       sliceIssue(chip.proto().memory().slices()), result(chip.lanes()) {
-  for (Plane &plane : planes)
-    plane.weights.assign(size_t(lanes) * lanes, 0.0f);
   stats.slices.resize(sliceIssue.size());
   stats.planes.resize(planes.size());
 }
@@ -39,13 +42,12 @@ void Machine::countBusy(UnitBusy &busy, Issue &issue, int64_t cycle) {
 }
 
 bool Machine::claimUnit(const Op &op, uint32_t index, int64_t cycle) {
-  const chip::Chip &proto = chip.proto();
   switch (op.kind) {
   case OpClass::MemRead:
   case OpClass::MemWrite: {
-    uint32_t bank = chip.bankOf(op.address);
+    uint32_t bank = op.bank;
     Issue &use = banks[size_t(op.unit) * banksPerSlice + bank];
-    uint32_t limit = proto.memory().accesses_per_bank_per_cycle();
+    uint32_t limit = bankLimit;
     if (use.cycle == cycle && use.count >= limit)
       return fail("bank over-subscription", cycle, index,
                   "bank " + std::to_string(bank) + " of MEM slice " +
@@ -84,16 +86,16 @@ bool Machine::claimUnit(const Op &op, uint32_t index, int64_t cycle) {
       vectorIssue = Issue{cycle, 0, index};
       vectorIssued.clear();
     }
-    if (vectorIssued.size() >= proto.vector().alus()) {
+    if (vectorIssued.size() >= alus) {
       std::string list;
       for (uint32_t other : vectorIssued)
         list += (list.empty() ? "#" : ", #") + std::to_string(other);
-      return fail(
-          "ALU over-issue", cycle, index,
-          "the vector unit already issues " +
-              std::to_string(vectorIssued.size()) +
-              " instructions at this cycle (" + list + "); the chip has " +
-              std::to_string(proto.vector().alus()) + " ALUs (vector.alus)");
+      return fail("ALU over-issue", cycle, index,
+                  "the vector unit already issues " +
+                      std::to_string(vectorIssued.size()) +
+                      " instructions at this cycle (" + list +
+                      "); the chip has " + std::to_string(alus) +
+                      " ALUs (vector.alus)");
     }
     vectorIssued.push_back(index);
     ++stats.vector.instructions;
@@ -109,12 +111,20 @@ const float *Machine::readStream(const Op &op, uint32_t index, int which,
   uint32_t producer = 0;
   const float *value = streams.read(port.dir, port.group(), op.position, cycle,
                                     producer, missed);
+  if (value && (!port.hasProducer || port.producer == producer))
+    return value;
+  failRead(op, index, which, cycle, value, producer, missed);
+  return nullptr;
+}
+
+void Machine::failRead(const Op &op, uint32_t index, int which, int64_t cycle,
+                       const float *value, uint32_t producer,
+                       const MissedRead &missed) {
+  const StreamPort &port = op.src[which];
   std::string where = "src[" + std::to_string(which) + "] reads " +
                       HazardText::streamName(port.id, port.dir) + " at " +
                       text.position(op.position) + " at cycle " +
                       std::to_string(cycle);
-  if (value && (!port.hasProducer || port.producer == producer))
-    return value;
   if (value) {
     // A value is there, but not the one the program means: a neighbour on
     // the same stream group, so the read is off by some cycles.
@@ -124,7 +134,7 @@ const float *Machine::readStream(const Op &op, uint32_t index, int which,
          where + ", which takes the value from instruction " +
              text.instruction(producer) + " instead of the value from " +
              "instruction " + text.instruction(port.producer));
-    return nullptr;
+    return;
   }
   switch (missed.kind) {
   case MissedRead::TooEarly:
@@ -147,10 +157,9 @@ const float *Machine::readStream(const Op &op, uint32_t index, int which,
                  "near this cycle");
     break;
   }
-  return nullptr;
 }
 
-bool Machine::readSram(const Op &op, uint32_t index, int64_t cycle) {
+bool Machine::checkSramRead(const Op &op, uint32_t index, int64_t cycle) {
   int64_t storedAt = sram.storedAt(op.address);
   if (storedAt == Sram::kNever)
     return fail("never-written read", cycle, index,
@@ -163,7 +172,6 @@ bool Machine::readSram(const Op &op, uint32_t index, int64_t cycle) {
                     " is being written by instruction " +
                     text.instruction(sram.writer(op.address)) +
                     ", which stores at cycle " + std::to_string(storedAt));
-  std::memcpy(result.data(), sram.vector(op.address), sizeof(float) * lanes);
   return true;
 }
 
@@ -185,14 +193,40 @@ bool Machine::execute(uint32_t index, int64_t cycle) {
   for (int s = 0; s < op.sources; ++s)
     if (!(src[s] = readStream(op, index, s, cycle)))
       return false;
+  if (op.kind == OpClass::MemRead && !checkSramRead(op, index, cycle))
+    return false;
   int64_t done = cycle + op.latency;
+  if (op.kind == OpClass::MemWrite)
+    sram.write(op.address, src[0], index, done);
+  if (op.kind == OpClass::LoadWeights) {
+    Plane &plane = planes[op.unit];
+    if (done >= plane.loadStoredAt) {
+      plane.loadStoredAt = done;
+      plane.loader = index;
+    }
+  }
+  if (!timingOnly)
+    compute(op, src);
+  if (op.produces) {
+    float *out =
+        streams.emit(op.dst.dir, op.dst.group(), op.position, done, index);
+    if (!timingOnly)
+      std::memcpy(out, result.data(), sizeof(float) * lanes);
+  }
+  stats.cycles = std::max(stats.cycles, uint64_t(done));
+  if (observer)
+    observer->executed(index, uint64_t(cycle), op.latency);
+  return true;
+}
+
+void Machine::compute(const Op &op, const float *const *src) {
+  // Results go to a buffer of our own: emitting may move the stream values
+  // that `src` points into.
   switch (op.kind) {
   case OpClass::MemRead:
-    if (!readSram(op, index, cycle))
-      return false;
+    std::memcpy(result.data(), sram.vector(op.address), sizeof(float) * lanes);
     break;
   case OpClass::MemWrite:
-    sram.write(op.address, src[0], index, done);
     break;
   case OpClass::VectorBinary:
     vectorBinary(op.opcode, src[0], src[1], result.data(), op.lanes, lanes);
@@ -203,26 +237,23 @@ bool Machine::execute(uint32_t index, int64_t cycle) {
   case OpClass::VectorReduce:
     vectorReduce(op.opcode, src[0], result.data(), op.lanes, lanes);
     break;
-  case OpClass::LoadWeights: {
-    Plane &plane = planes[op.unit];
-    std::memcpy(plane.weights.data() + size_t(op.row) * lanes, src[0],
+  case OpClass::LoadWeights:
+    std::memcpy(weightsOf(op.unit) + size_t(op.row) * lanes, src[0],
                 sizeof(float) * lanes);
-    if (done >= plane.loadStoredAt) {
-      plane.loadStoredAt = done;
-      plane.loader = index;
-    }
     break;
-  }
   case OpClass::MatMul:
-    matmul(src[0], planes[op.unit].weights.data(), result.data(), lanes);
+    matmul(src[0], weightsOf(op.unit), result.data(), lanes);
     break;
   }
-  if (op.produces)
-    std::memcpy(
-        streams.emit(op.dst.dir, op.dst.group(), op.position, done, index),
-        result.data(), sizeof(float) * lanes);
-  stats.cycles = std::max(stats.cycles, uint64_t(done));
-  return true;
+}
+
+float *Machine::weightsOf(uint32_t plane) {
+  // Allocated on first use: a large chip's planes would otherwise cost
+  // every run megabytes of zeros.
+  std::vector<float> &weights = planes[plane].weights;
+  if (weights.empty())
+    weights.assign(size_t(lanes) * lanes, 0.0f);
+  return weights.data();
 }
 
 bool Machine::checkCollisions(int64_t cycle) {

@@ -2,7 +2,7 @@
 //
 // The chip model's core: issues each instruction at its cycle, enforces the
 // timing rules of docs/isa.md (streams, SRAM, weights, ports and issue
-// limits) and computes the fp32 results.
+// limits) and computes the fp32 results (unless asked for timing only).
 //
 //===----------------------------------------------------------------------===//
 #ifndef HETC_RUNTIME_SIM_MACHINE_H
@@ -26,7 +26,7 @@ namespace hetc::sim {
 class Machine {
 public:
   Machine(const chip::ChipSpec &chip, const HazardText &text,
-          const std::vector<Op> &ops, Sram &sram);
+          const std::vector<Op> &ops, Sram &sram, const SimOptions &options);
 
   /// Executes every instruction. Returns false with a hazard message in
   /// `error` at the first broken rule; fills `stats` otherwise.
@@ -41,6 +41,7 @@ private:
   };
   struct Plane {
     Issue issue;
+    /// lanes x lanes, allocated when first used; all zero at start.
     std::vector<float> weights;
     /// The latest weight load: when it stores and which instruction it is.
     int64_t loadStoredAt = -1;
@@ -48,22 +49,31 @@ private:
   };
 
   bool execute(uint32_t index, int64_t cycle);
+  void compute(const Op &op, const float *const *src);
+  float *weightsOf(uint32_t plane);
   bool claimUnit(const Op &op, uint32_t index, int64_t cycle);
   const float *readStream(const Op &op, uint32_t index, int which,
                           int64_t cycle);
-  bool readSram(const Op &op, uint32_t index, int64_t cycle);
+  bool checkSramRead(const Op &op, uint32_t index, int64_t cycle);
   bool checkCollisions(int64_t cycle);
   bool fail(const std::string &kind, int64_t cycle, uint32_t index,
             const std::string &details);
+  void failRead(const Op &op, uint32_t index, int which, int64_t cycle,
+                const float *value, uint32_t producer,
+                const MissedRead &missed);
   static void countBusy(UnitBusy &busy, Issue &issue, int64_t cycle);
 
   const chip::ChipSpec &chip;
   const HazardText &text;
   const std::vector<Op> &ops;
   Sram &sram;
+  const bool timingOnly;
+  ExecutionObserver *const observer;
   StreamNetwork streams;
   uint32_t lanes;
   uint32_t banksPerSlice;
+  uint32_t bankLimit;
+  uint32_t alus;
   std::vector<Issue> banks;
   Issue vectorIssue;
   std::vector<uint32_t> vectorIssued;

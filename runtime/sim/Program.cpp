@@ -137,6 +137,7 @@ bool decodeOne(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
       return false;
     }
     op.position = chip.slicePosition(op.unit);
+    op.bank = chip.bankOf(op.address);
     break;
   case OpClass::LoadWeights:
   case OpClass::MatMul:

@@ -50,6 +50,8 @@ struct Op {
   uint32_t position = 0;
   uint32_t latency = 0;
   uint64_t address = 0;
+  /// MEM ops: the bank of `address` within its slice.
+  uint32_t bank = 0;
   uint32_t lanes = 0;
   uint32_t row = 0;
   uint8_t sources = 0;

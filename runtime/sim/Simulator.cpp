@@ -133,45 +133,90 @@ std::vector<float> decodeConstant(const std::string &bytes) {
 }
 } // namespace
 
-bool simulate(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
-              const std::map<std::string, io::Tensor> &inputs,
-              SimResult &result, std::string &error) {
+/// Everything about a program that does not depend on its inputs.
+struct LoadedProgram::State {
+  State(const hetx::Artifact &artifact, const chip::ChipSpec &chip)
+      : artifact(artifact), chip(chip), text(artifact, chip) {}
+
+  const hetx::Artifact &artifact;
+  const chip::ChipSpec &chip;
+  HazardText text;
+  std::vector<Op> ops;
+  std::vector<Placed> preloaded, outputs;
+  /// The constants' values, in artifact order.
+  std::vector<std::vector<float>> constants;
+};
+
+LoadedProgram::LoadedProgram() = default;
+LoadedProgram::~LoadedProgram() = default;
+LoadedProgram::LoadedProgram(LoadedProgram &&) noexcept = default;
+LoadedProgram &LoadedProgram::operator=(LoadedProgram &&) noexcept = default;
+
+size_t LoadedProgram::instructions() const {
+  return state ? state->ops.size() : 0;
+}
+
+bool load(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
+          LoadedProgram &program, std::string &error) {
+  program.state.reset();
   if (!artifact::checkChipMatch(artifact, chip, error))
     return false;
-  HazardText text(artifact, chip);
-  std::vector<Op> ops;
-  if (!decodeProgram(artifact, chip, text, ops, error))
+  auto state = std::make_unique<LoadedProgram::State>(artifact, chip);
+  if (!decodeProgram(artifact, chip, state->text, state->ops, error) ||
+      !placeBindings(artifact, chip, state->preloaded, state->outputs, error))
     return false;
-  std::vector<Placed> preloaded, outputs;
-  if (!placeBindings(artifact, chip, preloaded, outputs, error) ||
-      !checkInputs(artifact, inputs, error))
-    return false;
+  for (const hetx::Constant &constant : artifact.constants())
+    state->constants.push_back(decodeConstant(constant.data()));
+  program.state = std::move(state);
+  return true;
+}
 
-  Sram sram(chip);
-  size_t inputCount = size_t(artifact.inputs_size());
-  for (size_t i = 0; i < preloaded.size(); ++i) {
-    const Placed &placed = preloaded[i];
-    if (i < inputCount) {
-      sram.preload(*placed.binding, placed.layout,
-                   inputs.at(placed.binding->name()).data.data());
-      continue;
-    }
-    std::vector<float> values =
-        decodeConstant(artifact.constants(int(i - inputCount)).data());
-    sram.preload(*placed.binding, placed.layout, values.data());
+bool run(const LoadedProgram &program,
+         const std::map<std::string, io::Tensor> &inputs,
+         const SimOptions &options, SimResult &result, std::string &error) {
+  const LoadedProgram::State &state = *program.state;
+  if (!options.timingOnly && !checkInputs(state.artifact, inputs, error))
+    return false;
+  bool values = !options.timingOnly;
+  Sram sram(state.chip, values);
+  size_t inputCount = size_t(state.artifact.inputs_size());
+  for (size_t i = 0; i < state.preloaded.size(); ++i) {
+    const Placed &placed = state.preloaded[i];
+    const float *data = nullptr;
+    if (values)
+      data = i < inputCount ? inputs.at(placed.binding->name()).data.data()
+                            : state.constants[i - inputCount].data();
+    sram.preload(*placed.binding, placed.layout, data);
   }
 
-  Machine machine(chip, text, ops, sram);
+  Machine machine(state.chip, state.text, state.ops, sram, options);
   result = SimResult();
   if (!machine.run(result.stats, error))
     return false;
-  for (const Placed &placed : outputs) {
+  result.stats.sramHighWater = sram.occupied();
+  for (const Placed &placed : state.outputs) {
     NamedTensor output{placed.binding->name(), {}};
     if (!sram.fetch(*placed.binding, placed.layout, output.tensor, error))
       return false;
-    result.outputs.push_back(std::move(output));
+    if (values)
+      result.outputs.push_back(std::move(output));
   }
   return true;
+}
+
+bool simulate(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
+              const std::map<std::string, io::Tensor> &inputs,
+              SimResult &result, std::string &error) {
+  return simulate(artifact, chip, inputs, SimOptions(), result, error);
+}
+
+bool simulate(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
+              const std::map<std::string, io::Tensor> &inputs,
+              const SimOptions &options, SimResult &result,
+              std::string &error) {
+  LoadedProgram program;
+  return load(artifact, chip, program, error) &&
+         run(program, inputs, options, result, error);
 }
 
 } // namespace hetc::sim

@@ -12,9 +12,12 @@
 #include "runtime/chip/ChipSpec.h"
 #include "runtime/io/Tensor.h"
 #include "runtime/schema/hetx.pb.h"
+#include "runtime/sim/ExecutionObserver.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -39,6 +42,22 @@ struct SimStats {
   std::vector<UnitBusy> slices;
   /// One entry per matrix plane.
   std::vector<UnitBusy> planes;
+  /// The most vector addresses holding data at any time, counting the
+  /// inputs and constants preloaded before cycle 0. The chip never frees a
+  /// vector, so this is the number of distinct addresses the program's data
+  /// occupies.
+  uint64_t sramHighWater = 0;
+};
+
+/// How to run a simulation.
+struct SimOptions {
+  /// Check every instruction and timing rule but compute no values: inputs
+  /// are neither needed nor read, and SimResult::outputs stays empty (the
+  /// outputs are still checked to be written). For measuring the timing
+  /// checker on its own.
+  bool timingOnly = false;
+  /// Told of each instruction that passed its checks; may be null.
+  ExecutionObserver *observer = nullptr;
 };
 
 /// A tensor with the name of the artifact binding it belongs to.
@@ -54,6 +73,41 @@ struct SimResult {
   SimStats stats;
 };
 
+/// A program decoded and checked for one chip, ready to run many times (on
+/// other inputs, or in another mode) without decoding it again. It refers
+/// to the artifact and the chip it was loaded from, which must outlive it.
+class LoadedProgram {
+public:
+  LoadedProgram();
+  ~LoadedProgram();
+  LoadedProgram(LoadedProgram &&) noexcept;
+  LoadedProgram &operator=(LoadedProgram &&) noexcept;
+
+  /// Instructions of the program; 0 before a successful load().
+  size_t instructions() const;
+
+  struct State;
+
+private:
+  std::unique_ptr<State> state;
+  friend bool load(const hetx::Artifact &, const chip::ChipSpec &,
+                   LoadedProgram &, std::string &);
+  friend bool run(const LoadedProgram &,
+                  const std::map<std::string, io::Tensor> &, const SimOptions &,
+                  SimResult &, std::string &);
+};
+
+/// Decodes and checks `artifact` for `chip`: the chip match, every
+/// instruction and every binding. Returns false with `error` (the same
+/// messages as simulate()) when any is wrong.
+bool load(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
+          LoadedProgram &program, std::string &error);
+
+/// Runs a loaded program with `inputs` as simulate() does.
+bool run(const LoadedProgram &program,
+         const std::map<std::string, io::Tensor> &inputs,
+         const SimOptions &options, SimResult &result, std::string &error);
+
 /// Simulates `artifact` on `chip` with `inputs` (one per artifact input, by
 /// name, with the binding's shape). Returns false and sets `error` when the
 /// artifact was built for another chip, an instruction or binding is
@@ -65,6 +119,12 @@ struct SimResult {
 bool simulate(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
               const std::map<std::string, io::Tensor> &inputs,
               SimResult &result, std::string &error);
+
+/// As above, with `options`. On a hazard the observer has been told of
+/// every instruction executed before it.
+bool simulate(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
+              const std::map<std::string, io::Tensor> &inputs,
+              const SimOptions &options, SimResult &result, std::string &error);
 
 } // namespace hetc::sim
 

@@ -7,29 +7,9 @@
 
 namespace hetc::sim {
 
-Sram::Sram(const chip::ChipSpec &chip)
-    : lanes(chip.lanes()), vectorsPerSlice(chip.vectorsPerSlice()),
-      slices(chip.proto().memory().slices()), meta(chip.totalVectors()) {}
-
-const float *Sram::vector(uint64_t address) const {
-  const auto &slice = slices[address / vectorsPerSlice];
-  if (!slice)
-    return nullptr;
-  return slice.get() + (address % vectorsPerSlice) * lanes;
-}
-
-float *Sram::mutableVector(uint64_t address) {
-  auto &slice = slices[address / vectorsPerSlice];
-  if (!slice)
-    slice = std::make_unique<float[]>(vectorsPerSlice * lanes);
-  return slice.get() + (address % vectorsPerSlice) * lanes;
-}
-
-void Sram::write(uint64_t address, const float *data, uint32_t writer,
-                 int64_t storedAt) {
-  std::memcpy(mutableVector(address), data, sizeof(float) * lanes);
-  meta[address] = Meta{storedAt, writer};
-}
+Sram::Sram(const chip::ChipSpec &chip, bool values)
+    : values(values), lanes(chip.lanes()),
+      chunks((chip.totalVectors() >> kChunkBits) + 1) {}
 
 void Sram::preload(const hetx::TensorBinding &binding,
                    const BindingLayout &layout, const float *elements) {
@@ -37,13 +17,17 @@ void Sram::preload(const hetx::TensorBinding &binding,
   for (uint64_t r = 0; r < layout.rows; ++r) {
     for (uint64_t v = 0; v < binding.vectors_per_row(); ++v) {
       uint64_t address = binding.address() + r * binding.vectors_per_row() + v;
-      float *out = mutableVector(address);
+      Meta &entry = claim(address);
+      entry.storedAt = -1;
+      entry.writer = kPreloaded;
+      if (!values)
+        continue;
+      float *out = slotOf(entry);
       uint64_t first = v * lanes;
       uint64_t count =
           first < cols ? std::min<uint64_t>(lanes, cols - first) : 0;
       std::memcpy(out, elements + r * cols + first, sizeof(float) * count);
       std::fill(out + count, out + lanes, 0.0f);
-      meta[address] = Meta{-1, kPreloaded};
     }
   }
 }
@@ -53,18 +37,20 @@ bool Sram::fetch(const hetx::TensorBinding &binding,
                  std::string &error) const {
   out.shape.assign(binding.shape().begin(), binding.shape().end());
   uint64_t cols = layout.cols;
-  out.data.assign(layout.elements, 0.0f);
+  out.data.assign(values ? layout.elements : 0, 0.0f);
   uint64_t used = (cols + lanes - 1) / lanes;
   for (uint64_t r = 0; r < layout.rows; ++r) {
     for (uint64_t v = 0; v < used; ++v) {
       uint64_t address = binding.address() + r * binding.vectors_per_row() + v;
-      if (meta[address].storedAt == kNever) {
+      if (storedAt(address) == kNever) {
         error = "output '" + binding.name() + "': the program never writes " +
                 "address " + std::to_string(address) + " (row " +
                 std::to_string(r) + ", elements " + std::to_string(v * lanes) +
                 " onwards)";
         return false;
       }
+      if (!values)
+        continue;
       uint64_t first = v * lanes;
       uint64_t count = std::min<uint64_t>(lanes, cols - first);
       std::memcpy(out.data.data() + r * cols + first, vector(address),

@@ -15,6 +15,7 @@
 #include "runtime/schema/hetx.pb.h"
 
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <string>
@@ -31,7 +32,11 @@ struct BindingLayout {
   uint64_t vectors = 0;
 };
 
-/// The SRAM of a chip. Slices are allocated when first written.
+/// The SRAM of a chip. Only what a program touches costs memory or time:
+/// the per-address state lives in chunks allocated on first use and each
+/// vector's values in a pool slot taken on first write, so that a small
+/// program on a large chip starts fast. An SRAM built without values keeps
+/// only the timing state of each address.
 class Sram {
 public:
   /// `storedAt` of an address that was never written.
@@ -39,41 +44,87 @@ public:
   /// `writer` of an address that holds an input or a constant.
   static constexpr uint32_t kPreloaded = std::numeric_limits<uint32_t>::max();
 
-  explicit Sram(const chip::ChipSpec &chip);
+  explicit Sram(const chip::ChipSpec &chip, bool values = true);
 
   /// Cycle at which the last write to `address` stores (-1 for preloaded
   /// data, kNever if none).
-  int64_t storedAt(uint64_t address) const { return meta[address].storedAt; }
+  int64_t storedAt(uint64_t address) const {
+    const Meta *entry = find(address);
+    return entry ? entry->storedAt : kNever;
+  }
   /// The instruction that last wrote `address`, or kPreloaded.
-  uint32_t writer(uint64_t address) const { return meta[address].writer; }
+  uint32_t writer(uint64_t address) const {
+    const Meta *entry = find(address);
+    return entry ? entry->writer : 0;
+  }
+  /// Addresses that hold data: preloaded, or written at least once.
+  uint64_t occupied() const { return occupiedCount; }
 
-  /// The vector at `address`; null if its slice was never written.
-  const float *vector(uint64_t address) const;
-  /// Stores `data` at `address` on behalf of instruction `writer`; the
-  /// write lands at `storedAt`.
+  /// The vector at `address`; null if it holds no data or the SRAM keeps
+  /// no values.
+  const float *vector(uint64_t address) const {
+    const Meta *entry = find(address);
+    return entry && entry->slot != kNoSlot
+               ? pool.data() + size_t(entry->slot) * lanes
+               : nullptr;
+  }
+  /// Stores `data` (ignored without values) at `address` on behalf of
+  /// instruction `writer`; the write lands at `storedAt`.
   void write(uint64_t address, const float *data, uint32_t writer,
-             int64_t storedAt);
+             int64_t storedAt) {
+    Meta &entry = claim(address);
+    entry.storedAt = storedAt;
+    entry.writer = writer;
+    if (values)
+      std::memcpy(slotOf(entry), data, sizeof(float) * lanes);
+  }
 
-  /// Places `elements` (row-major, as `layout` counts them) where
-  /// `binding` says, as data present before cycle 0.
+  /// Places `elements` (row-major, as `layout` counts them; ignored
+  /// without values) where `binding` says, as data present before cycle 0.
   void preload(const hetx::TensorBinding &binding, const BindingLayout &layout,
                const float *elements);
-  /// Reads the tensor `binding` describes. Fails, naming the binding, when
-  /// part of it was never written.
+  /// Reads the tensor `binding` describes (only its shape without values).
+  /// Fails, naming the binding, when part of it was never written.
   bool fetch(const hetx::TensorBinding &binding, const BindingLayout &layout,
              io::Tensor &out, std::string &error) const;
 
 private:
+  static constexpr uint32_t kNoSlot = std::numeric_limits<uint32_t>::max();
+  /// Addresses per chunk of state, a power of two.
+  static constexpr unsigned kChunkBits = 10;
   struct Meta {
     int64_t storedAt = kNever;
     uint32_t writer = 0;
+    uint32_t slot = kNoSlot;
   };
-  float *mutableVector(uint64_t address);
 
+  const Meta *find(uint64_t address) const {
+    const auto &chunk = chunks[address >> kChunkBits];
+    return chunk ? &chunk[address & ((1u << kChunkBits) - 1)] : nullptr;
+  }
+  /// The state of `address`, counted as occupied from now on.
+  Meta &claim(uint64_t address) {
+    auto &chunk = chunks[address >> kChunkBits];
+    if (!chunk)
+      chunk = std::make_unique<Meta[]>(size_t(1) << kChunkBits);
+    Meta &entry = chunk[address & ((1u << kChunkBits) - 1)];
+    occupiedCount += entry.storedAt == kNever;
+    return entry;
+  }
+  /// The values of `entry`, taking a pool slot on first use.
+  float *slotOf(Meta &entry) {
+    if (entry.slot == kNoSlot) {
+      entry.slot = uint32_t(pool.size() / lanes);
+      pool.resize(pool.size() + lanes);
+    }
+    return pool.data() + size_t(entry.slot) * lanes;
+  }
+
+  bool values;
+  uint64_t occupiedCount = 0;
   uint32_t lanes;
-  uint64_t vectorsPerSlice;
-  std::vector<std::unique_ptr<float[]>> slices;
-  std::vector<Meta> meta;
+  std::vector<std::unique_ptr<Meta[]>> chunks;
+  std::vector<float> pool;
 };
 
 /// Checks a binding against the chip (dtype, shape, row width, SRAM range)

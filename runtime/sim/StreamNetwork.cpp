@@ -2,7 +2,8 @@
 
 #include "runtime/sim/StreamNetwork.h"
 
-#include <iterator>
+#include <algorithm>
+#include <climits>
 
 namespace hetc::sim {
 
@@ -16,11 +17,33 @@ constexpr int kDiagnoseSteps = 4096;
 
 StreamNetwork::StreamNetwork(uint32_t groups, uint32_t groupWidth,
                              uint32_t positions, uint32_t hopCycles,
-                             uint32_t lanes)
+                             uint32_t lanes, bool values)
     : groups(groups), groupWidth(groupWidth), positions(positions),
-      hop(hopCycles), lanes(lanes), lines(2 * size_t(groups)), scratch(lanes) {}
+      hop(hopCycles), lanes(lanes), values(values), lines(2 * size_t(groups)),
+      storage(values ? 0 : lanes), scratch(lanes) {}
+
+size_t StreamNetwork::Line::upperBound(const Key &key) const {
+  // New keys mostly land at or near the end.
+  size_t at = entries.size();
+  for (int steps = 0; steps < 4 && at > head; ++steps) {
+    if (!(key < entries[at - 1].key))
+      return at;
+    --at;
+  }
+  return size_t(
+      std::upper_bound(entries.begin() + head, entries.begin() + at, key,
+                       [](const Key &k, const Entry &e) { return k < e.key; }) -
+      entries.begin());
+}
+
+size_t StreamNetwork::Line::find(const Key &key) const {
+  size_t at = upperBound(key);
+  return at > head && entries[at - 1].key == key ? at - 1 : end();
+}
 
 uint32_t StreamNetwork::allocSlot() {
+  if (!values)
+    return 0;
   if (!freeSlots.empty()) {
     uint32_t slot = freeSlots.back();
     freeSlots.pop_back();
@@ -37,32 +60,36 @@ float *StreamNetwork::emit(uint8_t dir, uint32_t group, uint32_t position,
   Line &line = lines[lineIndex];
   uint32_t origin = distance(dir, position);
   Key key{cycle - int64_t(origin) * hop, origin};
-  if (line.count(key)) {
+  size_t at = line.upperBound(key);
+  if (at > line.head && line.entries[at - 1].key == key) {
     // Two values at one place and cycle: keep the first, report at `cycle`.
     pending.push({cycle, lineIndex, key, key, true, producer});
     return scratch.data();
   }
   uint32_t slot = allocSlot();
-  auto it = line.emplace(key, Value{producer, slot, 0}).first;
-  if (it != line.begin()) {
-    auto before = std::prev(it);
-    if (before->first.phase == key.phase)
-      pending.push({cycle, lineIndex, before->first, key, false, producer});
+  line.entries.insert(line.entries.begin() + at,
+                      Entry{key, Value{producer, slot, 0}});
+  if (at > line.head) {
+    const Key &before = line.entries[at - 1].key;
+    if (before.phase == key.phase)
+      pending.push({cycle, lineIndex, before, key, false, producer});
   }
-  auto after = std::next(it);
-  if (after != line.end() && after->first.phase == key.phase)
-    pending.push({cycleAt(after->first, after->first.origin), lineIndex, key,
-                  after->first, false, after->second.producer});
+  if (at + 1 < line.end()) {
+    const Entry &after = line.entries[at + 1];
+    if (after.key.phase == key.phase)
+      pending.push({cycleAt(after.key, after.key.origin), lineIndex, key,
+                    after.key, false, after.value.producer});
+  }
   return storage.data() + size_t(slot) * lanes;
 }
 
-StreamNetwork::Line::iterator StreamNetwork::present(Line &line, int64_t phase,
-                                                     uint32_t distance) {
-  auto it = line.upper_bound(Key{phase, distance});
-  if (it == line.begin())
+size_t StreamNetwork::present(const Line &line, int64_t phase,
+                              uint32_t distance) const {
+  size_t at = line.upperBound(Key{phase, distance});
+  if (at == line.head)
     return line.end();
-  --it;
-  return it->first.phase == phase ? it : line.end();
+  --at;
+  return line.entries[at].key.phase == phase ? at : line.end();
 }
 
 const float *StreamNetwork::read(uint8_t dir, uint32_t group, uint32_t position,
@@ -71,69 +98,72 @@ const float *StreamNetwork::read(uint8_t dir, uint32_t group, uint32_t position,
   Line &line = lines[lineOf(dir, group)];
   uint32_t at = distance(dir, position);
   int64_t phase = cycle - int64_t(at) * hop;
-  auto it = present(line, phase, at);
-  if (it == line.end()) {
+  size_t found = present(line, phase, at);
+  if (found == line.end()) {
     diagnose(line, phase, at, missed);
     return nullptr;
   }
-  ++it->second.reads;
-  producer = it->second.producer;
-  return storage.data() + size_t(it->second.slot) * lanes;
+  Value &value = line.entries[found].value;
+  ++value.reads;
+  producer = value.producer;
+  return storage.data() + size_t(value.slot) * lanes;
 }
 
-void StreamNetwork::diagnose(Line &line, int64_t phase, uint32_t at,
-                             MissedRead &missed) {
+void StreamNetwork::diagnose(const Line &line, int64_t phase, uint32_t at,
+                             MissedRead &missed) const {
   missed = MissedRead();
+  size_t none = line.end();
   // The nearest value that reaches `at` later: the read is too early.
-  Line::iterator later = line.end();
+  size_t later = none;
   int steps = 0;
-  for (auto it = line.lower_bound(Key{phase + 1, 0});
-       it != line.end() && steps < kDiagnoseSteps; ++it, ++steps) {
-    if (it->first.origin <= at) {
-      later = present(line, it->first.phase, at);
+  for (size_t i = line.upperBound(Key{phase, UINT32_MAX});
+       i < line.end() && steps < kDiagnoseSteps; ++i, ++steps) {
+    if (line.entries[i].key.origin <= at) {
+      later = present(line, line.entries[i].key.phase, at);
       break;
     }
   }
   // The nearest value that passed `at` before: the read is too late.
-  Line::iterator earlier = line.end();
+  size_t earlier = none;
   steps = 0;
-  for (auto it = line.lower_bound(Key{phase, 0});
-       it != line.begin() && steps < kDiagnoseSteps; ++steps) {
-    --it;
-    if (it->first.origin <= at) {
-      earlier = present(line, it->first.phase, at);
+  for (size_t i = line.upperBound(Key{phase - 1, UINT32_MAX});
+       i > line.head && steps < kDiagnoseSteps; ++steps) {
+    --i;
+    if (line.entries[i].key.origin <= at) {
+      earlier = present(line, line.entries[i].key.phase, at);
       break;
     }
   }
-  if (later == line.end() && earlier == line.end())
+  if (later == none && earlier == none)
     return;
-  bool early = earlier == line.end() ||
-               (later != line.end() &&
-                later->first.phase - phase <= phase - earlier->first.phase);
-  Line::iterator chosen = early ? later : earlier;
+  bool early = earlier == none ||
+               (later != none && line.entries[later].key.phase - phase <=
+                                     phase - line.entries[earlier].key.phase);
+  const Entry &chosen = line.entries[early ? later : earlier];
   missed.kind = early ? MissedRead::TooEarly : MissedRead::TooLate;
-  missed.producer = chosen->second.producer;
-  missed.cycle = cycleAt(chosen->first, at);
+  missed.producer = chosen.value.producer;
+  missed.cycle = cycleAt(chosen.key, at);
 }
 
 bool StreamNetwork::checkCollisions(int64_t cycle, Collision &collision) {
   while (!pending.empty() && pending.top().cycle <= cycle) {
     Pending check = pending.top();
     pending.pop();
-    Line &line = lines[check.line];
-    auto victim = line.find(check.victim);
+    const Line &line = lines[check.line];
+    size_t victim = line.find(check.victim);
     if (victim == line.end())
       continue;
+    const Entry &entry = line.entries[victim];
     if (!check.exact) {
       // Stale when a value emitted later sits between the two: that one
       // was replaced instead, and has its own check.
-      auto next = std::next(victim);
-      if (next == line.end() || !(next->first == check.overwriter) ||
-          victim->second.reads > 0)
+      size_t next = victim + 1;
+      if (next == line.end() || !(line.entries[next].key == check.overwriter) ||
+          entry.value.reads > 0)
         continue;
     }
     collision.exact = check.exact;
-    collision.victim = victim->second.producer;
+    collision.victim = entry.value.producer;
     collision.overwriter = check.overwriterProducer;
     collision.position = positionOf(check.line, check.overwriter.origin);
     collision.cycle = check.cycle;
@@ -149,9 +179,17 @@ bool StreamNetwork::checkCollisions(int64_t cycle, Collision &collision) {
 void StreamNetwork::retire(int64_t cycle) {
   int64_t span = int64_t(positions - 1) * hop + kRetireWindow;
   for (Line &line : lines) {
-    while (!line.empty() && line.begin()->first.phase + span < cycle) {
-      freeSlots.push_back(line.begin()->second.slot);
-      line.erase(line.begin());
+    while (line.head < line.end() &&
+           line.entries[line.head].key.phase + span < cycle) {
+      if (values)
+        freeSlots.push_back(line.entries[line.head].value.slot);
+      ++line.head;
+    }
+    // Drop the retired prefix once it is most of the array.
+    if (line.head > 64 && line.head * 2 > line.end()) {
+      line.entries.erase(line.entries.begin(),
+                         line.entries.begin() + ptrdiff_t(line.head));
+      line.head = 0;
     }
   }
 }

@@ -17,8 +17,8 @@
 #ifndef HETC_RUNTIME_SIM_STREAMNETWORK_H
 #define HETC_RUNTIME_SIM_STREAMNETWORK_H
 
+#include <cstddef>
 #include <cstdint>
-#include <map>
 #include <queue>
 #include <vector>
 
@@ -53,8 +53,10 @@ class StreamNetwork {
 public:
   /// `groups` stream groups of `groupWidth` streams per direction over
   /// `positions` floorplan positions; each value holds `lanes` floats.
+  /// Without `values` only the timing is kept: every value shares one
+  /// buffer.
   StreamNetwork(uint32_t groups, uint32_t groupWidth, uint32_t positions,
-                uint32_t hopCycles, uint32_t lanes);
+                uint32_t hopCycles, uint32_t lanes, bool values = true);
 
   /// Puts a value from instruction `producer` on (dir, group) at `position`
   /// at `cycle`. Returns a buffer of `lanes` floats for the caller to fill
@@ -93,7 +95,22 @@ private:
     uint32_t slot;
     uint32_t reads;
   };
-  using Line = std::map<Key, Value>;
+  struct Entry {
+    Key key;
+    Value value;
+  };
+  /// The values on one stream group, sorted by key: entries [head, end) of
+  /// `entries` are live. Emissions come in nearly increasing phase order
+  /// and retirement takes the oldest, so a flat array beats a tree.
+  struct Line {
+    std::vector<Entry> entries;
+    size_t head = 0;
+    size_t end() const { return entries.size(); }
+    /// The first live entry whose key is greater than `key`.
+    size_t upperBound(const Key &key) const;
+    /// The live entry with `key`, or end().
+    size_t find(const Key &key) const;
+  };
   struct Pending {
     int64_t cycle;
     uint32_t line;
@@ -121,13 +138,15 @@ private:
     return key.phase + int64_t(distance) * hop;
   }
   uint32_t allocSlot();
-  /// The entry with `phase` nearest upstream of (or at) `distance`.
-  Line::iterator present(Line &line, int64_t phase, uint32_t distance);
+  /// The entry with `phase` nearest upstream of (or at) `distance`, or
+  /// line.end().
+  size_t present(const Line &line, int64_t phase, uint32_t distance) const;
   /// Fills `missed` with the nearest value before or after `phase`.
-  void diagnose(Line &line, int64_t phase, uint32_t distance,
-                MissedRead &missed);
+  void diagnose(const Line &line, int64_t phase, uint32_t distance,
+                MissedRead &missed) const;
 
   uint32_t groups, groupWidth, positions, hop, lanes;
+  bool values;
   std::vector<Line> lines;
   std::vector<float> storage;
   std::vector<uint32_t> freeSlots;

@@ -104,7 +104,9 @@ void resort(hetx::Artifact &artifact, const chip::ChipSpec &chip);
 int findInstruction(const hetx::Artifact &artifact, hetx::Opcode opcode,
                     uint64_t cycle);
 
-/// Simulates `program`; returns the error, or "" on success.
+/// Simulates `program`; returns the error, or "" on success. Also runs it
+/// timing-only and expects the same outcome for any program whose inputs
+/// are right.
 std::string simulateError(const TestProgram &program,
                           const chip::ChipSpec &chip);
 
