@@ -147,8 +147,7 @@ Results importCast(NodeContext &ctx) {
   Type element = elementTypeOf(to->i(), ctx.builder.getContext());
   if (!element)
     return ctx.error() << "casting to "
-                       << onnx::TensorProto::DataType_Name(
-                              static_cast<onnx::TensorProto::DataType>(to->i()))
+                       << dataTypeName(to->i())
                        << " is not supported";
   return SmallVector<Value>{castTo(ctx, ctx.inputs[0], element)};
 }

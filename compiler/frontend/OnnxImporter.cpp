@@ -160,8 +160,7 @@ Importer::inputType(const onnx::ValueInfoProto &info) {
   if (!element)
     return emitError(fileLoc)
            << "graph input '" << info.name() << "' has element type "
-           << onnx::TensorProto::DataType_Name(
-                  static_cast<onnx::TensorProto::DataType>(tensor.elem_type()))
+           << dataTypeName(tensor.elem_type())
            << ", which hetc does not support";
   if (!tensor.has_shape())
     return emitError(fileLoc) << "graph input '" << info.name()

@@ -56,6 +56,12 @@ NodeContext::intsAttr(StringRef name) const {
 // Tensor data
 //===----------------------------------------------------------------------===//
 
+std::string hetc::frontend::dataTypeName(int dataType) {
+  std::string name = onnx::TensorProto::DataType_Name(
+      static_cast<onnx::TensorProto::DataType>(dataType));
+  return name.empty() ? "number " + std::to_string(dataType) : name;
+}
+
 Type hetc::frontend::elementTypeOf(int dataType, MLIRContext *context) {
   Builder b(context);
   auto unsignedInt = [&](unsigned width) {
@@ -108,9 +114,7 @@ hetc::frontend::tensorToAttr(const onnx::TensorProto &tensor,
   }
   Type element = elementTypeOf(tensor.data_type(), context);
   if (!element) {
-    error = "has element type " +
-            onnx::TensorProto::DataType_Name(
-                static_cast<onnx::TensorProto::DataType>(tensor.data_type())) +
+    error = "has element type " + dataTypeName(tensor.data_type()) +
             ", which hetc does not support";
     return failure();
   }

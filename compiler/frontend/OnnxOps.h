@@ -75,6 +75,8 @@ mlir::FailureOr<int64_t> normalizeAxis(NodeContext &ctx, int64_t axis,
                                        llvm::StringRef what = "axis");
 /// Casts `v` to `element` (no-op if it already has it).
 mlir::Value castTo(NodeContext &ctx, mlir::Value v, mlir::Type element);
+/// The ONNX name of a TensorProto data type ("FLOAT"), or its number.
+std::string dataTypeName(int dataType);
 /// The MLIR element type of an ONNX TensorProto data type, or null.
 mlir::Type elementTypeOf(int dataType, mlir::MLIRContext *context);
 

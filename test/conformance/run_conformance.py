@@ -92,11 +92,15 @@ def node_test_dir(work_dir):
 
 def first_error(text):
     """The first error line of hetc's output, without the file name."""
-    for line in text.splitlines():
+    lines = text.splitlines()
+    for k, line in enumerate(lines):
         if "error" in line:
             line = line.strip()
             line = re.sub(r"^error: ", "", line)
             line = re.sub(r"^\S*model\.onnx: ", "", line)
+            # "N unsupported operators:" lists them on the following lines.
+            if line.endswith(":") and k + 1 < len(lines):
+                line += " " + lines[k + 1].strip()
             return line[:300]
     lines = [l for l in text.splitlines() if l.strip()]
     return (lines[-1] if lines else "no output")[:300]
@@ -201,7 +205,7 @@ def write_report(path, results, elapsed):
         if status == "unsupported":
             key = re.sub(r"node '[^']*'", "node", reason)
             key = re.sub(r"'tensor<[^']*>'|tensor<[^>]*>", "T", key)
-            key = re.sub(r"\d+", "N", key)
+            key = re.sub(r"(?<![A-Za-z0-9])\b\d+\b", "N", key)
             reasons[key] = reasons.get(key, 0) + 1
     with open(path, "w") as f:
         f.write("# ONNX backend conformance\n\n")
