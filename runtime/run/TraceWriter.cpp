@@ -47,6 +47,7 @@ uint32_t unitPosition(const hetx::Instruction &instr,
   case hetx::MEM_WRITE:
     return chip.slicePosition(instr.unit());
   case hetx::M_LOAD_WEIGHTS:
+  case hetx::M_LOAD_WEIGHTS_COLUMN:
   case hetx::M_MATMUL:
     return chip.planePosition(instr.unit());
   default:
@@ -62,6 +63,8 @@ std::string operandArgs(const hetx::Instruction &instr) {
     return ",\"address\":" + std::to_string(instr.address());
   case hetx::M_LOAD_WEIGHTS:
     return ",\"row\":" + std::to_string(instr.row());
+  case hetx::M_LOAD_WEIGHTS_COLUMN:
+    return ",\"column\":" + std::to_string(instr.row());
   case hetx::M_MATMUL:
     return "";
   default:

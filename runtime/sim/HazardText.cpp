@@ -34,6 +34,7 @@ std::string HazardText::unitName(const hetx::Instruction &instr) {
   case hetx::MEM_WRITE:
     return "MEM slice " + std::to_string(instr.unit());
   case hetx::M_LOAD_WEIGHTS:
+  case hetx::M_LOAD_WEIGHTS_COLUMN:
   case hetx::M_MATMUL:
     return "matrix plane " + std::to_string(instr.unit());
   case hetx::V_ADD:

@@ -125,15 +125,33 @@ void Machine::failRead(const Op &op, uint32_t index, int which, int64_t cycle,
                       HazardText::streamName(port.id, port.dir) + " at " +
                       text.position(op.position) + " at cycle " +
                       std::to_string(cycle);
-  if (value) {
-    // A value is there, but not the one the program means: a neighbour on
-    // the same stream group, so the read is off by some cycles.
-    bool early = port.producer < ops.size() &&
-                 ops[port.producer].cycle > ops[producer].cycle;
+  if (port.hasProducer && (ops[port.producer].dst.id != port.id ||
+                           ops[port.producer].dst.dir != port.dir)) {
+    const Op &meant = ops[port.producer];
+    fail("wrong stream", cycle, index,
+         where + ", but the value from instruction " +
+             text.instruction(port.producer) + " it means travels on " +
+             HazardText::streamName(meant.dst.id, meant.dst.dir));
+    return;
+  }
+  if (port.hasProducer) {
+    // The program names the value it means: say when that one is here.
+    const Op &meant = ops[port.producer];
+    int64_t distance = int64_t(op.position) - int64_t(meant.position);
+    int64_t arrival =
+        meant.cycle + meant.latency +
+        (distance < 0 ? -distance : distance) *
+            int64_t(chip.proto().streams().hop_cycles());
+    bool early = arrival > cycle;
+    std::string found =
+        value ? ", which takes the value from instruction " +
+                    text.instruction(producer) + " instead of"
+              : ", but finds no value there: it means";
     fail(early ? "too early" : "too late", cycle, index,
-         where + ", which takes the value from instruction " +
-             text.instruction(producer) + " instead of the value from " +
-             "instruction " + text.instruction(port.producer));
+         where + found + " the value from instruction " +
+             text.instruction(port.producer) +
+             (early ? ", which arrives at cycle " : ", which passed at cycle ") +
+             std::to_string(arrival));
     return;
   }
   switch (missed.kind) {
@@ -238,8 +256,14 @@ void Machine::compute(const Op &op, const float *const *src) {
     vectorReduce(op.opcode, src[0], result.data(), op.lanes, lanes);
     break;
   case OpClass::LoadWeights:
-    std::memcpy(weightsOf(op.unit) + size_t(op.row) * lanes, src[0],
-                sizeof(float) * lanes);
+    if (op.opcode == hetx::M_LOAD_WEIGHTS_COLUMN) {
+      float *weights = weightsOf(op.unit);
+      for (uint32_t i = 0; i < lanes; ++i)
+        weights[size_t(i) * lanes + op.row] = src[0][i];
+    } else {
+      std::memcpy(weightsOf(op.unit) + size_t(op.row) * lanes, src[0],
+                  sizeof(float) * lanes);
+    }
     break;
   case OpClass::MatMul:
     matmul(src[0], weightsOf(op.unit), result.data(), lanes);

@@ -47,6 +47,7 @@ bool classify(const chip::Latencies &lat, Op &op) {
     op.latency = lat.vector_reduce();
     return true;
   case hetx::M_LOAD_WEIGHTS:
+  case hetx::M_LOAD_WEIGHTS_COLUMN:
     op.kind = OpClass::LoadWeights;
     op.sources = 1;
     op.latency = lat.matrix_load();

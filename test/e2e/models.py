@@ -122,11 +122,36 @@ def broadcasting(seed=4):
                   inits, "broadcasting")
 
 
+def attention_head(seq=6, dim=20, head=8, seed=5):
+    """One attention head: softmax(q k^T / sqrt(d)) v, then transposed. The
+    keys are computed, so k^T is a transpose on the chip and the scores a
+    matmul with computed weights."""
+    rng = np.random.default_rng(seed)
+    inits = [numpy_helper.from_array(_weights(rng, dim, head), n) for n in ("wq", "wk", "wv")]
+    inits.append(numpy_helper.from_array(np.array(1 / np.sqrt(head), np.float32), "scale"))
+    nodes = [
+        helper.make_node("MatMul", ["x", "wq"], ["q"], name="q_proj"),
+        helper.make_node("MatMul", ["x", "wk"], ["k"], name="k_proj"),
+        helper.make_node("MatMul", ["x", "wv"], ["v"], name="v_proj"),
+        helper.make_node("Transpose", ["k"], ["kt"], name="k_transpose", perm=[1, 0]),
+        helper.make_node("MatMul", ["q", "kt"], ["s"], name="scores"),
+        helper.make_node("Mul", ["s", "scale"], ["ss"], name="scale"),
+        helper.make_node("Softmax", ["ss"], ["p"], name="softmax", axis=-1),
+        helper.make_node("MatMul", ["p", "v"], ["o"], name="context"),
+        helper.make_node("Transpose", ["o"], ["y"], name="out_transpose", perm=[1, 0]),
+    ]
+    return _model(nodes,
+                  [helper.make_tensor_value_info("x", TensorProto.FLOAT, [seq, dim])],
+                  [helper.make_tensor_value_info("y", TensorProto.FLOAT, [head, seq])],
+                  inits, "attention_head")
+
+
 MODELS = {
     "mlp_relu": (mlp_relu, {}),
     "mlp_gemm_softmax": (mlp_gemm_softmax, {}),
     "mlp_batched": (mlp_batched, {"batch": 2}),
     "broadcasting": (broadcasting, {}),
+    "attention_head": (attention_head, {}),
 }
 
 

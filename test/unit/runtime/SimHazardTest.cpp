@@ -64,14 +64,38 @@ TEST_F(SimHazardTest, TooLateOnWestStream) {
 }
 
 TEST_F(SimHazardTest, ReadOfAnotherValueThanTheProgramMeans) {
-  // The value on the stream is #0's, but the program names #1's.
-  instr(add, 2).mutable_src(0)->set_producer(1);
+  // A second read of a, one cycle after the first, on the same stream
+  // group: the add takes the first value but names the second.
+  uint64_t a = instr(add, 0).address();
+  extend(add, [&](ProgramBuilder &b) { b.read(3, a, east(0)); });
+  // Sorted: #0 read a at 2, #1 the extra read at 3, #2 read b, #3 V_ADD.
+  instr(add, 3).mutable_src(0)->set_producer(1);
   EXPECT_EQ(simulateError(add, chip),
-            "hazard: too early at cycle 7: instruction #2 V_ADD on vector "
+            "hazard: too early at cycle 7: instruction #3 V_ADD on vector "
             "unit (node 'Add_0'): src[0] reads EAST stream group 0 at "
             "position 6 (vector unit) at cycle 7, which takes the value from "
             "instruction #0 MEM_READ instead of the value from instruction "
-            "#1 MEM_READ");
+            "#1 MEM_READ, which arrives at cycle 8");
+}
+
+TEST_F(SimHazardTest, ReadNamingAValueOnAnotherStream) {
+  instr(add, 2).mutable_src(0)->set_producer(1);
+  EXPECT_EQ(simulateError(add, chip),
+            "hazard: wrong stream at cycle 7: instruction #2 V_ADD on vector "
+            "unit (node 'Add_0'): src[0] reads EAST stream group 0 at "
+            "position 6 (vector unit) at cycle 7, but the value from "
+            "instruction #1 MEM_READ it means travels on WEST stream group 0");
+}
+
+TEST_F(SimHazardTest, ReadOfNothingNamesWhenTheMeantValueArrives) {
+  instr(add, 0).set_cycle(3);
+  instr(add, 2).mutable_src(0)->set_producer(0);
+  EXPECT_EQ(simulateError(add, chip),
+            "hazard: too early at cycle 7: instruction #2 V_ADD on vector "
+            "unit (node 'Add_0'): src[0] reads EAST stream group 0 at "
+            "position 6 (vector unit) at cycle 7, but finds no value there: "
+            "it means the value from instruction #0 MEM_READ, which arrives "
+            "at cycle 8");
 }
 
 TEST_F(SimHazardTest, ProducerThatEmitsNothing) {
