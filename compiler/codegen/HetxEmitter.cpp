@@ -40,6 +40,10 @@ hetx::Opcode binaryOpcode(hisa::VBinaryKind kind) {
     return hetx::V_DIV;
   case hisa::VBinaryKind::max:
     return hetx::V_MAX;
+  case hisa::VBinaryKind::min:
+    return hetx::V_MIN;
+  case hisa::VBinaryKind::pow:
+    return hetx::V_POW;
   }
   llvm_unreachable("unknown vector binary kind");
 }
@@ -54,6 +58,26 @@ hetx::Opcode unaryOpcode(hisa::VUnaryKind kind) {
     return hetx::V_TANH;
   case hisa::VUnaryKind::exp:
     return hetx::V_EXP;
+  case hisa::VUnaryKind::neg:
+    return hetx::V_NEG;
+  case hisa::VUnaryKind::abs:
+    return hetx::V_ABS;
+  case hisa::VUnaryKind::sqrt:
+    return hetx::V_SQRT;
+  case hisa::VUnaryKind::reciprocal:
+    return hetx::V_RECIPROCAL;
+  case hisa::VUnaryKind::log:
+    return hetx::V_LOG;
+  case hisa::VUnaryKind::erf:
+    return hetx::V_ERF;
+  case hisa::VUnaryKind::floor:
+    return hetx::V_FLOOR;
+  case hisa::VUnaryKind::ceil:
+    return hetx::V_CEIL;
+  case hisa::VUnaryKind::sin:
+    return hetx::V_SIN;
+  case hisa::VUnaryKind::cos:
+    return hetx::V_COS;
   }
   llvm_unreachable("unknown vector unary kind");
 }
@@ -163,7 +187,9 @@ LogicalResult Emitter::addInstruction(Operation *op) {
           .Case([&](hisa::VReduceOp v) {
             inst.set_opcode(v.getKind() == hisa::VReduceKind::sum
                                 ? hetx::V_REDUCE_SUM
-                                : hetx::V_REDUCE_MAX);
+                            : v.getKind() == hisa::VReduceKind::max
+                                ? hetx::V_REDUCE_MAX
+                                : hetx::V_REDUCE_MIN);
             inst.set_lanes(v.getLanes());
             return addSource(inst, op, v.getInput());
           })

@@ -69,6 +69,7 @@ private:
   LogicalResult lowerSoftmax(hgraph::SoftmaxOp op);
   LogicalResult lowerReshape(hgraph::ReshapeOp op);
   LogicalResult lowerTranspose(hgraph::TransposeOp op);
+  LogicalResult lowerReduce(hgraph::ReduceOp op);
   /// A lanes x lanes identity constant, created on first use.
   Value identity(Location loc);
   Value identityBuffer;
@@ -92,6 +93,12 @@ FailureOr<func::FuncOp> Lowering::run() {
   for (BlockArgument arg : source.getArguments()) {
     auto name = source.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
                                                     hgraph::kNameAttr);
+    Type element = cast<ShapedType>(arg.getType()).getElementType();
+    if (!element.isF32())
+      return emitError(source.getLoc())
+             << "model input '" << (name ? name.getValue() : "") << "' has "
+             << "element type " << element
+             << "; only float32 tensors run on the chip yet";
     buffers.map(arg, htile::InputOp::create(
                          builder, source.getLoc(), bufferType(arg),
                          name ? name : builder.getStringAttr("input" +
@@ -161,11 +168,40 @@ LogicalResult Lowering::lowerOp(Operation *op) {
       .Case([&](hgraph::TanhOp) {
         return lowerUnary(op, htile::UnaryKind::tanh);
       })
+      .Case([&](hgraph::ExpOp) { return lowerUnary(op, htile::UnaryKind::exp); })
+      .Case([&](hgraph::NegOp) { return lowerUnary(op, htile::UnaryKind::neg); })
+      .Case([&](hgraph::AbsOp) { return lowerUnary(op, htile::UnaryKind::abs); })
+      .Case([&](hgraph::SqrtOp) {
+        return lowerUnary(op, htile::UnaryKind::sqrt);
+      })
+      .Case([&](hgraph::ReciprocalOp) {
+        return lowerUnary(op, htile::UnaryKind::reciprocal);
+      })
+      .Case([&](hgraph::LogOp) { return lowerUnary(op, htile::UnaryKind::log); })
+      .Case([&](hgraph::ErfOp) { return lowerUnary(op, htile::UnaryKind::erf); })
+      .Case([&](hgraph::FloorOp) {
+        return lowerUnary(op, htile::UnaryKind::floor);
+      })
+      .Case([&](hgraph::CeilOp) {
+        return lowerUnary(op, htile::UnaryKind::ceil);
+      })
+      .Case([&](hgraph::SinOp) { return lowerUnary(op, htile::UnaryKind::sin); })
+      .Case([&](hgraph::CosOp) { return lowerUnary(op, htile::UnaryKind::cos); })
+      .Case([&](hgraph::MinOp) {
+        return lowerBinary(op, htile::BinaryKind::min);
+      })
+      .Case([&](hgraph::MaxOp) {
+        return lowerBinary(op, htile::BinaryKind::max);
+      })
+      .Case([&](hgraph::PowOp) {
+        return lowerBinary(op, htile::BinaryKind::pow);
+      })
       .Case([&](hgraph::LinearOp l) { return lowerLinear(l); })
       .Case([&](hgraph::MatMulOp m) { return lowerMatMul(m); })
       .Case([&](hgraph::SoftmaxOp s) { return lowerSoftmax(s); })
       .Case([&](hgraph::ReshapeOp r) { return lowerReshape(r); })
       .Case([&](hgraph::TransposeOp t) { return lowerTranspose(t); })
+      .Case([&](hgraph::ReduceOp r) { return lowerReduce(r); })
       .Default([&](Operation *other) -> LogicalResult {
         return other->emitError("'")
                << other->getName()
@@ -324,6 +360,72 @@ LogicalResult Lowering::lowerTranspose(hgraph::TransposeOp op) {
   Value out = alloc(op.getResult());
   htile::TransposeOp::create(builder, op.getLoc(), input, out, eye,
                              op.getPermAttr());
+  buffers.map(op.getResult(), out);
+  return success();
+}
+
+LogicalResult Lowering::lowerReduce(hgraph::ReduceOp op) {
+  RankedTensorType inType = op.getInput().getType();
+  int64_t rank = inType.getRank();
+  ArrayRef<int64_t> axes = op.getAxes();
+  std::optional<htile::ReduceKind> kind;
+  switch (op.getKind()) {
+  case hgraph::ReduceKind::sum:
+  case hgraph::ReduceKind::mean:
+    kind = htile::ReduceKind::sum;
+    break;
+  case hgraph::ReduceKind::max:
+    kind = htile::ReduceKind::max;
+    break;
+  case hgraph::ReduceKind::min:
+    kind = htile::ReduceKind::min;
+    break;
+  default:
+    break;
+  }
+  if (!kind || rank == 0 || axes.size() != 1 || axes[0] != rank - 1)
+    return op.emitError("reduce ")
+           << hgraph::stringifyReduceKind(op.getKind()) << " over axes ["
+           << llvm::make_range(axes.begin(), axes.end())
+           << "] is not supported on the chip yet; supported: sum, mean, max "
+              "or min over the innermost axis";
+  Location loc = op.getLoc();
+  Type f32 = builder.getF32Type();
+  SmallVector<int64_t> kept(inType.getShape());
+  kept.back() = 1;
+  Value input = buffer(op.getInput());
+  Value rows = htile::AllocOp::create(builder, loc, MemRefType::get(kept, f32),
+                                      IntegerAttr());
+  htile::ReduceOp::create(builder, loc, *kind, input, rows);
+  if (op.getKind() == hgraph::ReduceKind::mean) {
+    // The mean divides the sum by the count, as ONNX's definition does.
+    auto countType = RankedTensorType::get({1}, f32);
+    Value count = htile::ConstantOp::create(
+        builder, loc, MemRefType::get({1}, f32),
+        DenseElementsAttr::get(countType, float(inType.getShape().back())),
+        IntegerAttr());
+    Value mean = htile::AllocOp::create(
+        builder, loc, MemRefType::get(kept, f32), IntegerAttr());
+    htile::BinaryOp::create(builder, loc, htile::BinaryKind::div, rows, count,
+                            mean);
+    rows = mean;
+  }
+  if (!op.getKeepdims() && rank >= 2) {
+    // [.., n, 1] -> [.., 1, n]: the per-row results become one row.
+    SmallVector<int64_t> swapped(kept);
+    std::swap(swapped[rank - 1], swapped[rank - 2]);
+    SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+    std::swap(perm[rank - 1], perm[rank - 2]);
+    Value packed = htile::AllocOp::create(
+        builder, loc, MemRefType::get(swapped, f32), IntegerAttr());
+    htile::TransposeOp::create(builder, loc, rows, packed, identity(loc),
+                               builder.getDenseI64ArrayAttr(perm));
+    rows = packed;
+  }
+  Value out = rows;
+  if (cast<MemRefType>(rows.getType()).getShape() !=
+      op.getType().getShape())
+    out = htile::ViewOp::create(builder, loc, bufferType(op.getResult()), rows);
   buffers.map(op.getResult(), out);
   return success();
 }

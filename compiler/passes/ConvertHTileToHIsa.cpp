@@ -73,6 +73,7 @@ private:
   void expandMatMul(htile::MatMulOp op);
   void expandSoftmax(htile::SoftmaxOp op);
   void expandTranspose(htile::TransposeOp op);
+  void expandReduce(htile::ReduceOp op);
   uint32_t takePlane() {
     uint32_t plane = nextPlane;
     nextPlane = (nextPlane + 1) % chip.proto().matrix().planes();
@@ -172,6 +173,10 @@ LogicalResult Expander::expand(Operation *op) {
       })
       .Case([&](htile::TransposeOp k) {
         expandTranspose(k);
+        return success();
+      })
+      .Case([&](htile::ReduceOp k) {
+        expandReduce(k);
         return success();
       })
       .Case<htile::InputOp, htile::ConstantOp, htile::AllocOp, htile::ViewOp,
@@ -392,6 +397,27 @@ void Expander::expandTranspose(htile::TransposeOp op) {
         }
       }
   }
+}
+
+void Expander::expandReduce(htile::ReduceOp op) {
+  Location loc = op.getLoc();
+  Tensor in = tensor(op.getInput()), out = tensor(op.getOutput());
+  auto kind = static_cast<hisa::VReduceKind>(op.getKind());
+  hisa::VBinaryKind combine = kind == hisa::VReduceKind::sum
+                                  ? hisa::VBinaryKind::add
+                              : kind == hisa::VReduceKind::max
+                                  ? hisa::VBinaryKind::max
+                                  : hisa::VBinaryKind::min;
+  for (int64_t r = 0; r < in.layout.rows; ++r)
+    for (int64_t j = 0; j < in.layout.vectorsPerRow; ++j) {
+      Value part = reduce(loc, kind, read(loc, in.at(r, j)),
+                          lanesOf(in.layout.cols, j));
+      // The reduction fills every lane; combining (or, for the first
+      // vector, max with itself) keeps lane 0 and zeroes the rest.
+      Value other = j ? read(loc, out.at(r, 0)) : part;
+      write(loc, binary(loc, j ? combine : hisa::VBinaryKind::max, part, other, 1),
+            out.at(r, 0));
+    }
 }
 
 struct ConvertHTileToHIsaPass

@@ -54,11 +54,93 @@ struct DecomposeGemm : OpRewritePattern<GemmOp> {
   }
 };
 
+/// A scalar f32 constant.
+Value scalar(PatternRewriter &rewriter, Location loc, float value) {
+  auto type = RankedTensorType::get({}, rewriter.getF32Type());
+  return ConstantOp::create(rewriter, loc, DenseElementsAttr::get(type, value));
+}
+
+/// LeakyRelu(x) = x for x >= 0, alpha * x otherwise: max(x, alpha * x) for
+/// alpha <= 1 and min(x, alpha * x) for alpha > 1, which is exact since
+/// the selected product is the one ONNX computes.
+struct DecomposeLeakyRelu : OpRewritePattern<LeakyReluOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(LeakyReluOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.getType().getElementType().isF32())
+      return rewriter.notifyMatchFailure(op, "only f32");
+    Location loc = op.getLoc();
+    float alpha = op.getAlpha().convertToFloat();
+    Value scaled = MulOp::create(rewriter, loc, op.getType(), op.getInput(),
+                                 scalar(rewriter, loc, alpha));
+    if (alpha <= 1.0f)
+      rewriter.replaceOpWithNewOp<MaxOp>(op, op.getType(), op.getInput(),
+                                         scaled);
+    else
+      rewriter.replaceOpWithNewOp<MinOp>(op, op.getType(), op.getInput(),
+                                         scaled);
+    return success();
+  }
+};
+
+/// Clip(x, lo, hi) = min(max(x, lo), hi), the order ONNX defines.
+struct DecomposeClip : OpRewritePattern<ClipOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ClipOp op,
+                                PatternRewriter &rewriter) const override {
+    Value result = op.getInput();
+    if (Value lo = op.getMin())
+      result = MaxOp::create(rewriter, op.getLoc(), op.getType(), result, lo);
+    if (Value hi = op.getMax())
+      result = MinOp::create(rewriter, op.getLoc(), op.getType(), result, hi);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// Gelu: 0.5 * x * (1 + erf(x / sqrt(2))), or with approximate = "tanh"
+/// 0.5 * x * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x^3))).
+struct DecomposeGelu : OpRewritePattern<GeluOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(GeluOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.getType().getElementType().isF32())
+      return rewriter.notifyMatchFailure(op, "only f32");
+    Location loc = op.getLoc();
+    Type type = op.getType();
+    Value x = op.getInput();
+    auto mul = [&](Value a, Value b) {
+      return MulOp::create(rewriter, loc, type, a, b);
+    };
+    Value inner;
+    if (op.getApproximate() == "tanh") {
+      Value cube = mul(mul(x, x), x);
+      Value poly = AddOp::create(rewriter, loc, type, x,
+                                 mul(cube, scalar(rewriter, loc, 0.044715f)));
+      inner = TanhOp::create(
+          rewriter, loc,
+          mul(poly, scalar(rewriter, loc, 0.7978845608028654f)));
+    } else {
+      inner = ErfOp::create(
+          rewriter, loc,
+          mul(x, scalar(rewriter, loc, 0.7071067811865476f)));
+    }
+    Value onePlus =
+        AddOp::create(rewriter, loc, type, inner, scalar(rewriter, loc, 1.0f));
+    rewriter.replaceOp(op, mul(mul(x, scalar(rewriter, loc, 0.5f)), onePlus));
+    return success();
+  }
+};
+
 struct HGraphDecomposePass
     : hetc::impl::HGraphDecomposeBase<HGraphDecomposePass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<DecomposeGemm>(&getContext());
+    patterns.add<DecomposeGemm, DecomposeLeakyRelu, DecomposeClip,
+                 DecomposeGelu>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

@@ -137,7 +137,7 @@ struct HTilePlanMemoryPass
     std::vector<SmallVector<Buffer *>> partners(buffers.size());
     func.walk([&](Operation *op) {
       if (!isa<htile::BinaryOp, htile::UnaryOp, htile::MatMulOp,
-               htile::SoftmaxOp, htile::TransposeOp>(op))
+               htile::SoftmaxOp, htile::TransposeOp, htile::ReduceOp>(op))
         return;
       SmallVector<size_t> ids;
       for (Value operand : op->getOperands()) {

@@ -42,12 +42,25 @@ std::string HazardText::unitName(const hetx::Instruction &instr) {
   case hetx::V_MUL:
   case hetx::V_DIV:
   case hetx::V_MAX:
+  case hetx::V_MIN:
+  case hetx::V_POW:
   case hetx::V_RELU:
   case hetx::V_SIGMOID:
   case hetx::V_TANH:
   case hetx::V_EXP:
+  case hetx::V_NEG:
+  case hetx::V_ABS:
+  case hetx::V_SQRT:
+  case hetx::V_RECIPROCAL:
+  case hetx::V_LOG:
+  case hetx::V_ERF:
+  case hetx::V_FLOOR:
+  case hetx::V_CEIL:
+  case hetx::V_SIN:
+  case hetx::V_COS:
   case hetx::V_REDUCE_SUM:
   case hetx::V_REDUCE_MAX:
+  case hetx::V_REDUCE_MIN:
     return "vector unit";
   default:
     return "unit " + std::to_string(instr.unit());

@@ -28,6 +28,8 @@ bool classify(const chip::Latencies &lat, Op &op) {
   case hetx::V_MUL:
   case hetx::V_DIV:
   case hetx::V_MAX:
+  case hetx::V_MIN:
+  case hetx::V_POW:
     op.kind = OpClass::VectorBinary;
     op.sources = 2;
     op.latency = lat.vector_op();
@@ -36,12 +38,23 @@ bool classify(const chip::Latencies &lat, Op &op) {
   case hetx::V_SIGMOID:
   case hetx::V_TANH:
   case hetx::V_EXP:
+  case hetx::V_NEG:
+  case hetx::V_ABS:
+  case hetx::V_SQRT:
+  case hetx::V_RECIPROCAL:
+  case hetx::V_LOG:
+  case hetx::V_ERF:
+  case hetx::V_FLOOR:
+  case hetx::V_CEIL:
+  case hetx::V_SIN:
+  case hetx::V_COS:
     op.kind = OpClass::VectorUnary;
     op.sources = 1;
     op.latency = lat.vector_op();
     return true;
   case hetx::V_REDUCE_SUM:
   case hetx::V_REDUCE_MAX:
+  case hetx::V_REDUCE_MIN:
     op.kind = OpClass::VectorReduce;
     op.sources = 1;
     op.latency = lat.vector_reduce();

@@ -20,6 +20,13 @@ float maxOf(float a, float b) {
   return a < b ? b : a;
 }
 
+/// The smaller of two values; NaN if either is NaN.
+float minOf(float a, float b) {
+  if (std::isnan(a) || std::isnan(b))
+    return std::nanf("");
+  return b < a ? b : a;
+}
+
 template <typename Fn>
 void apply(const float *a, float *out, uint32_t active, uint32_t width, Fn fn) {
   for (uint32_t i = 0; i < active; ++i)
@@ -43,6 +50,12 @@ void vectorBinary(hetx::Opcode op, const float *a, const float *b, float *out,
   case hetx::V_DIV:
     return apply(a, out, active, width,
                  [b](float x, uint32_t i) { return x / b[i]; });
+  case hetx::V_MIN:
+    return apply(a, out, active, width,
+                 [b](float x, uint32_t i) { return minOf(x, b[i]); });
+  case hetx::V_POW:
+    return apply(a, out, active, width,
+                 [b](float x, uint32_t i) { return std::pow(x, b[i]); });
   default:
     return apply(a, out, active, width,
                  [b](float x, uint32_t i) { return maxOf(x, b[i]); });
@@ -63,6 +76,35 @@ void vectorUnary(hetx::Opcode op, const float *a, float *out, uint32_t active,
   case hetx::V_TANH:
     return apply(a, out, active, width,
                  [](float x, uint32_t) { return std::tanh(x); });
+  case hetx::V_NEG:
+    return apply(a, out, active, width, [](float x, uint32_t) { return -x; });
+  case hetx::V_ABS:
+    return apply(a, out, active, width,
+                 [](float x, uint32_t) { return std::fabs(x); });
+  case hetx::V_SQRT:
+    return apply(a, out, active, width,
+                 [](float x, uint32_t) { return std::sqrt(x); });
+  case hetx::V_RECIPROCAL:
+    return apply(a, out, active, width,
+                 [](float x, uint32_t) { return 1.0f / x; });
+  case hetx::V_LOG:
+    return apply(a, out, active, width,
+                 [](float x, uint32_t) { return std::log(x); });
+  case hetx::V_ERF:
+    return apply(a, out, active, width,
+                 [](float x, uint32_t) { return std::erf(x); });
+  case hetx::V_FLOOR:
+    return apply(a, out, active, width,
+                 [](float x, uint32_t) { return std::floor(x); });
+  case hetx::V_CEIL:
+    return apply(a, out, active, width,
+                 [](float x, uint32_t) { return std::ceil(x); });
+  case hetx::V_SIN:
+    return apply(a, out, active, width,
+                 [](float x, uint32_t) { return std::sin(x); });
+  case hetx::V_COS:
+    return apply(a, out, active, width,
+                 [](float x, uint32_t) { return std::cos(x); });
   default:
     return apply(a, out, active, width,
                  [](float x, uint32_t) { return std::exp(x); });
@@ -73,7 +115,9 @@ void vectorReduce(hetx::Opcode op, const float *a, float *out, uint32_t active,
                   uint32_t width) {
   float result = op == hetx::V_REDUCE_SUM ? 0.0f : a[0];
   for (uint32_t i = op == hetx::V_REDUCE_SUM ? 0 : 1; i < active; ++i)
-    result = op == hetx::V_REDUCE_SUM ? result + a[i] : maxOf(result, a[i]);
+    result = op == hetx::V_REDUCE_SUM   ? result + a[i]
+             : op == hetx::V_REDUCE_MAX ? maxOf(result, a[i])
+                                        : minOf(result, a[i]);
   // The result goes to every lane, so that a reduction of a row's valid
   // lanes can be combined with vectors of any lane count.
   std::fill(out, out + width, result);

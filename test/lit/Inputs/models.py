@@ -54,8 +54,8 @@ def unsupported(path):
     """Three unsupported nodes among supported ones."""
     nodes = [
         helper.make_node("Relu", ["x"], ["r"], name="ok_relu"),
-        helper.make_node("Conv", ["r", "r"], ["c"], name="conv1"),
-        helper.make_node("MaxPool", ["c"], ["p"], name="pool1", kernel_shape=[2, 2]),
+        helper.make_node("Mod", ["r", "r"], ["c"], name="mod1"),
+        helper.make_node("Det", ["c"], ["p"], name="det1"),
         helper.make_node("FancyOp", ["p"], ["y"], name="custom1", domain="com.example"),
     ]
     _save(nodes, [_t("x", [1, 1, 4, 4])], [_t("y", [1, 1, 2, 2])], [], path)

@@ -50,3 +50,20 @@ func.func @main(%x: tensor<4x8xf32>) -> (tensor<2x16xf32>, tensor<4x8xf32>) {
   %2 = hgraph.softmax %x {axis = 0 : i64} : tensor<4x8xf32>
   return %1, %2 : tensor<2x16xf32>, tensor<4x8xf32>
 }
+
+// -----
+
+// Tests that reductions over other axes are reported.
+func.func @main(%x: tensor<3x4xf32>) -> tensor<1x4xf32> {
+  // expected-error @+1 {{reduce sum over axes [0] is not supported on the chip yet; supported: sum, mean, max or min over the innermost axis}}
+  %0 = hgraph.reduce sum %x {axes = array<i64: 0>, keepdims = true} : tensor<3x4xf32> -> tensor<1x4xf32>
+  return %0 : tensor<1x4xf32>
+}
+
+// -----
+
+// Tests that a model input of another element type is reported.
+// expected-error @+1 {{model input 'i' has element type 'i8'; only float32 tensors run on the chip yet}}
+func.func @main(%x: tensor<3x4xi8> {hgraph.name = "i"}) -> tensor<3x4xi8> {
+  return %x : tensor<3x4xi8>
+}

@@ -79,3 +79,39 @@ func.func @main(%x: tensor<2x3x20xf32> {hgraph.name = "x"}) -> (tensor<2x20x3xf3
   %1 = hgraph.transpose %x {perm = array<i64: 1, 0, 2>} : tensor<2x3x20xf32> -> tensor<3x2x20xf32>
   return %0, %1 : tensor<2x20x3xf32>, tensor<3x2x20xf32>
 }
+
+// -----
+
+// Tests the elementwise math ops the vector unit runs.
+// CHECK-LABEL: func.func @main()
+// CHECK: htile.unary sqrt
+// CHECK: htile.unary log
+// CHECK: htile.unary abs
+// CHECK: htile.binary min
+// CHECK: htile.binary pow
+func.func @main(%x: tensor<2x8xf32> {hgraph.name = "x"}) -> (tensor<2x8xf32> {hgraph.name = "y"}) {
+  %0 = hgraph.sqrt %x : tensor<2x8xf32>
+  %1 = hgraph.log %0 : tensor<2x8xf32>
+  %2 = hgraph.abs %1 : tensor<2x8xf32>
+  %3 = hgraph.min %2, %x : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+  %4 = hgraph.pow %3, %x : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+  return %4 : tensor<2x8xf32>
+}
+
+// -----
+
+// Tests reductions over the innermost axis: with keepdims the row results
+// stay a column; without, they are transposed into one row and viewed; a
+// mean divides the sum by the count.
+// CHECK-LABEL: func.func @main()
+// CHECK: htile.reduce max ins(%[[X:.*]]) outs(%[[M:.*]]) : memref<3x20xf32>, memref<3x1xf32>
+// CHECK: htile.reduce sum ins(%[[X]]) outs(%[[S:.*]]) : memref<3x20xf32>, memref<3x1xf32>
+// CHECK: %[[N:.*]] = htile.constant dense<2.000000e+01> : tensor<1xf32> : memref<1xf32>
+// CHECK: htile.binary div ins(%[[S]], %[[N]]) outs(%[[MEAN:.*]]) : memref<3x1xf32>, memref<1xf32>, memref<3x1xf32>
+// CHECK: htile.transpose ins(%[[MEAN]]) outs(%[[T:.*]]) identity(%{{.*}}) {perm = array<i64: 1, 0>} : memref<3x1xf32>, memref<1x3xf32>
+// CHECK: htile.view %[[T]] : memref<1x3xf32> to memref<3xf32>
+func.func @main(%x: tensor<3x20xf32> {hgraph.name = "x"}) -> (tensor<3x1xf32> {hgraph.name = "m"}, tensor<3xf32> {hgraph.name = "a"}) {
+  %0 = hgraph.reduce max %x {axes = array<i64: 1>, keepdims = true} : tensor<3x20xf32> -> tensor<3x1xf32>
+  %1 = hgraph.reduce mean %x {axes = array<i64: 1>, keepdims = false} : tensor<3x20xf32> -> tensor<3xf32>
+  return %0, %1 : tensor<3x1xf32>, tensor<3xf32>
+}

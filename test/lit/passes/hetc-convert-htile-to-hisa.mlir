@@ -169,3 +169,25 @@ func.func @rows() {
   htile.output "w", %w : memref<3x2x4xf32>
   return
 }
+
+// -----
+
+// Tests a row reduction over two vectors: the first vector's reduction is
+// masked to lane 0 (max with itself), the second combines with it.
+// CHECK-LABEL: func.func @reduce()
+// CHECK: %[[A:.*]] = hisa.read 0
+// CHECK-NEXT: %[[RA:.*]] = hisa.vreduce min %[[A]] lanes 16
+// CHECK-NEXT: %[[MA:.*]] = hisa.vbinary max %[[RA]], %[[RA]] lanes 1
+// CHECK-NEXT: hisa.write %[[MA]] to 100
+// CHECK-NEXT: %[[B:.*]] = hisa.read 1
+// CHECK-NEXT: %[[RB:.*]] = hisa.vreduce min %[[B]] lanes 4
+// CHECK-NEXT: %[[P:.*]] = hisa.read 100
+// CHECK-NEXT: %[[C:.*]] = hisa.vbinary min %[[RB]], %[[P]] lanes 1
+// CHECK-NEXT: hisa.write %[[C]] to 100
+func.func @reduce() {
+  %x = htile.input "x" {address = 0 : i64} : memref<1x20xf32>
+  %m = htile.alloc {address = 100 : i64} : memref<1x1xf32>
+  htile.reduce min ins(%x) outs(%m) : memref<1x20xf32>, memref<1x1xf32>
+  htile.output "m", %m : memref<1x1xf32>
+  return
+}

@@ -39,3 +39,46 @@ func.func @gemm_beta_zero(%a: tensor<4x8xf32>, %b: tensor<8x3xf32>, %c: tensor<3
   %0 = hgraph.gemm %a, %b, %c {beta = 0.0 : f32} : (tensor<4x8xf32>, tensor<8x3xf32>, tensor<3xf32>) -> tensor<4x3xf32>
   return %0 : tensor<4x3xf32>
 }
+
+// -----
+
+// Tests LeakyRelu as max(x, alpha * x) (min for alpha above 1).
+// CHECK-LABEL: func.func @leaky_relu
+func.func @leaky_relu(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  // CHECK-DAG: %[[A:.*]] = hgraph.constant dense<1.000000e-01> : tensor<f32>
+  // CHECK-DAG: %[[B:.*]] = hgraph.constant dense<2.000000e+00> : tensor<f32>
+  // CHECK: %[[S:.*]] = hgraph.mul %{{.*}}, %[[A]]
+  // CHECK: hgraph.max %{{.*}}, %[[S]]
+  // CHECK: %[[T:.*]] = hgraph.mul %{{.*}}, %[[B]]
+  // CHECK: hgraph.min %{{.*}}, %[[T]]
+  %0 = hgraph.leaky_relu %x {alpha = 0.1 : f32} : tensor<4xf32>
+  %1 = hgraph.leaky_relu %x {alpha = 2.0 : f32} : tensor<4xf32>
+  return %0, %1 : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// Tests Clip as max with the lower bound, then min with the upper.
+// CHECK-LABEL: func.func @clip
+func.func @clip(%x: tensor<4xf32>, %lo: tensor<f32>, %hi: tensor<f32>) -> tensor<4xf32> {
+  // CHECK: %[[M:.*]] = hgraph.max %arg0, %arg1
+  // CHECK: %[[N:.*]] = hgraph.min %[[M]], %arg2
+  // CHECK: return %[[N]]
+  %0 = hgraph.clip %x, min %lo, max %hi : (tensor<4xf32>, tensor<f32>, tensor<f32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// Tests Gelu through erf.
+// CHECK-LABEL: func.func @gelu
+func.func @gelu(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // CHECK: hgraph.mul %arg0
+  // CHECK: hgraph.erf
+  // CHECK: hgraph.add
+  // CHECK: hgraph.mul %arg0
+  // CHECK: hgraph.mul
+  // CHECK-NOT: hgraph.gelu
+  %0 = hgraph.gelu %x {approximate = "none"} : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

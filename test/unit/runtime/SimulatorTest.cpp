@@ -87,12 +87,18 @@ TEST(SimulatorTest, VectorOpcodes) {
       {hetx::V_MUL, [](float a, float b, int) { return a * b; }},
       {hetx::V_DIV, [](float a, float b, int) { return a / b; }},
       {hetx::V_MAX, [](float a, float b, int) { return a > b ? a : b; }},
+      {hetx::V_MIN, [](float a, float b, int) { return a < b ? a : b; }},
+      {hetx::V_POW,
+       [](float a, float b, int) { return std::pow(std::fabs(a), b); }},
   };
   for (const Case &c : cases) {
     TestProgram program = addProgram(chip);
     hetx::Instruction *op = program.artifact.mutable_instructions(2);
     op->set_opcode(c.opcode);
     op->set_lanes(10);
+    if (c.opcode == hetx::V_POW)
+      for (float &v : program.inputs["a"].data)
+        v = std::fabs(v);
     sim::SimResult result = simulateOk(program, chip);
     const std::vector<float> &a = program.inputs["a"].data;
     const std::vector<float> &b = program.inputs["b"].data;
@@ -144,10 +150,50 @@ TEST(SimulatorTest, UnaryAndReduce) {
   }
 }
 
+// Tests the unary math opcodes lane by lane against the C library, on
+// positive inputs (for sqrt and log) and with padding lanes zero.
+TEST(SimulatorTest, MathOpcodes) {
+  chip::ChipSpec chip = loadChip("test-chip");
+  struct Case {
+    hetx::Opcode opcode;
+    float (*expected)(float x);
+  };
+  const Case cases[] = {
+      {hetx::V_NEG, [](float x) { return -x; }},
+      {hetx::V_ABS, [](float x) { return std::fabs(x); }},
+      {hetx::V_SQRT, [](float x) { return std::sqrt(x); }},
+      {hetx::V_RECIPROCAL, [](float x) { return 1.0f / x; }},
+      {hetx::V_LOG, [](float x) { return std::log(x); }},
+      {hetx::V_ERF, [](float x) { return std::erf(x); }},
+      {hetx::V_FLOOR, [](float x) { return std::floor(x); }},
+      {hetx::V_CEIL, [](float x) { return std::ceil(x); }},
+      {hetx::V_SIN, [](float x) { return std::sin(x); }},
+      {hetx::V_COS, [](float x) { return std::cos(x); }},
+  };
+  for (const Case &c : cases) {
+    TestProgram program = addProgram(chip);
+    program.artifact.mutable_instructions()->DeleteSubrange(1, 1);
+    hetx::Instruction *op = program.artifact.mutable_instructions(1);
+    op->set_opcode(c.opcode);
+    op->set_lanes(12);
+    op->mutable_src()->RemoveLast();
+    for (float &v : program.inputs["a"].data)
+      v = std::fabs(v) * 3.0f + 0.25f;
+    resort(program.artifact, chip);
+    sim::SimResult result = simulateOk(program, chip);
+    const std::vector<float> &a = program.inputs["a"].data;
+    for (int i = 0; i < 16; ++i)
+      EXPECT_EQ(result.outputs[0].tensor.data[i],
+                i < 12 ? c.expected(a[i]) : 0.0f)
+          << hetx::Opcode_Name(c.opcode) << " lane " << i;
+  }
+}
+
 // Tests that a reduction of some lanes fills every lane with its result.
 TEST(SimulatorTest, ReductionOfSomeLanesFillsEveryLane) {
   chip::ChipSpec chip = loadChip("test-chip");
-  for (hetx::Opcode opcode : {hetx::V_REDUCE_SUM, hetx::V_REDUCE_MAX}) {
+  for (hetx::Opcode opcode :
+       {hetx::V_REDUCE_SUM, hetx::V_REDUCE_MAX, hetx::V_REDUCE_MIN}) {
     TestProgram program = addProgram(chip);
     program.artifact.mutable_instructions()->DeleteSubrange(1, 1);
     hetx::Instruction *op = program.artifact.mutable_instructions(1);
@@ -161,8 +207,9 @@ TEST(SimulatorTest, ReductionOfSomeLanesFillsEveryLane) {
     const std::vector<float> &a = program.inputs["a"].data;
     float expected = opcode == hetx::V_REDUCE_SUM ? 0.0f : a[0];
     for (int i = opcode == hetx::V_REDUCE_SUM ? 0 : 1; i < 5; ++i)
-      expected = opcode == hetx::V_REDUCE_SUM ? expected + a[i]
-                                              : std::max(expected, a[i]);
+      expected = opcode == hetx::V_REDUCE_SUM   ? expected + a[i]
+                 : opcode == hetx::V_REDUCE_MAX ? std::max(expected, a[i])
+                                                : std::min(expected, a[i]);
     for (float lane : result.outputs[0].tensor.data)
       EXPECT_EQ(lane, expected) << hetx::Opcode_Name(opcode);
   }

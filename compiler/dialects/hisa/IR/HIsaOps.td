@@ -88,23 +88,30 @@ def HIsa_WriteOp : HIsa_Instruction<"write"> {
 def HIsa_VBinaryKind : I32EnumAttr<"VBinaryKind", "vector binary operation", [
     I32EnumAttrCase<"add", 0>, I32EnumAttrCase<"sub", 1>,
     I32EnumAttrCase<"mul", 2>, I32EnumAttrCase<"div", 3>,
-    I32EnumAttrCase<"max", 4>]> {
+    I32EnumAttrCase<"max", 4>, I32EnumAttrCase<"min", 5>,
+    I32EnumAttrCase<"pow", 6>]> {
   let cppNamespace = "::hetc::hisa";
 }
 
 def HIsa_VUnaryKind : I32EnumAttr<"VUnaryKind", "vector unary operation", [
     I32EnumAttrCase<"relu", 0>, I32EnumAttrCase<"sigmoid", 1>,
-    I32EnumAttrCase<"tanh", 2>, I32EnumAttrCase<"exp", 3>]> {
+    I32EnumAttrCase<"tanh", 2>, I32EnumAttrCase<"exp", 3>,
+    I32EnumAttrCase<"neg", 4>, I32EnumAttrCase<"abs", 5>,
+    I32EnumAttrCase<"sqrt", 6>, I32EnumAttrCase<"reciprocal", 7>,
+    I32EnumAttrCase<"log", 8>, I32EnumAttrCase<"erf", 9>,
+    I32EnumAttrCase<"floor", 10>, I32EnumAttrCase<"ceil", 11>,
+    I32EnumAttrCase<"sin", 12>, I32EnumAttrCase<"cos", 13>]> {
   let cppNamespace = "::hetc::hisa";
 }
 
 def HIsa_VReduceKind : I32EnumAttr<"VReduceKind", "vector lane reduction", [
-    I32EnumAttrCase<"sum", 0>, I32EnumAttrCase<"max", 1>]> {
+    I32EnumAttrCase<"sum", 0>, I32EnumAttrCase<"max", 1>,
+    I32EnumAttrCase<"min", 2>]> {
   let cppNamespace = "::hetc::hisa";
 }
 
 def HIsa_VBinaryOp : HIsa_Instruction<"vbinary"> {
-  let summary = "V_ADD/SUB/MUL/DIV/MAX: lanes [0, lanes) of lhs <kind> rhs";
+  let summary = "V_ADD/SUB/MUL/DIV/MAX/MIN/POW: lanes [0, lanes) of lhs <kind> rhs";
   let description = [{
     A vector-unit instruction; lanes from `lanes` on are zero.
 
@@ -124,7 +131,7 @@ def HIsa_VBinaryOp : HIsa_Instruction<"vbinary"> {
 }
 
 def HIsa_VUnaryOp : HIsa_Instruction<"vunary"> {
-  let summary = "V_RELU/SIGMOID/TANH/EXP: kind(x) on lanes [0, lanes)";
+  let summary = "V_RELU/SIGMOID/TANH/EXP/NEG/ABS/SQRT/...: kind(x) on lanes [0, lanes)";
   let description = [{
     ```mlir
     %1 = hisa.vunary relu %0 lanes 16 at 4 on <east, 0>
@@ -141,7 +148,7 @@ def HIsa_VUnaryOp : HIsa_Instruction<"vunary"> {
 }
 
 def HIsa_VReduceOp : HIsa_Instruction<"vreduce"> {
-  let summary = "V_REDUCE_SUM/MAX: reduce lanes [0, lanes), broadcast the result";
+  let summary = "V_REDUCE_SUM/MAX/MIN: reduce lanes [0, lanes), broadcast the result";
   let description = [{
     The reduction of lanes `[0, lanes)` of `input` is written to every lane
     of the result, so it combines with vectors of any lane count (a

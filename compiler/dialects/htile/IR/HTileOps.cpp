@@ -37,8 +37,10 @@ LogicalResult ViewOp::verify() {
       from.getNumElements() != to.getNumElements())
     return emitOpError("cannot view ")
            << from << " as " << to << ": element type and count must match";
-  if (from.getRank() == 0 || to.getRank() == 0 ||
-      from.getShape().back() != to.getShape().back())
+  // A scalar is laid out as one row of one element.
+  int64_t fromRow = from.getRank() ? from.getShape().back() : 1;
+  int64_t toRow = to.getRank() ? to.getShape().back() : 1;
+  if (fromRow != toRow)
     return emitOpError("cannot view ")
            << from << " as " << to
            << ": the innermost dimension (row length) must not change";
@@ -130,5 +132,15 @@ LogicalResult TransposeOp::verify() {
     if (eye.size() != 2 || eye[0] != eye[1])
       return emitOpError("identity must be a square matrix");
   }
+  return success();
+}
+
+LogicalResult ReduceOp::verify() {
+  ArrayRef<int64_t> in = getInput().getType().getShape();
+  ArrayRef<int64_t> out = getOutput().getType().getShape();
+  if (in.empty() || out.size() != in.size() ||
+      in.drop_back() != out.drop_back() || out.back() != 1)
+    return emitOpError("output must be the input's shape with an innermost "
+                       "dimension of 1");
   return success();
 }

@@ -105,13 +105,19 @@ def HTile_ActivationAttr : I32EnumAttr<"Activation", "epilogue activation", [
 def HTile_BinaryKindAttr : I32EnumAttr<"BinaryKind", "elementwise binary operation", [
     I32EnumAttrCase<"add", 0>, I32EnumAttrCase<"sub", 1>,
     I32EnumAttrCase<"mul", 2>, I32EnumAttrCase<"div", 3>,
-    I32EnumAttrCase<"max", 4>]> {
+    I32EnumAttrCase<"max", 4>, I32EnumAttrCase<"min", 5>,
+    I32EnumAttrCase<"pow", 6>]> {
   let cppNamespace = "::hetc::htile";
 }
 
 def HTile_UnaryKindAttr : I32EnumAttr<"UnaryKind", "elementwise unary operation", [
     I32EnumAttrCase<"relu", 0>, I32EnumAttrCase<"sigmoid", 1>,
-    I32EnumAttrCase<"tanh", 2>, I32EnumAttrCase<"exp", 3>]> {
+    I32EnumAttrCase<"tanh", 2>, I32EnumAttrCase<"exp", 3>,
+    I32EnumAttrCase<"neg", 4>, I32EnumAttrCase<"abs", 5>,
+    I32EnumAttrCase<"sqrt", 6>, I32EnumAttrCase<"reciprocal", 7>,
+    I32EnumAttrCase<"log", 8>, I32EnumAttrCase<"erf", 9>,
+    I32EnumAttrCase<"floor", 10>, I32EnumAttrCase<"ceil", 11>,
+    I32EnumAttrCase<"sin", 12>, I32EnumAttrCase<"cos", 13>]> {
   let cppNamespace = "::hetc::htile";
 }
 
@@ -199,6 +205,33 @@ def HTile_SoftmaxOp : HTile_Op<"softmax"> {
   let assemblyFormat = [{
     `ins` `(` $input `)` `outs` `(` $output `)` `scratch` `(` $scratch `)` attr-dict `:`
     type($input) `,` type($output) `,` type($scratch)
+  }];
+  let hasVerifier = 1;
+}
+
+def HTile_ReduceKindAttr : I32EnumAttr<"ReduceKind", "row reduction", [
+    I32EnumAttrCase<"sum", 0>, I32EnumAttrCase<"max", 1>,
+    I32EnumAttrCase<"min", 2>]> {
+  let cppNamespace = "::hetc::htile";
+}
+
+def HTile_ReduceOp : HTile_Op<"reduce"> {
+  let summary = "Vector-unit kernel: reduce each row to one element";
+  let description = [{
+    Combines the elements of each row of `input` (its innermost dimension)
+    with `kind`; `output` has the input's shape with an innermost dimension
+    of 1. Rows longer than one vector are reduced a vector at a time,
+    combining with the partial result in `output`.
+
+    ```mlir
+    htile.reduce max ins(%a) outs(%m) : memref<4x20xf32>, memref<4x1xf32>
+    ```
+  }];
+  let arguments = (ins HTile_ReduceKindAttr:$kind, HTile_Buffer:$input,
+                       HTile_Buffer:$output);
+  let assemblyFormat = [{
+    $kind `ins` `(` $input `)` `outs` `(` $output `)` attr-dict `:`
+    type($input) `,` type($output)
   }];
   let hasVerifier = 1;
 }
