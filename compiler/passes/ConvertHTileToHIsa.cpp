@@ -229,17 +229,26 @@ void Expander::expandBinary(htile::BinaryOp op) {
   ArrayRef<int64_t> shape = op.getOutput().getType().getShape();
   BroadcastOperand lhsMap(op.getLhs().getType().getShape(), shape);
   BroadcastOperand rhsMap(op.getRhs().getType().getShape(), shape);
-  auto operand = [&](const Tensor &t, const BroadcastOperand &map, int64_t r,
+  auto address = [&](const Tensor &t, const BroadcastOperand &map, int64_t r,
                      int64_t j) {
-    Value v = read(loc, t.at(map.rowFor(r), map.spread ? 0 : j));
+    return t.at(map.rowFor(r), map.spread ? 0 : j);
+  };
+  auto operand = [&](int64_t at, const BroadcastOperand &map) {
+    Value v = read(loc, at);
     // A one-lane row reaches every lane through a one-lane reduction.
     return map.spread ? reduce(loc, hisa::VReduceKind::sum, v, 1) : v;
   };
   auto kind = static_cast<hisa::VBinaryKind>(op.getKind());
   for (int64_t r = 0; r < out.layout.rows; ++r)
     for (int64_t j = 0; j < out.layout.vectorsPerRow; ++j) {
-      Value x = operand(lhs, lhsMap, r, j);
-      Value y = operand(rhs, rhsMap, r, j);
+      int64_t lhsAt = address(lhs, lhsMap, r, j);
+      int64_t rhsAt = address(rhs, rhsMap, r, j);
+      Value x = operand(lhsAt, lhsMap);
+      // x * x reads its vector once: two reads of one address in the
+      // cycle the operands must meet would need one bank twice.
+      Value y = lhsAt == rhsAt && lhsMap.spread == rhsMap.spread
+                    ? x
+                    : operand(rhsAt, rhsMap);
       write(loc, binary(loc, kind, x, y, lanesOf(out.layout.cols, j)),
             out.at(r, j));
     }

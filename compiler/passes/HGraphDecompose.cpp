@@ -135,12 +135,68 @@ struct DecomposeGelu : OpRewritePattern<GeluOp> {
   }
 };
 
+/// LayerNormalization and RMSNormalization as reductions over the
+/// normalised dimensions and elementwise ops, in ONNX's order of
+/// operations: (x - mean) / sqrt(var + eps) * scale + bias, and
+/// x / sqrt(mean(x^2) + eps) * scale.
+template <typename NormOp, bool centred>
+struct DecomposeNorm : OpRewritePattern<NormOp> {
+  using OpRewritePattern<NormOp>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(NormOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op.getType());
+    if (!type.getElementType().isF32())
+      return rewriter.notifyMatchFailure(op, "only f32");
+    Location loc = op.getLoc();
+    int64_t rank = type.getRank(), axis = int64_t(op.getAxis());
+    if (axis < 0)
+      axis += rank;
+    SmallVector<int64_t> axes, kept(type.getShape());
+    for (int64_t d = axis; d < rank; ++d) {
+      axes.push_back(d);
+      kept[d] = 1;
+    }
+    auto keptType = RankedTensorType::get(kept, type.getElementType());
+    auto mean = [&](Value v) -> Value {
+      return ReduceOp::create(
+          rewriter, loc, keptType,
+          ReduceKindAttr::get(rewriter.getContext(), ReduceKind::mean), v,
+          rewriter.getDenseI64ArrayAttr(axes), rewriter.getBoolAttr(true));
+    };
+    auto mul = [&](Value a, Value b) -> Value {
+      return MulOp::create(rewriter, loc, type, a, b);
+    };
+    Value x = op.getInput();
+    Value centredX =
+        centred ? SubOp::create(rewriter, loc, type, x, mean(x)).getResult()
+                : x;
+    Value meanSquare =
+        ReduceOp::create(
+            rewriter, loc, keptType,
+            ReduceKindAttr::get(rewriter.getContext(), ReduceKind::mean),
+            MulOp::create(rewriter, loc, type, centredX, centredX),
+            rewriter.getDenseI64ArrayAttr(axes), rewriter.getBoolAttr(true));
+    Value epsilon = scalar(rewriter, loc, op.getEpsilon().convertToFloat());
+    Value denominator = SqrtOp::create(
+        rewriter, loc,
+        AddOp::create(rewriter, loc, keptType, meanSquare, epsilon));
+    Value result = mul(DivOp::create(rewriter, loc, type, centredX, denominator),
+                       op.getScale());
+    if (Value bias = op.getBias())
+      result = AddOp::create(rewriter, loc, type, result, bias);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 struct HGraphDecomposePass
     : hetc::impl::HGraphDecomposeBase<HGraphDecomposePass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<DecomposeGemm, DecomposeLeakyRelu, DecomposeClip,
-                 DecomposeGelu>(&getContext());
+                 DecomposeGelu, DecomposeNorm<LayerNormOp, true>,
+                 DecomposeNorm<RMSNormOp, false>>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

@@ -18,7 +18,8 @@ def HGraphDecompose : Pass<"hetc-hgraph-decompose", "mlir::func::FuncOp"> {
     Expresses `hgraph.gemm` as `transpose`, `matmul`, `mul` (for alpha and
     beta other than 1) and `add`; `leaky_relu` as `max` (or `min` for alpha
     above 1) of `x` and `alpha * x`; `clip` as `max` then `min`; `gelu` as
-    its erf (or tanh) formula. Constant operands fold afterwards under
+    its erf (or tanh) formula; `layer_norm` and `rms_norm` as mean
+    reductions over the normalised dimensions and elementwise ops. Constant operands fold afterwards under
     canonicalisation, so a Gemm with constant weights and `transB = 1`
     leaves a plain `matmul` with the pre-transposed weight.
 

@@ -146,12 +146,53 @@ def attention_head(seq=6, dim=20, head=8, seed=5):
                   inits, "attention_head")
 
 
+def transformer_block(seq=8, dim=32, hidden=64, seed=6):
+    """A pre-norm transformer block with one attention head:
+    x + attn(ln(x)), then h + mlp(ln(h)) with a ReLU MLP."""
+    rng = np.random.default_rng(seed)
+    inits = [numpy_helper.from_array(_weights(rng, dim, dim), n)
+             for n in ("wq", "wk", "wv", "wo")]
+    inits += [
+        numpy_helper.from_array(_weights(rng, dim, hidden), "w1"),
+        numpy_helper.from_array((0.1 * rng.standard_normal(hidden)).astype(np.float32), "b1"),
+        numpy_helper.from_array(_weights(rng, hidden, dim), "w2"),
+        numpy_helper.from_array((1 + 0.1 * rng.standard_normal(dim)).astype(np.float32), "g1"),
+        numpy_helper.from_array((0.1 * rng.standard_normal(dim)).astype(np.float32), "be1"),
+        numpy_helper.from_array((1 + 0.1 * rng.standard_normal(dim)).astype(np.float32), "g2"),
+        numpy_helper.from_array(np.array(1 / np.sqrt(dim), np.float32), "scale"),
+    ]
+    nodes = [
+        helper.make_node("LayerNormalization", ["x", "g1", "be1"], ["n1"], name="ln1", axis=-1),
+        helper.make_node("MatMul", ["n1", "wq"], ["q"], name="attn/q"),
+        helper.make_node("MatMul", ["n1", "wk"], ["k"], name="attn/k"),
+        helper.make_node("MatMul", ["n1", "wv"], ["v"], name="attn/v"),
+        helper.make_node("Transpose", ["k"], ["kt"], name="attn/kt", perm=[1, 0]),
+        helper.make_node("MatMul", ["q", "kt"], ["s"], name="attn/scores"),
+        helper.make_node("Mul", ["s", "scale"], ["ss"], name="attn/scale"),
+        helper.make_node("Softmax", ["ss"], ["p"], name="attn/softmax", axis=-1),
+        helper.make_node("MatMul", ["p", "v"], ["c"], name="attn/context"),
+        helper.make_node("MatMul", ["c", "wo"], ["o"], name="attn/out"),
+        helper.make_node("Add", ["x", "o"], ["h"], name="residual1"),
+        helper.make_node("LayerNormalization", ["h", "g2"], ["n2"], name="ln2", axis=-1),
+        helper.make_node("MatMul", ["n2", "w1"], ["m1"], name="mlp/up"),
+        helper.make_node("Add", ["m1", "b1"], ["a1"], name="mlp/bias"),
+        helper.make_node("Relu", ["a1"], ["r1"], name="mlp/relu"),
+        helper.make_node("MatMul", ["r1", "w2"], ["m2"], name="mlp/down"),
+        helper.make_node("Add", ["h", "m2"], ["y"], name="residual2"),
+    ]
+    return _model(nodes,
+                  [helper.make_tensor_value_info("x", TensorProto.FLOAT, [seq, dim])],
+                  [helper.make_tensor_value_info("y", TensorProto.FLOAT, [seq, dim])],
+                  inits, "transformer_block")
+
+
 MODELS = {
     "mlp_relu": (mlp_relu, {}),
     "mlp_gemm_softmax": (mlp_gemm_softmax, {}),
     "mlp_batched": (mlp_batched, {"batch": 2}),
     "broadcasting": (broadcasting, {}),
     "attention_head": (attention_head, {}),
+    "transformer_block": (transformer_block, {}),
 }
 
 

@@ -82,3 +82,35 @@ func.func @gelu(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = hgraph.gelu %x {approximate = "none"} : tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// Tests LayerNormalization over the last axis in ONNX's order of operations.
+// CHECK-LABEL: func.func @layer_norm
+func.func @layer_norm(%x: tensor<4x8xf32>, %g: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<4x8xf32> {
+  // CHECK: %[[M:.*]] = hgraph.reduce mean %arg0 {axes = array<i64: 1>, keepdims = true} : tensor<4x8xf32> -> tensor<4x1xf32>
+  // CHECK: %[[D:.*]] = hgraph.sub %arg0, %[[M]]
+  // CHECK: %[[SQ:.*]] = hgraph.mul %[[D]], %[[D]]
+  // CHECK: %[[V:.*]] = hgraph.reduce mean %[[SQ]]
+  // CHECK: %[[E:.*]] = hgraph.add %[[V]], %{{.*}} : (tensor<4x1xf32>, tensor<f32>) -> tensor<4x1xf32>
+  // CHECK: %[[S:.*]] = hgraph.sqrt %[[E]]
+  // CHECK: %[[N:.*]] = hgraph.div %[[D]], %[[S]]
+  // CHECK: %[[G:.*]] = hgraph.mul %[[N]], %arg1
+  // CHECK: hgraph.add %[[G]], %arg2
+  %0 = hgraph.layer_norm %x, %g, %b {axis = 1 : i64, epsilon = 1.0e-05 : f32} : (tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+// Tests RMSNormalization: no centring, no bias.
+// CHECK-LABEL: func.func @rms_norm
+func.func @rms_norm(%x: tensor<4x8xf32>, %g: tensor<8xf32>) -> tensor<4x8xf32> {
+  // CHECK: %[[SQ:.*]] = hgraph.mul %arg0, %arg0
+  // CHECK: hgraph.reduce mean %[[SQ]]
+  // CHECK: hgraph.sqrt
+  // CHECK: hgraph.div %arg0
+  // CHECK-NOT: hgraph.sub
+  %0 = hgraph.rms_norm %x, %g {axis = 1 : i64, epsilon = 1.0e-05 : f32} : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}

@@ -2,7 +2,7 @@
 //
 // Normalisations, convolutions, pooling, resizing and quantisation. Most of
 // these are composite: hgraph passes decompose the ones that simpler ops
-// express exactly (see hetc-hgraph-decompose-norms).
+// express exactly (see hetc-hgraph-decompose).
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,7 +41,7 @@ class HGraph_NormOp<string mnemonic, string onnxName, string formula>
     ONNX `}] # onnxName # [{`: normalises `input` over dimensions
     `[axis, rank)` as }] # formula # [{, then scales by `scale` (and adds
     `bias` where given); both broadcast to the normalised dimensions.
-    `hetc-hgraph-decompose-norms` rewrites it into reductions and
+    `hetc-hgraph-decompose` rewrites it into reductions and
     elementwise ops.
 
     ```mlir
@@ -69,7 +69,7 @@ def HGraph_BatchNormOp : HGraph_Op<"batch_norm", [Pure]> {
   let description = [{
     `(x - mean) / sqrt(var + epsilon) * scale + bias`, where the four
     1-D operands hold one value per channel (dimension 1 of `input`).
-    `hetc-hgraph-decompose-norms` rewrites it into elementwise ops; with
+    It is not decomposed or lowered to the chip yet; with
     constant statistics those fold to one multiply and one add.
 
     ```mlir
