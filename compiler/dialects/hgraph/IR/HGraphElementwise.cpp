@@ -112,17 +112,8 @@ LogicalResult verifyCompare(Operation *op, ShapedType lhs, ShapedType rhs,
   if (!result.getElementType().isInteger(1))
     return op->emitOpError("result must hold i1, got ")
            << result.getElementType();
-  SmallVector<int64_t> shape;
-  if (!OpTrait::util::getBroadcastedShape(lhs.getShape(), rhs.getShape(),
-                                          shape))
-    return op->emitOpError("operand shapes ")
-           << shapeStr(lhs.getShape()) << " and " << shapeStr(rhs.getShape())
-           << " do not broadcast";
-  if (ArrayRef<int64_t>(shape) != result.getShape())
-    return op->emitOpError("result shape ")
-           << shapeStr(result.getShape()) << " should be the broadcast shape "
-           << shapeStr(shape);
-  return success();
+  return verifyBroadcastShape(op, lhs.getShape(), rhs.getShape(),
+                              result.getShape());
 }
 
 } // namespace

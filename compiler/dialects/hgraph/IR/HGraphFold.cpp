@@ -2,6 +2,8 @@
 
 #include "compiler/dialects/hgraph/IR/HGraphFold.h"
 
+#include "mlir/Dialect/Traits.h"
+
 #include "llvm/ADT/APFloat.h"
 
 using namespace mlir;
@@ -204,4 +206,19 @@ OpFoldResult hetc::hgraph::foldGather(
     out.copyFrom(*in, source(coord), k);
   });
   return out.toAttr();
+}
+
+LogicalResult hetc::hgraph::verifyBroadcastShape(Operation *op,
+                                                 ArrayRef<int64_t> lhs,
+                                                 ArrayRef<int64_t> rhs,
+                                                 ArrayRef<int64_t> result) {
+  SmallVector<int64_t> shape;
+  if (!OpTrait::util::getBroadcastedShape(lhs, rhs, shape))
+    return op->emitOpError("operand shapes ")
+           << shapeStr(lhs) << " and " << shapeStr(rhs) << " do not broadcast";
+  if (ArrayRef<int64_t>(shape) != result)
+    return op->emitOpError("result shape ")
+           << shapeStr(result) << " should be the broadcast shape "
+           << shapeStr(shape);
+  return success();
 }

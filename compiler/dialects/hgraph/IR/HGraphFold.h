@@ -83,6 +83,13 @@ foldGather(mlir::Attribute input, mlir::ShapedType resultType,
 /// "[a, b, c]" for diagnostics.
 std::string shapeStr(llvm::ArrayRef<int64_t> shape);
 
+/// Checks that `result` is the numpy broadcast of `lhs` and `rhs`; emits
+/// an error on `op` otherwise.
+mlir::LogicalResult verifyBroadcastShape(mlir::Operation *op,
+                                         llvm::ArrayRef<int64_t> lhs,
+                                         llvm::ArrayRef<int64_t> rhs,
+                                         llvm::ArrayRef<int64_t> result);
+
 } // namespace hetc::hgraph
 
 #endif // HETC_DIALECTS_HGRAPH_IR_HGRAPHFOLD_H

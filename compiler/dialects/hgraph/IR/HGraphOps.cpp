@@ -23,17 +23,8 @@ LogicalResult verifyBroadcast(Operation *op, ShapedType lhs, ShapedType rhs,
   if (lhs.getElementType() != rhs.getElementType() ||
       lhs.getElementType() != result.getElementType())
     return op->emitOpError("operands and result must have one element type");
-  SmallVector<int64_t> shape;
-  if (!OpTrait::util::getBroadcastedShape(lhs.getShape(), rhs.getShape(),
-                                          shape))
-    return op->emitOpError("operand shapes ")
-           << shapeStr(lhs.getShape()) << " and " << shapeStr(rhs.getShape())
-           << " do not broadcast";
-  if (ArrayRef<int64_t>(shape) != result.getShape())
-    return op->emitOpError("result shape ")
-           << shapeStr(result.getShape()) << " should be the broadcast shape "
-           << shapeStr(shape);
-  return success();
+  return verifyBroadcastShape(op, lhs.getShape(), rhs.getShape(),
+                              result.getShape());
 }
 
 } // namespace
