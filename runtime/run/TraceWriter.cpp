@@ -3,6 +3,7 @@
 #include "runtime/run/TraceWriter.h"
 
 #include "runtime/sim/HazardText.h"
+#include "runtime/sim/Program.h"
 
 #include <cstdio>
 #include <map>
@@ -42,13 +43,12 @@ std::string micros(uint64_t cycles, double clockMHz) {
 /// identify units.
 uint32_t unitPosition(const hetx::Instruction &instr,
                       const chip::ChipSpec &chip) {
-  switch (instr.opcode()) {
-  case hetx::MEM_READ:
-  case hetx::MEM_WRITE:
+  switch (sim::opClassOf(instr.opcode()).value_or(sim::OpClass::VectorUnary)) {
+  case sim::OpClass::MemRead:
+  case sim::OpClass::MemWrite:
     return chip.slicePosition(instr.unit());
-  case hetx::M_LOAD_WEIGHTS:
-  case hetx::M_LOAD_WEIGHTS_COLUMN:
-  case hetx::M_MATMUL:
+  case sim::OpClass::LoadWeights:
+  case sim::OpClass::MatMul:
     return chip.planePosition(instr.unit());
   default:
     return chip.vectorPosition();

@@ -2,6 +2,8 @@
 
 #include "runtime/sim/HazardText.h"
 
+#include "runtime/sim/Program.h"
+
 namespace hetc::sim {
 
 HazardText::HazardText(const hetx::Artifact &artifact,
@@ -29,41 +31,18 @@ std::string HazardText::streamName(uint32_t id, int dir) {
 }
 
 std::string HazardText::unitName(const hetx::Instruction &instr) {
-  switch (instr.opcode()) {
-  case hetx::MEM_READ:
-  case hetx::MEM_WRITE:
-    return "MEM slice " + std::to_string(instr.unit());
-  case hetx::M_LOAD_WEIGHTS:
-  case hetx::M_LOAD_WEIGHTS_COLUMN:
-  case hetx::M_MATMUL:
-    return "matrix plane " + std::to_string(instr.unit());
-  case hetx::V_ADD:
-  case hetx::V_SUB:
-  case hetx::V_MUL:
-  case hetx::V_DIV:
-  case hetx::V_MAX:
-  case hetx::V_MIN:
-  case hetx::V_POW:
-  case hetx::V_RELU:
-  case hetx::V_SIGMOID:
-  case hetx::V_TANH:
-  case hetx::V_EXP:
-  case hetx::V_NEG:
-  case hetx::V_ABS:
-  case hetx::V_SQRT:
-  case hetx::V_RECIPROCAL:
-  case hetx::V_LOG:
-  case hetx::V_ERF:
-  case hetx::V_FLOOR:
-  case hetx::V_CEIL:
-  case hetx::V_SIN:
-  case hetx::V_COS:
-  case hetx::V_REDUCE_SUM:
-  case hetx::V_REDUCE_MAX:
-  case hetx::V_REDUCE_MIN:
-    return "vector unit";
-  default:
+  std::optional<OpClass> kind = opClassOf(instr.opcode());
+  if (!kind)
     return "unit " + std::to_string(instr.unit());
+  switch (*kind) {
+  case OpClass::MemRead:
+  case OpClass::MemWrite:
+    return "MEM slice " + std::to_string(instr.unit());
+  case OpClass::LoadWeights:
+  case OpClass::MatMul:
+    return "matrix plane " + std::to_string(instr.unit());
+  default:
+    return "vector unit";
   }
 }
 

@@ -4,25 +4,12 @@
 
 namespace hetc::sim {
 
-namespace {
-/// Cycles beyond this are rejected so that cycle arithmetic never
-/// overflows.
-constexpr uint64_t kMaxCycle = uint64_t(1) << 48;
-
-/// Sets the class, operand count and latency of `op`; false for an unknown
-/// opcode.
-bool classify(const chip::Latencies &lat, Op &op) {
-  switch (op.opcode) {
+std::optional<OpClass> opClassOf(hetx::Opcode opcode) {
+  switch (opcode) {
   case hetx::MEM_READ:
-    op.kind = OpClass::MemRead;
-    op.sources = 0;
-    op.latency = lat.mem_read();
-    return true;
+    return OpClass::MemRead;
   case hetx::MEM_WRITE:
-    op.kind = OpClass::MemWrite;
-    op.sources = 1;
-    op.latency = lat.mem_write();
-    return true;
+    return OpClass::MemWrite;
   case hetx::V_ADD:
   case hetx::V_SUB:
   case hetx::V_MUL:
@@ -30,10 +17,7 @@ bool classify(const chip::Latencies &lat, Op &op) {
   case hetx::V_MAX:
   case hetx::V_MIN:
   case hetx::V_POW:
-    op.kind = OpClass::VectorBinary;
-    op.sources = 2;
-    op.latency = lat.vector_op();
-    return true;
+    return OpClass::VectorBinary;
   case hetx::V_RELU:
   case hetx::V_SIGMOID:
   case hetx::V_TANH:
@@ -48,31 +32,58 @@ bool classify(const chip::Latencies &lat, Op &op) {
   case hetx::V_CEIL:
   case hetx::V_SIN:
   case hetx::V_COS:
-    op.kind = OpClass::VectorUnary;
-    op.sources = 1;
-    op.latency = lat.vector_op();
-    return true;
+    return OpClass::VectorUnary;
   case hetx::V_REDUCE_SUM:
   case hetx::V_REDUCE_MAX:
   case hetx::V_REDUCE_MIN:
-    op.kind = OpClass::VectorReduce;
-    op.sources = 1;
-    op.latency = lat.vector_reduce();
-    return true;
+    return OpClass::VectorReduce;
   case hetx::M_LOAD_WEIGHTS:
   case hetx::M_LOAD_WEIGHTS_COLUMN:
-    op.kind = OpClass::LoadWeights;
-    op.sources = 1;
-    op.latency = lat.matrix_load();
-    return true;
+    return OpClass::LoadWeights;
   case hetx::M_MATMUL:
-    op.kind = OpClass::MatMul;
-    op.sources = 1;
-    op.latency = lat.matrix_mul();
-    return true;
+    return OpClass::MatMul;
   default:
-    return false;
+    return std::nullopt;
   }
+}
+
+namespace {
+/// Cycles beyond this are rejected so that cycle arithmetic never
+/// overflows.
+constexpr uint64_t kMaxCycle = uint64_t(1) << 48;
+
+/// Sets the class, operand count and latency of `op`; false for an unknown
+/// opcode.
+bool classify(const chip::Latencies &lat, Op &op) {
+  std::optional<OpClass> kind = opClassOf(op.opcode);
+  if (!kind)
+    return false;
+  op.kind = *kind;
+  op.sources = *kind == OpClass::MemRead        ? 0
+               : *kind == OpClass::VectorBinary ? 2
+                                                : 1;
+  switch (*kind) {
+  case OpClass::MemRead:
+    op.latency = lat.mem_read();
+    break;
+  case OpClass::MemWrite:
+    op.latency = lat.mem_write();
+    break;
+  case OpClass::VectorBinary:
+  case OpClass::VectorUnary:
+    op.latency = lat.vector_op();
+    break;
+  case OpClass::VectorReduce:
+    op.latency = lat.vector_reduce();
+    break;
+  case OpClass::LoadWeights:
+    op.latency = lat.matrix_load();
+    break;
+  case OpClass::MatMul:
+    op.latency = lat.matrix_mul();
+    break;
+  }
+  return true;
 }
 
 bool isVector(OpClass kind) {

@@ -13,6 +13,7 @@
 #include "runtime/sim/HazardText.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -60,6 +61,10 @@ struct Op {
   /// Whether the instruction puts a value on `dst`.
   bool produces = false;
 };
+
+/// The class of `opcode`, or nullopt for an unknown opcode: the one list of
+/// which unit runs which opcode.
+std::optional<OpClass> opClassOf(hetx::Opcode opcode);
 
 /// Decodes and checks every instruction of `artifact` for `chip`: known
 /// opcode, unit and address in range and consistent, stream groups aligned
