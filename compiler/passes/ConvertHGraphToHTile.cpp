@@ -29,13 +29,6 @@ MemRefType bufferType(Value tensor) {
   return MemRefType::get(type.getShape(), type.getElementType());
 }
 
-/// True if `rhs` is one row of `lhs` under broadcasting: [.., 1, N] vs
-/// [.., M, N].
-bool isRowOf(ArrayRef<int64_t> rhs, ArrayRef<int64_t> lhs) {
-  return !rhs.empty() && !lhs.empty() && rhs.back() == lhs.back() &&
-         llvm::all_of(rhs.drop_back(), [](int64_t d) { return d == 1; });
-}
-
 class Lowering {
 public:
   Lowering(func::FuncOp source, const chip::ChipSpec &chip)
@@ -57,9 +50,11 @@ private:
     buffers.map(tensor, b);
     return b;
   }
+  Value alloc(MemRefType type, Location loc) {
+    return htile::AllocOp::create(builder, loc, type, IntegerAttr());
+  }
   Value alloc(Value tensor) {
-    return htile::AllocOp::create(builder, tensor.getLoc(), bufferType(tensor),
-                                  IntegerAttr());
+    return alloc(bufferType(tensor), tensor.getLoc());
   }
   LogicalResult lowerOp(Operation *op);
   LogicalResult lowerBinary(Operation *op, htile::BinaryKind kind);
@@ -73,8 +68,8 @@ private:
   /// A lanes x lanes identity constant, created on first use.
   Value identity(Location loc);
   Value identityBuffer;
-  /// A buffer holding `value` broadcast as one row of `rowLength`, when
-  /// `value` is a constant; null otherwise.
+  /// A buffer holding `value` repeated over one row of `rowLength`, when
+  /// `value` is a constant of one element; null otherwise.
   Value broadcastConstantRow(Value value, int64_t rowLength, Location loc);
 
   func::FuncOp source;
@@ -213,17 +208,10 @@ LogicalResult Lowering::lowerOp(Operation *op) {
 Value Lowering::broadcastConstantRow(Value value, int64_t rowLength,
                                      Location loc) {
   DenseElementsAttr dense;
-  if (!matchPattern(value, m_Constant(&dense)))
+  if (!matchPattern(value, m_Constant(&dense)) ||
+      dense.getNumElements() != 1)
     return nullptr;
-  auto type = cast<RankedTensorType>(value.getType());
-  // Only a scalar (all dimensions 1) or a row broadcasts to a row.
-  bool scalar = type.getNumElements() == 1;
-  if (!scalar && !isRowOf(type.getShape(), {rowLength}))
-    return nullptr;
-  SmallVector<float> row(rowLength);
-  SmallVector<float> values(dense.getValues<float>());
-  for (int64_t i = 0; i < rowLength; ++i)
-    row[i] = values[scalar ? 0 : i];
+  SmallVector<float> row(rowLength, *dense.getValues<float>().begin());
   auto rowType = RankedTensorType::get({rowLength}, builder.getF32Type());
   return htile::ConstantOp::create(
       builder, loc, MemRefType::get({rowLength}, builder.getF32Type()),
@@ -394,8 +382,7 @@ LogicalResult Lowering::lowerReduce(hgraph::ReduceOp op) {
   SmallVector<int64_t> kept(inType.getShape());
   kept.back() = 1;
   Value input = buffer(op.getInput());
-  Value rows = htile::AllocOp::create(builder, loc, MemRefType::get(kept, f32),
-                                      IntegerAttr());
+  Value rows = alloc(MemRefType::get(kept, f32), loc);
   htile::ReduceOp::create(builder, loc, *kind, input, rows);
   if (op.getKind() == hgraph::ReduceKind::mean) {
     // The mean divides the sum by the count, as ONNX's definition does.
@@ -404,8 +391,7 @@ LogicalResult Lowering::lowerReduce(hgraph::ReduceOp op) {
         builder, loc, MemRefType::get({1}, f32),
         DenseElementsAttr::get(countType, float(inType.getShape().back())),
         IntegerAttr());
-    Value mean = htile::AllocOp::create(
-        builder, loc, MemRefType::get(kept, f32), IntegerAttr());
+    Value mean = alloc(MemRefType::get(kept, f32), loc);
     htile::BinaryOp::create(builder, loc, htile::BinaryKind::div, rows, count,
                             mean);
     rows = mean;
@@ -416,8 +402,7 @@ LogicalResult Lowering::lowerReduce(hgraph::ReduceOp op) {
     std::swap(swapped[rank - 1], swapped[rank - 2]);
     SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
     std::swap(perm[rank - 1], perm[rank - 2]);
-    Value packed = htile::AllocOp::create(
-        builder, loc, MemRefType::get(swapped, f32), IntegerAttr());
+    Value packed = alloc(MemRefType::get(swapped, f32), loc);
     htile::TransposeOp::create(builder, loc, rows, packed, identity(loc),
                                builder.getDenseI64ArrayAttr(perm));
     rows = packed;
