@@ -14,11 +14,9 @@
 
 using namespace mlir;
 using namespace hetc;
+using hetc::codegen::nodeNameOf;
 
-namespace {
-
-/// The ONNX node name a location carries, or "" if none.
-std::string nodeNameOf(Location loc) {
+std::string hetc::codegen::nodeNameOf(Location loc) {
   if (auto name = dyn_cast<NameLoc>(loc))
     return name.getName().str();
   if (auto fused = dyn_cast<FusedLoc>(loc))
@@ -27,6 +25,8 @@ std::string nodeNameOf(Location loc) {
         return name;
   return "";
 }
+
+namespace {
 
 hetx::Opcode binaryOpcode(hisa::VBinaryKind kind) {
   switch (kind) {

@@ -12,6 +12,10 @@ namespace hetc::codegen {
 /// The producer string recorded in every artifact.
 constexpr const char *kProducer = "hetc 0.1.0";
 
+/// The ONNX node name a location carries (the first one of a fused
+/// location), or "" if none.
+std::string nodeNameOf(mlir::Location loc);
+
 /// Builds the artifact for a module whose `main` function holds scheduled
 /// hisa instructions: bindings, constants, the instruction stream sorted by
 /// cycle, ONNX node names and per-kernel (per-node) cycle ranges. Emits an

@@ -2,6 +2,7 @@
 
 #include "tools/hetc/KernelReport.h"
 
+#include "compiler/codegen/HetxEmitter.h"
 #include "compiler/passes/InstructionInfo.h"
 
 #include "llvm/Support/Format.h"
@@ -11,19 +12,6 @@
 using namespace mlir;
 
 namespace hetc {
-
-namespace {
-/// The first ONNX node name `loc` carries (fused ops carry several).
-std::string nodeOf(Location loc) {
-  if (auto name = dyn_cast<NameLoc>(loc))
-    return name.getName().str();
-  if (auto fused = dyn_cast<FusedLoc>(loc))
-    for (Location inner : fused.getLocations())
-      if (isa<NameLoc>(inner))
-        return nodeOf(inner);
-  return "(no node)";
-}
-} // namespace
 
 std::vector<KernelStats> collectKernelStats(func::FuncOp func,
                                             const chip::ChipSpec &chip) {
@@ -37,7 +25,9 @@ std::vector<KernelStats> collectKernelStats(func::FuncOp func,
     std::optional<InstructionInfo> info = describeInstruction(&op, chip);
     if (!cycle || !info)
       continue;
-    std::string node = nodeOf(op.getLoc());
+    std::string node = codegen::nodeNameOf(op.getLoc());
+    if (node.empty())
+      node = "(no node)";
     Accumulator &acc = byNode[node];
     KernelStats &s = acc.stats;
     int64_t issue = cycle.getInt();
