@@ -24,6 +24,7 @@
 #include "runtime/run/FileNames.h"
 #include "runtime/run/RandomInputs.h"
 #include "runtime/run/RunCommand.h"
+#include "runtime/sim/DataTypes.h"
 #include "runtime/sim/Simulator.h"
 
 #include <google/protobuf/arena.h>
@@ -112,7 +113,8 @@ bool loadProgram(const BenchOptions &options, chip::ChipSpec &chip,
     if (given == options.inputs.end()) {
       inputs[input.name()] = run::randomTensor(
           input.name(), {input.shape().begin(), input.shape().end()},
-          options.seed);
+          options.seed,
+          sim::elementTypeOf(input.dtype()).value_or(io::ElementType::F32));
     } else if (!io::readNpy(given->second, inputs[input.name()], error)) {
       return false;
     }

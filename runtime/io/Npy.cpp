@@ -3,6 +3,7 @@
 #include "runtime/io/Npy.h"
 
 #include <cstring>
+#include <optional>
 #include <fstream>
 #include <sstream>
 
@@ -170,6 +171,109 @@ private:
   size_t pos = 0;
 };
 
+/// The element type a numpy dtype string names; BF16 has no numpy dtype.
+std::optional<ElementType> typeOfDescr(const std::string &descr) {
+  static const std::pair<const char *, ElementType> kTypes[] = {
+      {"<f4", ElementType::F32}, {"<f2", ElementType::F16},
+      {"|i1", ElementType::I8},  {"<i1", ElementType::I8},
+      {"|u1", ElementType::U8},  {"<u1", ElementType::U8},
+      {"<i4", ElementType::I32}, {"|b1", ElementType::Bool}};
+  for (const auto &[name, type] : kTypes)
+    if (descr == name)
+      return type;
+  return std::nullopt;
+}
+
+/// The numpy dtype string of `type` (BF16 tensors are written as float32).
+std::string descrOf(ElementType type) {
+  switch (type) {
+  case ElementType::F16:
+    return "<f2";
+  case ElementType::I8:
+    return "|i1";
+  case ElementType::U8:
+    return "|u1";
+  case ElementType::I32:
+    return "<i4";
+  case ElementType::Bool:
+    return "|b1";
+  default:
+    return "<f4";
+  }
+}
+
+/// Decodes `count` little-endian elements of `out.type` into `out`; false
+/// (with the elements up to the bad one) for a bool byte other than 0 or 1.
+bool decodeElements(const char *data, uint64_t count, Tensor &out) {
+  const auto *bytes = reinterpret_cast<const unsigned char *>(data);
+  for (uint64_t i = 0; i < count; ++i) {
+    switch (out.type) {
+    case ElementType::F32:
+    case ElementType::BF16: {
+      uint32_t bits = uint32_t(bytes[4 * i]) | uint32_t(bytes[4 * i + 1]) << 8 |
+                      uint32_t(bytes[4 * i + 2]) << 16 |
+                      uint32_t(bytes[4 * i + 3]) << 24;
+      float value;
+      std::memcpy(&value, &bits, 4);
+      out.data.push_back(value);
+      break;
+    }
+    case ElementType::F16:
+      out.data.push_back(
+          halfValue(uint16_t(bytes[2 * i] | bytes[2 * i + 1] << 8)));
+      break;
+    case ElementType::I8:
+      out.ints.push_back(int8_t(bytes[i]));
+      break;
+    case ElementType::U8:
+      out.ints.push_back(bytes[i]);
+      break;
+    case ElementType::Bool:
+      if (bytes[i] > 1)
+        return false;
+      out.ints.push_back(bytes[i]);
+      break;
+    case ElementType::I32: {
+      uint32_t bits = uint32_t(bytes[4 * i]) | uint32_t(bytes[4 * i + 1]) << 8 |
+                      uint32_t(bytes[4 * i + 2]) << 16 |
+                      uint32_t(bytes[4 * i + 3]) << 24;
+      out.ints.push_back(int32_t(bits));
+      break;
+    }
+    }
+  }
+  return true;
+}
+
+/// Appends the elements of `tensor` to `out`, little-endian, in the width
+/// of descrOf(tensor.type).
+void encodeElements(const Tensor &tensor, std::string &out) {
+  auto put = [&out](uint32_t bits, int bytes) {
+    for (int b = 0; b < bytes; ++b)
+      out.push_back(static_cast<char>((bits >> (8 * b)) & 0xff));
+  };
+  for (size_t i = 0; i < tensor.size(); ++i) {
+    switch (tensor.type) {
+    case ElementType::F32:
+    case ElementType::BF16: {
+      uint32_t bits;
+      std::memcpy(&bits, &tensor.data[i], 4);
+      put(bits, 4);
+      break;
+    }
+    case ElementType::F16:
+      put(halfBits(tensor.data[i]), 2);
+      break;
+    case ElementType::I32:
+      put(uint32_t(tensor.ints[i]), 4);
+      break;
+    default:
+      put(uint32_t(tensor.ints[i]), 1);
+      break;
+    }
+  }
+}
+
 /// Describes a numpy dtype string for error messages, e.g. '<f8' (float64).
 std::string describeDtype(const std::string &descr) {
   std::string text = "'" + descr + "'";
@@ -225,17 +329,20 @@ bool parseNpy(const std::string &bytes, const std::string &source, Tensor &out,
   std::string what;
   if (!HeaderParser(text).parse(header, what))
     return fail("malformed header: " + what);
-  if (header.descr != "<f4")
+  std::optional<ElementType> type = typeOfDescr(header.descr);
+  if (!type)
     return fail("unsupported dtype " + describeDtype(header.descr) +
-                "; only little-endian float32 ('<f4') is supported "
-                "(convert with array.astype('<f4'))");
+                "; supported: float32 ('<f4'), float16 ('<f2'), int8 "
+                "('|i1'), uint8 ('|u1'), int32 ('<i4') and bool ('|b1'), "
+                "little-endian (convert with array.astype(...))");
   if (header.fortranOrder)
     return fail("Fortran-order arrays are not supported; save a C-order "
                 "array (numpy.ascontiguousarray)");
   uint64_t count = 0;
   if (!elementCount(header.shape, count) || count > (uint64_t(1) << 40))
     return fail("shape " + shapeString(header.shape) + " is too large");
-  uint64_t dataBytes = count * 4;
+  unsigned width = byteWidth(*type);
+  uint64_t dataBytes = count * width;
   uint64_t available = bytes.size() - headerStart - headerBytes;
   if (available < dataBytes)
     return fail("the data is truncated: shape " + shapeString(header.shape) +
@@ -244,21 +351,21 @@ bool parseNpy(const std::string &bytes, const std::string &source, Tensor &out,
   if (available > dataBytes)
     return fail("the file has " + std::to_string(available - dataBytes) +
                 " bytes after the data of shape " + shapeString(header.shape));
+  out.type = *type;
   out.shape = header.shape;
-  out.data.resize(count);
-  size_t offset = headerStart + headerBytes;
-  for (uint64_t i = 0; i < count; ++i) {
-    uint32_t bits = static_cast<uint32_t>(getLE(bytes, offset + 4 * i, 4));
-    std::memcpy(&out.data[i], &bits, 4);
-  }
+  out.data.clear();
+  out.ints.clear();
+  if (!decodeElements(bytes.data() + headerStart + headerBytes, count, out))
+    return fail("element " + std::to_string(out.size()) +
+                " is not a bool (0 or 1)");
   return true;
 }
 
 bool serializeNpy(const Tensor &tensor, std::string &out, std::string &error) {
   uint64_t count = 0;
-  if (!elementCount(tensor.shape, count) || count != tensor.data.size()) {
+  if (!elementCount(tensor.shape, count) || count != tensor.size()) {
     error = "tensor of shape " + shapeString(tensor.shape) + " has " +
-            std::to_string(tensor.data.size()) + " elements";
+            std::to_string(tensor.size()) + " elements";
     return false;
   }
   std::string shape = "(";
@@ -270,7 +377,8 @@ bool serializeNpy(const Tensor &tensor, std::string &out, std::string &error) {
     shape.resize(shape.size() - 1);
   shape += ")";
   std::string dict =
-      "{'descr': '<f4', 'fortran_order': False, 'shape': " + shape + ", }";
+      "{'descr': '" + descrOf(tensor.type) +
+      "', 'fortran_order': False, 'shape': " + shape + ", }";
   // Pad with spaces so the data starts on a 64-byte boundary.
   size_t total = kMagicBytes + 2 + 2 + dict.size() + 1;
   dict.append((64 - total % 64) % 64, ' ');
@@ -286,14 +394,7 @@ bool serializeNpy(const Tensor &tensor, std::string &out, std::string &error) {
   out.push_back(static_cast<char>(dict.size() & 0xff));
   out.push_back(static_cast<char>(dict.size() >> 8));
   out += dict;
-  size_t offset = out.size();
-  out.resize(offset + 4 * count);
-  for (uint64_t i = 0; i < count; ++i) {
-    uint32_t bits;
-    std::memcpy(&bits, &tensor.data[i], 4);
-    for (int b = 0; b < 4; ++b)
-      out[offset + 4 * i + b] = static_cast<char>((bits >> (8 * b)) & 0xff);
-  }
+  encodeElements(tensor, out);
   return true;
 }
 

@@ -2,8 +2,9 @@
 //
 // The .npy format (numpy.lib.format): a magic string, a version, a Python
 // dict literal describing dtype, order and shape, then the raw elements.
-// Only little-endian float32 in C order is accepted; versions 1.0, 2.0 and
-// 3.0 are read and version 1.0 is written.
+// Little-endian float32, float16, int8, uint8, int32 and bool arrays in C
+// order are accepted (bfloat16 tensors travel as float32 files); versions
+// 1.0, 2.0 and 3.0 are read and version 1.0 is written.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HETC_RUNTIME_IO_NPY_H
@@ -16,12 +17,13 @@
 namespace hetc::io {
 
 /// Parses a whole .npy image; `source` names it in errors. Returns false and
-/// sets `error` when the file is malformed or not little-endian float32 in C
-/// order.
+/// sets `error` when the file is malformed or holds an unsupported dtype or
+/// layout.
 bool parseNpy(const std::string &bytes, const std::string &source, Tensor &out,
               std::string &error);
 
-/// Serialises `tensor` as a version 1.0 .npy image ('<f4', C order).
+/// Serialises `tensor` as a version 1.0 .npy image in C order (dtype after
+/// the tensor's type; BF16 as '<f4').
 /// Returns false when the shape does not match the element count.
 bool serializeNpy(const Tensor &tensor, std::string &out, std::string &error);
 

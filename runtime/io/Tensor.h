@@ -1,11 +1,14 @@
-//===- Tensor.h - A dense fp32 tensor in host memory ------------*- C++ -*-===//
+//===- Tensor.h - A dense tensor in host memory -----------------*- C++ -*-===//
 //
-// The runtime's host-side tensor: a shape and its elements in row-major (C)
-// order. Inputs and outputs of `hetc run` and the chip model use it.
+// The runtime's host-side tensor: an element type, a shape and its elements
+// in row-major (C) order. Inputs and outputs of `hetc run` and the chip
+// model use it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HETC_RUNTIME_IO_TENSOR_H
 #define HETC_RUNTIME_IO_TENSOR_H
+
+#include "runtime/io/ElementType.h"
 
 #include <cstdint>
 #include <string>
@@ -13,10 +16,17 @@
 
 namespace hetc::io {
 
-/// A dense fp32 tensor; `data` holds the elements in row-major order.
+/// A dense tensor. Float types keep their elements in `data` (F16 and BF16
+/// values widened exactly), integer types and Bool in `ints`; the other
+/// vector stays empty.
 struct Tensor {
   std::vector<int64_t> shape;
   std::vector<float> data;
+  std::vector<int32_t> ints;
+  ElementType type = ElementType::F32;
+
+  /// Elements held, in whichever vector the type uses.
+  size_t size() const { return isFloat(type) ? data.size() : ints.size(); }
 };
 
 /// Returns the element count of `shape` in `count`, or false when a

@@ -17,19 +17,33 @@ uint64_t nextRandom(uint64_t &state) {
 } // namespace
 
 io::Tensor randomTensor(const std::string &name,
-                        const std::vector<int64_t> &shape, uint64_t seed) {
+                        const std::vector<int64_t> &shape, uint64_t seed,
+                        io::ElementType type) {
   io::Tensor tensor;
+  tensor.type = type;
   tensor.shape = shape;
   uint64_t count = 0;
   if (!io::elementCount(shape, count))
     return tensor;
-  tensor.data.resize(count);
   uint64_t state = seed ^ chip::fnv1a64(name);
-  for (float &value : tensor.data) {
-    // 24 random bits give every float in [0, 1) on a 2^-24 grid exactly.
-    float unit = float(nextRandom(state) >> 40) * (1.0f / 16777216.0f);
-    value = 2.0f * unit - 1.0f;
+  if (io::isFloat(type)) {
+    tensor.data.resize(count);
+    for (float &value : tensor.data) {
+      // 24 random bits give every float in [0, 1) on a 2^-24 grid exactly.
+      float unit = float(nextRandom(state) >> 40) * (1.0f / 16777216.0f);
+      value = io::roundTo(type, 2.0f * unit - 1.0f);
+    }
+    return tensor;
   }
+  int64_t lo = type == io::ElementType::I8    ? -128
+               : type == io::ElementType::I32 ? -1024
+                                               : 0;
+  int64_t span = type == io::ElementType::I32    ? 2048
+                 : type == io::ElementType::Bool ? 2
+                                                 : 256;
+  tensor.ints.resize(count);
+  for (int32_t &value : tensor.ints)
+    value = int32_t(lo + int64_t(nextRandom(state) % uint64_t(span)));
   return tensor;
 }
 

@@ -16,11 +16,14 @@
 
 namespace hetc::run {
 
-/// A tensor of `shape` with elements uniform in [-1, 1). The stream depends
-/// on `seed` and the input's `name` only, so an input keeps its values
-/// whichever other inputs are given.
+/// A tensor of `shape` and `type`: floats uniform in [-1, 1) (rounded to
+/// f16 or bf16), integers uniform over the type's range (i32: [-1024,
+/// 1024)), bools 0 or 1. The stream depends on `seed` and the input's
+/// `name` only, so an input keeps its values whichever other inputs are
+/// given.
 io::Tensor randomTensor(const std::string &name,
-                        const std::vector<int64_t> &shape, uint64_t seed);
+                        const std::vector<int64_t> &shape, uint64_t seed,
+                        io::ElementType type = io::ElementType::F32);
 
 } // namespace hetc::run
 

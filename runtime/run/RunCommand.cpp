@@ -9,6 +9,7 @@
 #include "runtime/run/RandomInputs.h"
 #include "runtime/run/RunSummary.h"
 #include "runtime/run/TraceWriter.h"
+#include "runtime/sim/DataTypes.h"
 #include "runtime/sim/Simulator.h"
 
 #include <algorithm>
@@ -151,7 +152,9 @@ private:
         out << "input '" << input.name() << "': shape "
             << io::shapeString(shape) << ", from " << given->second << "\n";
       } else {
-        tensor = randomTensor(input.name(), shape, options.seed);
+        tensor = randomTensor(input.name(), shape, options.seed,
+                              sim::elementTypeOf(input.dtype())
+                                  .value_or(io::ElementType::F32));
         out << "input '" << input.name() << "': shape "
             << io::shapeString(shape) << ", generated (seed " << options.seed
             << ")";

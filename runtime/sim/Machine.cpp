@@ -2,6 +2,7 @@
 
 #include "runtime/sim/Machine.h"
 
+#include "runtime/sim/TypedMath.h"
 #include "runtime/sim/VectorMath.h"
 
 #include <algorithm>
@@ -112,9 +113,38 @@ const float *Machine::readStream(const Op &op, uint32_t index, int which,
   const float *value = streams.read(port.dir, port.group(), op.position, cycle,
                                     producer, missed);
   if (value && (!port.hasProducer || port.producer == producer))
-    return value;
+    return checkTypes(op, index, which, cycle, producer) ? value : nullptr;
   failRead(op, index, which, cycle, value, producer, missed);
   return nullptr;
+}
+
+bool Machine::checkTypes(const Op &op, uint32_t index, int which,
+                         int64_t cycle, uint32_t producer) {
+  io::ElementType made = ops[producer].outType;
+  if (made == op.inType)
+    return true;
+  return fail("type mismatch", cycle, index,
+              "src[" + std::to_string(which) + "] takes " +
+                  io::typeName(op.inType) + " lanes, but instruction " +
+                  text.instruction(producer) + " put " + io::typeName(made) +
+                  " lanes there");
+}
+
+bool Machine::checkWeightType(const Op &op, uint32_t index, int64_t cycle) {
+  const Plane &plane = planes[op.unit];
+  io::ElementType have = plane.weightType;
+  auto isByte = [](io::ElementType type) {
+    return type == io::ElementType::I8 || type == io::ElementType::U8;
+  };
+  if (have == op.inType || (isByte(have) && isByte(op.inType)))
+    return true;
+  return fail("type mismatch", cycle, index,
+              "it multiplies " + io::typeName(op.inType) +
+                  " inputs, but the weights of matrix plane " +
+                  std::to_string(op.unit) + " are " + io::typeName(have) +
+                  (plane.typed ? " (last loaded by instruction " +
+                                     text.instruction(plane.typedBy) + ")"
+                               : " (never loaded)"));
 }
 
 void Machine::failRead(const Op &op, uint32_t index, int which, int64_t cycle,
@@ -206,6 +236,8 @@ bool Machine::execute(uint32_t index, int64_t cycle) {
                       text.instruction(plane.loader) +
                       " stores its row at cycle " +
                       std::to_string(plane.loadStoredAt));
+    if (!checkWeightType(op, index, cycle))
+      return false;
   }
   const float *src[2] = {nullptr, nullptr};
   for (int s = 0; s < op.sources; ++s)
@@ -222,6 +254,9 @@ bool Machine::execute(uint32_t index, int64_t cycle) {
       plane.loadStoredAt = done;
       plane.loader = index;
     }
+    plane.weightType = op.inType;
+    plane.typed = true;
+    plane.typedBy = index;
   }
   if (!timingOnly)
     compute(op, src);
@@ -247,13 +282,29 @@ void Machine::compute(const Op &op, const float *const *src) {
   case OpClass::MemWrite:
     break;
   case OpClass::VectorBinary:
-    vectorBinary(op.opcode, src[0], src[1], result.data(), op.lanes, lanes);
+    if (io::isFloat(op.inType))
+      vectorBinary(op.opcode, src[0], src[1], result.data(), op.lanes, lanes);
+    else
+      integerBinary(op.opcode, src[0], src[1], result.data(), op.lanes, lanes);
+    roundLanes(op.outType, result.data(), op.lanes);
     break;
   case OpClass::VectorUnary:
-    vectorUnary(op.opcode, src[0], result.data(), op.lanes, lanes);
+    if (op.opcode == hetx::V_CAST)
+      castLanes(op.inType, op.outType, src[0], result.data(), op.lanes, lanes);
+    else if (io::isFloat(op.inType))
+      vectorUnary(op.opcode, src[0], result.data(), op.lanes, lanes);
+    else
+      integerUnary(op.opcode, src[0], result.data(), op.lanes, lanes);
+    if (op.opcode != hetx::V_CAST)
+      roundLanes(op.outType, result.data(), op.lanes);
     break;
   case OpClass::VectorReduce:
-    vectorReduce(op.opcode, src[0], result.data(), op.lanes, lanes);
+    if (io::isFloat(op.inType)) {
+      vectorReduce(op.opcode, src[0], result.data(), op.lanes, lanes);
+      roundLanes(op.outType, result.data(), lanes);
+    } else {
+      integerReduce(op.opcode, src[0], result.data(), op.lanes, lanes);
+    }
     break;
   case OpClass::LoadWeights:
     if (op.opcode == hetx::M_LOAD_WEIGHTS_COLUMN) {
@@ -266,7 +317,12 @@ void Machine::compute(const Op &op, const float *const *src) {
     }
     break;
   case OpClass::MatMul:
-    matmul(src[0], weightsOf(op.unit), result.data(), lanes);
+    // f16 and bf16 products are exact in fp32, so the fp32 routine is
+    // their "fp32 accumulation" as it stands.
+    if (io::isFloat(op.inType))
+      matmul(src[0], weightsOf(op.unit), result.data(), lanes);
+    else
+      integerMatmul(src[0], weightsOf(op.unit), result.data(), lanes);
     break;
   }
 }

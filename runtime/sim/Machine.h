@@ -46,6 +46,11 @@ private:
     /// The latest weight load: when it stores and which instruction it is.
     int64_t loadStoredAt = -1;
     uint32_t loader = 0;
+    /// The element type of the latest weight load (F32 before any) and
+    /// the instruction that made it.
+    io::ElementType weightType = io::ElementType::F32;
+    bool typed = false;
+    uint32_t typedBy = 0;
   };
 
   bool execute(uint32_t index, int64_t cycle);
@@ -54,6 +59,9 @@ private:
   bool claimUnit(const Op &op, uint32_t index, int64_t cycle);
   const float *readStream(const Op &op, uint32_t index, int which,
                           int64_t cycle);
+  bool checkTypes(const Op &op, uint32_t index, int which, int64_t cycle,
+                  uint32_t producer);
+  bool checkWeightType(const Op &op, uint32_t index, int64_t cycle);
   bool checkSramRead(const Op &op, uint32_t index, int64_t cycle);
   bool checkCollisions(int64_t cycle);
   bool fail(const std::string &kind, int64_t cycle, uint32_t index,

@@ -2,6 +2,8 @@
 
 #include "runtime/sim/Program.h"
 
+#include "runtime/sim/DataTypes.h"
+
 namespace hetc::sim {
 
 std::optional<OpClass> opClassOf(hetx::Opcode opcode) {
@@ -32,6 +34,8 @@ std::optional<OpClass> opClassOf(hetx::Opcode opcode) {
   case hetx::V_CEIL:
   case hetx::V_SIN:
   case hetx::V_COS:
+  case hetx::V_ROUND:
+  case hetx::V_CAST:
     return OpClass::VectorUnary;
   case hetx::V_REDUCE_SUM:
   case hetx::V_REDUCE_MAX:
@@ -84,6 +88,85 @@ bool classify(const chip::Latencies &lat, Op &op) {
     break;
   }
   return true;
+}
+
+/// Whether `opcode` is defined on int32 lanes.
+bool definedOnI32(hetx::Opcode opcode) {
+  switch (opcode) {
+  case hetx::V_ADD:
+  case hetx::V_SUB:
+  case hetx::V_MUL:
+  case hetx::V_DIV:
+  case hetx::V_MAX:
+  case hetx::V_MIN:
+  case hetx::V_RELU:
+  case hetx::V_NEG:
+  case hetx::V_ABS:
+  case hetx::V_REDUCE_SUM:
+  case hetx::V_REDUCE_MAX:
+  case hetx::V_REDUCE_MIN:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// Sets the operand and result types of `op` from the instruction's dtype
+/// fields; on failure sets `kind` and `details`.
+bool decodeTypes(const hetx::Instruction &instr, Op &op, std::string &kind,
+                 std::string &details) {
+  kind = "bad dtype";
+  std::string name = HazardText::opcodeName(op.opcode);
+  hetx::DataType raw =
+      instr.dtype() == hetx::DTYPE_UNSPECIFIED ? hetx::F32 : instr.dtype();
+  std::optional<io::ElementType> type = elementTypeOf(raw);
+  if (!type) {
+    details = "dtype " + std::to_string(instr.dtype()) +
+              " is not an element type of the chip";
+    return false;
+  }
+  if (op.opcode != hetx::V_CAST && instr.src_dtype() != hetx::DTYPE_UNSPECIFIED) {
+    details = "src_dtype is set, but only V_CAST converts between types";
+    return false;
+  }
+  op.inType = op.outType = *type;
+  auto refuse = [&](const char *why) {
+    details = name + " is not defined on " + io::typeName(*type) + " " + why;
+    return false;
+  };
+  bool isFloat = io::isFloat(*type);
+  bool isByte = *type == io::ElementType::I8 || *type == io::ElementType::U8;
+  switch (op.kind) {
+  case OpClass::MemRead:
+  case OpClass::MemWrite:
+    return true;
+  case OpClass::LoadWeights:
+    return isFloat || isByte ? true
+                             : refuse("(weights are f32, f16, bf16, i8 or u8)");
+  case OpClass::MatMul:
+    if (!isFloat && !isByte)
+      return refuse("(inputs are f32, f16, bf16, i8 or u8)");
+    op.outType = isFloat ? io::ElementType::F32 : io::ElementType::I32;
+    return true;
+  default:
+    break;
+  }
+  if (op.opcode == hetx::V_CAST) {
+    std::optional<io::ElementType> from = elementTypeOf(instr.src_dtype());
+    if (!from) {
+      details = "V_CAST needs src_dtype, the type it converts from";
+      return false;
+    }
+    op.inType = *from;
+    return true;
+  }
+  if (isFloat)
+    return true;
+  if (*type == io::ElementType::I32 && definedOnI32(op.opcode))
+    return true;
+  return refuse("lanes (the vector unit computes on f32, f16, bf16 and, for "
+                "add, sub, mul, div, max, min, relu, neg, abs and the "
+                "reductions, i32; convert other types with V_CAST)");
 }
 
 bool isVector(OpClass kind) {
@@ -201,6 +284,9 @@ bool decodeOne(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
   if (op.produces &&
       !checkStream(instr.dst(), "dst", chip, op.dst, kind, details))
     return false;
+  if (!decodeTypes(instr, op, kind, details))
+    return false;
+  kind.clear();
   if (isVector(op.kind) && (op.lanes < 1 || op.lanes > chip.lanes())) {
     kind = "bad lanes";
     details = "lanes is " + std::to_string(op.lanes) + ", but must be in [1, " +

@@ -9,6 +9,7 @@
 #define HETC_RUNTIME_SIM_PROGRAM_H
 
 #include "runtime/chip/ChipSpec.h"
+#include "runtime/io/ElementType.h"
 #include "runtime/schema/hetx.pb.h"
 #include "runtime/sim/HazardText.h"
 
@@ -60,6 +61,10 @@ struct Op {
   StreamPort dst;
   /// Whether the instruction puts a value on `dst`.
   bool produces = false;
+  /// Element type of the source operands (and of the weights a load
+  /// installs), and of the result.
+  io::ElementType inType = io::ElementType::F32;
+  io::ElementType outType = io::ElementType::F32;
 };
 
 /// The class of `opcode`, or nullopt for an unknown opcode: the one list of
@@ -68,8 +73,9 @@ std::optional<OpClass> opClassOf(hetx::Opcode opcode);
 
 /// Decodes and checks every instruction of `artifact` for `chip`: known
 /// opcode, unit and address in range and consistent, stream groups aligned
-/// and in range, lane and row fields in range, operand counts, node index,
-/// and cycles in non-decreasing order. On failure `error` is a hazard
+/// and in range, lane and row fields in range, operand counts, element types
+/// the opcode is defined for, node index, and cycles in non-decreasing
+/// order. On failure `error` is a hazard
 /// message for the first bad instruction.
 bool decodeProgram(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
                    const HazardText &text, std::vector<Op> &ops,

@@ -4,6 +4,7 @@
 
 #include "runtime/artifact/ArtifactFile.h"
 #include "runtime/sim/HazardText.h"
+#include "runtime/sim/DataTypes.h"
 #include "runtime/sim/Machine.h"
 #include "runtime/sim/Program.h"
 #include "runtime/sim/Sram.h"
@@ -47,12 +48,14 @@ bool placeBindings(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
     if (!checkBinding(constant.binding(), placed.what, chip, placed.layout,
                       error))
       return false;
-    if (constant.data().size() != placed.layout.elements * 4) {
+    uint64_t bytes = placed.layout.elements * io::byteWidth(placed.layout.type);
+    if (constant.data().size() != bytes) {
       error = placed.what + ": data holds " +
               std::to_string(constant.data().size()) + " bytes, but shape " +
               io::shapeString({constant.binding().shape().begin(),
-                               constant.binding().shape().end()}) +
-              " needs " + std::to_string(placed.layout.elements * 4);
+                               constant.binding().shape().end()}) + " of " +
+              io::typeName(placed.layout.type) + " needs " +
+              std::to_string(bytes);
       return false;
     }
     preloaded.push_back(placed);
@@ -84,7 +87,32 @@ bool placeBindings(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
   return true;
 }
 
-/// Checks that `inputs` gives each artifact input once, with its shape.
+/// Checks that `tensor` holds values of `want`, the type of input `name`.
+/// A BF16 input may come as F32 values (numpy has no bfloat16) that are all
+/// bfloat16 values.
+bool checkInputType(const std::string &name, const io::Tensor &tensor,
+                    io::ElementType want, std::string &error) {
+  if (want == io::ElementType::BF16 && tensor.type == io::ElementType::F32) {
+    for (size_t i = 0; i < tensor.data.size(); ++i) {
+      float value = tensor.data[i];
+      if (io::roundTo(want, value) != value && value == value) {
+        error = "input '" + name + "' is bf16, but element " +
+                std::to_string(i) + " (" + std::to_string(value) +
+                ") of the f32 values given is not a bf16 value";
+        return false;
+      }
+    }
+    return true;
+  }
+  if (tensor.type == want)
+    return true;
+  error = "input '" + name + "' is " + io::typeName(want) +
+          ", but the value given is " + io::typeName(tensor.type);
+  return false;
+}
+
+/// Checks that `inputs` gives each artifact input once, with its shape and
+/// element type.
 bool checkInputs(const hetx::Artifact &artifact,
                  const std::map<std::string, io::Tensor> &inputs,
                  std::string &error) {
@@ -103,13 +131,15 @@ bool checkInputs(const hetx::Artifact &artifact,
     std::vector<int64_t> want(it->shape().begin(), it->shape().end());
     uint64_t count = 0;
     if (tensor.shape != want || !io::elementCount(tensor.shape, count) ||
-        count != tensor.data.size()) {
+        count != tensor.size()) {
       error = "input '" + name + "' has shape " +
               io::shapeString(tensor.shape) + " (" +
-              std::to_string(tensor.data.size()) +
+              std::to_string(tensor.size()) +
               " elements), but the artifact expects " + io::shapeString(want);
       return false;
     }
+    if (!checkInputType(name, tensor, *elementTypeOf(it->dtype()), error))
+      return false;
   }
   for (const hetx::TensorBinding &input : artifact.inputs()) {
     if (!inputs.count(input.name())) {
@@ -120,16 +150,38 @@ bool checkInputs(const hetx::Artifact &artifact,
   return true;
 }
 
-/// Decodes a constant's little-endian fp32 bytes.
-std::vector<float> decodeConstant(const std::string &bytes) {
-  std::vector<float> values(bytes.size() / 4);
-  for (size_t i = 0; i < values.size(); ++i) {
+/// Decodes a constant's little-endian bytes of `type` into lane words.
+std::vector<float> decodeConstant(const std::string &bytes,
+                                  io::ElementType type) {
+  unsigned width = io::byteWidth(type);
+  std::vector<float> words(bytes.size() / width);
+  for (size_t i = 0; i < words.size(); ++i) {
     uint32_t bits = 0;
-    for (int b = 0; b < 4; ++b)
-      bits |= uint32_t(static_cast<unsigned char>(bytes[4 * i + b])) << (8 * b);
-    std::memcpy(&values[i], &bits, 4);
+    for (unsigned b = 0; b < width; ++b)
+      bits |= uint32_t(static_cast<unsigned char>(bytes[width * i + b]))
+              << (8 * b);
+    switch (type) {
+    case io::ElementType::F32:
+      std::memcpy(&words[i], &bits, 4);
+      break;
+    case io::ElementType::F16:
+      words[i] = io::halfValue(uint16_t(bits));
+      break;
+    case io::ElementType::BF16:
+      words[i] = io::bf16Value(uint16_t(bits));
+      break;
+    case io::ElementType::I8:
+      words[i] = wordOfInt(int8_t(bits));
+      break;
+    case io::ElementType::Bool:
+      words[i] = wordOfInt(bits != 0);
+      break;
+    default: // U8, I32
+      words[i] = wordOfInt(int32_t(bits));
+      break;
+    }
   }
-  return values;
+  return words;
 }
 } // namespace
 
@@ -165,8 +217,10 @@ bool load(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
   if (!decodeProgram(artifact, chip, state->text, state->ops, error) ||
       !placeBindings(artifact, chip, state->preloaded, state->outputs, error))
     return false;
-  for (const hetx::Constant &constant : artifact.constants())
-    state->constants.push_back(decodeConstant(constant.data()));
+  for (int i = 0; i < artifact.constants_size(); ++i)
+    state->constants.push_back(decodeConstant(
+        artifact.constants(i).data(),
+        state->preloaded[size_t(artifact.inputs_size() + i)].layout.type));
   program.state = std::move(state);
   return true;
 }
@@ -180,13 +234,15 @@ bool run(const LoadedProgram &program,
   bool values = !options.timingOnly;
   Sram sram(state.chip, values);
   size_t inputCount = size_t(state.artifact.inputs_size());
+  std::vector<float> storage;
   for (size_t i = 0; i < state.preloaded.size(); ++i) {
     const Placed &placed = state.preloaded[i];
-    const float *data = nullptr;
+    const float *words = nullptr;
     if (values)
-      data = i < inputCount ? inputs.at(placed.binding->name()).data.data()
-                            : state.constants[i - inputCount].data();
-    sram.preload(*placed.binding, placed.layout, data);
+      words = i < inputCount
+                  ? laneWords(inputs.at(placed.binding->name()), storage)
+                  : state.constants[i - inputCount].data();
+    sram.preload(*placed.binding, placed.layout, words);
   }
 
   Machine machine(state.chip, state.text, state.ops, sram, options);

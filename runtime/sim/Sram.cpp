@@ -2,6 +2,8 @@
 
 #include "runtime/sim/Sram.h"
 
+#include "runtime/sim/DataTypes.h"
+
 #include <algorithm>
 #include <cstring>
 
@@ -12,7 +14,7 @@ Sram::Sram(const chip::ChipSpec &chip, bool values)
       chunks((chip.totalVectors() >> kChunkBits) + 1) {}
 
 void Sram::preload(const hetx::TensorBinding &binding,
-                   const BindingLayout &layout, const float *elements) {
+                   const BindingLayout &layout, const float *words) {
   uint64_t cols = layout.cols;
   for (uint64_t r = 0; r < layout.rows; ++r) {
     for (uint64_t v = 0; v < binding.vectors_per_row(); ++v) {
@@ -26,7 +28,7 @@ void Sram::preload(const hetx::TensorBinding &binding,
       uint64_t first = v * lanes;
       uint64_t count =
           first < cols ? std::min<uint64_t>(lanes, cols - first) : 0;
-      std::memcpy(out, elements + r * cols + first, sizeof(float) * count);
+      std::memcpy(out, words + r * cols + first, sizeof(float) * count);
       std::fill(out + count, out + lanes, 0.0f);
     }
   }
@@ -35,7 +37,9 @@ void Sram::preload(const hetx::TensorBinding &binding,
 bool Sram::fetch(const hetx::TensorBinding &binding,
                  const BindingLayout &layout, io::Tensor &out,
                  std::string &error) const {
+  out.type = layout.type;
   out.shape.assign(binding.shape().begin(), binding.shape().end());
+  out.ints.clear();
   uint64_t cols = layout.cols;
   out.data.assign(values ? layout.elements : 0, 0.0f);
   uint64_t used = (cols + lanes - 1) / lanes;
@@ -57,7 +61,25 @@ bool Sram::fetch(const hetx::TensorBinding &binding,
                   sizeof(float) * count);
     }
   }
+  if (!io::isFloat(out.type)) {
+    // The lane words are int32s: move them to where integer tensors keep
+    // their elements.
+    out.ints.reserve(out.data.size());
+    for (float word : out.data)
+      out.ints.push_back(intOfWord(word));
+    out.data.clear();
+  }
   return true;
+}
+
+const float *laneWords(const io::Tensor &tensor, std::vector<float> &storage) {
+  if (io::isFloat(tensor.type))
+    return tensor.data.data();
+  storage.clear();
+  storage.reserve(tensor.ints.size());
+  for (int32_t value : tensor.ints)
+    storage.push_back(wordOfInt(value));
+  return storage.data();
 }
 
 bool checkBinding(const hetx::TensorBinding &binding, const std::string &what,
@@ -67,9 +89,11 @@ bool checkBinding(const hetx::TensorBinding &binding, const std::string &what,
     error = what + ": " + why;
     return false;
   };
-  if (binding.dtype() != hetx::F32)
+  std::optional<io::ElementType> type = elementTypeOf(binding.dtype());
+  if (!type)
     return fail("dtype " + std::to_string(binding.dtype()) +
-                " is not supported (the chip model handles F32 only)");
+                " is not an element type the chip holds");
+  layout.type = *type;
   std::vector<int64_t> shape(binding.shape().begin(), binding.shape().end());
   std::vector<int64_t> rowDims(shape.begin(),
                                shape.empty() ? shape.end() : shape.end() - 1);

@@ -26,6 +26,7 @@ namespace hetc::sim {
 /// The layout of a binding: rows x cols, with `vectors_per_row` vectors
 /// per row.
 struct BindingLayout {
+  io::ElementType type = io::ElementType::F32;
   uint64_t rows = 1;
   uint64_t cols = 1;
   uint64_t elements = 1;
@@ -79,11 +80,13 @@ public:
       std::memcpy(slotOf(entry), data, sizeof(float) * lanes);
   }
 
-  /// Places `elements` (row-major, as `layout` counts them; ignored
-  /// without values) where `binding` says, as data present before cycle 0.
+  /// Places `words` (the elements' lane words, row-major, as `layout`
+  /// counts them; ignored without values) where `binding` says, as data
+  /// present before cycle 0.
   void preload(const hetx::TensorBinding &binding, const BindingLayout &layout,
-               const float *elements);
-  /// Reads the tensor `binding` describes (only its shape without values).
+               const float *words);
+  /// Reads the tensor `binding` describes, in its element type (only its
+  /// shape and type without values).
   /// Fails, naming the binding, when part of it was never written.
   bool fetch(const hetx::TensorBinding &binding, const BindingLayout &layout,
              io::Tensor &out, std::string &error) const;
@@ -126,6 +129,10 @@ private:
   std::vector<std::unique_ptr<Meta[]>> chunks;
   std::vector<float> pool;
 };
+
+/// The lane words of `tensor`'s elements: its own data for float types,
+/// otherwise converted into `storage`.
+const float *laneWords(const io::Tensor &tensor, std::vector<float> &storage);
 
 /// Checks a binding against the chip (dtype, shape, row width, SRAM range)
 /// and computes its layout. `what` names it in errors, e.g. "input 'x'".

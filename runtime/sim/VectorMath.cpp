@@ -105,6 +105,10 @@ void vectorUnary(hetx::Opcode op, const float *a, float *out, uint32_t active,
   case hetx::V_COS:
     return apply(a, out, active, width,
                  [](float x, uint32_t) { return std::cos(x); });
+  case hetx::V_ROUND:
+    // The default rounding mode: to nearest, ties to even.
+    return apply(a, out, active, width,
+                 [](float x, uint32_t) { return std::nearbyint(x); });
   default:
     return apply(a, out, active, width,
                  [](float x, uint32_t) { return std::exp(x); });

@@ -113,8 +113,10 @@ TEST(NpyTest, UnsupportedDtype) {
   EXPECT_EQ(parseError(image("{'descr': '<f8', 'fortran_order': False, "
                              "'shape': (2,), }",
                              std::string(16, '\0'))),
-            "t.npy: unsupported dtype '<f8' (float64); only little-endian "
-            "float32 ('<f4') is supported (convert with array.astype('<f4'))");
+            "t.npy: unsupported dtype '<f8' (float64); supported: float32 "
+            "('<f4'), float16 ('<f2'), int8 ('|i1'), uint8 ('|u1'), int32 "
+            "('<i4') and bool ('|b1'), little-endian (convert with "
+            "array.astype(...))");
   EXPECT_NE(parseError(image("{'descr': '>f4', 'fortran_order': False, "
                              "'shape': (2,), }",
                              std::string(8, '\0')))

@@ -417,8 +417,8 @@ TEST_F(SimHazardTest, BindingsMustFit) {
   TestProgram program = matmulProgram(chip);
   program.artifact.mutable_constants(0)->mutable_data()->resize(100);
   EXPECT_EQ(simulateError(program, chip),
-            "constant 'W': data holds 100 bytes, but shape [16, 16] needs "
-            "1024");
+            "constant 'W': data holds 100 bytes, but shape [16, 16] of f32 "
+            "needs 1024");
 }
 
 TEST_F(SimHazardTest, OutputNeverWritten) {

@@ -1,0 +1,60 @@
+//===- DataTypes.h - hetx element types as the chip model sees them -*- C++ -*-//
+//
+// The artifact's DataType enum mapped to io::ElementType, and the 32-bit
+// lane word each element type occupies in SRAM, on streams and in weight
+// buffers (see hetx.proto): fp32 bits for float types, int32 bits for
+// integer types and Bool.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HETC_RUNTIME_SIM_DATATYPES_H
+#define HETC_RUNTIME_SIM_DATATYPES_H
+
+#include "runtime/io/ElementType.h"
+#include "runtime/schema/hetx.pb.h"
+
+#include <cstdint>
+#include <cstring>
+#include <optional>
+
+namespace hetc::sim {
+
+/// The element type of `type`, or nullopt for DTYPE_UNSPECIFIED and
+/// unknown values.
+inline std::optional<io::ElementType> elementTypeOf(hetx::DataType type) {
+  switch (type) {
+  case hetx::F32:
+    return io::ElementType::F32;
+  case hetx::F16:
+    return io::ElementType::F16;
+  case hetx::BF16:
+    return io::ElementType::BF16;
+  case hetx::I8:
+    return io::ElementType::I8;
+  case hetx::U8:
+    return io::ElementType::U8;
+  case hetx::I32:
+    return io::ElementType::I32;
+  case hetx::BOOL:
+    return io::ElementType::Bool;
+  default:
+    return std::nullopt;
+  }
+}
+
+/// The int32 held in a lane word.
+inline int32_t intOfWord(float word) {
+  int32_t value;
+  std::memcpy(&value, &word, sizeof value);
+  return value;
+}
+
+/// The lane word holding int32 `value`.
+inline float wordOfInt(int32_t value) {
+  float word;
+  std::memcpy(&word, &value, sizeof word);
+  return word;
+}
+
+} // namespace hetc::sim
+
+#endif // HETC_RUNTIME_SIM_DATATYPES_H

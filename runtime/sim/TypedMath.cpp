@@ -1,0 +1,117 @@
+//===- TypedMath.cpp - Numerics of the types other than fp32 -----------===//
+
+#include "runtime/sim/TypedMath.h"
+
+#include "runtime/sim/DataTypes.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace hetc::sim {
+
+namespace {
+/// Two's-complement wrap-around arithmetic without signed overflow.
+int32_t wrap(uint32_t bits) { return int32_t(bits); }
+
+int32_t divide(int32_t a, int32_t b) {
+  if (b == 0)
+    return 0;
+  if (a == std::numeric_limits<int32_t>::min() && b == -1)
+    return a;
+  return a / b;
+}
+
+template <typename Fn>
+void applyInt(const float *a, float *out, uint32_t active, uint32_t width,
+              Fn fn) {
+  for (uint32_t i = 0; i < active; ++i)
+    out[i] = wordOfInt(fn(intOfWord(a[i]), i));
+  std::fill(out + active, out + width, 0.0f);
+}
+} // namespace
+
+void roundLanes(io::ElementType type, float *lanes, uint32_t active) {
+  if (type == io::ElementType::F32)
+    return;
+  for (uint32_t i = 0; i < active; ++i)
+    lanes[i] = io::roundTo(type, lanes[i]);
+}
+
+void integerBinary(hetx::Opcode op, const float *a, const float *b, float *out,
+                   uint32_t active, uint32_t width) {
+  applyInt(a, out, active, width, [op, b](int32_t x, uint32_t i) {
+    int32_t y = intOfWord(b[i]);
+    switch (op) {
+    case hetx::V_ADD:
+      return wrap(uint32_t(x) + uint32_t(y));
+    case hetx::V_SUB:
+      return wrap(uint32_t(x) - uint32_t(y));
+    case hetx::V_MUL:
+      return wrap(uint32_t(x) * uint32_t(y));
+    case hetx::V_DIV:
+      return divide(x, y);
+    case hetx::V_MIN:
+      return std::min(x, y);
+    default: // V_MAX
+      return std::max(x, y);
+    }
+  });
+}
+
+void integerUnary(hetx::Opcode op, const float *a, float *out, uint32_t active,
+                  uint32_t width) {
+  applyInt(a, out, active, width, [op](int32_t x, uint32_t) {
+    switch (op) {
+    case hetx::V_RELU:
+      return std::max(x, 0);
+    case hetx::V_NEG:
+      return wrap(0u - uint32_t(x));
+    default: // V_ABS
+      return x < 0 ? wrap(0u - uint32_t(x)) : x;
+    }
+  });
+}
+
+void integerReduce(hetx::Opcode op, const float *a, float *out,
+                   uint32_t active, uint32_t width) {
+  int32_t result = op == hetx::V_REDUCE_SUM ? 0 : intOfWord(a[0]);
+  for (uint32_t i = op == hetx::V_REDUCE_SUM ? 0 : 1; i < active; ++i) {
+    int32_t x = intOfWord(a[i]);
+    result = op == hetx::V_REDUCE_SUM   ? wrap(uint32_t(result) + uint32_t(x))
+             : op == hetx::V_REDUCE_MAX ? std::max(result, x)
+                                        : std::min(result, x);
+  }
+  std::fill(out, out + width, wordOfInt(result));
+}
+
+void castLanes(io::ElementType from, io::ElementType to, const float *a,
+               float *out, uint32_t active, uint32_t width) {
+  bool fromFloat = io::isFloat(from), toFloat = io::isFloat(to);
+  for (uint32_t i = 0; i < active; ++i) {
+    if (fromFloat && toFloat)
+      out[i] = io::roundTo(to, a[i]);
+    else if (fromFloat)
+      out[i] = wordOfInt(io::saturateTo(to, a[i]));
+    else if (toFloat)
+      out[i] = io::roundTo(to, float(intOfWord(a[i])));
+    else
+      out[i] = wordOfInt(io::clampTo(to, intOfWord(a[i])));
+  }
+  std::fill(out + active, out + width, 0.0f);
+}
+
+void integerMatmul(const float *x, const float *weights, float *out,
+                   uint32_t width) {
+  std::fill(out, out + width, 0.0f); // the word of int32 0
+  for (uint32_t i = 0; i < width; ++i) {
+    uint32_t xi = uint32_t(intOfWord(x[i]));
+    if (xi == 0)
+      continue; // adds nothing: integer sums are exact in any order
+    const float *row = weights + size_t(i) * width;
+    for (uint32_t j = 0; j < width; ++j)
+      out[j] = wordOfInt(wrap(uint32_t(intOfWord(out[j])) +
+                              xi * uint32_t(intOfWord(row[j]))));
+  }
+}
+
+} // namespace hetc::sim

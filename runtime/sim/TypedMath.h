@@ -1,0 +1,50 @@
+//===- TypedMath.h - Numerics of the types other than fp32 ------*- C++ -*-===//
+//
+// The vector and matrix units on f16, bf16, i8, u8, i32 and bool lanes (see
+// docs/isa.md, "Numerics"). Float types compute in fp32 and round each
+// result to their type; integer lanes compute in int32 with two's-complement
+// wrap-around; V_CAST converts with the rules of runtime/io/ElementType.h.
+// Lanes hold 32-bit words as runtime/sim/DataTypes.h describes.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HETC_RUNTIME_SIM_TYPEDMATH_H
+#define HETC_RUNTIME_SIM_TYPEDMATH_H
+
+#include "runtime/io/ElementType.h"
+#include "runtime/schema/hetx.pb.h"
+
+#include <cstdint>
+
+namespace hetc::sim {
+
+/// Rounds lanes [0, active) of `lanes` to float type `type` (a no-op for
+/// F32).
+void roundLanes(io::ElementType type, float *lanes, uint32_t active);
+
+/// out = a op b on int32 lanes [0, active); zero beyond. Division truncates
+/// towards zero; a division by zero gives 0.
+void integerBinary(hetx::Opcode op, const float *a, const float *b, float *out,
+                   uint32_t active, uint32_t width);
+
+/// out = op(a) on int32 lanes [0, active) (V_RELU, V_NEG, V_ABS); zero
+/// beyond.
+void integerUnary(hetx::Opcode op, const float *a, float *out, uint32_t active,
+                  uint32_t width);
+
+/// Reduces int32 lanes [0, active) of `a` into every lane of `out`.
+void integerReduce(hetx::Opcode op, const float *a, float *out,
+                   uint32_t active, uint32_t width);
+
+/// V_CAST: converts lanes [0, active) of `a` from `from` to `to`; zero
+/// beyond.
+void castLanes(io::ElementType from, io::ElementType to, const float *a,
+               float *out, uint32_t active, uint32_t width);
+
+/// out[j] = sum_i x[i] * weights[i * width + j] over int32 lanes, with
+/// int32 wrap-around (exact for i8 and u8 products over up to 2^17 rows).
+void integerMatmul(const float *x, const float *weights, float *out,
+                   uint32_t width);
+
+} // namespace hetc::sim
+
+#endif // HETC_RUNTIME_SIM_TYPEDMATH_H
