@@ -3,7 +3,10 @@
 // Translates the instructions of each function into a hetc::sched::Problem
 // and writes the solution back as `cycle` and `stream` attributes. The
 // translation is where the chip's rules meet the scheduler's model:
-//   - resources: a bank of a MEM slice, the vector unit's ALUs, each plane;
+//   - resources: a bank of a MEM slice, the vector unit's ALUs, each plane,
+//     and the dispatcher: at most `dispatch.per_cycle` instructions issue
+//     in any cycle, so that the dispatcher can always place each one in
+//     its queue the cycle before (docs/isa.md, rule 9);
 //   - transfers: a !hisa.vec value, from its producer to its readers;
 //   - dependences: SRAM read/write order per address, and a plane's weight
 //     loads against the matmuls that use (or must finish before) them.
@@ -154,8 +157,10 @@ LogicalResult ProblemBuilder::add(Operation *op) {
   int32_t plane = load ? load.getPlane() : matmul ? matmul.getPlane() : -1;
   if (plane >= 0)
     beginPlaneOp(plane, bool(load));
-  sched::OpId id = addOp(op, info->latency, info->position,
-                         {resource(info->unit, info->capacity)});
+  sched::OpId id =
+      addOp(op, info->latency, info->position,
+            {resource(info->unit, info->capacity),
+             resource("dispatch", chip.proto().dispatch().per_cycle())});
   if (plane >= 0)
     endPlaneOp(id, plane, bool(load));
   if (auto read = dyn_cast<hisa::ReadOp>(op))

@@ -5,6 +5,7 @@
 #include "runtime/artifact/ArtifactFile.h"
 #include "runtime/sim/HazardText.h"
 #include "runtime/sim/DataTypes.h"
+#include "runtime/sim/Dispatch.h"
 #include "runtime/sim/Machine.h"
 #include "runtime/sim/Program.h"
 #include "runtime/sim/Sram.h"
@@ -215,6 +216,7 @@ bool load(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
     return false;
   auto state = std::make_unique<LoadedProgram::State>(artifact, chip);
   if (!decodeProgram(artifact, chip, state->text, state->ops, error) ||
+      !checkDispatch(state->ops, chip, state->text, error) ||
       !placeBindings(artifact, chip, state->preloaded, state->outputs, error))
     return false;
   for (int i = 0; i < artifact.constants_size(); ++i)

@@ -430,3 +430,36 @@ TEST_F(SimHazardTest, OutputNeverWritten) {
 
 } // namespace
 } // namespace hetc::test
+
+namespace hetc::test {
+namespace {
+
+// Tests rule 9: with one queue entry per issue slot and one dispatch per
+// cycle, the matmul program's back-to-back weight reads outrun the
+// dispatcher.
+TEST(DispatchTest, DispatcherFallsBehind) {
+  chip::ChipSpec chip = testChipWith([](chip::Chip &c) {
+    c.mutable_dispatch()->set_per_cycle(1);
+    c.mutable_dispatch()->set_queue_depth(1);
+  });
+  TestProgram program = matmulProgram(chip);
+  EXPECT_EQ(simulateError(program, chip),
+            "hazard: queue starvation at cycle 7: instruction #7 MEM_READ on "
+            "MEM slice 1 (node 'MatMul_0'): it is due at cycle 7, but can "
+            "enter its unit's queue at cycle 7 at the earliest: the "
+            "dispatcher places 1 instructions per cycle (dispatch.per_cycle) "
+            "and is busy with earlier ones until then");
+}
+
+// Tests that deeper queues absorb the same burst: they are filled further
+// before cycle 0, so one dispatch per cycle keeps up.
+TEST(DispatchTest, DeeperQueuesAbsorbTheBurst) {
+  chip::ChipSpec chip = testChipWith([](chip::Chip &c) {
+    c.mutable_dispatch()->set_per_cycle(1);
+    c.mutable_dispatch()->set_queue_depth(16);
+  });
+  EXPECT_EQ(simulateError(matmulProgram(chip), chip), "");
+}
+
+} // namespace
+} // namespace hetc::test
