@@ -107,6 +107,11 @@ bool ChipSpec::validate(const std::string &source, std::string &error) {
   require(lat.vector_reduce() >= 1, "latency.vector_reduce", "must be >= 1");
   require(lat.matrix_load() >= 1, "latency.matrix_load", "must be >= 1");
   require(lat.matrix_mul() >= 1, "latency.matrix_mul", "must be >= 1");
+  require(chip.dma().engines() >= 1 && chip.dma().engines() <= 64,
+          "dma.engines", "must be in [1, 64]");
+  require(chip.dma().bytes_per_cycle() >= 1, "dma.bytes_per_cycle",
+          "must be >= 1");
+  require(chip.dma().latency() >= 1, "dma.latency", "must be >= 1");
   require(chip.dispatch().per_cycle() >= 1, "dispatch.per_cycle",
           "must be >= 1");
   require(chip.dispatch().queue_depth() >= 1 &&

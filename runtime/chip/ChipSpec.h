@@ -60,6 +60,13 @@ public:
   uint32_t planePosition(uint32_t plane) const { return planePos.at(plane); }
   uint32_t vectorPosition() const { return vectorPos; }
   uint32_t positions() const { return positionCount; }
+  /// Cycles a DMA engine takes per vector: ceil(lanes * 4 /
+  /// dma.bytes_per_cycle).
+  uint32_t dmaCyclesPerVector() const {
+    uint64_t bytes = uint64_t(lanes()) * kElementBytes;
+    uint64_t rate = chip.dma().bytes_per_cycle();
+    return uint32_t((bytes + rate - 1) / rate);
+  }
 
   /// FNV-1a 64 of the canonical binary form: the identity a .hetx records.
   uint64_t fingerprint() const { return fingerprintValue; }

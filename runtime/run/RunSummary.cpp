@@ -29,6 +29,10 @@ void printUsage(std::ostream &out, const sim::SimStats &stats,
     if (stats.planes[p].instructions)
       out << "utilisation: matrix plane " << p << " "
           << busyText(stats.planes[p].cycles, total) << "\n";
+  for (size_t e = 0; e < stats.dma.size(); ++e)
+    if (stats.dma[e].instructions)
+      out << "utilisation: DMA engine " << e << " "
+          << busyText(stats.dma[e].cycles, total) << "\n";
   if (!stats.slices.empty()) {
     size_t busiest = 0;
     uint64_t sum = 0;

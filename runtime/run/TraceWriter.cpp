@@ -50,6 +50,9 @@ uint32_t unitPosition(const hetx::Instruction &instr,
   case sim::OpClass::LoadWeights:
   case sim::OpClass::MatMul:
     return chip.planePosition(instr.unit());
+  case sim::OpClass::Dma:
+    // Not on the floorplan: tracks after its last position.
+    return chip.positions() + instr.unit();
   default:
     return chip.vectorPosition();
   }
@@ -67,6 +70,10 @@ std::string operandArgs(const hetx::Instruction &instr) {
     return ",\"column\":" + std::to_string(instr.row());
   case hetx::M_MATMUL:
     return "";
+  case hetx::DMA_IN:
+  case hetx::DMA_OUT:
+    return ",\"address\":" + std::to_string(instr.address()) +
+           ",\"host_address\":" + std::to_string(instr.host_address());
   default:
     return ",\"lanes\":" + std::to_string(instr.lanes());
   }

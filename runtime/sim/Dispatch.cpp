@@ -27,12 +27,14 @@ bool checkDispatch(const std::vector<Op> &ops, const chip::ChipSpec &chip,
   uint32_t depth = proto.dispatch().queue_depth();
   uint32_t perCycle = proto.dispatch().per_cycle();
   uint32_t slices = proto.memory().slices(), planes = proto.matrix().planes();
-  std::vector<Queue> queues(size_t(slices) + planes + 1);
+  uint32_t engines = proto.dma().engines();
+  std::vector<Queue> queues(size_t(slices) + planes + 1 + engines);
   for (size_t q = 0; q < queues.size(); ++q) {
     uint32_t width = q < slices ? proto.memory().banks_per_slice() *
                                       proto.memory().accesses_per_bank_per_cycle()
-                     : q < size_t(slices) + planes ? 1
-                                                   : proto.vector().alus();
+                     : q < size_t(slices) + planes     ? 1
+                     : q == size_t(slices) + planes ? proto.vector().alus()
+                                                    : 1;
     queues[q].capacity = depth * width;
   }
   auto queueOf = [&](const Op &op) -> size_t {
@@ -43,6 +45,8 @@ bool checkDispatch(const std::vector<Op> &ops, const chip::ChipSpec &chip,
     case OpClass::LoadWeights:
     case OpClass::MatMul:
       return size_t(slices) + op.unit;
+    case OpClass::Dma:
+      return size_t(slices) + planes + 1 + op.unit;
     default:
       return size_t(slices) + planes;
     }

@@ -1,7 +1,8 @@
 //===- Dispatch.h - Filling the functional units' instruction queues -*- C++ -*-//
 //
 // Rule 9 of docs/isa.md: the dispatcher places instructions into the queue
-// of the unit that issues them, in program order, at most
+// of the unit that issues them (a MEM slice, a matrix plane, the vector
+// unit, a DMA engine), in program order, at most
 // `dispatch.per_cycle` a cycle; a queue holds `dispatch.queue_depth` entries
 // per instruction its unit can issue in a cycle, and an entry leaves the
 // queue when its instruction issues. An instruction must be in its queue

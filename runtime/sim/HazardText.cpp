@@ -41,6 +41,8 @@ std::string HazardText::unitName(const hetx::Instruction &instr) {
   case OpClass::LoadWeights:
   case OpClass::MatMul:
     return "matrix plane " + std::to_string(instr.unit());
+  case OpClass::Dma:
+    return "DMA engine " + std::to_string(instr.unit());
   default:
     return "vector unit";
   }

@@ -12,9 +12,9 @@
 namespace hetc::sim {
 
 Machine::Machine(const chip::ChipSpec &chip, const HazardText &text,
-                 const std::vector<Op> &ops, Sram &sram,
+                 const std::vector<Op> &ops, Sram &sram, HostMemory &host,
                  const SimOptions &options)
-    : chip(chip), text(text), ops(ops), sram(sram),
+    : chip(chip), text(text), ops(ops), sram(sram), host(host),
       timingOnly(options.timingOnly), observer(options.observer),
       streams(chip.streamGroups(), chip.streamGroupWidth(), chip.positions(),
               chip.proto().streams().hop_cycles(), chip.lanes(),
@@ -25,9 +25,12 @@ Machine::Machine(const chip::ChipSpec &chip, const HazardText &text,
       alus(chip.proto().vector().alus()),
       banks(size_t(chip.proto().memory().slices()) * banksPerSlice),
       planes(chip.proto().matrix().planes()),
-      sliceIssue(chip.proto().memory().slices()), result(chip.lanes()) {
+      sliceIssue(chip.proto().memory().slices()),
+      dmaBusy(chip.proto().dma().engines(), {-1, 0}),
+      dmaCycles(chip.dmaCyclesPerVector()), result(chip.lanes()) {
   stats.slices.resize(sliceIssue.size());
   stats.planes.resize(planes.size());
+  stats.dma.resize(dmaBusy.size());
 }
 
 bool Machine::fail(const std::string &kind, int64_t cycle, uint32_t index,
@@ -65,6 +68,23 @@ bool Machine::claimUnit(const Op &op, uint32_t index, int64_t cycle) {
     Issue &slice = sliceIssue[op.unit];
     countBusy(stats.slices[op.unit], slice, cycle);
     slice.cycle = cycle;
+    return true;
+  }
+  case OpClass::Dma: {
+    auto &[freeAt, holder] = dmaBusy[op.unit];
+    if (cycle < freeAt)
+      return fail("DMA engine busy", cycle, index,
+                  "DMA engine " + std::to_string(op.unit) +
+                      " is moving the vector of instruction " +
+                      text.instruction(holder) + " until cycle " +
+                      std::to_string(freeAt) + " (one vector takes " +
+                      std::to_string(dmaCycles) + " cycles at " +
+                      std::to_string(chip.proto().dma().bytes_per_cycle()) +
+                      " bytes per cycle, dma.bytes_per_cycle)");
+    freeAt = cycle + dmaCycles;
+    holder = index;
+    ++stats.dma[op.unit].instructions;
+    stats.dma[op.unit].cycles += dmaCycles;
     return true;
   }
   case OpClass::LoadWeights:
@@ -223,10 +243,40 @@ bool Machine::checkSramRead(const Op &op, uint32_t index, int64_t cycle) {
   return true;
 }
 
+bool Machine::executeDma(const Op &op, uint32_t index, int64_t cycle) {
+  int64_t done = cycle + op.latency;
+  if (op.opcode == hetx::DMA_OUT) {
+    if (!checkSramRead(op, index, cycle))
+      return false;
+    host.write(op.hostAddress, timingOnly ? nullptr : sram.vector(op.address),
+               index, done);
+  } else {
+    int64_t storedAt = host.storedAt(op.hostAddress);
+    if (storedAt == Sram::kNever)
+      return fail("never-written read", cycle, index,
+                  "host address " + std::to_string(op.hostAddress) +
+                      " holds no staged input and was never written");
+    if (storedAt > cycle)
+      return fail("read of in-flight write", cycle, index,
+                  "host address " + std::to_string(op.hostAddress) +
+                      " is being written by instruction " +
+                      text.instruction(host.writer(op.hostAddress)) +
+                      ", which stores at cycle " + std::to_string(storedAt));
+    sram.write(op.address,
+               timingOnly ? nullptr : host.vector(op.hostAddress), index, done);
+  }
+  stats.cycles = std::max(stats.cycles, uint64_t(done));
+  if (observer)
+    observer->executed(index, uint64_t(cycle), op.latency);
+  return true;
+}
+
 bool Machine::execute(uint32_t index, int64_t cycle) {
   const Op &op = ops[index];
   if (!claimUnit(op, index, cycle))
     return false;
+  if (op.kind == OpClass::Dma)
+    return executeDma(op, index, cycle);
   if (op.kind == OpClass::MatMul) {
     const Plane &plane = planes[op.unit];
     if (plane.loadStoredAt > cycle)
@@ -280,6 +330,7 @@ void Machine::compute(const Op &op, const float *const *src) {
     std::memcpy(result.data(), sram.vector(op.address), sizeof(float) * lanes);
     break;
   case OpClass::MemWrite:
+  case OpClass::Dma:
     break;
   case OpClass::VectorBinary:
     if (io::isFloat(op.inType))
@@ -370,7 +421,8 @@ bool Machine::run(SimStats &out, std::string &errorOut) {
     // its address sees that write in flight, whatever the list order.
     for (int pass = 0; ok && pass < 2; ++pass)
       for (size_t i = begin; ok && i < end; ++i)
-        if ((ops[i].kind == OpClass::MemWrite) == (pass == 0))
+        if ((ops[i].kind == OpClass::MemWrite ||
+             ops[i].opcode == hetx::DMA_IN) == (pass == 0))
           ok = execute(uint32_t(i), cycle);
     if (!ok) {
       errorOut = error;

@@ -10,6 +10,7 @@
 
 #include "runtime/chip/ChipSpec.h"
 #include "runtime/sim/HazardText.h"
+#include "runtime/sim/HostMemory.h"
 #include "runtime/sim/Program.h"
 #include "runtime/sim/Simulator.h"
 #include "runtime/sim/Sram.h"
@@ -26,7 +27,8 @@ namespace hetc::sim {
 class Machine {
 public:
   Machine(const chip::ChipSpec &chip, const HazardText &text,
-          const std::vector<Op> &ops, Sram &sram, const SimOptions &options);
+          const std::vector<Op> &ops, Sram &sram, HostMemory &host,
+          const SimOptions &options);
 
   /// Executes every instruction. Returns false with a hazard message in
   /// `error` at the first broken rule; fills `stats` otherwise.
@@ -63,6 +65,7 @@ private:
                   uint32_t producer);
   bool checkWeightType(const Op &op, uint32_t index, int64_t cycle);
   bool checkSramRead(const Op &op, uint32_t index, int64_t cycle);
+  bool executeDma(const Op &op, uint32_t index, int64_t cycle);
   bool checkCollisions(int64_t cycle);
   bool fail(const std::string &kind, int64_t cycle, uint32_t index,
             const std::string &details);
@@ -75,6 +78,7 @@ private:
   const HazardText &text;
   const std::vector<Op> &ops;
   Sram &sram;
+  HostMemory &host;
   const bool timingOnly;
   ExecutionObserver *const observer;
   StreamNetwork streams;
@@ -87,6 +91,10 @@ private:
   std::vector<uint32_t> vectorIssued;
   std::vector<Plane> planes;
   std::vector<Issue> sliceIssue;
+  /// Per DMA engine: the cycle it is free again and the instruction that
+  /// holds it until then.
+  std::vector<std::pair<int64_t, uint32_t>> dmaBusy;
+  uint32_t dmaCycles;
   std::vector<float> result;
   SimStats stats;
   std::string error;

@@ -46,6 +46,9 @@ std::optional<OpClass> opClassOf(hetx::Opcode opcode) {
     return OpClass::LoadWeights;
   case hetx::M_MATMUL:
     return OpClass::MatMul;
+  case hetx::DMA_IN:
+  case hetx::DMA_OUT:
+    return OpClass::Dma;
   default:
     return std::nullopt;
   }
@@ -63,7 +66,7 @@ bool classify(const chip::Latencies &lat, Op &op) {
   if (!kind)
     return false;
   op.kind = *kind;
-  op.sources = *kind == OpClass::MemRead        ? 0
+  op.sources = *kind == OpClass::MemRead || *kind == OpClass::Dma ? 0
                : *kind == OpClass::VectorBinary ? 2
                                                 : 1;
   switch (*kind) {
@@ -86,6 +89,8 @@ bool classify(const chip::Latencies &lat, Op &op) {
   case OpClass::MatMul:
     op.latency = lat.matrix_mul();
     break;
+  case OpClass::Dma:
+    break; // from the chip's dma section, by decodeOne
   }
   return true;
 }
@@ -139,6 +144,7 @@ bool decodeTypes(const hetx::Instruction &instr, Op &op, std::string &kind,
   switch (op.kind) {
   case OpClass::MemRead:
   case OpClass::MemWrite:
+  case OpClass::Dma:
     return true;
   case OpClass::LoadWeights:
     return isFloat || isByte ? true
@@ -219,6 +225,7 @@ bool decodeOne(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
   op.address = instr.address();
   op.lanes = instr.lanes();
   op.row = instr.row();
+  op.hostAddress = instr.host_address();
   if (!classify(proto.latency(), op)) {
     kind = "unknown opcode";
     details =
@@ -258,6 +265,29 @@ bool decodeOne(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
     }
     op.position = chip.planePosition(op.unit);
     break;
+  case OpClass::Dma:
+    if (op.unit >= proto.dma().engines()) {
+      kind = "bad unit";
+      details = "DMA engine " + std::to_string(op.unit) +
+                " does not exist (the chip has " +
+                std::to_string(proto.dma().engines()) + " engines)";
+      return false;
+    }
+    if (op.address >= chip.totalVectors() || op.hostAddress >= kMaxHostVectors) {
+      kind = "bad address";
+      details = op.address >= chip.totalVectors()
+                    ? "address " + std::to_string(op.address) +
+                          " is outside SRAM, which holds " +
+                          std::to_string(chip.totalVectors()) + " vectors"
+                    : "host address " + std::to_string(op.hostAddress) +
+                          " is beyond the host memory of " +
+                          std::to_string(kMaxHostVectors) + " vectors";
+      return false;
+    }
+    op.latency = proto.dma().latency();
+    // Not on the streams: the engine's port reaches every slice.
+    op.position = 0;
+    break;
   default:
     if (op.unit != 0) {
       kind = "bad unit";
@@ -280,7 +310,8 @@ bool decodeOne(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
     if (!checkStream(instr.src(s), "src[" + std::to_string(s) + "]", chip,
                      op.src[s], kind, details))
       return false;
-  op.produces = op.kind != OpClass::MemWrite && op.kind != OpClass::LoadWeights;
+  op.produces = op.kind != OpClass::MemWrite &&
+                op.kind != OpClass::LoadWeights && op.kind != OpClass::Dma;
   if (op.produces &&
       !checkStream(instr.dst(), "dst", chip, op.dst, kind, details))
     return false;

@@ -29,6 +29,8 @@ enum class OpClass : uint8_t {
   VectorReduce,
   LoadWeights,
   MatMul,
+  /// DMA_IN and DMA_OUT.
+  Dma,
 };
 
 /// A stream group: `id` is its first stream, `dir` a hetx::Direction.
@@ -56,6 +58,8 @@ struct Op {
   uint32_t bank = 0;
   uint32_t lanes = 0;
   uint32_t row = 0;
+  /// DMA ops: the host-memory vector.
+  uint64_t hostAddress = 0;
   uint8_t sources = 0;
   StreamPort src[2];
   StreamPort dst;
@@ -66,6 +70,9 @@ struct Op {
   io::ElementType inType = io::ElementType::F32;
   io::ElementType outType = io::ElementType::F32;
 };
+
+/// Host memory holds at most this many vectors.
+constexpr uint64_t kMaxHostVectors = uint64_t(1) << 32;
 
 /// The class of `opcode`, or nullopt for an unknown opcode: the one list of
 /// which unit runs which opcode.

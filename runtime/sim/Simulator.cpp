@@ -3,9 +3,9 @@
 #include "runtime/sim/Simulator.h"
 
 #include "runtime/artifact/ArtifactFile.h"
-#include "runtime/sim/HazardText.h"
 #include "runtime/sim/DataTypes.h"
 #include "runtime/sim/Dispatch.h"
+#include "runtime/sim/HazardText.h"
 #include "runtime/sim/Machine.h"
 #include "runtime/sim/Program.h"
 #include "runtime/sim/Sram.h"
@@ -28,6 +28,21 @@ std::string describe(const char *role, const hetx::TensorBinding &binding) {
   return std::string(role) + " '" + binding.name() + "'";
 }
 
+/// Checks that a staged binding fits in host memory.
+bool checkHostRange(const Placed &placed, std::string &error) {
+  const hetx::TensorBinding &binding = *placed.binding;
+  if (!binding.has_host_address() ||
+      (binding.host_address() <= kMaxHostVectors &&
+       placed.layout.vectors <= kMaxHostVectors - binding.host_address()))
+    return true;
+  error = placed.what + ": it takes " + std::to_string(placed.layout.vectors) +
+          " vectors from host address " +
+          std::to_string(binding.host_address()) +
+          ", beyond the host memory of " + std::to_string(kMaxHostVectors) +
+          " vectors";
+  return false;
+}
+
 /// Checks every binding and that inputs and constants do not overlap.
 bool placeBindings(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
                    std::vector<Placed> &preloaded, std::vector<Placed> &outputs,
@@ -39,7 +54,8 @@ bool placeBindings(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
       error = "artifact has two inputs named '" + input.name() + "'";
       return false;
     }
-    if (!checkBinding(input, placed.what, chip, placed.layout, error))
+    if (!checkBinding(input, placed.what, chip, placed.layout, error) ||
+        !checkHostRange(placed, error))
       return false;
     preloaded.push_back(placed);
   }
@@ -49,6 +65,12 @@ bool placeBindings(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
     if (!checkBinding(constant.binding(), placed.what, chip, placed.layout,
                       error))
       return false;
+    if (constant.binding().has_host_address()) {
+      error = placed.what + ": has a host_address, but constants are "
+                            "preloaded into SRAM (only inputs and outputs are "
+                            "staged in host memory)";
+      return false;
+    }
     uint64_t bytes = placed.layout.elements * io::byteWidth(placed.layout.type);
     if (constant.data().size() != bytes) {
       error = placed.what + ": data holds " +
@@ -63,29 +85,40 @@ bool placeBindings(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
   }
   for (const hetx::TensorBinding &output : artifact.outputs()) {
     Placed placed{&output, describe("output", output), {}};
-    if (!checkBinding(output, placed.what, chip, placed.layout, error))
+    if (!checkBinding(output, placed.what, chip, placed.layout, error) ||
+        !checkHostRange(placed, error))
       return false;
     outputs.push_back(placed);
   }
-  std::vector<const Placed *> sorted;
-  for (const Placed &placed : preloaded)
-    if (placed.layout.vectors)
-      sorted.push_back(&placed);
-  std::sort(sorted.begin(), sorted.end(), [](const Placed *a, const Placed *b) {
-    return a->binding->address() < b->binding->address();
-  });
-  for (size_t i = 1; i < sorted.size(); ++i) {
-    const Placed &a = *sorted[i - 1], &b = *sorted[i];
-    uint64_t aEnd = a.binding->address() + a.layout.vectors;
-    if (b.binding->address() < aEnd) {
-      error = a.what + " (addresses " + std::to_string(a.binding->address()) +
-              " to " + std::to_string(aEnd - 1) + ") and " + b.what +
-              " (from address " + std::to_string(b.binding->address()) +
-              ") overlap in SRAM";
-      return false;
+  // Inputs and constants in SRAM must not overlap there, nor staged inputs
+  // in host memory.
+  auto overlapFree = [&](bool staged) {
+    auto start = [staged](const Placed *p) {
+      return staged ? p->binding->host_address() : p->binding->address();
+    };
+    std::vector<const Placed *> sorted;
+    for (const Placed &placed : preloaded)
+      if (placed.layout.vectors && placed.binding->has_host_address() == staged)
+        sorted.push_back(&placed);
+    std::sort(sorted.begin(), sorted.end(),
+              [&](const Placed *a, const Placed *b) {
+                return start(a) < start(b);
+              });
+    for (size_t i = 1; i < sorted.size(); ++i) {
+      const Placed &a = *sorted[i - 1], &b = *sorted[i];
+      uint64_t aEnd = start(&a) + a.layout.vectors;
+      if (start(&b) < aEnd) {
+        const char *space = staged ? " in host memory" : " in SRAM";
+        error = a.what + " (addresses " + std::to_string(start(&a)) + " to " +
+                std::to_string(aEnd - 1) + ") and " + b.what +
+                " (from address " + std::to_string(start(&b)) + ") overlap" +
+                space;
+        return false;
+      }
     }
-  }
-  return true;
+    return true;
+  };
+  return overlapFree(false) && overlapFree(true);
 }
 
 /// Checks that `tensor` holds values of `want`, the type of input `name`.
@@ -235,6 +268,7 @@ bool run(const LoadedProgram &program,
     return false;
   bool values = !options.timingOnly;
   Sram sram(state.chip, values);
+  HostMemory host(state.chip.lanes(), values);
   size_t inputCount = size_t(state.artifact.inputs_size());
   std::vector<float> storage;
   for (size_t i = 0; i < state.preloaded.size(); ++i) {
@@ -244,17 +278,24 @@ bool run(const LoadedProgram &program,
       words = i < inputCount
                   ? laneWords(inputs.at(placed.binding->name()), storage)
                   : state.constants[i - inputCount].data();
-    sram.preload(*placed.binding, placed.layout, words);
+    if (placed.binding->has_host_address())
+      host.preload(*placed.binding, placed.layout, words);
+    else
+      sram.preload(*placed.binding, placed.layout, words);
   }
 
-  Machine machine(state.chip, state.text, state.ops, sram, options);
+  Machine machine(state.chip, state.text, state.ops, sram, host, options);
   result = SimResult();
   if (!machine.run(result.stats, error))
     return false;
   result.stats.sramHighWater = sram.occupied();
   for (const Placed &placed : state.outputs) {
     NamedTensor output{placed.binding->name(), {}};
-    if (!sram.fetch(*placed.binding, placed.layout, output.tensor, error))
+    bool staged = placed.binding->has_host_address();
+    if (!(staged ? host.fetch(*placed.binding, placed.layout, output.tensor,
+                              error)
+                 : sram.fetch(*placed.binding, placed.layout, output.tensor,
+                              error)))
       return false;
     if (values)
       result.outputs.push_back(std::move(output));

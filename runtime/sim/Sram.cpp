@@ -2,7 +2,9 @@
 
 #include "runtime/sim/Sram.h"
 
+#include "runtime/sim/BindingIo.h"
 #include "runtime/sim/DataTypes.h"
+#include "runtime/sim/HostMemory.h"
 
 #include <algorithm>
 #include <cstring>
@@ -15,23 +17,9 @@ Sram::Sram(const chip::ChipSpec &chip, bool values)
 
 void Sram::preload(const hetx::TensorBinding &binding,
                    const BindingLayout &layout, const float *words) {
-  uint64_t cols = layout.cols;
-  for (uint64_t r = 0; r < layout.rows; ++r) {
-    for (uint64_t v = 0; v < binding.vectors_per_row(); ++v) {
-      uint64_t address = binding.address() + r * binding.vectors_per_row() + v;
-      Meta &entry = claim(address);
-      entry.storedAt = -1;
-      entry.writer = kPreloaded;
-      if (!values)
-        continue;
-      float *out = slotOf(entry);
-      uint64_t first = v * lanes;
-      uint64_t count =
-          first < cols ? std::min<uint64_t>(lanes, cols - first) : 0;
-      std::memcpy(out, words + r * cols + first, sizeof(float) * count);
-      std::fill(out + count, out + lanes, 0.0f);
-    }
-  }
+  placeRows(*this, binding.address(), layout.rows, layout.cols,
+            binding.vectors_per_row(), lanes, values ? words : nullptr,
+            kPreloaded);
 }
 
 bool Sram::fetch(const hetx::TensorBinding &binding,
@@ -39,37 +27,26 @@ bool Sram::fetch(const hetx::TensorBinding &binding,
                  std::string &error) const {
   out.type = layout.type;
   out.shape.assign(binding.shape().begin(), binding.shape().end());
-  out.ints.clear();
-  uint64_t cols = layout.cols;
-  out.data.assign(values ? layout.elements : 0, 0.0f);
-  uint64_t used = (cols + lanes - 1) / lanes;
-  for (uint64_t r = 0; r < layout.rows; ++r) {
-    for (uint64_t v = 0; v < used; ++v) {
-      uint64_t address = binding.address() + r * binding.vectors_per_row() + v;
-      if (storedAt(address) == kNever) {
-        error = "output '" + binding.name() + "': the program never writes " +
-                "address " + std::to_string(address) + " (row " +
-                std::to_string(r) + ", elements " + std::to_string(v * lanes) +
-                " onwards)";
-        return false;
-      }
-      if (!values)
-        continue;
-      uint64_t first = v * lanes;
-      uint64_t count = std::min<uint64_t>(lanes, cols - first);
-      std::memcpy(out.data.data() + r * cols + first, vector(address),
-                  sizeof(float) * count);
-    }
-  }
-  if (!io::isFloat(out.type)) {
-    // The lane words are int32s: move them to where integer tensors keep
-    // their elements.
-    out.ints.reserve(out.data.size());
-    for (float word : out.data)
-      out.ints.push_back(intOfWord(word));
-    out.data.clear();
-  }
-  return true;
+  return gatherRows(*this, binding.address(), layout.rows, layout.cols,
+                    binding.vectors_per_row(), lanes, values, binding.name(),
+                    out, error);
+}
+
+void HostMemory::preload(const hetx::TensorBinding &binding,
+                         const BindingLayout &layout, const float *words) {
+  placeRows(*this, binding.host_address(), layout.rows, layout.cols,
+            binding.vectors_per_row(), lanes, values ? words : nullptr,
+            Sram::kPreloaded);
+}
+
+bool HostMemory::fetch(const hetx::TensorBinding &binding,
+                       const BindingLayout &layout, io::Tensor &out,
+                       std::string &error) const {
+  out.type = layout.type;
+  out.shape.assign(binding.shape().begin(), binding.shape().end());
+  return gatherRows(*this, binding.host_address(), layout.rows, layout.cols,
+                    binding.vectors_per_row(), lanes, values, binding.name(),
+                    out, error);
 }
 
 const float *laneWords(const io::Tensor &tensor, std::vector<float> &storage) {

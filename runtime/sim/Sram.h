@@ -76,7 +76,7 @@ public:
     Meta &entry = claim(address);
     entry.storedAt = storedAt;
     entry.writer = writer;
-    if (values)
+    if (values && data)
       std::memcpy(slotOf(entry), data, sizeof(float) * lanes);
   }
 

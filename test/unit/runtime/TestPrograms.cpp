@@ -53,6 +53,9 @@ uint32_t latencyOf(const chip::ChipSpec &chip, hetx::Opcode opcode) {
     return lat.matrix_load();
   case hetx::M_MATMUL:
     return lat.matrix_mul();
+  case hetx::DMA_IN:
+  case hetx::DMA_OUT:
+    return chip.proto().dma().latency();
   default:
     return lat.vector_op();
   }

@@ -1,0 +1,90 @@
+//===- BindingIo.h - Placing tensors in memory and reading them back -*- C++ -*-//
+//
+// A tensor binding laid out from a base vector address (hetx.proto,
+// TensorBinding): row r starts at base + r * vectors_per_row, element c is
+// lane c % lanes of vector c / lanes, padding lanes are zero. One walk
+// serves SRAM and host memory alike: any memory with write(address, data,
+// writer, storedAt), storedAt(address) and vector(address).
+//
+//===----------------------------------------------------------------------===//
+#ifndef HETC_RUNTIME_SIM_BINDINGIO_H
+#define HETC_RUNTIME_SIM_BINDINGIO_H
+
+#include "runtime/io/Tensor.h"
+#include "runtime/schema/hetx.pb.h"
+#include "runtime/sim/DataTypes.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace hetc::sim {
+
+/// Writes the lane words `words` (row-major; may be null when the memory
+/// keeps no values) of a tensor with `rows` x `cols` elements into `memory`
+/// from `base`, as data present before cycle 0 (stored at -1 by `writer`).
+template <typename Memory>
+void placeRows(Memory &memory, uint64_t base, uint64_t rows, uint64_t cols,
+               uint64_t vectorsPerRow, uint32_t lanes, const float *words,
+               uint32_t writer) {
+  std::vector<float> vector(lanes);
+  for (uint64_t r = 0; r < rows; ++r)
+    for (uint64_t v = 0; v < vectorsPerRow; ++v) {
+      uint64_t first = v * lanes;
+      uint64_t count =
+          first < cols ? std::min<uint64_t>(lanes, cols - first) : 0;
+      if (words)
+        std::memcpy(vector.data(), words + r * cols + first,
+                    sizeof(float) * count);
+      std::fill(vector.begin() + count, vector.end(), 0.0f);
+      memory.write(base + r * vectorsPerRow + v, words ? vector.data() : nullptr,
+                   writer, -1);
+    }
+}
+
+/// Reads a tensor of `type` and `shape` (`rows` x `cols` elements) back
+/// from `memory` at `base` into `out`; with `values` false only its shape
+/// and type. Fails, naming output `name`, when a vector was never written.
+template <typename Memory>
+bool gatherRows(const Memory &memory, uint64_t base, uint64_t rows,
+                uint64_t cols, uint64_t vectorsPerRow, uint32_t lanes,
+                bool values, const std::string &name, io::Tensor &out,
+                std::string &error) {
+  out.ints.clear();
+  out.data.assign(values ? rows * cols : 0, 0.0f);
+  uint64_t used = (cols + lanes - 1) / lanes;
+  for (uint64_t r = 0; r < rows; ++r) {
+    for (uint64_t v = 0; v < used; ++v) {
+      uint64_t address = base + r * vectorsPerRow + v;
+      if (memory.storedAt(address) == std::numeric_limits<int64_t>::min()) {
+        error = "output '" + name + "': the program never writes " +
+                "address " + std::to_string(address) + " (row " +
+                std::to_string(r) + ", elements " + std::to_string(v * lanes) +
+                " onwards)";
+        return false;
+      }
+      if (!values)
+        continue;
+      uint64_t first = v * lanes;
+      uint64_t count = std::min<uint64_t>(lanes, cols - first);
+      std::memcpy(out.data.data() + r * cols + first, memory.vector(address),
+                  sizeof(float) * count);
+    }
+  }
+  if (!io::isFloat(out.type)) {
+    // The lane words are int32s: move them to where integer tensors keep
+    // their elements.
+    out.ints.reserve(out.data.size());
+    for (float word : out.data)
+      out.ints.push_back(intOfWord(word));
+    out.data.clear();
+  }
+  return true;
+}
+
+} // namespace hetc::sim
+
+#endif // HETC_RUNTIME_SIM_BINDINGIO_H
