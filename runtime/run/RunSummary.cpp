@@ -29,6 +29,10 @@ void printUsage(std::ostream &out, const sim::SimStats &stats,
     if (stats.planes[p].instructions)
       out << "utilisation: matrix plane " << p << " "
           << busyText(stats.planes[p].cycles, total) << "\n";
+  for (size_t k = 0; k < stats.switches.size(); ++k)
+    if (stats.switches[k].instructions)
+      out << "utilisation: switch " << k << " "
+          << busyText(stats.switches[k].cycles, total) << "\n";
   if (!stats.slices.empty()) {
     size_t busiest = 0;
     uint64_t sum = 0;

@@ -50,6 +50,8 @@ uint32_t unitPosition(const hetx::Instruction &instr,
   case sim::OpClass::LoadWeights:
   case sim::OpClass::MatMul:
     return chip.planePosition(instr.unit());
+  case sim::OpClass::Permute:
+    return chip.switchPosition(instr.unit());
   default:
     return chip.vectorPosition();
   }

@@ -79,6 +79,7 @@ private:
   std::vector<uint32_t> vectorIssued;
   std::vector<Plane> planes;
   std::vector<Issue> sliceIssue;
+  std::vector<Issue> switchIssue;
   std::vector<float> result;
   SimStats stats;
   std::string error;

@@ -42,6 +42,8 @@ struct SimStats {
   std::vector<UnitBusy> slices;
   /// One entry per matrix plane.
   std::vector<UnitBusy> planes;
+  /// One entry per switch unit.
+  std::vector<UnitBusy> switches;
   /// The most vector addresses holding data at any time, counting the
   /// inputs and constants preloaded before cycle 0. The chip never frees a
   /// vector, so this is the number of distinct addresses the program's data
