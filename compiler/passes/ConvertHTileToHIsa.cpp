@@ -477,6 +477,7 @@ void Expander::expandGather(htile::GatherOp op) {
     for (int64_t j = 0; j < out.layout.vectorsPerRow; ++j) {
       int32_t n = lanesOf(cols, j);
       SmallVector<Part> parts;
+      DenseMap<int64_t, unsigned> partOf;
       for (int32_t l = 0; l < n; ++l) {
         int64_t index = indices[r * cols + j * lanes + l];
         if (index < 0)
@@ -488,14 +489,11 @@ void Expander::expandGather(htile::GatherOp op) {
         int64_t sourceCols = source->tensor.layout.cols;
         int64_t row = element / sourceCols, col = element % sourceCols;
         int64_t address = source->tensor.at(row, col / lanes);
-        auto part = llvm::find_if(
-            parts, [&](const Part &p) { return p.address == address; });
-        if (part == parts.end()) {
+        auto [it, inserted] = partOf.try_emplace(address, parts.size());
+        if (inserted)
           parts.push_back({address, lanesOf(sourceCols, col / lanes),
                            SmallVector<int32_t>(n, -1)});
-          part = std::prev(parts.end());
-        }
-        part->map[l] = int32_t(col % lanes);
+        parts[it->second].map[l] = int32_t(col % lanes);
       }
       int64_t target = out.at(r, j);
       // A whole input vector in place (same lanes, padding included) needs
