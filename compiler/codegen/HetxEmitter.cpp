@@ -206,6 +206,19 @@ LogicalResult Emitter::addInstruction(Operation *op) {
             inst.set_unit(m.getPlane());
             return addSource(inst, op, m.getInput());
           })
+          .Case([&](hisa::PermuteOp p) {
+            inst.set_opcode(hetx::S_PERMUTE);
+            inst.set_unit(p.getSwitchUnit());
+            inst.set_lanes(uint32_t(p.getMap().size()));
+            // -1 (keep) is LANE_KEEP, 0xFFFFFFFF, in the artifact.
+            for (int32_t from : p.getMap())
+              inst.add_lane_map(uint32_t(from));
+            if (failed(addSource(inst, op, p.getInput())))
+              return failure();
+            if (Value into = p.getInto())
+              return addSource(inst, op, into);
+            return success();
+          })
           .Default([](Operation *) { return success(); });
   if (failed(result))
     return failure();

@@ -91,6 +91,57 @@ Results importFlatten(NodeContext &ctx) {
   return SmallVector<Value>{reshape(ctx, ctx.inputs[0], {outer, inner})};
 }
 
+/// DepthToSpace and SpaceToDepth: a reshape to rank 6, a transpose that
+/// interleaves the block with the spatial dimensions, and a reshape back.
+Results importBlockMove(NodeContext &ctx, bool toSpace) {
+  if (failed(expectInputs(ctx, 1, 1)))
+    return failure();
+  RankedTensorType type = tensorType(ctx.inputs[0]);
+  if (type.getRank() != 4)
+    return ctx.error() << "input must be 4-D [N, C, H, W], got rank "
+                       << type.getRank();
+  int64_t b = ctx.intAttr("blocksize", 0);
+  int64_t n = type.getDimSize(0), c = type.getDimSize(1),
+          h = type.getDimSize(2), w = type.getDimSize(3);
+  if (b < 1)
+    return ctx.error() << "blocksize must be >= 1, got " << b;
+  std::string mode = ctx.stringAttr("mode", "DCR");
+  if (mode != "DCR" && mode != "CRD")
+    return ctx.error() << "mode must be DCR or CRD, got '" << mode << "'";
+  SmallVector<int64_t> split, perm, result;
+  if (toSpace) {
+    if (c % (b * b) != 0)
+      return ctx.error() << "channels (" << c
+                         << ") must be a multiple of blocksize squared ("
+                         << b * b << ")";
+    int64_t cOut = c / (b * b);
+    if (mode == "DCR") {
+      split = {n, b, b, cOut, h, w};
+      perm = {0, 3, 4, 1, 5, 2};
+    } else {
+      split = {n, cOut, b, b, h, w};
+      perm = {0, 1, 4, 2, 5, 3};
+    }
+    result = {n, cOut, h * b, w * b};
+  } else {
+    if (h % b != 0 || w % b != 0)
+      return ctx.error() << "height and width (" << h << ", " << w
+                         << ") must be multiples of blocksize " << b;
+    split = {n, c, h / b, b, w / b, b};
+    perm = mode == "DCR" ? SmallVector<int64_t>{0, 3, 5, 1, 2, 4}
+                         : SmallVector<int64_t>{0, 1, 3, 5, 2, 4};
+    result = {n, c * b * b, h / b, w / b};
+  }
+  Value blocks = reshape(ctx, ctx.inputs[0], split);
+  SmallVector<int64_t> moved;
+  for (int64_t p : perm)
+    moved.push_back(split[p]);
+  Value transposed = ctx.create<hgraph::TransposeOp>(
+      RankedTensorType::get(moved, type.getElementType()), blocks,
+      ctx.builder.getDenseI64ArrayAttr(perm));
+  return SmallVector<Value>{reshape(ctx, transposed, result)};
+}
+
 Results importSqueeze(NodeContext &ctx) {
   if (failed(expectInputs(ctx, 1, 2)))
     return failure();
@@ -607,6 +658,10 @@ void hetc::frontend::addShapeRules(llvm::StringMap<ImportRule> &rules) {
   using hgraph::ReduceKind;
   rules.insert({
       {"Flatten", importFlatten},
+      {"DepthToSpace",
+       [](NodeContext &ctx) { return importBlockMove(ctx, true); }},
+      {"SpaceToDepth",
+       [](NodeContext &ctx) { return importBlockMove(ctx, false); }},
       {"Squeeze", importSqueeze},
       {"Unsqueeze", importUnsqueeze},
       {"Concat", importConcat},

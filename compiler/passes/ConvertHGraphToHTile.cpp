@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/passes/ChipLoader.h"
+#include "compiler/passes/GatherIndices.h"
 #include "compiler/passes/Passes.h"
 
 #include "mlir/IR/IRMapping.h"
@@ -65,6 +66,15 @@ private:
   LogicalResult lowerReshape(hgraph::ReshapeOp op);
   LogicalResult lowerTranspose(hgraph::TransposeOp op);
   LogicalResult lowerReduce(hgraph::ReduceOp op);
+  /// Writes `result` with an htile.gather of `inputs` by `indices`.
+  LogicalResult lowerGather(Operation *op, ValueRange inputs, Value result,
+                            const gather::Indices &indices);
+  LogicalResult lowerConcat(hgraph::ConcatOp op);
+  LogicalResult lowerSplit(hgraph::SplitOp op);
+  LogicalResult lowerSlice(hgraph::SliceOp op);
+  LogicalResult lowerPad(hgraph::PadOp op);
+  LogicalResult lowerGatherOp(hgraph::GatherOp op);
+  LogicalResult lowerGatherElements(hgraph::GatherElementsOp op);
   /// A lanes x lanes identity constant, created on first use.
   Value identity(Location loc);
   Value identityBuffer;
@@ -126,9 +136,12 @@ LogicalResult Lowering::lowerOp(Operation *op) {
     if (!buffers.contains(operand) &&
         !operand.getDefiningOp<hgraph::ConstantOp>())
       return failure();
+  // Constant gather indices stay on the host.
+  bool hostIndices = isa<hgraph::GatherOp, hgraph::GatherElementsOp>(op);
   for (Value operand : op->getOperands())
     if (!cast<ShapedType>(operand.getType()).getElementType().isF32() &&
-        !isa<hgraph::ReshapeOp>(op))
+        !isa<hgraph::ReshapeOp>(op) &&
+        !(hostIndices && operand == op->getOperand(1)))
       return op->emitError("only float32 tensors run on the chip yet; "
                            "operand has type ")
              << operand.getType();
@@ -136,7 +149,14 @@ LogicalResult Lowering::lowerOp(Operation *op) {
       .Case([&](hgraph::ConstantOp c) -> LogicalResult {
         // Placed in SRAM when a kernel first reads it (see buffer()), so
         // that constants folded into others take no space.
-        if (!c.getType().getElementType().isF32() && !c->use_empty())
+        // Integer gather indices are read on the host, never placed.
+        auto onHost = [](OpOperand &use) {
+          return isa<hgraph::GatherOp, hgraph::GatherElementsOp>(
+                     use.getOwner()) &&
+                 use.getOperandNumber() == 1;
+        };
+        if (!c.getType().getElementType().isF32() &&
+            !llvm::all_of(c->getUses(), onHost))
           return c.emitError("only float32 constants run on the chip yet; "
                              "this one has type ")
                  << c.getType();
@@ -197,6 +217,22 @@ LogicalResult Lowering::lowerOp(Operation *op) {
       .Case([&](hgraph::ReshapeOp r) { return lowerReshape(r); })
       .Case([&](hgraph::TransposeOp t) { return lowerTranspose(t); })
       .Case([&](hgraph::ReduceOp r) { return lowerReduce(r); })
+      .Case([&](hgraph::ConcatOp c) { return lowerConcat(c); })
+      .Case([&](hgraph::SplitOp s) { return lowerSplit(s); })
+      .Case([&](hgraph::SliceOp s) { return lowerSlice(s); })
+      .Case([&](hgraph::PadOp p) { return lowerPad(p); })
+      .Case([&](hgraph::GatherOp g) { return lowerGatherOp(g); })
+      .Case([&](hgraph::GatherElementsOp g) { return lowerGatherElements(g); })
+      .Case([&](hgraph::ExpandOp e) {
+        return lowerGather(e, e.getInput(), e.getResult(),
+                           gather::expand(e.getInput().getType().getShape(),
+                                          e.getType().getShape()));
+      })
+      .Case([&](hgraph::TileOp t) {
+        return lowerGather(t, t.getInput(), t.getResult(),
+                           gather::tile(t.getInput().getType().getShape(),
+                                        t.getType().getShape()));
+      })
       .Default([&](Operation *other) -> LogicalResult {
         return other->emitError("'")
                << other->getName()
@@ -302,11 +338,11 @@ LogicalResult Lowering::lowerReshape(hgraph::ReshapeOp op) {
   ArrayRef<int64_t> to = op.getType().getShape();
   int64_t fromRow = from.empty() ? 1 : from.back();
   int64_t toRow = to.empty() ? 1 : to.back();
+  // Changing the row length moves elements between vectors: a gather
+  // with the same element order.
   if (fromRow != toRow)
-    return op.emitError("reshape from ")
-           << op.getInput().getType() << " to " << op.getType()
-           << " changes the row length; only reshapes that keep the "
-              "innermost dimension run on the chip yet";
+    return lowerGather(op, op.getInput(), op.getResult(),
+                       gather::identity(op.getType().getNumElements()));
   Value out = htile::ViewOp::create(builder, op.getLoc(),
                                     bufferType(op.getResult()),
                                     buffer(op.getInput()));
@@ -338,11 +374,11 @@ LogicalResult Lowering::lowerTranspose(hgraph::TransposeOp op) {
   bool keepsRows = rank == 0 || perm[rank - 1] == rank - 1;
   bool swapsInnermost = rank >= 2 && perm[rank - 1] == rank - 2 &&
                         perm[rank - 2] == rank - 1;
+  // Other permutations assemble each output vector on a switch unit.
   if (!keepsRows && !swapsInnermost)
-    return op.emitError("transpose with perm [")
-           << llvm::make_range(perm.begin(), perm.end())
-           << "] is not supported on the chip yet: it must keep the "
-              "innermost dimension last or swap the two innermost dimensions";
+    return lowerGather(op, op.getInput(), op.getResult(),
+                       gather::transpose(op.getInput().getType().getShape(),
+                                         perm, op.getType().getShape()));
   Value input = buffer(op.getInput());
   Value eye = swapsInnermost ? identity(op.getLoc()) : Value();
   Value out = alloc(op.getResult());
@@ -413,6 +449,130 @@ LogicalResult Lowering::lowerReduce(hgraph::ReduceOp op) {
     out = htile::ViewOp::create(builder, loc, bufferType(op.getResult()), rows);
   buffers.map(op.getResult(), out);
   return success();
+}
+
+LogicalResult Lowering::lowerGather(Operation *op, ValueRange inputs,
+                                    Value result,
+                                    const gather::Indices &indices) {
+  auto type = cast<ShapedType>(result.getType());
+  if (type.getNumElements() > htile::GatherOp::kMaxElements)
+    return op->emitError("moving ")
+           << type.getNumElements() << " elements into " << type
+           << " is not supported on the chip yet; data movement is "
+              "limited to "
+           << htile::GatherOp::kMaxElements << " elements per op";
+  SmallVector<Value> operands;
+  for (Value input : inputs)
+    operands.push_back(buffer(input));
+  Value out = alloc(result);
+  htile::GatherOp::create(builder, op->getLoc(), operands, out,
+                          builder.getDenseI64ArrayAttr(indices));
+  buffers.map(result, out);
+  return success();
+}
+
+LogicalResult Lowering::lowerConcat(hgraph::ConcatOp op) {
+  SmallVector<gather::Shape> shapes;
+  for (Value input : op.getInputs())
+    shapes.push_back(cast<ShapedType>(input.getType()).getShape());
+  return lowerGather(op, op.getInputs(), op.getResult(),
+                     gather::concat(shapes, op.getAxis(),
+                                    op.getType().getShape()));
+}
+
+LogicalResult Lowering::lowerSplit(hgraph::SplitOp op) {
+  // Each piece is a slice along the axis.
+  ArrayRef<int64_t> in = op.getInput().getType().getShape();
+  int64_t axis = op.getAxis(), offset = 0;
+  SmallVector<int64_t> steps(in.size(), 1);
+  for (Value piece : op.getResults()) {
+    SmallVector<int64_t> starts(in.size(), 0);
+    starts[axis] = offset;
+    ArrayRef<int64_t> shape = cast<ShapedType>(piece.getType()).getShape();
+    offset += shape[axis];
+    if (failed(lowerGather(op, op.getInput(), piece,
+                           gather::slice(in, starts, steps, shape))))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult Lowering::lowerSlice(hgraph::SliceOp op) {
+  return lowerGather(op, op.getInput(), op.getResult(),
+                     gather::slice(op.getInput().getType().getShape(),
+                                   op.getStarts(), op.getSteps(),
+                                   op.getType().getShape()));
+}
+
+LogicalResult Lowering::lowerPad(hgraph::PadOp op) {
+  SmallVector<Value> inputs{op.getInput()};
+  // A zero fill needs no data; any other fill value is one more input,
+  // whose single element the padding copies.
+  int64_t fill = -1;
+  if (Value value = op.getValue()) {
+    DenseElementsAttr dense;
+    bool zero = matchPattern(value, m_Constant(&dense)) &&
+                dense.getNumElements() == 1 &&
+                *dense.getValues<float>().begin() == 0.0f;
+    if (cast<ShapedType>(value.getType()).getNumElements() != 1)
+      return op.emitError("pad value must have one element");
+    if (!zero) {
+      fill = op.getInput().getType().getNumElements();
+      inputs.push_back(value);
+    }
+  }
+  std::optional<gather::Indices> indices =
+      gather::pad(op.getInput().getType().getShape(), op.getPads(),
+                  op.getMode(), fill, op.getType().getShape());
+  if (!indices)
+    return op.emitError("pad mode '")
+           << op.getMode() << "' is not supported on the chip yet";
+  return lowerGather(op, inputs, op.getResult(), *indices);
+}
+
+/// The values of a constant integer tensor; nullopt if it is not constant.
+static std::optional<SmallVector<int64_t>> constantIndices(Value value) {
+  DenseElementsAttr dense;
+  if (!matchPattern(value, m_Constant(&dense)) ||
+      !isa<IntegerType>(dense.getElementType()))
+    return std::nullopt;
+  SmallVector<int64_t> values;
+  for (const APInt &v : dense.getValues<APInt>())
+    values.push_back(v.getSExtValue());
+  return values;
+}
+
+LogicalResult Lowering::lowerGatherOp(hgraph::GatherOp op) {
+  std::optional<SmallVector<int64_t>> indices =
+      constantIndices(op.getIndices());
+  if (!indices)
+    return op.emitError("gather with indices computed at run time is not "
+                        "supported on the chip yet; the indices must be "
+                        "constant");
+  std::optional<gather::Indices> map = gather::gather(
+      op.getInput().getType().getShape(), *indices,
+      op.getIndices().getType().getShape(), op.getAxis(),
+      op.getType().getShape());
+  if (!map)
+    return op.emitError("gather index out of range for axis ")
+           << op.getAxis() << " of " << op.getInput().getType();
+  return lowerGather(op, op.getInput(), op.getResult(), *map);
+}
+
+LogicalResult Lowering::lowerGatherElements(hgraph::GatherElementsOp op) {
+  std::optional<SmallVector<int64_t>> indices =
+      constantIndices(op.getIndices());
+  if (!indices)
+    return op.emitError("gather_elements with indices computed at run time "
+                        "is not supported on the chip yet; the indices must "
+                        "be constant");
+  std::optional<gather::Indices> map = gather::gatherElements(
+      op.getInput().getType().getShape(), *indices, op.getAxis(),
+      op.getType().getShape());
+  if (!map)
+    return op.emitError("gather_elements index out of range for axis ")
+           << op.getAxis() << " of " << op.getInput().getType();
+  return lowerGather(op, op.getInput(), op.getResult(), *map);
 }
 
 struct ConvertHGraphToHTilePass

@@ -74,6 +74,18 @@ private:
   void expandSoftmax(htile::SoftmaxOp op);
   void expandTranspose(htile::TransposeOp op);
   void expandReduce(htile::ReduceOp op);
+  void expandGather(htile::GatherOp op);
+  Value permute(Location loc, Value input, Value into, uint32_t unit,
+                ArrayRef<int32_t> map) {
+    return hisa::PermuteOp::create(b, loc, vec(), input, into, unit,
+                                   b.getDenseI32ArrayAttr(map), IntegerAttr(),
+                                   hisa::StreamAttr());
+  }
+  uint32_t takeSwitch() {
+    uint32_t unit = nextSwitch;
+    nextSwitch = (nextSwitch + 1) % chip.switches();
+    return unit;
+  }
   uint32_t takePlane() {
     uint32_t plane = nextPlane;
     nextPlane = (nextPlane + 1) % chip.proto().matrix().planes();
@@ -87,6 +99,8 @@ private:
   /// Matrix planes are used round-robin across tiles and kernels so that
   /// one tile's weights load while another plane computes.
   uint32_t nextPlane = 0;
+  /// Switch units, likewise round-robin per assembled vector.
+  uint32_t nextSwitch = 0;
 };
 
 LogicalResult Expander::bind(Operation *op) {
@@ -177,6 +191,13 @@ LogicalResult Expander::expand(Operation *op) {
       })
       .Case([&](htile::ReduceOp k) {
         expandReduce(k);
+        return success();
+      })
+      .Case([&](htile::GatherOp k) -> LogicalResult {
+        if (chip.switches() == 0)
+          return k.emitError("chip '")
+                 << chip.name() << "' has no SWITCH unit to move data with";
+        expandGather(k);
         return success();
       })
       .Case<htile::InputOp, htile::ConstantOp, htile::AllocOp, htile::ViewOp,
@@ -426,6 +447,83 @@ void Expander::expandReduce(htile::ReduceOp op) {
       Value other = j ? read(loc, out.at(r, 0)) : part;
       write(loc, binary(loc, j ? combine : hisa::VBinaryKind::max, part, other, 1),
             out.at(r, 0));
+    }
+}
+
+void Expander::expandGather(htile::GatherOp op) {
+  Location loc = op.getLoc();
+  // The inputs as one list of elements: input k starts at first[k].
+  struct Source {
+    int64_t first;
+    Tensor tensor;
+  };
+  SmallVector<Source> sources;
+  int64_t total = 0;
+  for (Value input : op.getInputs()) {
+    sources.push_back({total, tensor(input)});
+    total += cast<MemRefType>(input.getType()).getNumElements();
+  }
+  Tensor out = tensor(op.getOutput());
+  ArrayRef<int64_t> indices = op.getIndices();
+  int64_t cols = out.layout.cols;
+  // One input vector an output vector draws from, and the lane map that
+  // moves its lanes into place.
+  struct Part {
+    int64_t address;
+    int32_t sourceLanes;
+    SmallVector<int32_t> map;
+  };
+  for (int64_t r = 0; r < out.layout.rows; ++r)
+    for (int64_t j = 0; j < out.layout.vectorsPerRow; ++j) {
+      int32_t n = lanesOf(cols, j);
+      SmallVector<Part> parts;
+      DenseMap<int64_t, unsigned> partOf;
+      for (int32_t l = 0; l < n; ++l) {
+        int64_t index = indices[r * cols + j * lanes + l];
+        if (index < 0)
+          continue;
+        const Source *source = std::prev(llvm::upper_bound(
+            sources, index,
+            [](int64_t i, const Source &s) { return i < s.first; }));
+        int64_t element = index - source->first;
+        int64_t sourceCols = source->tensor.layout.cols;
+        int64_t row = element / sourceCols, col = element % sourceCols;
+        int64_t address = source->tensor.at(row, col / lanes);
+        auto [it, inserted] = partOf.try_emplace(address, parts.size());
+        if (inserted)
+          parts.push_back({address, lanesOf(sourceCols, col / lanes),
+                           SmallVector<int32_t>(n, -1)});
+        parts[it->second].map[l] = int32_t(col % lanes);
+      }
+      int64_t target = out.at(r, j);
+      // A whole input vector in place (same lanes, padding included) needs
+      // no switch.
+      if (parts.size() == 1 && parts[0].sourceLanes == n &&
+          llvm::all_of(llvm::seq<int32_t>(0, n),
+                       [&](int32_t l) { return parts[0].map[l] == l; })) {
+        write(loc, read(loc, parts[0].address), target);
+        continue;
+      }
+      uint32_t unit = takeSwitch();
+      if (parts.empty()) {
+        // Only zeros: any input vector permuted with every lane kept.
+        int64_t some = sources.front().tensor.at(0, 0);
+        for (const Source &source : sources)
+          if (source.tensor.layout.vectors() > 0) {
+            some = source.tensor.at(0, 0);
+            break;
+          }
+        write(loc,
+              permute(loc, read(loc, some), Value(), unit,
+                      SmallVector<int32_t>(n, -1)),
+              target);
+        continue;
+      }
+      // Each part merges its lanes into the partial vector before it.
+      Value partial;
+      for (const Part &part : parts)
+        partial = permute(loc, read(loc, part.address), partial, unit, part.map);
+      write(loc, partial, target);
     }
 }
 

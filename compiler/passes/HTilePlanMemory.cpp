@@ -137,7 +137,8 @@ struct HTilePlanMemoryPass
     std::vector<SmallVector<Buffer *>> partners(buffers.size());
     func.walk([&](Operation *op) {
       if (!isa<htile::BinaryOp, htile::UnaryOp, htile::MatMulOp,
-               htile::SoftmaxOp, htile::TransposeOp, htile::ReduceOp>(op))
+               htile::SoftmaxOp, htile::TransposeOp, htile::ReduceOp,
+               htile::GatherOp>(op))
         return;
       SmallVector<size_t> ids;
       for (Value operand : op->getOperands()) {

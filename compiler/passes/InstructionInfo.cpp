@@ -24,8 +24,26 @@ LogicalResult hetc::checkInstruction(Operation *op,
            << plane << " does not exist (chip '" << chip.name() << "' has "
            << chip.proto().matrix().planes() << ")";
   };
+  auto checkPermute = [&](hisa::PermuteOp p) -> LogicalResult {
+    if (p.getSwitchUnit() >= chip.switches())
+      return op->emitError("switch ")
+             << p.getSwitchUnit() << " does not exist (chip '" << chip.name()
+             << "' has " << chip.switches() << ")";
+    ArrayRef<int32_t> map = p.getMap();
+    if (map.size() > chip.lanes())
+      return op->emitError("map has ")
+             << map.size() << " lanes, but chip '" << chip.name()
+             << "' has " << chip.lanes();
+    for (auto [j, from] : llvm::enumerate(map))
+      if (from >= int32_t(chip.lanes()))
+        return op->emitError("map[")
+               << j << "] reads lane " << from << ", but chip '"
+               << chip.name() << "' has " << chip.lanes() << " lanes";
+    return success();
+  };
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       .Case([&](hisa::ReadOp r) { return checkAddress(r.getAddress()); })
+      .Case([&](hisa::PermuteOp p) { return checkPermute(p); })
       .Case([&](hisa::WriteOp w) { return checkAddress(w.getAddress()); })
       .Case([&](hisa::LoadWeightsOp l) { return checkPlane(l.getPlane()); })
       .Case([&](hisa::MatMulOp m) { return checkPlane(m.getPlane()); })
@@ -66,6 +84,11 @@ hetc::describeInstruction(Operation *op, const chip::ChipSpec &chip) {
       })
       .Case([&](hisa::MatMulOp m) {
         return plane(m.getPlane(), lat.matrix_mul());
+      })
+      .Case([&](hisa::PermuteOp p) {
+        uint32_t unit = p.getSwitchUnit();
+        return InstructionInfo{lat.switch_op(), chip.switchPosition(unit),
+                               "switch" + std::to_string(unit), 1};
       })
       .Default([](Operation *) { return std::nullopt; });
 }

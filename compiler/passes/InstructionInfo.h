@@ -23,13 +23,14 @@ struct InstructionInfo {
   int64_t latency = 0;
   /// Floorplan position of the unit.
   int64_t position = 0;
-  /// The issue resource: "slice3.bank1", "vector" or "plane0".
+  /// The issue resource: "slice3.bank1", "vector", "plane0" or "switch1".
   std::string unit;
   /// Instructions that resource accepts per cycle.
   uint32_t capacity = 1;
 };
 
-/// Checks that `op`'s address or plane exists on `chip`; emits an error on
+/// Checks that `op`'s address, plane or switch (and a permute's lane map)
+/// fits `chip`; emits an error on
 /// `op` otherwise. Ops that are not instructions pass.
 mlir::LogicalResult checkInstruction(mlir::Operation *op,
                                      const chip::ChipSpec &chip);

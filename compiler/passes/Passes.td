@@ -57,8 +57,11 @@ def ConvertHGraphToHTile : Pass<"hetc-convert-hgraph-to-htile", "mlir::ModuleOp"
     and kernels: arguments become `htile.input`, constants
     `htile.constant`, each result an `htile.alloc` written by one kernel,
     and results `htile.output`. Matrix kernels get tiles matching the
-    chip's planes and vector width. Ops the chip cannot run yet (for
-    instance a transpose of a computed tensor) are reported, all at once,
+    chip's planes and vector width. Data-movement ops (concat, split,
+    slice, pad, tile, expand, constant-index gathers, transposes and
+    reshapes that move the innermost dimension) become `htile.gather` with
+    an index map computed at compile time. Ops the chip cannot run yet (for
+    instance a reduction over a leading axis) are reported, all at once,
     at their ONNX node.
   }];
   let options = [ChipOption];
@@ -89,7 +92,8 @@ def ConvertHTileToHIsa : Pass<"hetc-convert-htile-to-hisa", "mlir::ModuleOp"> {
   let summary = "Expands htile kernels into hisa instructions";
   let description = [{
     Emits one hisa op per chip instruction: reads and writes of each
-    vector, vector-unit operations, weight loads and matrix multiplies.
+    vector, vector-unit operations, weight loads, matrix multiplies and
+    switch-unit lane permutes (for `htile.gather`, switch units in turn).
     Buffer bindings become `hisa.input`, `hisa.output` and
     `hisa.constant`. Instructions keep the location (ONNX node) of their
     kernel. The result is unscheduled: no op has a cycle yet.

@@ -107,6 +107,7 @@ bool ChipSpec::validate(const std::string &source, std::string &error) {
   require(lat.vector_reduce() >= 1, "latency.vector_reduce", "must be >= 1");
   require(lat.matrix_load() >= 1, "latency.matrix_load", "must be >= 1");
   require(lat.matrix_mul() >= 1, "latency.matrix_mul", "must be >= 1");
+  require(lat.switch_op() >= 1, "latency.switch_op", "must be >= 1");
   require(chip.dma().engines() >= 1 && chip.dma().engines() <= 64,
           "dma.engines", "must be in [1, 64]");
   require(chip.dma().bytes_per_cycle() >= 1, "dma.bytes_per_cycle",
@@ -140,6 +141,7 @@ bool ChipSpec::validate(const std::string &source, std::string &error) {
         ++vectorUnits;
         break;
       case SWITCH:
+        switchPos.push_back(position);
         break;
       default:
         problems.push_back("field '" + field + ".unit' must be MEMORY, " +

@@ -59,6 +59,9 @@ public:
   uint32_t slicePosition(uint32_t slice) const { return slicePos.at(slice); }
   uint32_t planePosition(uint32_t plane) const { return planePos.at(plane); }
   uint32_t vectorPosition() const { return vectorPos; }
+  /// Switch unit `k` is the k-th SWITCH entry of the floorplan.
+  uint32_t switchPosition(uint32_t unit) const { return switchPos.at(unit); }
+  uint32_t switches() const { return uint32_t(switchPos.size()); }
   uint32_t positions() const { return positionCount; }
   /// Cycles a DMA engine takes per vector: ceil(lanes * 4 /
   /// dma.bytes_per_cycle).
@@ -78,6 +81,7 @@ private:
   uint64_t vectorsPerSliceValue = 0;
   std::vector<uint32_t> slicePos;
   std::vector<uint32_t> planePos;
+  std::vector<uint32_t> switchPos;
   uint32_t vectorPos = 0;
   uint32_t positionCount = 0;
   uint64_t fingerprintValue = 0;

@@ -208,7 +208,11 @@ private:
     out << "time at " << chip.clockMHz() << " MHz: " << time.str() << " us\n";
     out << "busy cycles: vector unit " << stats.vector.cycles
         << busiest(", busiest MEM slice ", stats.slices)
-        << busiest(", busiest matrix plane ", stats.planes) << "\n";
+        << busiest(", busiest matrix plane ", stats.planes)
+        << (usesAny(stats.switches)
+                ? busiest(", busiest switch ", stats.switches)
+                : std::string())
+        << "\n";
     bool match = predicted == stats.cycles;
     out << "predicted cycles == simulated cycles: " << (match ? "yes" : "no")
         << "\n";
@@ -218,6 +222,13 @@ private:
               " cycles, but the chip model took " +
               std::to_string(stats.cycles);
     return match;
+  }
+
+  static bool usesAny(const std::vector<sim::UnitBusy> &units) {
+    for (const sim::UnitBusy &unit : units)
+      if (unit.instructions)
+        return true;
+    return false;
   }
 
   static std::string busiest(const char *label,

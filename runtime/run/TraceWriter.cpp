@@ -53,6 +53,8 @@ uint32_t unitPosition(const hetx::Instruction &instr,
   case sim::OpClass::Dma:
     // Not on the floorplan: tracks after its last position.
     return chip.positions() + instr.unit();
+  case sim::OpClass::Permute:
+    return chip.switchPosition(instr.unit());
   default:
     return chip.vectorPosition();
   }

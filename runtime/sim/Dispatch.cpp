@@ -28,13 +28,16 @@ bool checkDispatch(const std::vector<Op> &ops, const chip::ChipSpec &chip,
   uint32_t perCycle = proto.dispatch().per_cycle();
   uint32_t slices = proto.memory().slices(), planes = proto.matrix().planes();
   uint32_t engines = proto.dma().engines();
-  std::vector<Queue> queues(size_t(slices) + planes + 1 + engines);
+  // Queues: slices, planes, the vector unit, DMA engines, switch units.
+  size_t firstDma = size_t(slices) + planes + 1;
+  size_t firstSwitch = firstDma + engines;
+  std::vector<Queue> queues(firstSwitch + chip.switches());
   for (size_t q = 0; q < queues.size(); ++q) {
     uint32_t width = q < slices ? proto.memory().banks_per_slice() *
                                       proto.memory().accesses_per_bank_per_cycle()
                      : q < size_t(slices) + planes     ? 1
                      : q == size_t(slices) + planes ? proto.vector().alus()
-                                                    : 1;
+                                                    : 1; // DMA, switch
     queues[q].capacity = depth * width;
   }
   auto queueOf = [&](const Op &op) -> size_t {
@@ -46,7 +49,9 @@ bool checkDispatch(const std::vector<Op> &ops, const chip::ChipSpec &chip,
     case OpClass::MatMul:
       return size_t(slices) + op.unit;
     case OpClass::Dma:
-      return size_t(slices) + planes + 1 + op.unit;
+      return firstDma + op.unit;
+    case OpClass::Permute:
+      return firstSwitch + op.unit;
     default:
       return size_t(slices) + planes;
     }

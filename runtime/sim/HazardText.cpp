@@ -13,6 +13,8 @@ HazardText::HazardText(const hetx::Artifact &artifact,
     positionNames[chip.slicePosition(s)] = "MEM slice " + std::to_string(s);
   for (uint32_t p = 0; p < chip.proto().matrix().planes(); ++p)
     positionNames[chip.planePosition(p)] = "matrix plane " + std::to_string(p);
+  for (uint32_t k = 0; k < chip.switches(); ++k)
+    positionNames[chip.switchPosition(k)] = "switch " + std::to_string(k);
   positionNames[chip.vectorPosition()] = "vector unit";
 }
 
@@ -43,6 +45,8 @@ std::string HazardText::unitName(const hetx::Instruction &instr) {
     return "matrix plane " + std::to_string(instr.unit());
   case OpClass::Dma:
     return "DMA engine " + std::to_string(instr.unit());
+  case OpClass::Permute:
+    return "switch " + std::to_string(instr.unit());
   default:
     return "vector unit";
   }

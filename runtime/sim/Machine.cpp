@@ -27,10 +27,12 @@ Machine::Machine(const chip::ChipSpec &chip, const HazardText &text,
       planes(chip.proto().matrix().planes()),
       sliceIssue(chip.proto().memory().slices()),
       dmaBusy(chip.proto().dma().engines(), {-1, 0}),
-      dmaCycles(chip.dmaCyclesPerVector()), result(chip.lanes()) {
+      dmaCycles(chip.dmaCyclesPerVector()), switchIssue(chip.switches()),
+      result(chip.lanes()) {
   stats.slices.resize(sliceIssue.size());
   stats.planes.resize(planes.size());
   stats.dma.resize(dmaBusy.size());
+  stats.switches.resize(switchIssue.size());
 }
 
 bool Machine::fail(const std::string &kind, int64_t cycle, uint32_t index,
@@ -99,6 +101,19 @@ bool Machine::claimUnit(const Op &op, uint32_t index, int64_t cycle) {
                       "cycle");
     countBusy(stats.planes[op.unit], plane.issue, cycle);
     plane.issue = Issue{cycle, 1, index};
+    return true;
+  }
+  case OpClass::Permute: {
+    Issue &unit = switchIssue[op.unit];
+    if (unit.cycle == cycle)
+      return fail("switch double issue", cycle, index,
+                  "switch unit " + std::to_string(op.unit) +
+                      " already issues instruction " +
+                      text.instruction(unit.first) +
+                      " at this cycle; a switch unit issues one instruction "
+                      "per cycle");
+    countBusy(stats.switches[op.unit], unit, cycle);
+    unit = Issue{cycle, 1, index};
     return true;
   }
   default: {
@@ -374,6 +389,15 @@ void Machine::compute(const Op &op, const float *const *src) {
       matmul(src[0], weightsOf(op.unit), result.data(), lanes);
     else
       integerMatmul(src[0], weightsOf(op.unit), result.data(), lanes);
+    break;
+  case OpClass::Permute:
+    for (uint32_t j = 0; j < lanes; ++j) {
+      uint32_t from = j < op.lanes ? op.laneMap[j] : kLaneKeep;
+      result[j] = j >= op.lanes       ? 0.0f
+                  : from != kLaneKeep ? src[0][from]
+                  : op.sources == 2   ? src[1][j]
+                                      : 0.0f;
+    }
     break;
   }
 }

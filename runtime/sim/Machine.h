@@ -95,6 +95,7 @@ private:
   /// holds it until then.
   std::vector<std::pair<int64_t, uint32_t>> dmaBusy;
   uint32_t dmaCycles;
+  std::vector<Issue> switchIssue;
   std::vector<float> result;
   SimStats stats;
   std::string error;

@@ -49,6 +49,8 @@ std::optional<OpClass> opClassOf(hetx::Opcode opcode) {
   case hetx::DMA_IN:
   case hetx::DMA_OUT:
     return OpClass::Dma;
+  case hetx::S_PERMUTE:
+    return OpClass::Permute;
   default:
     return std::nullopt;
   }
@@ -91,6 +93,9 @@ bool classify(const chip::Latencies &lat, Op &op) {
     break;
   case OpClass::Dma:
     break; // from the chip's dma section, by decodeOne
+  case OpClass::Permute:
+    op.latency = lat.switch_op();
+    break;
   }
   return true;
 }
@@ -145,6 +150,7 @@ bool decodeTypes(const hetx::Instruction &instr, Op &op, std::string &kind,
   case OpClass::MemRead:
   case OpClass::MemWrite:
   case OpClass::Dma:
+  case OpClass::Permute: // moves lane words of any type
     return true;
   case OpClass::LoadWeights:
     return isFloat || isByte ? true
@@ -288,6 +294,16 @@ bool decodeOne(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
     // Not on the streams: the engine's port reaches every slice.
     op.position = 0;
     break;
+  case OpClass::Permute:
+    if (op.unit >= chip.switches()) {
+      kind = "bad unit";
+      details = "switch unit " + std::to_string(op.unit) +
+                " does not exist (the chip has " +
+                std::to_string(chip.switches()) + " SWITCH units)";
+      return false;
+    }
+    op.position = chip.switchPosition(op.unit);
+    break;
   default:
     if (op.unit != 0) {
       kind = "bad unit";
@@ -298,11 +314,17 @@ bool decodeOne(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
     op.position = chip.vectorPosition();
     break;
   }
+  // A permute merges into an optional second vector.
+  if (op.kind == OpClass::Permute && instr.src_size() == 2)
+    op.sources = 2;
   if (instr.src_size() != op.sources) {
     kind = "bad operands";
-    details = HazardText::opcodeName(op.opcode) + " takes " +
-              std::to_string(op.sources) + " source stream" +
-              (op.sources == 1 ? "" : "s") + ", but the instruction has " +
+    std::string count = op.kind == OpClass::Permute
+                            ? std::string("1 or 2")
+                            : std::to_string(op.sources);
+    details = HazardText::opcodeName(op.opcode) + " takes " + count +
+              " source stream" + (count == "1" ? "" : "s") +
+              ", but the instruction has " +
               std::to_string(instr.src_size());
     return false;
   }
@@ -318,10 +340,36 @@ bool decodeOne(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
   if (!decodeTypes(instr, op, kind, details))
     return false;
   kind.clear();
-  if (isVector(op.kind) && (op.lanes < 1 || op.lanes > chip.lanes())) {
+  if ((isVector(op.kind) || op.kind == OpClass::Permute) &&
+      (op.lanes < 1 || op.lanes > chip.lanes())) {
     kind = "bad lanes";
     details = "lanes is " + std::to_string(op.lanes) + ", but must be in [1, " +
               std::to_string(chip.lanes()) + "]";
+    return false;
+  }
+  if (op.kind == OpClass::Permute) {
+    if (instr.lane_map_size() != int(op.lanes)) {
+      kind = "bad lane map";
+      details = "field lane_map has " + std::to_string(instr.lane_map_size()) +
+                " entries, but lanes is " + std::to_string(op.lanes) +
+                "; S_PERMUTE needs one entry per lane";
+      return false;
+    }
+    for (int j = 0; j < instr.lane_map_size(); ++j) {
+      uint32_t from = instr.lane_map(j);
+      if (from == kLaneKeep || from < chip.lanes())
+        continue;
+      kind = "bad lane map";
+      details = "field lane_map[" + std::to_string(j) + "] is " +
+                std::to_string(from) + ", but must be a lane below " +
+                std::to_string(chip.lanes()) + " or LANE_KEEP (" +
+                std::to_string(kLaneKeep) + ")";
+      return false;
+    }
+    op.laneMap = instr.lane_map().data();
+  } else if (instr.lane_map_size() != 0) {
+    kind = "bad lane map";
+    details = "field lane_map is set, but only S_PERMUTE takes one";
     return false;
   }
   if (op.kind == OpClass::LoadWeights && op.row >= chip.lanes()) {

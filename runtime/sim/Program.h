@@ -31,7 +31,12 @@ enum class OpClass : uint8_t {
   MatMul,
   /// DMA_IN and DMA_OUT.
   Dma,
+  Permute,
 };
+
+/// S_PERMUTE lane_map entry: the destination lane keeps src[1]'s value (or
+/// becomes zero without src[1]).
+constexpr uint32_t kLaneKeep = 0xFFFFFFFFu;
 
 /// A stream group: `id` is its first stream, `dir` a hetx::Direction.
 struct StreamPort {
@@ -61,6 +66,9 @@ struct Op {
   /// DMA ops: the host-memory vector.
   uint64_t hostAddress = 0;
   uint8_t sources = 0;
+  /// S_PERMUTE: `lanes` entries of the artifact's lane_map, which outlives
+  /// the decoded program; null otherwise.
+  const uint32_t *laneMap = nullptr;
   StreamPort src[2];
   StreamPort dst;
   /// Whether the instruction puts a value on `dst`.
@@ -80,9 +88,9 @@ std::optional<OpClass> opClassOf(hetx::Opcode opcode);
 
 /// Decodes and checks every instruction of `artifact` for `chip`: known
 /// opcode, unit and address in range and consistent, stream groups aligned
-/// and in range, lane and row fields in range, operand counts, element types
-/// the opcode is defined for, node index, and cycles in non-decreasing
-/// order. On failure `error` is a hazard
+/// and in range, lane, row and lane-map fields in range, operand counts,
+/// element types the opcode is defined for, node index, and cycles in
+/// non-decreasing order. On failure `error` is a hazard
 /// message for the first bad instruction.
 bool decodeProgram(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
                    const HazardText &text, std::vector<Op> &ops,

@@ -45,6 +45,8 @@ struct SimStats {
   /// One entry per DMA engine; `cycles` counts the cycles it is moving a
   /// vector.
   std::vector<UnitBusy> dma;
+  /// One entry per switch unit.
+  std::vector<UnitBusy> switches;
   /// The most vector addresses holding data at any time, counting the
   /// inputs and constants preloaded before cycle 0. The chip never frees a
   /// vector, so this is the number of distinct addresses the program's data

@@ -186,6 +186,86 @@ def transformer_block(seq=8, dim=32, hidden=64, seed=6):
                   inits, "transformer_block")
 
 
+def layout_mix(seed=7):
+    """Layout ops around a matmul: Concat along the rows' axis and along the
+    row, a strided Slice with a negative step, a Transpose that moves the
+    innermost dimension, a Reshape that changes the row length, a constant
+    Pad with a non-zero value and a reflect Pad."""
+    rng = np.random.default_rng(seed)
+    inits = [
+        numpy_helper.from_array(_weights(rng, 24, 20), "w"),
+        numpy_helper.from_array(np.array([1, 0, 0], np.int64), "starts"),
+        numpy_helper.from_array(np.array([6, 20, 7], np.int64), "ends"),
+        numpy_helper.from_array(np.array([0, 1, 2], np.int64), "axes"),
+        numpy_helper.from_array(np.array([1, 2, 1], np.int64), "steps"),
+        numpy_helper.from_array(np.array([5, 4, -1], np.int64), "to3d"),
+        numpy_helper.from_array(np.array([0, 1, 0, 0, 2, 0], np.int64), "pads"),
+        numpy_helper.from_array(np.array(1.5, np.float32), "fill"),
+        numpy_helper.from_array(np.array([0, 0, 2, 0, 0, 3], np.int64), "rpads"),
+        numpy_helper.from_array(np.array([7, 3], np.int64), "rev_s"),
+        numpy_helper.from_array(np.array([-100, -100], np.int64), "rev_e"),
+        numpy_helper.from_array(np.array([0, 1], np.int64), "rev_a"),
+        numpy_helper.from_array(np.array([-2, -1], np.int64), "rev_st"),
+    ]
+    nodes = [
+        helper.make_node("Concat", ["a", "b"], ["ab"], name="cat_row", axis=1),
+        helper.make_node("MatMul", ["ab", "w"], ["h"], name="proj"),
+        helper.make_node("Concat", ["h", "c"], ["hc"], name="cat_rows", axis=0),
+        helper.make_node("Reshape", ["hc", "to3d"], ["r"], name="to3d"),
+        helper.make_node("Slice", ["r", "starts", "ends", "axes", "steps"], ["sl"],
+                         name="window"),
+        helper.make_node("Transpose", ["sl"], ["t"], name="move_rows", perm=[1, 2, 0]),
+        helper.make_node("Pad", ["t", "pads", "fill"], ["p"], name="pad_fill", mode="constant"),
+        helper.make_node("Pad", ["p", "rpads"], ["q"], name="pad_reflect", mode="reflect"),
+        helper.make_node("Slice", ["ab", "rev_s", "rev_e", "rev_a", "rev_st"], ["rev"],
+                         name="reverse"),
+        helper.make_node("Relu", ["q"], ["y"], name="out"),
+    ]
+    inputs = [
+        helper.make_tensor_value_info("a", TensorProto.FLOAT, [8, 10]),
+        helper.make_tensor_value_info("b", TensorProto.FLOAT, [8, 14]),
+        helper.make_tensor_value_info("c", TensorProto.FLOAT, [2, 20]),
+    ]
+    return _model(nodes, inputs,
+                  [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 10, 9]),
+                   helper.make_tensor_value_info("rev", TensorProto.FLOAT, [4, 4])],
+                  inits, "layout_mix")
+
+
+def split_gather(seed=8):
+    """Split, Gather with constant indices, GatherElements, Tile, Expand,
+    Squeeze/Unsqueeze/Flatten that change the rows, fed into a Gemm."""
+    rng = np.random.default_rng(seed)
+    inits = [
+        numpy_helper.from_array(np.array([3, 0, 2, -1], np.int64), "ids"),
+        numpy_helper.from_array(np.array([[2, 0, 1], [1, 1, 0]], np.int64), "eids"),
+        numpy_helper.from_array(np.array([1, 3], np.int64), "reps"),
+        numpy_helper.from_array(np.array([2, 1, 6], np.int64), "eshape"),
+        numpy_helper.from_array(np.array([0], np.int64), "ax0"),
+        numpy_helper.from_array(np.array([2, 3], np.int64), "sizes"),
+        numpy_helper.from_array(_weights(rng, 12, 7), "w"),
+    ]
+    nodes = [
+        helper.make_node("Split", ["x", "sizes"], ["x0", "x1"], name="split", axis=1),
+        helper.make_node("Gather", ["x1", "ids"], ["g"], name="pick_rows", axis=0),
+        helper.make_node("GatherElements", ["x1", "eids"], ["ge"], name="pick_elems", axis=1),
+        helper.make_node("Tile", ["x0", "reps"], ["tl"], name="tile"),
+        helper.make_node("Unsqueeze", ["tl", "ax0"], ["u"], name="unsq"),
+        helper.make_node("Expand", ["u", "eshape"], ["e"], name="expand"),
+        helper.make_node("Transpose", ["e"], ["et"], name="swap_outer", perm=[1, 0, 2]),
+        helper.make_node("Flatten", ["et"], ["f"], name="flatten", axis=1),
+        helper.make_node("Gemm", ["f", "w"], ["y"], name="head"),
+        helper.make_node("Identity", ["g"], ["gy"], name="gy"),
+        helper.make_node("Identity", ["ge"], ["gey"], name="gey"),
+    ]
+    inputs = [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4, 5])]
+    return _model(nodes, inputs,
+                  [helper.make_tensor_value_info("y", TensorProto.FLOAT, [4, 7]),
+                   helper.make_tensor_value_info("gy", TensorProto.FLOAT, [4, 3]),
+                   helper.make_tensor_value_info("gey", TensorProto.FLOAT, [2, 3])],
+                  inits, "split_gather")
+
+
 MODELS = {
     "mlp_relu": (mlp_relu, {}),
     "mlp_gemm_softmax": (mlp_gemm_softmax, {}),
@@ -193,6 +273,8 @@ MODELS = {
     "broadcasting": (broadcasting, {}),
     "attention_head": (attention_head, {}),
     "transformer_block": (transformer_block, {}),
+    "layout_mix": (layout_mix, {}),
+    "split_gather": (split_gather, {}),
 }
 
 

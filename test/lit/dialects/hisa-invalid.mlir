@@ -46,3 +46,33 @@ func.func @bad_column() {
   hisa.load_weights %0 plane 0 column -1
   return
 }
+
+// -----
+
+// Tests that a permute's switch is not negative.
+func.func @bad_switch() {
+  %0 = hisa.read 0
+  // expected-error @+1 {{switch must be >= 0, got -1}}
+  %1 = hisa.permute %0 switch -1 map [0]
+  return
+}
+
+// -----
+
+// Tests that a permute's map has at least one lane.
+func.func @empty_map() {
+  %0 = hisa.read 0
+  // expected-error @+1 {{map must have at least one lane}}
+  %1 = hisa.permute %0 switch 0 map []
+  return
+}
+
+// -----
+
+// Tests that map entries are lanes or -1.
+func.func @bad_map_entry() {
+  %0 = hisa.read 0
+  // expected-error @+1 {{map[1] is -2; entries are source lanes (>= 0) or -1 (keep)}}
+  %1 = hisa.permute %0 switch 0 map [0, -2]
+  return
+}

@@ -29,5 +29,12 @@ func.func @main() {
   %6 = hisa.matmul %5 plane 1 on <east, 8>
   // CHECK: hisa.write %{{.*}} to 1 at 20
   hisa.write %6 to 1 at 20
+  %8 = hisa.read 0
+  // CHECK: %[[P:.*]] = hisa.permute %{{.*}} switch 0 map [3, 2, -1, 0] at 5 on <west, 4>
+  %9 = hisa.permute %8 switch 0 map [3, 2, -1, 0] at 5 on <west, 4>
+  %10 = hisa.read 2
+  // CHECK: hisa.permute %{{.*}} into %[[P]] switch 1 map [-1, -1, 15, -1]{{$}}
+  %11 = hisa.permute %10 into %9 switch 1 map [-1, -1, 15, -1]
+  hisa.write %11 to 1
   return
 }

@@ -84,3 +84,47 @@ func.func @no_identity() {
   htile.transpose ins(%a) outs(%b) {perm = array<i64: 1, 0>} : memref<3x4xf32>, memref<4x3xf32>
   return
 }
+
+// -----
+
+// Tests that a gather has one index per output element.
+func.func @gather_count() {
+  %a = htile.alloc : memref<2x2xf32>
+  %b = htile.alloc : memref<3xf32>
+  // expected-error @+1 {{has 2 indices, but the output has 3 elements}}
+  htile.gather ins(%a) outs(%b) indices [0, 1] : (memref<2x2xf32>) -> memref<3xf32>
+  return
+}
+
+// -----
+
+// Tests that gather indices stay within the inputs.
+func.func @gather_range() {
+  %a = htile.alloc : memref<2x2xf32>
+  %b = htile.alloc : memref<1x2xf32>
+  %c = htile.alloc : memref<3xf32>
+  // expected-error @+1 {{index 6 at output element 2 is outside the inputs' 6 elements (or -1)}}
+  htile.gather ins(%a, %b) outs(%c) indices [0, 5, 6] : (memref<2x2xf32>, memref<1x2xf32>) -> memref<3xf32>
+  return
+}
+
+// -----
+
+// Tests that a gather moves elements of one type.
+func.func @gather_types() {
+  %a = htile.alloc : memref<2xi32>
+  %c = htile.alloc : memref<2xf32>
+  // expected-error @+1 {{input element type 'i32' differs from the output's 'f32'}}
+  htile.gather ins(%a) outs(%c) indices [1, 0] : (memref<2xi32>) -> memref<2xf32>
+  return
+}
+
+// -----
+
+// Tests that a gather has an input.
+func.func @gather_no_input() {
+  %c = htile.alloc : memref<2xf32>
+  // expected-error @+1 {{needs at least one input}}
+  "htile.gather"(%c) <{indices = array<i64: -1, -1>}> : (memref<2xf32>) -> ()
+  return
+}

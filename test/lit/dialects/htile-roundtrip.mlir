@@ -28,5 +28,10 @@ func.func @main() {
   htile.transpose ins(%v) outs(%t) identity(%eye) {perm = array<i64: 0, 2, 1>} : memref<2x2x10xf32>, memref<2x10x2xf32>, memref<16x16xf32>
   // CHECK: htile.output "y", %{{.*}} : memref<2x2x10xf32>
   htile.output "y", %v : memref<2x2x10xf32>
+  %g0 = htile.alloc : memref<2x2xf32>
+  %g1 = htile.alloc : memref<2x1xf32>
+  %g = htile.alloc : memref<2x3xf32>
+  // CHECK: htile.gather ins(%{{.*}}, %{{.*}}) outs(%{{.*}}) indices [0, 1, 4, 2, -1, 5] : (memref<2x2xf32>, memref<2x1xf32>) -> memref<2x3xf32>
+  htile.gather ins(%g0, %g1) outs(%g) indices [0, 1, 4, 2, -1, 5] : (memref<2x2xf32>, memref<2x1xf32>) -> memref<2x3xf32>
   return
 }

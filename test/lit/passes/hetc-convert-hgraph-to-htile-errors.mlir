@@ -1,23 +1,32 @@
 // RUN: hetc-opt %s --split-input-file --verify-diagnostics --hetc-convert-hgraph-to-htile=chip=%chips/test-chip.chip
 
-// Tests that a transpose moving the innermost dimension elsewhere than
-// second-innermost is reported at its node.
-func.func @main(%x: tensor<2x3x4xf32>) -> tensor<4x2x3xf32> {
-  %0 = hgraph.relu %x : tensor<2x3x4xf32>
-  // expected-error @+1 {{transpose with perm [2, 0, 1] is not supported on the chip yet: it must keep the innermost dimension last or swap the two innermost dimensions}}
-  %1 = hgraph.transpose %0 {perm = array<i64: 2, 0, 1>} : tensor<2x3x4xf32> -> tensor<4x2x3xf32>
-  return %1 : tensor<4x2x3xf32>
+// Tests that a constant gather index out of range is reported at its node.
+func.func @main(%x: tensor<4x8xf32>) -> tensor<2x8xf32> {
+  %i = hgraph.constant dense<[0, 5]> : tensor<2xi64>
+  // expected-error @+1 {{gather index out of range for axis 0 of 'tensor<4x8xf32>'}}
+  %0 = hgraph.gather %x, %i {axis = 0 : i64} : (tensor<4x8xf32>, tensor<2xi64>) -> tensor<2x8xf32>
+  return %0 : tensor<2x8xf32>
+}
+
+// -----
+
+// Tests that data movement into more elements than a gather holds is
+// reported.
+func.func @main(%x: tensor<1xf32>) -> tensor<1048577xf32> {
+  // expected-error @+1 {{moving 1048577 elements into 'tensor<1048577xf32>' is not supported on the chip yet; data movement is limited to 1048576 elements per op}}
+  %0 = hgraph.tile %x {repeats = array<i64: 1048577>} : tensor<1xf32> -> tensor<1048577xf32>
+  return %0 : tensor<1048577xf32>
 }
 
 // -----
 
 // Tests that every unsupported op of a function is reported, not only the first.
-func.func @main(%x: tensor<4x8xf32>) -> (tensor<2x16xf32>, tensor<4x8xf32>) {
-  // expected-error @+1 {{reshape from 'tensor<4x8xf32>' to 'tensor<2x16xf32>' changes the row length}}
-  %0 = hgraph.reshape %x : tensor<4x8xf32> -> tensor<2x16xf32>
+func.func @main(%x: tensor<4x8xf32>) -> (tensor<1x8xf32>, tensor<4x8xf32>) {
+  // expected-error @+1 {{reduce sum over axes [0] is not supported on the chip yet}}
+  %0 = hgraph.reduce sum %x {axes = array<i64: 0>, keepdims = true} : tensor<4x8xf32> -> tensor<1x8xf32>
   // expected-error @+1 {{softmax along axis 0 of 'tensor<4x8xf32>' is not supported on the chip yet}}
   %1 = hgraph.softmax %x {axis = 0 : i64} : tensor<4x8xf32>
-  return %0, %1 : tensor<2x16xf32>, tensor<4x8xf32>
+  return %0, %1 : tensor<1x8xf32>, tensor<4x8xf32>
 }
 
 // -----
@@ -42,13 +51,13 @@ func.func @main(%x: tensor<2x4xf32>) -> tensor<2x4xf32> {
 
 // Tests that users of an op that failed to lower are skipped (not a crash),
 // and that later independent problems are still reported.
-func.func @main(%x: tensor<4x8xf32>) -> (tensor<2x16xf32>, tensor<4x8xf32>) {
-  // expected-error @+1 {{changes the row length}}
-  %0 = hgraph.reshape %x : tensor<4x8xf32> -> tensor<2x16xf32>
-  %1 = hgraph.relu %0 : tensor<2x16xf32>
+func.func @main(%x: tensor<4x8xf32>) -> (tensor<1x8xf32>, tensor<4x8xf32>) {
+  // expected-error @+1 {{reduce sum over axes [0]}}
+  %0 = hgraph.reduce sum %x {axes = array<i64: 0>, keepdims = true} : tensor<4x8xf32> -> tensor<1x8xf32>
+  %1 = hgraph.relu %0 : tensor<1x8xf32>
   // expected-error @+1 {{softmax along axis 0}}
   %2 = hgraph.softmax %x {axis = 0 : i64} : tensor<4x8xf32>
-  return %1, %2 : tensor<2x16xf32>, tensor<4x8xf32>
+  return %1, %2 : tensor<1x8xf32>, tensor<4x8xf32>
 }
 
 // -----

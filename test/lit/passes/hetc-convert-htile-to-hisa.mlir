@@ -191,3 +191,47 @@ func.func @reduce() {
   htile.output "m", %m : memref<1x1xf32>
   return
 }
+
+// -----
+
+// Tests the expansion of a gather: vectors that are whole input vectors in
+// place are copied by a read and a write; the others are assembled on the
+// switch units (0 and 1 in turn), one permute per input vector they draw
+// from, each merging into the partial result before it; a vector of
+// padding only is any input vector with every lane kept (zero).
+// CHECK-LABEL: func.func @gather()
+// CHECK: %[[A0:.*]] = hisa.read 0
+// CHECK-NEXT: hisa.write %[[A0]] to 2048
+// CHECK-NEXT: %[[B:.*]] = hisa.read 1024
+// CHECK-NEXT: %[[SWAP:.*]] = hisa.permute %[[B]] switch 0 map [1, 0]{{$}}
+// CHECK-NEXT: hisa.write %[[SWAP]] to 2049
+// CHECK-NEXT: %[[A1:.*]] = hisa.read 1
+// CHECK-NEXT: hisa.write %[[A1]] to 2050
+// CHECK-NEXT: %[[A0B:.*]] = hisa.read 0
+// CHECK-NEXT: %[[SHIFT:.*]] = hisa.permute %[[A0B]] switch 1 map [-1, 0]{{$}}
+// CHECK-NEXT: hisa.write %[[SHIFT]] to 2051
+// CHECK-NEXT: %[[ANY:.*]] = hisa.read 0
+// CHECK-NEXT: %[[ZERO:.*]] = hisa.permute %[[ANY]] switch 0 map [-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1]{{$}}
+// CHECK-NEXT: hisa.write %[[ZERO]] to 2052
+// CHECK-NEXT: %[[ANY2:.*]] = hisa.read 0
+// CHECK-NEXT: %[[ZERO2:.*]] = hisa.permute %[[ANY2]] switch 1 map [-1, -1]{{$}}
+// CHECK-NEXT: hisa.write %[[ZERO2]] to 2053
+// CHECK-NEXT: %[[X0:.*]] = hisa.read 0
+// CHECK-NEXT: %[[M0:.*]] = hisa.permute %[[X0]] switch 0 map [0, -1, -1, -1]{{$}}
+// CHECK-NEXT: %[[X1:.*]] = hisa.read 1024
+// CHECK-NEXT: %[[M1:.*]] = hisa.permute %[[X1]] into %[[M0]] switch 0 map [-1, 1, -1, -1]{{$}}
+// CHECK-NEXT: %[[X2:.*]] = hisa.read 1
+// CHECK-NEXT: %[[M2:.*]] = hisa.permute %[[X2]] into %[[M1]] switch 0 map [-1, -1, 1, -1]{{$}}
+// CHECK-NEXT: hisa.write %[[M2]] to 3072
+// CHECK-NEXT: return
+func.func @gather() {
+  %a = htile.input "a" {address = 0 : i64} : memref<2x16xf32>
+  %b = htile.input "b" {address = 1024 : i64} : memref<1x2xf32>
+  %y = htile.alloc {address = 2048 : i64} : memref<3x18xf32>
+  htile.gather ins(%a, %b) outs(%y) indices [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 33, 32, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, -1, 0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1] : (memref<2x16xf32>, memref<1x2xf32>) -> memref<3x18xf32>
+  %z = htile.alloc {address = 3072 : i64} : memref<4xf32>
+  htile.gather ins(%a, %b) outs(%z) indices [0, 33, 17, -1] : (memref<2x16xf32>, memref<1x2xf32>) -> memref<4xf32>
+  htile.output "y", %y : memref<3x18xf32>
+  htile.output "z", %z : memref<4xf32>
+  return
+}

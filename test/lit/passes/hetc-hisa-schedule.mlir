@@ -92,3 +92,49 @@ func.func @conflict() {
   hisa.write %2 to 4
   return
 }
+
+// -----
+
+// Tests that permutes issue on their switch unit (switch 0 at position 1,
+// latency 2): the read of 0 at 0 reaches the switch at 2; the second
+// permute reads the first one's value where it was emitted, at 4, together
+// with the second read; its result reaches slice 0 (position 2) at 7.
+// CHECK-LABEL: func.func @permute()
+// CHECK-SAME: hetc.predicted_cycles = 8 : i64
+// CHECK: %[[R0:.*]] = hisa.read 0 at 0 on <west, 0>
+// CHECK-NEXT: %[[P0:.*]] = hisa.permute %[[R0]] switch 0 map [1, 0] at 2 on <east, 0>
+// CHECK-NEXT: %[[R1:.*]] = hisa.read 0 at 2 on <west, 0>
+// CHECK-NEXT: %[[P1:.*]] = hisa.permute %[[R1]] into %[[P0]] switch 0 map [-1, -1, 5] at 4 on <east, 0>
+// CHECK-NEXT: hisa.write %[[P1]] to 2 at 7
+func.func @permute() {
+  hisa.input "x" at 0 : tensor<1x16xf32>
+  hisa.output "y" at 2 : tensor<1x16xf32>
+  %0 = hisa.read 0
+  %1 = hisa.permute %0 switch 0 map [1, 0]
+  %2 = hisa.read 0
+  %3 = hisa.permute %2 into %1 switch 0 map [-1, -1, 5]
+  hisa.write %3 to 2
+  return
+}
+
+// -----
+
+// Tests that a switch the chip lacks is reported.
+func.func @no_switch() {
+  %0 = hisa.read 0
+  // expected-error @+1 {{switch 2 does not exist (chip 'test-chip' has 2)}}
+  %1 = hisa.permute %0 switch 2 map [0]
+  hisa.write %1 to 2
+  return
+}
+
+// -----
+
+// Tests that a permute may only read the chip's lanes.
+func.func @bad_lane() {
+  %0 = hisa.read 0
+  // expected-error @+1 {{map[1] reads lane 16, but chip 'test-chip' has 16 lanes}}
+  %1 = hisa.permute %0 switch 0 map [0, 16]
+  hisa.write %1 to 2
+  return
+}

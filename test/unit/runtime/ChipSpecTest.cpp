@@ -34,6 +34,9 @@ TEST(ChipSpecTest, BundledChipsLoad) {
   EXPECT_EQ(test.vectorPosition(), 6u);
   EXPECT_EQ(test.slicePosition(4), 7u);
   EXPECT_EQ(test.planePosition(1), 12u);
+  EXPECT_EQ(test.switches(), 2u);
+  EXPECT_EQ(test.switchPosition(0), 1u);
+  EXPECT_EQ(test.switchPosition(1), 11u);
   EXPECT_EQ(test.streamGroups(), 8u);
   EXPECT_EQ(test.bankOf(1025), 1u);
   EXPECT_EQ(test.sliceOf(1025), 1u);
@@ -91,6 +94,8 @@ TEST(ChipSpecTest, EachInvalidFieldIsNamed) {
        [](chip::Chip &c) { c.mutable_dispatch()->set_per_cycle(0); }},
       {"dispatch.queue_depth",
        [](chip::Chip &c) { c.mutable_dispatch()->set_queue_depth(70000); }},
+      {"latency.switch_op",
+       [](chip::Chip &c) { c.mutable_latency()->set_switch_op(0); }},
       {"floorplan[0].count",
        [](chip::Chip &c) { c.mutable_floorplan(0)->set_count(0); }},
       {"floorplan[1].unit",

@@ -256,6 +256,99 @@ TEST_F(SimHazardTest, PlaneDoubleIssue) {
                 "instruction per cycle");
 }
 
+TEST_F(SimHazardTest, SwitchDoubleIssue) {
+  // Permute program: #0 read b at 2, #1 S_PERMUTE at 5, #2 read a at 5,
+  // #3 S_PERMUTE at 7, #4 write at 12. A second permute of b on switch 0 at
+  // cycle 5, on another stream group, competes with #1.
+  TestProgram program = permuteProgram(chip);
+  ASSERT_EQ(simulateError(program, chip), "");
+  extend(program, [&](ProgramBuilder &b) {
+    b.permute(5, 0, {west(0)}, west(12), std::vector<uint32_t>(16, 0));
+    b.write(11, chip.vectorsPerSlice() * 3, east(12));
+  });
+  int first = findInstruction(program.artifact, hetx::S_PERMUTE, 5);
+  ASSERT_GE(first, 0);
+  EXPECT_EQ(simulateError(program, chip),
+            "hazard: switch double issue at cycle 5: instruction #" +
+                std::to_string(first + 2) +
+                " S_PERMUTE on switch 0 (node 'Extra'): switch unit 0 "
+                "already issues instruction #" +
+                std::to_string(first) +
+                " S_PERMUTE at this cycle; a switch unit issues one "
+                "instruction per cycle");
+}
+
+TEST_F(SimHazardTest, PermuteOnBothSwitchesInOneCycle) {
+  // The same extra permute on switch 1 is allowed: each switch issues one
+  // instruction per cycle. It takes its own input, read from slice 7.
+  TestProgram program = permuteProgram(chip);
+  uint64_t slice7 = chip.vectorsPerSlice() * 7;
+  program.inputs["c"] = program.inputs["a"];
+  extend(program, [&](ProgramBuilder &b) {
+    b.input("c", {16}, slice7);
+    b.read(3, slice7, east(16));
+    b.permute(5, 1, {east(16)}, east(16), std::vector<uint32_t>(16, 0));
+  });
+  EXPECT_EQ(simulateError(program, chip), "");
+}
+
+TEST_F(SimHazardTest, BadLaneMapLength) {
+  TestProgram program = permuteProgram(chip);
+  int at = findInstruction(program.artifact, hetx::S_PERMUTE, 5);
+  ASSERT_GE(at, 0);
+  instr(program, at).set_lanes(12);
+  EXPECT_EQ(simulateError(program, chip),
+            "hazard: bad lane map at cycle 5: instruction #" +
+                std::to_string(at) +
+                " S_PERMUTE on switch 0 (node 'Concat_0'): field lane_map "
+                "has 16 entries, but lanes is 12; S_PERMUTE needs one entry "
+                "per lane");
+}
+
+TEST_F(SimHazardTest, BadLaneMapEntry) {
+  TestProgram program = permuteProgram(chip);
+  int at = findInstruction(program.artifact, hetx::S_PERMUTE, 5);
+  ASSERT_GE(at, 0);
+  instr(program, at).set_lane_map(2, 16);
+  EXPECT_EQ(simulateError(program, chip),
+            "hazard: bad lane map at cycle 5: instruction #" +
+                std::to_string(at) +
+                " S_PERMUTE on switch 0 (node 'Concat_0'): field "
+                "lane_map[2] is 16, but must be a lane below 16 or "
+                "LANE_KEEP (4294967295)");
+}
+
+TEST_F(SimHazardTest, LaneMapOnAnotherOpcode) {
+  instr(add, 2).add_lane_map(0);
+  EXPECT_EQ(simulateError(add, chip),
+            "hazard: bad lane map at cycle 7: instruction #2 V_ADD on vector "
+            "unit (node 'Add_0'): field lane_map is set, but only S_PERMUTE "
+            "takes one");
+}
+
+TEST_F(SimHazardTest, BadSwitchUnit) {
+  TestProgram program = permuteProgram(chip);
+  int at = findInstruction(program.artifact, hetx::S_PERMUTE, 5);
+  ASSERT_GE(at, 0);
+  instr(program, at).set_unit(2);
+  EXPECT_EQ(simulateError(program, chip),
+            "hazard: bad unit at cycle 5: instruction #" + std::to_string(at) +
+                " S_PERMUTE on switch 2 (node 'Concat_0'): switch unit 2 "
+                "does not exist (the chip has 2 SWITCH units)");
+}
+
+TEST_F(SimHazardTest, PermuteWithThreeSources) {
+  TestProgram program = permuteProgram(chip);
+  int at = findInstruction(program.artifact, hetx::S_PERMUTE, 7);
+  ASSERT_GE(at, 0);
+  *instr(program, at).add_src() = instr(program, at).src(0);
+  EXPECT_EQ(simulateError(program, chip),
+            "hazard: bad operands at cycle 7: instruction #" +
+                std::to_string(at) +
+                " S_PERMUTE on switch 0 (node 'Concat_0'): S_PERMUTE takes 1 "
+                "or 2 source streams, but the instruction has 3");
+}
+
 TEST_F(SimHazardTest, WeightsInFlight) {
   chip::ChipSpec slowLoads = testChipWith(
       [](chip::Chip &c) { c.mutable_latency()->set_matrix_load(3); });

@@ -76,6 +76,52 @@ TEST(SimulatorTest, MatmulProgram) {
 
 // Tests the unary, reduction and remaining binary vector instructions, and
 // that lanes beyond `lanes` come out zero.
+// Tests S_PERMUTE: b's lanes 15..8 land in lanes 0-7, a's lanes 0-5 are
+// merged into lanes 8-13 of that result, and lanes 14-15 (beyond `lanes`)
+// are zero. Reads at 2 and 5, permutes at 5 and 7 on switch 0 (position 1),
+// the write at 12 stores at 13.
+TEST(SimulatorTest, PermuteProgram) {
+  chip::ChipSpec chip = loadChip("test-chip");
+  TestProgram program = permuteProgram(chip);
+  sim::SimResult result = simulateOk(program, chip);
+  EXPECT_EQ(result.stats.cycles, 13u);
+  EXPECT_EQ(result.stats.cycles, program.artifact.predicted_cycles());
+  ASSERT_EQ(result.stats.switches.size(), 2u);
+  EXPECT_EQ(result.stats.switches[0].instructions, 2u);
+  EXPECT_EQ(result.stats.switches[0].cycles, 2u);
+  EXPECT_EQ(result.stats.switches[1].instructions, 0u);
+  ASSERT_EQ(result.outputs.size(), 1u);
+  const io::Tensor &y = result.outputs[0].tensor;
+  ASSERT_EQ(y.data.size(), 16u);
+  for (int j = 0; j < 8; ++j)
+    EXPECT_EQ(y.data[j], -float(15 - j) - 100.0f) << "lane " << j;
+  for (int j = 8; j < 14; ++j)
+    EXPECT_EQ(y.data[j], float(j - 8) + 0.5f) << "lane " << j;
+  EXPECT_EQ(y.data[14], 0.0f);
+  EXPECT_EQ(y.data[15], 0.0f);
+}
+
+// Tests that without src[1] a kept lane is zero, and that one source lane
+// may feed many destination lanes.
+TEST(SimulatorTest, PermuteWithoutMergeZeroesKeptLanes) {
+  chip::ChipSpec chip = loadChip("test-chip");
+  TestProgram program = permuteProgram(chip);
+  for (hetx::Instruction &in : *program.artifact.mutable_instructions())
+    if (in.opcode() == hetx::S_PERMUTE && in.src_size() == 2) {
+      in.mutable_src()->RemoveLast();
+      for (uint32_t j = 0; j < 8; ++j)
+        in.set_lane_map(int(j), 3);
+    }
+  // The first permute's value is now read by nobody, which the chip allows.
+  sim::SimResult result = simulateOk(program, chip);
+  const io::Tensor &y = result.outputs[0].tensor;
+  for (int j = 0; j < 8; ++j)
+    EXPECT_EQ(y.data[j], 3.5f) << "lane " << j;
+  for (int j = 8; j < 14; ++j)
+    EXPECT_EQ(y.data[j], float(j - 8) + 0.5f) << "lane " << j;
+  EXPECT_EQ(y.data[14], 0.0f);
+}
+
 TEST(SimulatorTest, VectorOpcodes) {
   chip::ChipSpec chip = loadChip("test-chip");
   struct Case {

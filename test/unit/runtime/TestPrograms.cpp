@@ -3,6 +3,7 @@
 #include "TestPrograms.h"
 
 #include "runtime/artifact/ArtifactFile.h"
+#include "runtime/sim/Program.h"
 #include "runtime/sim/Simulator.h"
 
 #include <google/protobuf/text_format.h>
@@ -56,6 +57,8 @@ uint32_t latencyOf(const chip::ChipSpec &chip, hetx::Opcode opcode) {
   case hetx::DMA_IN:
   case hetx::DMA_OUT:
     return chip.proto().dma().latency();
+  case hetx::S_PERMUTE:
+    return lat.switch_op();
   default:
     return lat.vector_op();
   }
@@ -131,6 +134,19 @@ hetx::Instruction &ProgramBuilder::matmul(uint64_t cycle, uint32_t plane,
   hetx::Instruction &instr = add(cycle, hetx::M_MATMUL, plane);
   setStream(*instr.add_src(), src);
   setStream(*instr.mutable_dst(), dst);
+  return instr;
+}
+
+hetx::Instruction &ProgramBuilder::permute(uint64_t cycle, uint32_t unit,
+                                           std::vector<Stream> src, Stream dst,
+                                           const std::vector<uint32_t> &map) {
+  hetx::Instruction &instr = add(cycle, hetx::S_PERMUTE, unit);
+  for (Stream stream : src)
+    setStream(*instr.add_src(), stream);
+  setStream(*instr.mutable_dst(), dst);
+  instr.set_lanes(uint32_t(map.size()));
+  for (uint32_t lane : map)
+    instr.add_lane_map(lane);
   return instr;
 }
 
@@ -274,6 +290,49 @@ TestProgram matmulProgram(const chip::ChipSpec &chip) {
   for (uint32_t i = 0; i < lanes; ++i)
     x.data.push_back(float(int(i) - 8));
   program.inputs["x"] = x;
+  return program;
+}
+
+TestProgram permuteProgram(const chip::ChipSpec &chip) {
+  uint32_t lanes = chip.lanes();
+  uint64_t perSlice = chip.vectorsPerSlice();
+  uint64_t addrA = 0, addrB = perSlice, addrY = 2 * perSlice;
+  uint32_t posA = chip.slicePosition(0), posB = chip.slicePosition(1),
+           posY = chip.slicePosition(2), posS = chip.switchPosition(0);
+  uint32_t readLat = latencyOf(chip, hetx::MEM_READ);
+  uint32_t permuteLat = latencyOf(chip, hetx::S_PERMUTE);
+  uint32_t hop = chip.proto().streams().hop_cycles();
+
+  ProgramBuilder builder(chip);
+  builder.setNode("Concat_0");
+  builder.input("a", {lanes}, addrA);
+  builder.input("b", {lanes}, addrB);
+  builder.output("y", {lanes}, addrY);
+  uint64_t readB = 2;
+  uint64_t first = readB + readLat + uint64_t(posB - posS) * hop;
+  uint64_t second = first + permuteLat;
+  uint64_t readA = second - uint64_t(posA - posS) * hop - readLat;
+  std::vector<uint32_t> firstMap(lanes, sim::kLaneKeep);
+  for (uint32_t j = 0; j < 8; ++j)
+    firstMap[j] = lanes - 1 - j;
+  std::vector<uint32_t> secondMap(14, sim::kLaneKeep);
+  for (uint32_t j = 8; j < 14; ++j)
+    secondMap[j] = j - 8;
+  builder.read(readB, addrB, west(0));
+  builder.permute(first, 0, {west(0)}, west(4), firstMap);
+  builder.read(readA, addrA, west(8));
+  builder.permute(second, 0, {west(8), west(4)}, east(4), secondMap);
+  builder.write(arrival(chip, second + permuteLat, posS, posY), addrY,
+                east(4));
+
+  TestProgram program{builder.build(), {}};
+  io::Tensor a{{lanes}, {}}, b{{lanes}, {}};
+  for (uint32_t i = 0; i < lanes; ++i) {
+    a.data.push_back(float(i) + 0.5f);
+    b.data.push_back(-float(i) - 100.0f);
+  }
+  program.inputs["a"] = a;
+  program.inputs["b"] = b;
   return program;
 }
 

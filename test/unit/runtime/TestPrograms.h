@@ -61,6 +61,11 @@ public:
                                  Stream src);
   hetx::Instruction &matmul(uint64_t cycle, uint32_t plane, Stream src,
                             Stream dst);
+  /// S_PERMUTE on switch `unit`; lanes = map.size(); `src` holds one or two
+  /// streams.
+  hetx::Instruction &permute(uint64_t cycle, uint32_t unit,
+                             std::vector<Stream> src, Stream dst,
+                             const std::vector<uint32_t> &map);
 
   /// Adds a binding with one vector per row at `address`.
   void input(const std::string &name, std::vector<int64_t> shape,
@@ -95,6 +100,13 @@ TestProgram addProgram(const chip::ChipSpec &chip);
 /// y = x * W with W a lanes x lanes constant in slice 1 installed row by row
 /// on plane 0, x read from slice 2 and y written to slice 3.
 TestProgram matmulProgram(const chip::ChipSpec &chip);
+
+/// y = a merge of lanes of a and b on switch 0: b (slice 1) is permuted
+/// first, lanes 0-7 taking b[15 - j] and the rest kept as zero; then a
+/// (slice 0) is merged into that result with lanes 8-13 taking a[j - 8],
+/// lanes 0-7 kept and lanes 14-15 zero (lanes = 14). Both reads flow west
+/// to the switch; the result flows east to slice 2. Needs 16 lanes.
+TestProgram permuteProgram(const chip::ChipSpec &chip);
 
 /// Stably re-sorts the instructions by cycle and recomputes
 /// predicted_cycles.

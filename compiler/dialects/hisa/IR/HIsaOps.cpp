@@ -41,3 +41,18 @@ LogicalResult LoadWeightsOp::verify() {
                          << " must be >= 0, got " << index;
   return verifyPlane(*this, getPlane());
 }
+
+LogicalResult PermuteOp::verify() {
+  int32_t unit = int32_t(getSwitchUnit());
+  if (unit < 0)
+    return emitOpError("switch must be >= 0, got ") << unit;
+  ArrayRef<int32_t> map = getMap();
+  if (map.empty())
+    return emitOpError("map must have at least one lane");
+  for (auto [j, from] : llvm::enumerate(map))
+    if (from < -1)
+      return emitOpError("map[")
+             << j << "] is " << from
+             << "; entries are source lanes (>= 0) or -1 (keep)";
+  return success();
+}

@@ -211,4 +211,30 @@ def HIsa_MatMulOp : HIsa_Instruction<"matmul"> {
   let hasVerifier = 1;
 }
 
+def HIsa_PermuteOp : HIsa_Instruction<"permute"> {
+  let summary = "S_PERMUTE: move lanes of a stream vector on a switch unit";
+  let description = [{
+    Issues on switch unit `switch` (the k-th SWITCH entry of the floorplan).
+    `map` has one entry per result lane `j` (its length is the instruction's
+    `lanes`): lane `map[j]` of `input`, or `-1` to keep lane `j` of `into`
+    (zero without `into`). Lanes past the map's length are zero. It moves
+    32-bit lane values and does no arithmetic.
+
+    ```mlir
+    %2 = hisa.permute %0 switch 0 map [3, 2, -1, 0] at 5 on <west, 4>
+    %3 = hisa.permute %1 into %2 switch 0 map [-1, -1, 0, -1] at 7 on <east, 0>
+    ```
+  }];
+  let arguments = (ins HIsa_VecType:$input, Optional<HIsa_VecType>:$into,
+                       I32Attr:$switch_unit, DenseI32ArrayAttr:$map,
+                       OptionalAttr<I64Attr>:$cycle,
+                       OptionalAttr<HIsa_StreamAttr>:$stream);
+  let results = (outs HIsa_VecType:$result);
+  let assemblyFormat = [{
+    $input (`into` $into^)? `switch` $switch_unit `map` $map (`at` $cycle^)?
+    (`on` $stream^)? attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // HETC_HISA_OPS

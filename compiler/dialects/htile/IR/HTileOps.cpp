@@ -144,3 +144,33 @@ LogicalResult ReduceOp::verify() {
                        "dimension of 1");
   return success();
 }
+
+LogicalResult GatherOp::verify() {
+  if (getInputs().empty())
+    return emitOpError("needs at least one input");
+  MemRefType out = getOutput().getType();
+  int64_t total = 0;
+  for (Value input : getInputs()) {
+    auto type = cast<MemRefType>(input.getType());
+    if (type.getElementType() != out.getElementType())
+      return emitOpError("input element type ")
+             << type.getElementType() << " differs from the output's "
+             << out.getElementType();
+    total += type.getNumElements();
+  }
+  if (out.getNumElements() > kMaxElements)
+    return emitOpError("output has ")
+           << out.getNumElements() << " elements; a gather handles at most "
+           << kMaxElements;
+  ArrayRef<int64_t> indices = getIndices();
+  if (int64_t(indices.size()) != out.getNumElements())
+    return emitOpError("has ")
+           << indices.size() << " indices, but the output has "
+           << out.getNumElements() << " elements";
+  for (auto [i, index] : llvm::enumerate(indices))
+    if (index < -1 || index >= total)
+      return emitOpError("index ")
+             << index << " at output element " << i
+             << " is outside the inputs' " << total << " elements (or -1)";
+  return success();
+}

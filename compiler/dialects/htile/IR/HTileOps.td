@@ -268,4 +268,39 @@ def HTile_TransposeOp : HTile_Op<"transpose"> {
   }];
 }
 
+def HTile_GatherOp : HTile_Op<"gather"> {
+  let summary = "Data-movement kernel: each output element copies one input element";
+  let description = [{
+    Element `i` of `output` (row-major) is element `indices[i]` of the
+    inputs taken as one list: the elements of `inputs[0]` in row-major
+    order, then those of `inputs[1]`, and so on; `-1` makes it zero. Every
+    layout op (concat, slice, split, transpose, reshape across rows, pad,
+    tile, expand, gather with constant indices) is such a map, computed at
+    compile time; a non-zero pad value is an extra one-element input.
+
+    On the chip each output vector is assembled on a switch unit: the
+    input vectors it draws from are read, each `S_PERMUTE` moves its lanes
+    into place and merges into the previous partial vector, and the result
+    is written. A vector that is a whole input vector in place is copied
+    without the switch. The index list has one entry per output element,
+    so the kernel is limited to 1048576 of them.
+
+    ```mlir
+    htile.gather ins(%a, %b) outs(%c) indices [0, 1, 4, 2, 3, 5]
+        : (memref<2x2xf32>, memref<2x1xf32>) -> memref<2x3xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<HTile_Buffer>:$inputs, HTile_Buffer:$output,
+                       DenseI64ArrayAttr:$indices);
+  let assemblyFormat = [{
+    `ins` `(` $inputs `)` `outs` `(` $output `)` `indices` $indices attr-dict
+    `:` `(` type($inputs) `)` `->` type($output)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The most output elements one gather may have.
+    static constexpr int64_t kMaxElements = int64_t(1) << 20;
+  }];
+}
+
 #endif // HETC_HTILE_OPS

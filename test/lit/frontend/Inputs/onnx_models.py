@@ -107,5 +107,16 @@ def escaping(path):
     onnx.save(model, path)
 
 
+def block_moves(path):
+    """DepthToSpace in both modes and SpaceToDepth, for the import test."""
+    nodes = [
+        helper.make_node("DepthToSpace", ["x"], ["d2s"], name="d2s", blocksize=2),
+        helper.make_node("DepthToSpace", ["x"], ["crd"], name="crd", blocksize=2, mode="CRD"),
+        helper.make_node("SpaceToDepth", ["d2s"], ["s2d"], name="s2d", blocksize=2),
+    ]
+    _save(nodes, [_t("x", [1, 8, 2, 3])],
+          [_t("crd", [1, 2, 4, 6]), _t("s2d", [1, 8, 2, 3])], [], path)
+
+
 if __name__ == "__main__":
     globals()[sys.argv[1]](sys.argv[2])
