@@ -206,6 +206,20 @@ LogicalResult Emitter::addInstruction(Operation *op) {
             inst.set_unit(m.getPlane());
             return addSource(inst, op, m.getInput());
           })
+          .Case([&](hisa::DmaInOp d) {
+            inst.set_opcode(hetx::DMA_IN);
+            inst.set_unit(d.getEngine());
+            inst.set_address(d.getAddress());
+            inst.set_host_address(d.getHost());
+            return success();
+          })
+          .Case([&](hisa::DmaOutOp d) {
+            inst.set_opcode(hetx::DMA_OUT);
+            inst.set_unit(d.getEngine());
+            inst.set_address(d.getAddress());
+            inst.set_host_address(d.getHost());
+            return success();
+          })
           .Case([&](hisa::PermuteOp p) {
             inst.set_opcode(hetx::S_PERMUTE);
             inst.set_unit(p.getSwitchUnit());
@@ -237,13 +251,19 @@ LogicalResult Emitter::emit(func::FuncOp func) {
     LogicalResult result =
         llvm::TypeSwitch<Operation *, LogicalResult>(&op)
             .Case([&](hisa::InputOp in) {
-              bind(*artifact.add_inputs(), in.getName(), in.getAddress(),
+              hetx::TensorBinding &binding = *artifact.add_inputs();
+              bind(binding, in.getName(), in.getAddress(),
                    cast<ShapedType>(in.getType()));
+              if (std::optional<int64_t> host = in.getHost())
+                binding.set_host_address(*host);
               return success();
             })
             .Case([&](hisa::OutputOp out) {
-              bind(*artifact.add_outputs(), out.getName(), out.getAddress(),
+              hetx::TensorBinding &binding = *artifact.add_outputs();
+              bind(binding, out.getName(), out.getAddress(),
                    cast<ShapedType>(out.getType()));
+              if (std::optional<int64_t> host = out.getHost())
+                binding.set_host_address(*host);
               return success();
             })
             .Case([&](hisa::ConstantOp c) -> LogicalResult {

@@ -123,7 +123,7 @@ LogicalResult Expander::bind(Operation *op) {
           return failure();
         addresses[in.getBuffer()] = *a;
         hisa::InputOp::create(b, in.getLoc(), in.getNameAttr(),
-                              b.getI64IntegerAttr(*a),
+                              b.getI64IntegerAttr(*a), IntegerAttr(),
                               tensorType(in.getBuffer()));
         return success();
       })
@@ -151,7 +151,7 @@ LogicalResult Expander::bind(Operation *op) {
         hisa::OutputOp::create(b, out.getLoc(), out.getNameAttr(),
                                b.getI64IntegerAttr(
                                    addresses.lookup(out.getBuffer())),
-                               tensorType(out.getBuffer()));
+                               IntegerAttr(), tensorType(out.getBuffer()));
         return success();
       })
       .Default([](Operation *) { return success(); });

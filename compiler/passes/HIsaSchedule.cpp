@@ -8,8 +8,10 @@
 //     in any cycle, so that the dispatcher can always place each one in
 //     its queue the cycle before (docs/isa.md, rule 9);
 //   - transfers: a !hisa.vec value, from its producer to its readers;
-//   - dependences: SRAM read/write order per address, and a plane's weight
-//     loads against the matmuls that use (or must finish before) them.
+//   - dependences: SRAM read/write order per address (DMA_IN writes,
+//     DMA_OUT reads), a plane's weight loads against the matmuls that use
+//     (or must finish before) them, and each DMA engine's instructions in
+//     program order, one vector time apart.
 //
 //===----------------------------------------------------------------------===//
 
@@ -65,7 +67,10 @@ private:
       idOf[op] = id;
     return id;
   }
-  void addMemoryAccess(sched::OpId id, int64_t address, bool isWrite);
+  /// Orders an access to SRAM `address` after the earlier ones; a write
+  /// stores `latency` cycles after it issues.
+  void addMemoryAccess(sched::OpId id, int64_t address, bool isWrite,
+                       int64_t latency = 0);
   /// Adds the barrier a plane needs before a load or matmul that starts a
   /// new phase (loading or computing) of its weight buffer.
   void beginPlaneOp(int32_t plane, bool isLoad);
@@ -75,6 +80,7 @@ private:
   /// SRAM order per address: the last write and the reads since.
   struct AddressState {
     std::optional<sched::OpId> lastWrite;
+    int64_t lastWriteLatency = 0;
     std::vector<sched::OpId> reads;
   };
   /// Weight-buffer order per plane: the current tile's loads and matmuls,
@@ -90,26 +96,31 @@ private:
   DenseMap<Operation *, sched::OpId> idOf;
   std::map<int64_t, AddressState> addresses;
   std::map<int32_t, PlaneState> planes;
+  /// The latest instruction of each DMA engine.
+  std::map<int32_t, sched::OpId> lastDma;
 };
 
 void ProblemBuilder::addMemoryAccess(sched::OpId id, int64_t address,
-                                     bool isWrite) {
+                                     bool isWrite, int64_t latency) {
   AddressState &state = addresses[address];
   if (!isWrite) {
     // Read after write: the write has stored its vector.
     if (state.lastWrite)
-      problem.addDependence(*state.lastWrite, id,
-                            chip.proto().latency().mem_write());
+      problem.addDependence(*state.lastWrite, id, state.lastWriteLatency);
     state.reads.push_back(id);
     return;
   }
   // Write after read / write: the write issues after them, so no read sees
-  // it in flight and writes land in program order.
+  // it in flight, and it stores after the previous write stored, so writes
+  // land in program order.
   for (sched::OpId read : state.reads)
     problem.addDependence(read, id, 1);
   if (state.lastWrite)
-    problem.addDependence(*state.lastWrite, id, 1);
+    problem.addDependence(*state.lastWrite, id,
+                          std::max<int64_t>(
+                              1, state.lastWriteLatency - latency + 1));
   state.lastWrite = id;
+  state.lastWriteLatency = latency;
   state.reads.clear();
 }
 
@@ -166,7 +177,24 @@ LogicalResult ProblemBuilder::add(Operation *op) {
   if (auto read = dyn_cast<hisa::ReadOp>(op))
     addMemoryAccess(id, read.getAddress(), /*isWrite=*/false);
   if (auto write = dyn_cast<hisa::WriteOp>(op))
-    addMemoryAccess(id, write.getAddress(), /*isWrite=*/true);
+    addMemoryAccess(id, write.getAddress(), /*isWrite=*/true,
+                    info->latency);
+  if (auto in = dyn_cast<hisa::DmaInOp>(op))
+    addMemoryAccess(id, in.getAddress(), /*isWrite=*/true, info->latency);
+  if (auto out = dyn_cast<hisa::DmaOutOp>(op))
+    addMemoryAccess(id, out.getAddress(), /*isWrite=*/false);
+  if (isa<hisa::DmaInOp, hisa::DmaOutOp>(op)) {
+    // An engine takes its instructions in program order, one vector at a
+    // time.
+    int32_t engine = isa<hisa::DmaInOp>(op)
+                         ? cast<hisa::DmaInOp>(op).getEngine()
+                         : cast<hisa::DmaOutOp>(op).getEngine();
+    auto [it, first] = lastDma.try_emplace(engine, id);
+    if (!first) {
+      problem.addDependence(it->second, id, chip.dmaCyclesPerVector());
+      it->second = id;
+    }
+  }
   return success();
 }
 

@@ -47,6 +47,14 @@ LogicalResult hetc::checkInstruction(Operation *op,
       .Case([&](hisa::WriteOp w) { return checkAddress(w.getAddress()); })
       .Case([&](hisa::LoadWeightsOp l) { return checkPlane(l.getPlane()); })
       .Case([&](hisa::MatMulOp m) { return checkPlane(m.getPlane()); })
+      .Case<hisa::DmaInOp, hisa::DmaOutOp>([&](auto d) -> LogicalResult {
+        uint32_t engines = chip.proto().dma().engines();
+        if (uint32_t(d.getEngine()) >= engines)
+          return d.emitError("DMA engine ")
+                 << d.getEngine() << " does not exist (chip '" << chip.name()
+                 << "' has " << engines << ")";
+        return checkAddress(d.getAddress());
+      })
       .Default([](Operation *) { return success(); });
 }
 
@@ -84,6 +92,12 @@ hetc::describeInstruction(Operation *op, const chip::ChipSpec &chip) {
       })
       .Case([&](hisa::MatMulOp m) {
         return plane(m.getPlane(), lat.matrix_mul());
+      })
+      .Case<hisa::DmaInOp, hisa::DmaOutOp>([&](auto d) {
+        // Off the streams: the engine reaches SRAM through its own port.
+        return InstructionInfo{chip.proto().dma().latency(), -1,
+                               "dma" + std::to_string(d.getEngine()), 1,
+                               chip.dmaCyclesPerVector()};
       })
       .Case([&](hisa::PermuteOp p) {
         uint32_t unit = p.getSwitchUnit();

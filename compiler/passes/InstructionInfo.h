@@ -21,12 +21,17 @@ namespace hetc {
 struct InstructionInfo {
   /// Cycles from issue to the result on a stream, in SRAM or in a plane.
   int64_t latency = 0;
-  /// Floorplan position of the unit.
+  /// Floorplan position of the unit; -1 for a DMA engine, which is not on
+  /// the streams.
   int64_t position = 0;
-  /// The issue resource: "slice3.bank1", "vector", "plane0" or "switch1".
+  /// The issue resource: "slice3.bank1", "vector", "plane0", "switch1" or
+  /// "dma0".
   std::string unit;
   /// Instructions that resource accepts per cycle.
   uint32_t capacity = 1;
+  /// Cycles one instruction keeps its unit busy (a DMA engine moving a
+  /// vector; 1 for the others).
+  uint32_t occupancy = 1;
 };
 
 /// Checks that `op`'s address, plane or switch (and a permute's lane map)

@@ -26,6 +26,9 @@ namespace hetc {
 struct PipelineOptions {
   /// Path of the chip description file.
   std::string chip;
+  /// Move inputs and outputs through host memory by DMA
+  /// (hetc-hisa-stage-io) instead of holding them in SRAM.
+  bool hostIO = false;
 };
 
 /// hgraph to hgraph: decompose, fold constants, fuse.

@@ -102,6 +102,30 @@ def ConvertHTileToHIsa : Pass<"hetc-convert-htile-to-hisa", "mlir::ModuleOp"> {
   let dependentDialects = ["::hetc::hisa::HIsaDialect"];
 }
 
+def HIsaStageIO : Pass<"hetc-hisa-stage-io", "mlir::ModuleOp"> {
+  let summary = "Moves the model's inputs and outputs through host memory by DMA";
+  let description = [{
+    Gives every `hisa.input` and `hisa.output` a host-memory address (the
+    tensors one after another, each laid out as in SRAM) and adds one
+    `hisa.dma_in` per vector of each input before the first instruction and
+    one `hisa.dma_out` per vector of each output at the end, using the
+    chip's DMA engines in turn. The program then starts with its inputs in
+    host memory and ends with its outputs there, so its cycle count
+    includes moving them across the host interface. Bindings that already
+    have a host address are left alone.
+
+    ```mlir
+    hisa.input "x" at 0 : tensor<2x16xf32>
+    // becomes
+    hisa.input "x" at 0 host 0 : tensor<2x16xf32>
+    hisa.dma_in host 0 to 0 engine 0
+    hisa.dma_in host 1 to 1 engine 1
+    ```
+  }];
+  let options = [ChipOption];
+  let dependentDialects = ["::hetc::hisa::HIsaDialect"];
+}
+
 def HIsaSchedule : Pass<"hetc-hisa-schedule", "mlir::ModuleOp"> {
   let summary = "Gives every hisa instruction its issue cycle and stream group";
   let description = [{

@@ -12,7 +12,11 @@ struct PipelineCLOptions
     : public PassPipelineOptions<PipelineCLOptions> {
   Option<std::string> chip{*this, "chip",
                            llvm::cl::desc("Path of the chip description file")};
-  hetc::PipelineOptions get() const { return {chip}; }
+  Option<bool> hostIO{
+      *this, "host-io",
+      llvm::cl::desc("Move inputs and outputs through host memory by DMA"),
+      llvm::cl::init(false)};
+  hetc::PipelineOptions get() const { return {chip, hostIO}; }
 };
 } // namespace
 
@@ -33,6 +37,8 @@ void hetc::buildHTilePipeline(OpPassManager &pm,
 void hetc::buildHIsaPipeline(OpPassManager &pm,
                              const PipelineOptions &options) {
   pm.addPass(createConvertHTileToHIsa({options.chip}));
+  if (options.hostIO)
+    pm.addPass(createHIsaStageIO({options.chip}));
   pm.addPass(createHIsaSchedule({options.chip}));
 }
 

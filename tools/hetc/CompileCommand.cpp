@@ -145,7 +145,7 @@ int compileCommand(const CompileOptions &options) {
     return printModule(*module, options);
 
   // Run the pipeline stage by stage, stopping at the requested level.
-  PipelineOptions pipeline{options.chip};
+  PipelineOptions pipeline{options.chip, options.hostIO};
   auto run = [&](auto build) {
     PassManager pm(&context);
     build(pm);

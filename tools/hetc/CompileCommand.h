@@ -21,6 +21,8 @@ struct CompileOptions {
   bool quiet = false;
   /// Print every kernel's cycles, not only the three least busy.
   bool allKernels = false;
+  /// Stage inputs and outputs in host memory and move them by DMA.
+  bool hostIO = false;
   /// Print IR with locations (the ONNX node names).
   bool printLocations = false;
 };

@@ -39,7 +39,7 @@ std::vector<KernelStats> collectKernelStats(func::FuncOp func,
     s.first = std::min(s.first, issue);
     s.end = std::max(s.end, issue + info->latency);
     auto &[uses, capacity] = acc.unitUses[info->unit];
-    ++uses;
+    uses += info->occupancy;
     capacity = info->capacity;
   }
   std::vector<KernelStats> kernels;

@@ -60,6 +60,10 @@ int main(int argc, char **argv) {
                          "(repeatable)");
   compileApp->add_flag("--print-locations", compile.printLocations,
                        "Print IR with locations (the ONNX node names)");
+  compileApp->add_flag("--host-io", compile.hostIO,
+                       "Start with the inputs in host memory and end with "
+                       "the outputs there, moved by the chip's DMA engines "
+                       "(the cycle count then includes the transfers)");
   compileApp->add_flag("--kernels", compile.allKernels,
                        "List every kernel's cycles in the summary");
   compileApp->add_flag("-q,--quiet", compile.quiet,

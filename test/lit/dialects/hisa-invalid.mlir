@@ -76,3 +76,28 @@ func.func @bad_map_entry() {
   %1 = hisa.permute %0 switch 0 map [0, -2]
   return
 }
+
+// -----
+
+// Tests that DMA host addresses and engines are not negative.
+func.func @bad_dma() {
+  // expected-error @+1 {{host address must be >= 0, got -2}}
+  hisa.dma_in host -2 to 0 engine 0
+  return
+}
+
+// -----
+
+func.func @bad_engine() {
+  // expected-error @+1 {{engine must be >= 0, got -1}}
+  hisa.dma_out 0 to host 0 engine -1
+  return
+}
+
+// -----
+
+func.func @bad_host_binding() {
+  // expected-error @+1 {{host address must be >= 0, got -1}}
+  hisa.output "y" at 0 host -1 : tensor<1x16xf32>
+  return
+}

@@ -38,3 +38,15 @@ func.func @main() {
   hisa.write %11 to 1
   return
 }
+
+// Tests the DMA instructions and staged bindings.
+// CHECK-LABEL: func.func @dma
+func.func @dma() {
+  // CHECK: hisa.input "x" at 0 host 4 : tensor<1x16xf32>
+  hisa.input "x" at 0 host 4 : tensor<1x16xf32>
+  // CHECK: hisa.dma_in host 4 to 0 engine 1 at 3
+  hisa.dma_in host 4 to 0 engine 1 at 3
+  // CHECK: hisa.dma_out 0 to host 9 engine 0{{$}}
+  hisa.dma_out 0 to host 9 engine 0
+  return
+}

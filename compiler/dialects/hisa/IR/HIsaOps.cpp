@@ -24,7 +24,42 @@ LogicalResult verifyPlane(Operation *op, int32_t plane) {
     return op->emitOpError("plane must be >= 0, got ") << plane;
   return success();
 }
+
+/// A DMA instruction: addresses >= 0 and an engine index >= 0.
+LogicalResult verifyDma(Operation *op, int64_t address, int64_t host,
+                        int32_t engine) {
+  if (failed(verifyAddress(op, address)))
+    return failure();
+  if (host < 0)
+    return op->emitOpError("host address must be >= 0, got ") << host;
+  if (engine < 0)
+    return op->emitOpError("engine must be >= 0, got ") << engine;
+  return success();
+}
+
+/// A binding: a non-negative SRAM address and host address.
+LogicalResult verifyBinding(Operation *op, int64_t address,
+                            std::optional<int64_t> host) {
+  if (failed(verifyAddress(op, address)))
+    return failure();
+  if (host && *host < 0)
+    return op->emitOpError("host address must be >= 0, got ") << *host;
+  return success();
+}
 } // namespace
+
+LogicalResult InputOp::verify() {
+  return verifyBinding(*this, getAddress(), getHost());
+}
+LogicalResult OutputOp::verify() {
+  return verifyBinding(*this, getAddress(), getHost());
+}
+LogicalResult DmaInOp::verify() {
+  return verifyDma(*this, getAddress(), getHost(), getEngine());
+}
+LogicalResult DmaOutOp::verify() {
+  return verifyDma(*this, getAddress(), getHost(), getEngine());
+}
 
 LogicalResult ReadOp::verify() { return verifyAddress(*this, getAddress()); }
 LogicalResult WriteOp::verify() { return verifyAddress(*this, getAddress()); }

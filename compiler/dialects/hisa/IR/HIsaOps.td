@@ -15,15 +15,21 @@ class HIsa_BindingOp<string mnemonic, string what> : HIsa_Op<mnemonic> {
   let summary = "Binds the model " # what # " `name` to SRAM at `address`";
   let description = [{
     The tensor's rows start at vector `address`, each taking
-    `ceil(cols / lanes)` vectors (see the htile layout).
+    `ceil(cols / lanes)` vectors (see the htile layout). With `host`, the
+    tensor lives in host memory from host vector `host`, laid out the same
+    way, and the program moves it with `hisa.dma_in` / `hisa.dma_out`.
 
     ```mlir
     hisa.}] # mnemonic # [{ "x" at 0 : tensor<4x32xf32>
+    hisa.}] # mnemonic # [{ "y" at 8 host 4 : tensor<4x10xf32>
     ```
   }];
   let arguments = (ins StrAttr:$name, I64Attr:$address,
+                       OptionalAttr<I64Attr>:$host,
                        TypeAttrOf<AnyStaticShapeTensor>:$type);
-  let assemblyFormat = "$name `at` $address attr-dict `:` $type";
+  let assemblyFormat =
+      "$name `at` $address (`host` $host^)? attr-dict `:` $type";
+  let hasVerifier = 1;
 }
 
 def HIsa_InputOp : HIsa_BindingOp<"input", "input">;
@@ -234,6 +240,41 @@ def HIsa_PermuteOp : HIsa_Instruction<"permute"> {
     $input (`into` $into^)? `switch` $switch_unit `map` $map (`at` $cycle^)?
     (`on` $stream^)? attr-dict
   }];
+  let hasVerifier = 1;
+}
+
+def HIsa_DmaInOp : HIsa_Instruction<"dma_in"> {
+  let summary = "DMA_IN: copy a host-memory vector into SRAM";
+  let description = [{
+    Issues on DMA engine `engine`; the vector lands at SRAM `address`
+    `dma.latency` cycles later. An engine moves one vector per
+    `ceil(lanes * 4 / dma.bytes_per_cycle)` cycles.
+
+    ```mlir
+    hisa.dma_in host 3 to 40 engine 0 at 12
+    ```
+  }];
+  let arguments = (ins I64Attr:$host, I64Attr:$address, I32Attr:$engine,
+                       OptionalAttr<I64Attr>:$cycle);
+  let assemblyFormat =
+      "`host` $host `to` $address `engine` $engine (`at` $cycle^)? attr-dict";
+  let hasVerifier = 1;
+}
+
+def HIsa_DmaOutOp : HIsa_Instruction<"dma_out"> {
+  let summary = "DMA_OUT: copy an SRAM vector to host memory";
+  let description = [{
+    Issues on DMA engine `engine`, reading SRAM `address` at issue; the
+    vector is in host memory `dma.latency` cycles later.
+
+    ```mlir
+    hisa.dma_out 40 to host 7 engine 1 at 30
+    ```
+  }];
+  let arguments = (ins I64Attr:$address, I64Attr:$host, I32Attr:$engine,
+                       OptionalAttr<I64Attr>:$cycle);
+  let assemblyFormat =
+      "$address `to` `host` $host `engine` $engine (`at` $cycle^)? attr-dict";
   let hasVerifier = 1;
 }
 
