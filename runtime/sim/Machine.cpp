@@ -256,28 +256,60 @@ void Machine::compute(const Op &op, const float *const *src) {
     vectorReduce(op.opcode, src[0], result.data(), op.lanes, lanes);
     break;
   case OpClass::LoadWeights:
-    if (op.opcode == hetx::M_LOAD_WEIGHTS_COLUMN) {
-      float *weights = weightsOf(op.unit);
-      for (uint32_t i = 0; i < lanes; ++i)
-        weights[size_t(i) * lanes + op.row] = src[0][i];
-    } else {
-      std::memcpy(weightsOf(op.unit) + size_t(op.row) * lanes, src[0],
-                  sizeof(float) * lanes);
-    }
+    loadWeights(op, src[0]);
     break;
-  case OpClass::MatMul:
-    matmul(src[0], weightsOf(op.unit), result.data(), lanes);
+  case OpClass::MatMul: {
+    const Plane &plane = planes[op.unit];
+    matmul(src[0], plane.weights.get(), plane.rows.data(),
+           uint32_t(plane.rows.size()), plane.cols, result.data(), lanes);
     break;
+  }
   }
 }
 
-float *Machine::weightsOf(uint32_t plane) {
-  // Allocated on first use: a large chip's planes would otherwise cost
-  // every run megabytes of zeros.
-  std::vector<float> &weights = planes[plane].weights;
-  if (weights.empty())
-    weights.assign(size_t(lanes) * lanes, 0.0f);
-  return weights.data();
+namespace {
+/// Whether `value` is +0.0 (not -0.0, not anything else).
+bool isPositiveZero(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, sizeof bits);
+  return bits == 0;
+}
+} // namespace
+
+float *Machine::liveRow(Plane &plane, uint32_t row) {
+  float *data = plane.weights.get() + size_t(row) * lanes;
+  if (!plane.live[row]) {
+    plane.live[row] = 1;
+    plane.rows.insert(
+        std::upper_bound(plane.rows.begin(), plane.rows.end(), row), row);
+    std::fill(data, data + lanes, 0.0f);
+  }
+  return data;
+}
+
+void Machine::loadWeights(const Op &op, const float *src) {
+  // Allocated on first use and left uninitialised: a large chip's planes
+  // would otherwise cost every run megabytes of zeros, and M_MATMUL reads
+  // only the rows that are in memory (see Plane).
+  Plane &plane = planes[op.unit];
+  if (!plane.weights) {
+    plane.weights.reset(new float[size_t(lanes) * lanes]);
+    plane.live.assign(lanes, 0);
+  }
+  if (op.opcode == hetx::M_LOAD_WEIGHTS_COLUMN) {
+    for (uint32_t i = 0; i < lanes; ++i)
+      if (plane.live[i] || !isPositiveZero(src[i]))
+        liveRow(plane, i)[op.row] = src[i];
+    plane.cols = std::max(plane.cols, op.row + 1);
+    return;
+  }
+  uint32_t extent = lanes;
+  while (extent > 0 && isPositiveZero(src[extent - 1]))
+    --extent;
+  if (extent == 0 && !plane.live[op.row])
+    return; // +0.0 over +0.0
+  std::memcpy(liveRow(plane, op.row), src, sizeof(float) * lanes);
+  plane.cols = std::max(plane.cols, extent);
 }
 
 bool Machine::checkCollisions(int64_t cycle) {

@@ -16,6 +16,7 @@
 #include "runtime/sim/StreamNetwork.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -41,8 +42,16 @@ private:
   };
   struct Plane {
     Issue issue;
-    /// lanes x lanes, allocated when first used; all zero at start.
-    std::vector<float> weights;
+    /// lanes x lanes, allocated when first used; all +0.0 at start. Only
+    /// the rows listed in `rows` are kept in memory: the others are all
+    /// +0.0, and M_MATMUL skips them.
+    std::unique_ptr<float[]> weights;
+    /// Per row, whether it is in `rows`.
+    std::vector<uint8_t> live;
+    /// The rows that may hold anything but +0.0, in increasing order.
+    std::vector<uint32_t> rows;
+    /// Columns from `cols` on are +0.0 in every row.
+    uint32_t cols = 0;
     /// The latest weight load: when it stores and which instruction it is.
     int64_t loadStoredAt = -1;
     uint32_t loader = 0;
@@ -50,7 +59,9 @@ private:
 
   bool execute(uint32_t index, int64_t cycle);
   void compute(const Op &op, const float *const *src);
-  float *weightsOf(uint32_t plane);
+  void loadWeights(const Op &op, const float *src);
+  /// Row `row` of `plane`'s weights, put in memory (as +0.0) if it was not.
+  float *liveRow(Plane &plane, uint32_t row);
   bool claimUnit(const Op &op, uint32_t index, int64_t cycle);
   const float *readStream(const Op &op, uint32_t index, int which,
                           int64_t cycle);

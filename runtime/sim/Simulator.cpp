@@ -145,6 +145,9 @@ struct LoadedProgram::State {
   std::vector<Placed> preloaded, outputs;
   /// The constants' values, in artifact order.
   std::vector<std::vector<float>> constants;
+  /// The most addresses a run's SRAM holds values for: those preloaded and
+  /// those written.
+  uint64_t sramVectors = 0;
 };
 
 LoadedProgram::LoadedProgram() = default;
@@ -167,6 +170,15 @@ bool load(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
     return false;
   for (const hetx::Constant &constant : artifact.constants())
     state->constants.push_back(decodeConstant(constant.data()));
+  std::vector<uint64_t> written;
+  for (const Op &op : state->ops)
+    if (op.kind == OpClass::MemWrite)
+      written.push_back(op.address);
+  std::sort(written.begin(), written.end());
+  state->sramVectors =
+      uint64_t(std::unique(written.begin(), written.end()) - written.begin());
+  for (const Placed &placed : state->preloaded)
+    state->sramVectors += placed.layout.vectors;
   program.state = std::move(state);
   return true;
 }
@@ -179,6 +191,7 @@ bool run(const LoadedProgram &program,
     return false;
   bool values = !options.timingOnly;
   Sram sram(state.chip, values);
+  sram.reserve(state.sramVectors);
   size_t inputCount = size_t(state.artifact.inputs_size());
   for (size_t i = 0; i < state.preloaded.size(); ++i) {
     const Placed &placed = state.preloaded[i];

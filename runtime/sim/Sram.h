@@ -79,6 +79,13 @@ public:
       std::memcpy(slotOf(entry), data, sizeof(float) * lanes);
   }
 
+  /// Makes room for the values of `vectors` addresses at once, so that the
+  /// pool never moves while it fills up (no effect without values).
+  void reserve(uint64_t vectors) {
+    if (values)
+      pool.reserve(size_t(vectors) * lanes);
+  }
+
   /// Places `elements` (row-major, as `layout` counts them; ignored
   /// without values) where `binding` says, as data present before cycle 0.
   void preload(const hetx::TensorBinding &binding, const BindingLayout &layout,

@@ -28,8 +28,13 @@ void vectorReduce(hetx::Opcode op, const float *a, float *out, uint32_t active,
                   uint32_t width);
 
 /// out[j] = sum_i x[i] * weights[i * width + j], accumulated in fp32 from
-/// +0.0 in order i = 0 .. width - 1.
-void matmul(const float *x, const float *weights, float *out, uint32_t width);
+/// +0.0 in order i = 0 .. width - 1. The caller knows where the weights may
+/// be non-zero: `rows` lists, in increasing order, the `rowCount` rows that
+/// may hold anything but +0.0; every other row is all +0.0 and is not read
+/// (its memory may hold anything). Columns `cols` .. width - 1 are +0.0 in
+/// every row. The result is bit-identical to the full product.
+void matmul(const float *x, const float *weights, const uint32_t *rows,
+            uint32_t rowCount, uint32_t cols, float *out, uint32_t width);
 
 } // namespace hetc::sim
 
