@@ -41,23 +41,51 @@ void Machine::countBusy(UnitBusy &busy, Issue &issue, int64_t cycle) {
     ++busy.cycles;
 }
 
-bool Machine::claimUnit(const Op &op, uint32_t index, int64_t cycle) {
+bool Machine::failBank(const Op &op, uint32_t index, int64_t cycle,
+                       const Issue &use) {
+  uint32_t bank = op.bank;
+  uint32_t limit = bankLimit;
+  return fail("bank over-subscription", cycle, index,
+              "bank " + std::to_string(bank) + " of MEM slice " +
+                  std::to_string(op.unit) + " already serves " +
+                  std::to_string(use.count) + " access" +
+                  (use.count == 1 ? "" : "es") +
+                  " at this cycle (the first is instruction " +
+                  text.instruction(use.first) + "); the chip allows " +
+                  std::to_string(limit) +
+                  " (memory.accesses_per_bank_per_cycle)");
+}
+
+bool Machine::failPlane(const Op &op, uint32_t index, int64_t cycle) {
+  const Plane &plane = planes[op.unit];
+  return fail("plane double issue", cycle, index,
+              "matrix plane " + std::to_string(op.unit) +
+                  " already issues instruction " +
+                  text.instruction(plane.issue.first) +
+                  " at this cycle; a plane issues one instruction per "
+                  "cycle");
+}
+
+bool Machine::failAlus(uint32_t index, int64_t cycle) {
+  std::string list;
+  for (uint32_t other : vectorIssued)
+    list += (list.empty() ? "#" : ", #") + std::to_string(other);
+  return fail("ALU over-issue", cycle, index,
+              "the vector unit already issues " +
+                  std::to_string(vectorIssued.size()) +
+                  " instructions at this cycle (" + list + "); the chip has " +
+                  std::to_string(alus) + " ALUs (vector.alus)");
+}
+
+inline bool Machine::claimUnit(const Op &op, uint32_t index, int64_t cycle) {
+  // Only the checks here: the messages are built out of line, so that
+  // this stays small enough to inline.
   switch (op.kind) {
   case OpClass::MemRead:
   case OpClass::MemWrite: {
-    uint32_t bank = op.bank;
-    Issue &use = banks[size_t(op.unit) * banksPerSlice + bank];
-    uint32_t limit = bankLimit;
-    if (use.cycle == cycle && use.count >= limit)
-      return fail("bank over-subscription", cycle, index,
-                  "bank " + std::to_string(bank) + " of MEM slice " +
-                      std::to_string(op.unit) + " already serves " +
-                      std::to_string(use.count) + " access" +
-                      (use.count == 1 ? "" : "es") +
-                      " at this cycle (the first is instruction " +
-                      text.instruction(use.first) + "); the chip allows " +
-                      std::to_string(limit) +
-                      " (memory.accesses_per_bank_per_cycle)");
+    Issue &use = banks[size_t(op.unit) * banksPerSlice + op.bank];
+    if (use.cycle == cycle && use.count >= bankLimit)
+      return failBank(op, index, cycle, use);
     if (use.cycle != cycle)
       use = Issue{cycle, 0, index};
     ++use.count;
@@ -70,12 +98,7 @@ bool Machine::claimUnit(const Op &op, uint32_t index, int64_t cycle) {
   case OpClass::MatMul: {
     Plane &plane = planes[op.unit];
     if (plane.issue.cycle == cycle)
-      return fail("plane double issue", cycle, index,
-                  "matrix plane " + std::to_string(op.unit) +
-                      " already issues instruction " +
-                      text.instruction(plane.issue.first) +
-                      " at this cycle; a plane issues one instruction per "
-                      "cycle");
+      return failPlane(op, index, cycle);
     countBusy(stats.planes[op.unit], plane.issue, cycle);
     plane.issue = Issue{cycle, 1, index};
     return true;
@@ -86,17 +109,8 @@ bool Machine::claimUnit(const Op &op, uint32_t index, int64_t cycle) {
       vectorIssue = Issue{cycle, 0, index};
       vectorIssued.clear();
     }
-    if (vectorIssued.size() >= alus) {
-      std::string list;
-      for (uint32_t other : vectorIssued)
-        list += (list.empty() ? "#" : ", #") + std::to_string(other);
-      return fail("ALU over-issue", cycle, index,
-                  "the vector unit already issues " +
-                      std::to_string(vectorIssued.size()) +
-                      " instructions at this cycle (" + list +
-                      "); the chip has " + std::to_string(alus) +
-                      " ALUs (vector.alus)");
-    }
+    if (vectorIssued.size() >= alus)
+      return failAlus(index, cycle);
     vectorIssued.push_back(index);
     ++stats.vector.instructions;
     return true;
@@ -104,8 +118,8 @@ bool Machine::claimUnit(const Op &op, uint32_t index, int64_t cycle) {
   }
 }
 
-const float *Machine::readStream(const Op &op, uint32_t index, int which,
-                                 int64_t cycle) {
+inline const float *Machine::readStream(const Op &op, uint32_t index,
+                                        int which, int64_t cycle) {
   const StreamPort &port = op.src[which];
   MissedRead missed;
   uint32_t producer = 0;
@@ -177,36 +191,44 @@ void Machine::failRead(const Op &op, uint32_t index, int which, int64_t cycle,
   }
 }
 
-bool Machine::checkSramRead(const Op &op, uint32_t index, int64_t cycle) {
+bool Machine::failSramRead(const Op &op, uint32_t index, int64_t cycle) {
   int64_t storedAt = sram.storedAt(op.address);
   if (storedAt == Sram::kNever)
     return fail("never-written read", cycle, index,
                 "address " + std::to_string(op.address) + " (bank " +
                     std::to_string(chip.bankOf(op.address)) +
                     ") was never written and holds no input or constant");
-  if (storedAt > cycle)
-    return fail("read of in-flight write", cycle, index,
-                "address " + std::to_string(op.address) +
-                    " is being written by instruction " +
-                    text.instruction(sram.writer(op.address)) +
-                    ", which stores at cycle " + std::to_string(storedAt));
+  return fail("read of in-flight write", cycle, index,
+              "address " + std::to_string(op.address) +
+                  " is being written by instruction " +
+                  text.instruction(sram.writer(op.address)) +
+                  ", which stores at cycle " + std::to_string(storedAt));
+}
+
+inline bool Machine::checkSramRead(const Op &op, uint32_t index,
+                                   int64_t cycle) {
+  int64_t storedAt = sram.storedAt(op.address);
+  if (storedAt == Sram::kNever || storedAt > cycle)
+    return failSramRead(op, index, cycle);
   return true;
+}
+
+bool Machine::failWeightsInFlight(const Op &op, uint32_t index,
+                                  int64_t cycle) {
+  const Plane &plane = planes[op.unit];
+  return fail("weights in flight", cycle, index,
+              "the weights of matrix plane " + std::to_string(op.unit) +
+                  " are still loading: instruction " +
+                  text.instruction(plane.loader) + " stores its row at cycle " +
+                  std::to_string(plane.loadStoredAt));
 }
 
 bool Machine::execute(uint32_t index, int64_t cycle) {
   const Op &op = ops[index];
   if (!claimUnit(op, index, cycle))
     return false;
-  if (op.kind == OpClass::MatMul) {
-    const Plane &plane = planes[op.unit];
-    if (plane.loadStoredAt > cycle)
-      return fail("weights in flight", cycle, index,
-                  "the weights of matrix plane " + std::to_string(op.unit) +
-                      " are still loading: instruction " +
-                      text.instruction(plane.loader) +
-                      " stores its row at cycle " +
-                      std::to_string(plane.loadStoredAt));
-  }
+  if (op.kind == OpClass::MatMul && planes[op.unit].loadStoredAt > cycle)
+    return failWeightsInFlight(op, index, cycle);
   const float *src[2] = {nullptr, nullptr};
   for (int s = 0; s < op.sources; ++s)
     if (!(src[s] = readStream(op, index, s, cycle)))
@@ -333,32 +355,52 @@ bool Machine::checkCollisions(int64_t cycle) {
           std::to_string(hit.victimCycle) + ") before any instruction read it");
 }
 
-bool Machine::run(SimStats &out, std::string &errorOut) {
+std::vector<uint32_t> Machine::executionOrder(const std::vector<Op> &ops) {
+  std::vector<uint32_t> order;
+  order.reserve(ops.size());
   size_t count = ops.size();
   for (size_t begin = 0; begin < count;) {
-    int64_t cycle = ops[begin].cycle;
     size_t end = begin;
-    while (end < count && ops[end].cycle == cycle)
+    while (end < count && ops[end].cycle == ops[begin].cycle)
       ++end;
-    bool ok = checkCollisions(cycle);
-    streams.retire(cycle);
-    // Writes go first so that a read issued in the same cycle as a write to
-    // its address sees that write in flight, whatever the list order.
-    for (int pass = 0; ok && pass < 2; ++pass)
-      for (size_t i = begin; ok && i < end; ++i)
+    for (int pass = 0; pass < 2; ++pass)
+      for (size_t i = begin; i < end; ++i)
         if ((ops[i].kind == OpClass::MemWrite) == (pass == 0))
-          ok = execute(uint32_t(i), cycle);
-    if (!ok) {
+          order.push_back(uint32_t(i));
+    begin = end;
+  }
+  return order;
+}
+
+bool Machine::run(SimStats &out, std::string &errorOut) {
+  return run(executionOrder(ops), out, errorOut);
+}
+
+bool Machine::run(const std::vector<uint32_t> &order, SimStats &out,
+                  std::string &errorOut) {
+  int64_t current = 0;
+  for (size_t k = 0; k < order.size(); ++k) {
+    uint32_t index = order[k];
+    int64_t cycle = ops[index].cycle;
+    if (k == 0 || cycle != current) {
+      current = cycle;
+      bool ok = checkCollisions(cycle);
+      streams.retire(cycle);
+      if (!ok) {
+        errorOut = error;
+        return false;
+      }
+    }
+    if (!execute(index, cycle)) {
       errorOut = error;
       return false;
     }
-    begin = end;
   }
   if (!checkCollisions(std::numeric_limits<int64_t>::max())) {
     errorOut = error;
     return false;
   }
-  stats.instructions = count;
+  stats.instructions = ops.size();
   out = stats;
   return true;
 }

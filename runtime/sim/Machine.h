@@ -29,6 +29,19 @@ public:
   Machine(const chip::ChipSpec &chip, const HazardText &text,
           const std::vector<Op> &ops, Sram &sram, const SimOptions &options);
 
+  /// The order in which run() executes `ops`: by cycle, and within a cycle
+  /// the memory writes first (so that a read issued in the same cycle as a
+  /// write to its address sees that write in flight, whatever the list
+  /// order), each kind in list order. A caller that runs a program many
+  /// times computes it once and passes it to run().
+  static std::vector<uint32_t> executionOrder(const std::vector<Op> &ops);
+
+  /// Executes every instruction in `order` (executionOrder(ops)). Returns
+  /// false with a hazard message in `error` at the first broken rule; fills
+  /// `stats` otherwise.
+  bool run(const std::vector<uint32_t> &order, SimStats &stats,
+           std::string &error);
+
   /// Executes every instruction. Returns false with a hazard message in
   /// `error` at the first broken rule; fills `stats` otherwise.
   bool run(SimStats &stats, std::string &error);
@@ -67,11 +80,22 @@ private:
                           int64_t cycle);
   bool checkSramRead(const Op &op, uint32_t index, int64_t cycle);
   bool checkCollisions(int64_t cycle);
-  bool fail(const std::string &kind, int64_t cycle, uint32_t index,
-            const std::string &details);
-  void failRead(const Op &op, uint32_t index, int which, int64_t cycle,
-                const float *value, uint32_t producer,
-                const MissedRead &missed);
+  // The failures build their messages out of line, off the hot path.
+  [[gnu::cold, gnu::noinline]] bool fail(const std::string &kind,
+                                         int64_t cycle, uint32_t index,
+                                         const std::string &details);
+  [[gnu::cold, gnu::noinline]] void
+  failRead(const Op &op, uint32_t index, int which, int64_t cycle,
+           const float *value, uint32_t producer, const MissedRead &missed);
+  [[gnu::cold, gnu::noinline]] bool failBank(const Op &op, uint32_t index,
+                                             int64_t cycle, const Issue &use);
+  [[gnu::cold, gnu::noinline]] bool failPlane(const Op &op, uint32_t index,
+                                              int64_t cycle);
+  [[gnu::cold, gnu::noinline]] bool failAlus(uint32_t index, int64_t cycle);
+  [[gnu::cold, gnu::noinline]] bool failSramRead(const Op &op, uint32_t index,
+                                                 int64_t cycle);
+  [[gnu::cold, gnu::noinline]] bool
+  failWeightsInFlight(const Op &op, uint32_t index, int64_t cycle);
   static void countBusy(UnitBusy &busy, Issue &issue, int64_t cycle);
 
   const chip::ChipSpec &chip;

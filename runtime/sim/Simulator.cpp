@@ -148,6 +148,8 @@ struct LoadedProgram::State {
   /// The most addresses a run's SRAM holds values for: those preloaded and
   /// those written.
   uint64_t sramVectors = 0;
+  /// Machine::executionOrder(ops).
+  std::vector<uint32_t> order;
 };
 
 LoadedProgram::LoadedProgram() = default;
@@ -179,6 +181,7 @@ bool load(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
       uint64_t(std::unique(written.begin(), written.end()) - written.begin());
   for (const Placed &placed : state->preloaded)
     state->sramVectors += placed.layout.vectors;
+  state->order = Machine::executionOrder(state->ops);
   program.state = std::move(state);
   return true;
 }
@@ -204,7 +207,7 @@ bool run(const LoadedProgram &program,
 
   Machine machine(state.chip, state.text, state.ops, sram, options);
   result = SimResult();
-  if (!machine.run(result.stats, error))
+  if (!machine.run(state.order, result.stats, error))
     return false;
   result.stats.sramHighWater = sram.occupied();
   for (const Placed &placed : state.outputs) {

@@ -99,33 +99,16 @@ void StreamNetwork::insert(Bucket &bucket, uint32_t index, const Rec &rec) {
   ++bucket.count;
 }
 
-uint32_t StreamNetwork::allocSlot() {
-  if (!values)
-    return 0;
-  if (!freeSlots.empty()) {
-    uint32_t slot = freeSlots.back();
-    freeSlots.pop_back();
-    return slot;
-  }
+uint32_t StreamNetwork::newSlot() {
   if (slots % kBlockSlots == 0)
     blocks.emplace_back(new float[size_t(kBlockSlots) * lanes]);
   return slots++;
 }
 
-uint32_t StreamNetwork::upstream(const Rec *recs, uint32_t count,
-                                 uint32_t distance) {
-  uint32_t at = count;
-  while (at > 0 && recs[at - 1].origin > distance)
-    --at;
-  return at > 0 ? at - 1 : count;
-}
-
-float *StreamNetwork::emit(uint8_t dir, uint32_t group, uint32_t position,
-                           int64_t cycle, uint32_t producer) {
-  uint32_t lineIndex = lineOf(dir, group);
+float *StreamNetwork::emitSlow(uint32_t lineIndex, Key key, int64_t cycle,
+                               uint32_t producer) {
   Line &line = lines[lineIndex];
-  uint32_t origin = distance(dir, position);
-  Key key{cycle - int64_t(origin) * hop, origin};
+  uint32_t origin = key.origin;
   Bucket &bucket = claim(line, key.phase);
   const Rec *list = recs(bucket);
   // The place of the new value: after every value from upstream of it.
@@ -141,9 +124,8 @@ float *StreamNetwork::emit(uint8_t dir, uint32_t group, uint32_t position,
   insert(bucket, at, Rec{origin, producer, slot, 0});
   list = recs(bucket);
   if (at > 0)
-    pending.push(
-        {cycle, lineIndex, Key{key.phase, list[at - 1].origin}, key, false,
-         producer});
+    pending.push({cycle, lineIndex, Key{key.phase, list[at - 1].origin}, key,
+                  false, producer});
   if (at + 1 < bucket.count) {
     const Rec &after = list[at + 1];
     Key afterKey{key.phase, after.origin};
@@ -151,24 +133,6 @@ float *StreamNetwork::emit(uint8_t dir, uint32_t group, uint32_t position,
                   false, after.producer});
   }
   return values ? slotData(slot) : scratch.data();
-}
-
-const float *StreamNetwork::read(uint8_t dir, uint32_t group, uint32_t position,
-                                 int64_t cycle, uint32_t &producer,
-                                 MissedRead &missed) {
-  Line &line = lines[lineOf(dir, group)];
-  uint32_t at = distance(dir, position);
-  int64_t phase = cycle - int64_t(at) * hop;
-  Bucket *bucket = live(line, phase);
-  uint32_t found = bucket ? upstream(recs(*bucket), bucket->count, at) : 0;
-  if (!bucket || found == bucket->count) {
-    diagnose(line, phase, at, missed);
-    return nullptr;
-  }
-  Rec &value = recs(*bucket)[found];
-  ++value.reads;
-  producer = value.producer;
-  return values ? slotData(value.slot) : scratch.data();
 }
 
 void StreamNetwork::diagnose(const Line &line, int64_t phase, uint32_t at,

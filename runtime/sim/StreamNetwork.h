@@ -17,6 +17,7 @@
 #ifndef HETC_RUNTIME_SIM_STREAMNETWORK_H
 #define HETC_RUNTIME_SIM_STREAMNETWORK_H
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -158,17 +159,35 @@ private:
   /// The bucket for `phase` on `line`, emptied for it if it holds no live
   /// phase; grows the ring when another live phase holds its place.
   Bucket &claim(Line &line, int64_t phase);
+  /// emit() when the bucket of the new value holds a live value.
+  float *emitSlow(uint32_t lineIndex, Key key, int64_t cycle,
+                  uint32_t producer);
   /// Frees the values of `bucket` and empties it.
   void release(Bucket &bucket);
   /// Inserts `rec` at `index` of the bucket's sorted values.
   void insert(Bucket &bucket, uint32_t index, const Rec &rec);
-  uint32_t allocSlot();
+  uint32_t allocSlot() {
+    if (!values)
+      return 0;
+    if (freeSlots.empty())
+      return newSlot();
+    uint32_t slot = freeSlots.back();
+    freeSlots.pop_back();
+    return slot;
+  }
+  uint32_t newSlot();
   float *slotData(uint32_t slot) {
     return blocks[slot / kBlockSlots].get() + size_t(slot % kBlockSlots) * lanes;
   }
   /// The index in `bucket` of the value nearest upstream of (or at)
   /// `distance`, or bucket.count.
-  static uint32_t upstream(const Rec *recs, uint32_t count, uint32_t distance);
+  static uint32_t upstream(const Rec *recs, uint32_t count,
+                           uint32_t distance) {
+    uint32_t at = count;
+    while (at > 0 && recs[at - 1].origin > distance)
+      --at;
+    return at > 0 ? at - 1 : count;
+  }
   /// Fills `missed` with the nearest value before or after `phase`.
   void diagnose(const Line &line, int64_t phase, uint32_t distance,
                 MissedRead &missed) const;
@@ -190,6 +209,54 @@ private:
   std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>>
       pending;
 };
+
+// The common cases of emit() and read() are inline: they run for nearly
+// every instruction.
+
+inline float *StreamNetwork::emit(uint8_t dir, uint32_t group,
+                                  uint32_t position, int64_t cycle,
+                                  uint32_t producer) {
+  uint32_t lineIndex = lineOf(dir, group);
+  Line &line = lines[lineIndex];
+  uint32_t origin = distance(dir, position);
+  Key key{cycle - int64_t(origin) * hop, origin};
+  if (!line.ring.empty()) {
+    Bucket &bucket = line.ring[size_t(key.phase) & (line.ring.size() - 1)];
+    // An empty place, or one whose single value retired: the new value is
+    // alone in its phase and replaces nothing.
+    if (bucket.count == 0 || (bucket.count == 1 && bucket.phase < floor)) {
+      uint32_t slot = bucket.count ? bucket.one.slot : allocSlot();
+      bucket.phase = key.phase;
+      bucket.count = 1;
+      bucket.one = Rec{origin, producer, slot, 0};
+      line.bottom = std::min(line.bottom, key.phase);
+      line.top = std::max(line.top, key.phase);
+      return values ? slotData(slot) : scratch.data();
+    }
+  }
+  return emitSlow(lineIndex, key, cycle, producer);
+}
+
+inline const float *StreamNetwork::read(uint8_t dir, uint32_t group,
+                                        uint32_t position, int64_t cycle,
+                                        uint32_t &producer,
+                                        MissedRead &missed) {
+  Line &line = lines[lineOf(dir, group)];
+  uint32_t at = distance(dir, position);
+  int64_t phase = cycle - int64_t(at) * hop;
+  if (Bucket *bucket = live(line, phase)) {
+    Rec *list = recs(*bucket);
+    uint32_t found = upstream(list, bucket->count, at);
+    if (found != bucket->count) {
+      Rec &value = list[found];
+      ++value.reads;
+      producer = value.producer;
+      return values ? slotData(value.slot) : scratch.data();
+    }
+  }
+  diagnose(line, phase, at, missed);
+  return nullptr;
+}
 
 } // namespace hetc::sim
 
