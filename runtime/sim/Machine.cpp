@@ -315,7 +315,7 @@ void Machine::loadWeights(const Op &op, const float *src) {
   // only the rows that are in memory (see Plane).
   Plane &plane = planes[op.unit];
   if (!plane.weights) {
-    plane.weights.reset(new float[size_t(lanes) * lanes]);
+    plane.weights = makeBuffer(size_t(lanes) * lanes);
     plane.live.assign(lanes, 0);
   }
   if (op.opcode == hetx::M_LOAD_WEIGHTS_COLUMN) {

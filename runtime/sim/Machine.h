@@ -9,6 +9,7 @@
 #define HETC_RUNTIME_SIM_MACHINE_H
 
 #include "runtime/chip/ChipSpec.h"
+#include "runtime/sim/BufferCache.h"
 #include "runtime/sim/HazardText.h"
 #include "runtime/sim/Program.h"
 #include "runtime/sim/Simulator.h"
@@ -58,7 +59,7 @@ private:
     /// lanes x lanes, allocated when first used; all +0.0 at start. Only
     /// the rows listed in `rows` are kept in memory: the others are all
     /// +0.0, and M_MATMUL skips them.
-    std::unique_ptr<float[]> weights;
+    Buffer weights;
     /// Per row, whether it is in `rows`.
     std::vector<uint8_t> live;
     /// The rows that may hold anything but +0.0, in increasing order.

@@ -13,6 +13,7 @@
 #include "runtime/chip/ChipSpec.h"
 #include "runtime/io/Tensor.h"
 #include "runtime/schema/hetx.pb.h"
+#include "runtime/sim/BufferCache.h"
 
 #include <cstdint>
 #include <cstring>
@@ -131,7 +132,7 @@ private:
   uint64_t occupiedCount = 0;
   uint32_t lanes;
   std::vector<std::unique_ptr<Meta[]>> chunks;
-  std::vector<float> pool;
+  std::vector<float, CachedAllocator<float>> pool;
 };
 
 /// Checks a binding against the chip (dtype, shape, row width, SRAM range)

@@ -13,14 +13,17 @@ namespace {
 constexpr int64_t kRetireWindow = 256;
 /// Values a failed read looks at, each way, to name the nearest one.
 constexpr int kDiagnoseSteps = 4096;
+/// Floats per block of value storage (256 KiB).
+constexpr uint32_t kBlockFloats = uint32_t(1) << 16;
 } // namespace
 
 StreamNetwork::StreamNetwork(uint32_t groups, uint32_t groupWidth,
                              uint32_t positions, uint32_t hopCycles,
                              uint32_t lanes, bool values)
     : groups(groups), groupWidth(groupWidth), positions(positions),
-      hop(hopCycles), lanes(lanes), values(values), lines(2 * size_t(groups)),
-      scratch(lanes) {}
+      hop(hopCycles), lanes(lanes), values(values),
+      blockSlots(std::max<uint32_t>(1, kBlockFloats / lanes)),
+      lines(2 * size_t(groups)), scratch(lanes) {}
 
 void StreamNetwork::release(Bucket &bucket) {
   if (values) {
@@ -100,8 +103,8 @@ void StreamNetwork::insert(Bucket &bucket, uint32_t index, const Rec &rec) {
 }
 
 uint32_t StreamNetwork::newSlot() {
-  if (slots % kBlockSlots == 0)
-    blocks.emplace_back(new float[size_t(kBlockSlots) * lanes]);
+  if (slots % blockSlots == 0)
+    blocks.push_back(makeBuffer(size_t(blockSlots) * lanes));
   return slots++;
 }
 

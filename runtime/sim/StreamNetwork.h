@@ -17,6 +17,8 @@
 #ifndef HETC_RUNTIME_SIM_STREAMNETWORK_H
 #define HETC_RUNTIME_SIM_STREAMNETWORK_H
 
+#include "runtime/sim/BufferCache.h"
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -177,7 +179,7 @@ private:
   }
   uint32_t newSlot();
   float *slotData(uint32_t slot) {
-    return blocks[slot / kBlockSlots].get() + size_t(slot % kBlockSlots) * lanes;
+    return blocks[slot / blockSlots].get() + size_t(slot % blockSlots) * lanes;
   }
   /// The index in `bucket` of the value nearest upstream of (or at)
   /// `distance`, or bucket.count.
@@ -192,17 +194,16 @@ private:
   void diagnose(const Line &line, int64_t phase, uint32_t distance,
                 MissedRead &missed) const;
 
-  /// Value slots per block of storage; blocks never move.
-  static constexpr uint32_t kBlockSlots = 32;
-
   uint32_t groups, groupWidth, positions, hop, lanes;
   bool values;
+  /// Value slots per block of storage; blocks never move.
+  uint32_t blockSlots;
   /// Values of phases below `floor` have retired.
   int64_t floor = INT64_MIN;
   std::vector<Line> lines;
   std::vector<std::vector<Rec>> spills;
   std::vector<uint32_t> freeSpills;
-  std::vector<std::unique_ptr<float[]>> blocks;
+  std::vector<Buffer> blocks;
   uint32_t slots = 0;
   std::vector<uint32_t> freeSlots;
   std::vector<float> scratch;
