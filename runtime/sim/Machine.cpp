@@ -5,6 +5,7 @@
 #include "runtime/sim/VectorMath.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <limits>
 
@@ -24,7 +25,7 @@ Machine::Machine(const chip::ChipSpec &chip, const HazardText &text,
       alus(chip.proto().vector().alus()),
       banks(size_t(chip.proto().memory().slices()) * banksPerSlice),
       planes(chip.proto().matrix().planes()),
-      sliceIssue(chip.proto().memory().slices()), result(chip.lanes()) {
+      sliceIssue(chip.proto().memory().slices()) {
   stats.slices.resize(sliceIssue.size());
   stats.planes.resize(planes.size());
 }
@@ -245,45 +246,49 @@ bool Machine::execute(uint32_t index, int64_t cycle) {
       plane.loader = index;
     }
   }
+  float *out = nullptr;
+  if (op.produces)
+    out = streams.emit(op.dst.dir, op.dst.group(), op.position, done, index);
   if (!timingOnly)
-    compute(op, src);
-  if (op.produces) {
-    float *out =
-        streams.emit(op.dst.dir, op.dst.group(), op.position, done, index);
-    if (!timingOnly)
-      std::memcpy(out, result.data(), sizeof(float) * lanes);
-  }
+    compute(op, src, out);
   stats.cycles = std::max(stats.cycles, uint64_t(done));
   if (observer)
     observer->executed(index, uint64_t(cycle), op.latency);
   return true;
 }
 
-void Machine::compute(const Op &op, const float *const *src) {
-  // Results go to a buffer of our own: emitting may move the stream values
-  // that `src` points into.
+void Machine::compute(const Op &op, const float *const *src, float *out) {
+  // The result goes straight into the stream value just emitted (`out`,
+  // null when the instruction produces none). That is never one of the
+  // values `src` points into: those are live, and a new value only takes
+  // the storage of retired ones.
   switch (op.kind) {
   case OpClass::MemRead:
-    std::memcpy(result.data(), sram.vector(op.address), sizeof(float) * lanes);
+    std::memcpy(out, sram.vector(op.address), sizeof(float) * lanes);
     break;
   case OpClass::MemWrite:
     break;
   case OpClass::VectorBinary:
-    vectorBinary(op.opcode, src[0], src[1], result.data(), op.lanes, lanes);
+    vectorBinary(op.opcode, src[0], src[1], out, op.lanes, lanes);
     break;
   case OpClass::VectorUnary:
-    vectorUnary(op.opcode, src[0], result.data(), op.lanes, lanes);
+    vectorUnary(op.opcode, src[0], out, op.lanes, lanes);
     break;
   case OpClass::VectorReduce:
-    vectorReduce(op.opcode, src[0], result.data(), op.lanes, lanes);
+    vectorReduce(op.opcode, src[0], out, op.lanes, lanes);
     break;
   case OpClass::LoadWeights:
     loadWeights(op, src[0]);
     break;
   case OpClass::MatMul: {
     const Plane &plane = planes[op.unit];
-    matmul(src[0], plane.weights.get(), plane.rows.data(),
-           uint32_t(plane.rows.size()), plane.cols, result.data(), lanes);
+    PlaneWeights weights;
+    weights.data = plane.weights.get();
+    weights.rows = plane.rows.data();
+    weights.rowCount = uint32_t(plane.rows.size());
+    weights.cols = plane.cols;
+    weights.finite = plane.finite.data();
+    matmul(src[0], weights, out, lanes);
     break;
   }
   }
@@ -305,6 +310,7 @@ float *Machine::liveRow(Plane &plane, uint32_t row) {
     plane.rows.insert(
         std::upper_bound(plane.rows.begin(), plane.rows.end(), row), row);
     std::fill(data, data + lanes, 0.0f);
+    plane.finite[row] = 1;
   }
   return data;
 }
@@ -317,20 +323,45 @@ void Machine::loadWeights(const Op &op, const float *src) {
   if (!plane.weights) {
     plane.weights = makeBuffer(size_t(lanes) * lanes);
     plane.live.assign(lanes, 0);
+    plane.finite.assign(lanes, 1);
   }
   if (op.opcode == hetx::M_LOAD_WEIGHTS_COLUMN) {
-    for (uint32_t i = 0; i < lanes; ++i)
-      if (plane.live[i] || !isPositiveZero(src[i]))
+    for (uint32_t i = 0; i < lanes; ++i) {
+      if (plane.live[i] || !isPositiveZero(src[i])) {
         liveRow(plane, i)[op.row] = src[i];
+        plane.finite[i] = plane.finite[i] && std::isfinite(src[i]);
+      }
+    }
     plane.cols = std::max(plane.cols, op.row + 1);
     return;
   }
+  // The row's extent: past its last value that is not +0.0. Narrow layers
+  // leave long tails of zeros, skipped 16 lanes at a time.
   uint32_t extent = lanes;
+  while (extent >= 16) {
+    uint32_t any = 0;
+    for (uint32_t j = extent - 16; j < extent; ++j) {
+      uint32_t bits;
+      std::memcpy(&bits, &src[j], sizeof bits);
+      any |= bits;
+    }
+    if (any)
+      break;
+    extent -= 16;
+  }
   while (extent > 0 && isPositiveZero(src[extent - 1]))
     --extent;
   if (extent == 0 && !plane.live[op.row])
     return; // +0.0 over +0.0
   std::memcpy(liveRow(plane, op.row), src, sizeof(float) * lanes);
+  // Infinite or NaN: all exponent bits set. Counted without branches.
+  uint32_t notFinite = 0;
+  for (uint32_t j = 0; j < extent; ++j) {
+    uint32_t bits;
+    std::memcpy(&bits, &src[j], sizeof bits);
+    notFinite |= uint32_t((bits & 0x7f800000u) == 0x7f800000u);
+  }
+  plane.finite[op.row] = !notFinite;
   plane.cols = std::max(plane.cols, extent);
 }
 

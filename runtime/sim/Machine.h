@@ -66,13 +66,15 @@ private:
     std::vector<uint32_t> rows;
     /// Columns from `cols` on are +0.0 in every row.
     uint32_t cols = 0;
+    /// Per row in `rows`: whether it holds only finite values.
+    std::vector<uint8_t> finite;
     /// The latest weight load: when it stores and which instruction it is.
     int64_t loadStoredAt = -1;
     uint32_t loader = 0;
   };
 
   bool execute(uint32_t index, int64_t cycle);
-  void compute(const Op &op, const float *const *src);
+  void compute(const Op &op, const float *const *src, float *out);
   void loadWeights(const Op &op, const float *src);
   /// Row `row` of `plane`'s weights, put in memory (as +0.0) if it was not.
   float *liveRow(Plane &plane, uint32_t row);
@@ -115,7 +117,6 @@ private:
   std::vector<uint32_t> vectorIssued;
   std::vector<Plane> planes;
   std::vector<Issue> sliceIssue;
-  std::vector<float> result;
   SimStats stats;
   std::string error;
 };

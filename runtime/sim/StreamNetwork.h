@@ -64,14 +64,16 @@ public:
 
   /// Puts a value from instruction `producer` on (dir, group) at `position`
   /// at `cycle`. Returns a buffer of `lanes` floats for the caller to fill
-  /// before the next call to any method.
+  /// before the next call to any method. It is never the buffer of a value
+  /// that has not retired, so the caller may compute into it from values it
+  /// read at this cycle.
   float *emit(uint8_t dir, uint32_t group, uint32_t position, int64_t cycle,
               uint32_t producer);
 
   /// Reads the value on (dir, group) at `position` at `cycle` and sets
   /// `producer` to the instruction that emitted it. Returns null and fills
-  /// `missed` when there is none. The pointer stays valid until the next
-  /// emit() or retire().
+  /// `missed` when there is none. The pointer stays valid, and its values
+  /// unchanged, until the value retires.
   const float *read(uint8_t dir, uint32_t group, uint32_t position,
                     int64_t cycle, uint32_t &producer, MissedRead &missed);
 

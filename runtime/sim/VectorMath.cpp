@@ -126,9 +126,9 @@ void vectorReduce(hetx::Opcode op, const float *a, float *out, uint32_t active,
 
 namespace {
 /// out[j] += x * row[j] for j in [0, count): one row of the product. Every
-/// row of every product runs this same code, so that when two NaNs meet,
-/// which one survives (an x86 detail that IEEE leaves open) is the same
-/// whatever rows are skipped.
+/// row that may meet two NaNs in one operation runs this same code, so that
+/// which NaN survives (an x86 detail that IEEE leaves open, and that
+/// depends on the operand order the compiler picks) is always the same.
 [[gnu::noinline]] void accumulateRow(float x, const float *row, float *out,
                                      uint32_t count) {
   for (uint32_t j = 0; j < count; ++j) {
@@ -136,10 +136,24 @@ namespace {
     out[j] = out[j] + product;
   }
 }
+
+/// The same for a finite x and a row of finite weights, in the widest
+/// vectors the host has. No operation here can meet two NaNs: a product of
+/// finite values is never NaN, so a sum has at most one NaN operand (the
+/// partial sum, which then passes through). Every multiply and add is
+/// rounded on its own (-ffp-contract=off), lane by lane, so the bits do not
+/// depend on the vector width or the operand order.
+[[gnu::noinline, gnu::target_clones("avx512f", "avx2", "default")]] void
+accumulateFiniteRow(float x, const float *row, float *out, uint32_t count) {
+  for (uint32_t j = 0; j < count; ++j) {
+    float product = x * row[j];
+    out[j] = out[j] + product;
+  }
+}
 } // namespace
 
-void matmul(const float *x, const float *weights, const uint32_t *rows,
-            uint32_t rowCount, uint32_t cols, float *out, uint32_t width) {
+void matmul(const float *x, const PlaneWeights &weights, float *out,
+            uint32_t width) {
   // Skipping work is exact, bit for bit, because of three facts:
   // - No partial sum is ever -0.0. Each starts at +0.0, and in
   //   round-to-nearest a sum is -0.0 only when both addends are -0.0 (an
@@ -157,13 +171,16 @@ void matmul(const float *x, const float *weights, const uint32_t *rows,
   std::vector<float> zeros;
   uint32_t next = 0;
   for (uint32_t i = 0; i < width; ++i) {
-    bool live = next < rowCount && rows[next] == i;
+    bool live = next < weights.rowCount && weights.rows[next] == i;
     next += live;
     float xi = x[i];
     bool finite = std::isfinite(xi);
     if (live) {
-      accumulateRow(xi, weights + size_t(i) * width, out,
-                    finite ? cols : width);
+      const float *row = weights.data + size_t(i) * width;
+      if (finite && weights.finite[i])
+        accumulateFiniteRow(xi, row, out, weights.cols);
+      else
+        accumulateRow(xi, row, out, finite ? weights.cols : width);
     } else if (!finite) {
       // A row of +0.0 that is not in memory.
       zeros.resize(width, 0.0f);

@@ -28,9 +28,15 @@ std::vector<float> reference(const std::vector<float> &x,
   std::vector<uint32_t> every(width);
   for (uint32_t i = 0; i < width; ++i)
     every[i] = i;
+  std::vector<uint8_t> notFinite(width, 0);
+  PlaneWeights all;
+  all.data = weights.data();
+  all.rows = every.data();
+  all.rowCount = width;
+  all.cols = width;
+  all.finite = notFinite.data();
   std::vector<float> out(width);
-  matmul(x.data(), weights.data(), every.data(), width, width, out.data(),
-         width);
+  matmul(x.data(), all, out.data(), width);
   // The same sums by hand, for the values that are not NaN.
   std::vector<float> naive(width, 0.0f);
   for (uint32_t i = 0; i < width; ++i)
@@ -69,9 +75,19 @@ void expectExact(const std::vector<float> &x, std::vector<float> weights,
       for (uint32_t j = 0; j < width; ++j)
         weights[size_t(i) * width + j] = 1e30f;
   }
+  std::vector<uint8_t> finite(width, 1);
+  for (uint32_t i = 0; i < width; ++i)
+    for (uint32_t j = 0; j < width; ++j)
+      if (!std::isfinite(weights[size_t(i) * width + j]))
+        finite[i] = 0;
+  PlaneWeights sparse;
+  sparse.data = weights.data();
+  sparse.rows = rows.data();
+  sparse.rowCount = uint32_t(rows.size());
+  sparse.cols = cols;
+  sparse.finite = finite.data();
   std::vector<float> out(width, 7.0f);
-  matmul(x.data(), weights.data(), rows.data(), uint32_t(rows.size()), cols,
-         out.data(), width);
+  matmul(x.data(), sparse, out.data(), width);
   for (uint32_t j = 0; j < width; ++j)
     EXPECT_EQ(bitsOf(out[j]), bitsOf(expected[j])) << "column " << j;
 }
@@ -137,7 +153,14 @@ TEST(VectorMathTest, InfiniteInputOverZeroRowGivesNaN) {
   expectExact(x, weights, width);
   std::vector<float> out(width);
   uint32_t row = 0;
-  matmul(x.data(), weights.data(), &row, 1, 1, out.data(), width);
+  uint8_t finite[4] = {1, 1, 1, 1};
+  PlaneWeights one;
+  one.data = weights.data();
+  one.rows = &row;
+  one.rowCount = 1;
+  one.cols = 1;
+  one.finite = finite;
+  matmul(x.data(), one, out.data(), width);
   for (float value : out)
     EXPECT_TRUE(std::isnan(value));
 }
