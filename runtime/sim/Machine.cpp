@@ -224,7 +224,7 @@ bool Machine::failWeightsInFlight(const Op &op, uint32_t index,
                   std::to_string(plane.loadStoredAt));
 }
 
-bool Machine::execute(uint32_t index, int64_t cycle) {
+inline bool Machine::execute(uint32_t index, int64_t cycle) {
   const Op &op = ops[index];
   if (!claimUnit(op, index, cycle))
     return false;

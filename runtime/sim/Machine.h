@@ -73,7 +73,7 @@ private:
     uint32_t loader = 0;
   };
 
-  bool execute(uint32_t index, int64_t cycle);
+  [[gnu::always_inline]] inline bool execute(uint32_t index, int64_t cycle);
   void compute(const Op &op, const float *const *src, float *out);
   void loadWeights(const Op &op, const float *src);
   /// Row `row` of `plane`'s weights, put in memory (as +0.0) if it was not.
