@@ -412,6 +412,9 @@ bool Machine::run(const std::vector<uint32_t> &order, SimStats &out,
   int64_t current = 0;
   for (size_t k = 0; k < order.size(); ++k) {
     uint32_t index = order[k];
+    // A long program does not fit in the caches: fetch ahead.
+    if (k + 8 < order.size())
+      __builtin_prefetch(&ops[order[k + 8]]);
     int64_t cycle = ops[index].cycle;
     if (k == 0 || cycle != current) {
       current = cycle;
