@@ -13,12 +13,13 @@ machine over both; the table gives the median over rounds.
 
 Columns: instructions; ORT us/run, the wall time of InferenceSession.run
 from Python; the simulator's full run (preloading SRAM, executing with fp32
-values, reading the outputs), timed in C++; sim/ORT; sim/ORT-core, against
-ORT's time less what session.run of an Identity model takes (printed
-above the table: roughly the Python binding's share, which the simulator's
-C++ timing does not pay); timing-only M instructions/s; and the largest
+values, reading the outputs), timed in C++; sim/ORT; timing-only M
+instructions/s; and the largest
 difference between the simulator's and ORT's outputs, as a check that both
-computed the same. ORT runs on --threads intra-op threads (default 1, as
+computed the same. Above the table: the wall time of session.run of a
+one-float Identity model, roughly the Python binding's share of every ORT
+figure, which the simulator's C++ timing does not pay (on small models it
+is most of ORT's time). ORT runs on --threads intra-op threads (default 1, as
 the simulator uses one core) and one inter-op thread. --compare times a
 second build of hetc-sim-bench (say, of an older commit) in the same rounds
 and adds its figures ("before") to the table.
@@ -134,13 +135,14 @@ def main():
           f"runs and of >= 0.5 s of simulator runs; the median over "
           f"{args.rounds} alternating rounds")
     header = ("model", "batch", "instructions", "ORT us/run", "sim us/run",
-              "sim/ORT", "sim/ORT-core", "timing Minstr/s", "max |diff|")
+              "sim/ORT", "timing Minstr/s", "max |diff|")
     if args.compare:
         header += ("before us/run", "before/ORT", "before timing Minstr/s")
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         overhead = binding_overhead(tmp, args.reps, args.threads)
-        print(f"session.run of an Identity model: {overhead:.1f} us")
+        print(f"session.run of a one-float Identity model: {overhead:.1f} us "
+              f"(the Python binding's share of each ORT figure, roughly)")
         for seed, (name, batch, widths) in enumerate(MODELS):
             model = os.path.join(tmp, name + ".onnx")
             hetx = os.path.join(tmp, name + ".hetx")
@@ -169,12 +171,10 @@ def main():
                            check=True, capture_output=True)
             diff = float(np.max(np.abs(np.load(os.path.join(out_dir, "y.npy")) - expected)))
             ratio = statistics.median(s / o for s, o in zip(sim_us, ort_us))
-            core = statistics.median(
-                s / max(o - overhead, 1e-3) for s, o in zip(sim_us, ort_us))
             row = (name, str(batch), str(instructions),
                    f"{statistics.median(ort_us):.1f}",
                    f"{statistics.median(sim_us):.1f}", f"{ratio:.1f}x",
-                   f"{core:.1f}x", f"{statistics.median(timing):.1f}",
+                   f"{statistics.median(timing):.1f}",
                    f"{diff:.2e}")
             if args.compare:
                 before = statistics.median(s / o for s, o in zip(old_us, ort_us))
