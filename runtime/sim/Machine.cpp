@@ -6,6 +6,7 @@
 #include "runtime/sim/VectorMath.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <limits>
 
@@ -27,8 +28,7 @@ Machine::Machine(const chip::ChipSpec &chip, const HazardText &text,
       planes(chip.proto().matrix().planes()),
       sliceIssue(chip.proto().memory().slices()),
       dmaBusy(chip.proto().dma().engines(), {-1, 0}),
-      dmaCycles(chip.dmaCyclesPerVector()), switchIssue(chip.switches()),
-      result(chip.lanes()) {
+      dmaCycles(chip.dmaCyclesPerVector()), switchIssue(chip.switches()) {
   stats.slices.resize(sliceIssue.size());
   stats.planes.resize(planes.size());
   stats.dma.resize(dmaBusy.size());
@@ -47,23 +47,51 @@ void Machine::countBusy(UnitBusy &busy, Issue &issue, int64_t cycle) {
     ++busy.cycles;
 }
 
-bool Machine::claimUnit(const Op &op, uint32_t index, int64_t cycle) {
+bool Machine::failBank(const Op &op, uint32_t index, int64_t cycle,
+                       const Issue &use) {
+  uint32_t bank = op.bank;
+  uint32_t limit = bankLimit;
+  return fail("bank over-subscription", cycle, index,
+              "bank " + std::to_string(bank) + " of MEM slice " +
+                  std::to_string(op.unit) + " already serves " +
+                  std::to_string(use.count) + " access" +
+                  (use.count == 1 ? "" : "es") +
+                  " at this cycle (the first is instruction " +
+                  text.instruction(use.first) + "); the chip allows " +
+                  std::to_string(limit) +
+                  " (memory.accesses_per_bank_per_cycle)");
+}
+
+bool Machine::failPlane(const Op &op, uint32_t index, int64_t cycle) {
+  const Plane &plane = planes[op.unit];
+  return fail("plane double issue", cycle, index,
+              "matrix plane " + std::to_string(op.unit) +
+                  " already issues instruction " +
+                  text.instruction(plane.issue.first) +
+                  " at this cycle; a plane issues one instruction per "
+                  "cycle");
+}
+
+bool Machine::failAlus(uint32_t index, int64_t cycle) {
+  std::string list;
+  for (uint32_t other : vectorIssued)
+    list += (list.empty() ? "#" : ", #") + std::to_string(other);
+  return fail("ALU over-issue", cycle, index,
+              "the vector unit already issues " +
+                  std::to_string(vectorIssued.size()) +
+                  " instructions at this cycle (" + list + "); the chip has " +
+                  std::to_string(alus) + " ALUs (vector.alus)");
+}
+
+inline bool Machine::claimUnit(const Op &op, uint32_t index, int64_t cycle) {
+  // Only the checks here: the messages are built out of line, so that
+  // this stays small enough to inline.
   switch (op.kind) {
   case OpClass::MemRead:
   case OpClass::MemWrite: {
-    uint32_t bank = op.bank;
-    Issue &use = banks[size_t(op.unit) * banksPerSlice + bank];
-    uint32_t limit = bankLimit;
-    if (use.cycle == cycle && use.count >= limit)
-      return fail("bank over-subscription", cycle, index,
-                  "bank " + std::to_string(bank) + " of MEM slice " +
-                      std::to_string(op.unit) + " already serves " +
-                      std::to_string(use.count) + " access" +
-                      (use.count == 1 ? "" : "es") +
-                      " at this cycle (the first is instruction " +
-                      text.instruction(use.first) + "); the chip allows " +
-                      std::to_string(limit) +
-                      " (memory.accesses_per_bank_per_cycle)");
+    Issue &use = banks[size_t(op.unit) * banksPerSlice + op.bank];
+    if (use.cycle == cycle && use.count >= bankLimit)
+      return failBank(op, index, cycle, use);
     if (use.cycle != cycle)
       use = Issue{cycle, 0, index};
     ++use.count;
@@ -93,12 +121,7 @@ bool Machine::claimUnit(const Op &op, uint32_t index, int64_t cycle) {
   case OpClass::MatMul: {
     Plane &plane = planes[op.unit];
     if (plane.issue.cycle == cycle)
-      return fail("plane double issue", cycle, index,
-                  "matrix plane " + std::to_string(op.unit) +
-                      " already issues instruction " +
-                      text.instruction(plane.issue.first) +
-                      " at this cycle; a plane issues one instruction per "
-                      "cycle");
+      return failPlane(op, index, cycle);
     countBusy(stats.planes[op.unit], plane.issue, cycle);
     plane.issue = Issue{cycle, 1, index};
     return true;
@@ -122,17 +145,8 @@ bool Machine::claimUnit(const Op &op, uint32_t index, int64_t cycle) {
       vectorIssue = Issue{cycle, 0, index};
       vectorIssued.clear();
     }
-    if (vectorIssued.size() >= alus) {
-      std::string list;
-      for (uint32_t other : vectorIssued)
-        list += (list.empty() ? "#" : ", #") + std::to_string(other);
-      return fail("ALU over-issue", cycle, index,
-                  "the vector unit already issues " +
-                      std::to_string(vectorIssued.size()) +
-                      " instructions at this cycle (" + list +
-                      "); the chip has " + std::to_string(alus) +
-                      " ALUs (vector.alus)");
-    }
+    if (vectorIssued.size() >= alus)
+      return failAlus(index, cycle);
     vectorIssued.push_back(index);
     ++stats.vector.instructions;
     return true;
@@ -140,8 +154,8 @@ bool Machine::claimUnit(const Op &op, uint32_t index, int64_t cycle) {
   }
 }
 
-const float *Machine::readStream(const Op &op, uint32_t index, int which,
-                                 int64_t cycle) {
+inline const float *Machine::readStream(const Op &op, uint32_t index,
+                                        int which, int64_t cycle) {
   const StreamPort &port = op.src[which];
   MissedRead missed;
   uint32_t producer = 0;
@@ -242,19 +256,25 @@ void Machine::failRead(const Op &op, uint32_t index, int which, int64_t cycle,
   }
 }
 
-bool Machine::checkSramRead(const Op &op, uint32_t index, int64_t cycle) {
+bool Machine::failSramRead(const Op &op, uint32_t index, int64_t cycle) {
   int64_t storedAt = sram.storedAt(op.address);
   if (storedAt == Sram::kNever)
     return fail("never-written read", cycle, index,
                 "address " + std::to_string(op.address) + " (bank " +
                     std::to_string(chip.bankOf(op.address)) +
                     ") was never written and holds no input or constant");
-  if (storedAt > cycle)
-    return fail("read of in-flight write", cycle, index,
-                "address " + std::to_string(op.address) +
-                    " is being written by instruction " +
-                    text.instruction(sram.writer(op.address)) +
-                    ", which stores at cycle " + std::to_string(storedAt));
+  return fail("read of in-flight write", cycle, index,
+              "address " + std::to_string(op.address) +
+                  " is being written by instruction " +
+                  text.instruction(sram.writer(op.address)) +
+                  ", which stores at cycle " + std::to_string(storedAt));
+}
+
+inline bool Machine::checkSramRead(const Op &op, uint32_t index,
+                                   int64_t cycle) {
+  int64_t storedAt = sram.storedAt(op.address);
+  if (storedAt == Sram::kNever || storedAt > cycle)
+    return failSramRead(op, index, cycle);
   return true;
 }
 
@@ -286,21 +306,25 @@ bool Machine::executeDma(const Op &op, uint32_t index, int64_t cycle) {
   return true;
 }
 
-bool Machine::execute(uint32_t index, int64_t cycle) {
+bool Machine::failWeightsInFlight(const Op &op, uint32_t index,
+                                  int64_t cycle) {
+  const Plane &plane = planes[op.unit];
+  return fail("weights in flight", cycle, index,
+              "the weights of matrix plane " + std::to_string(op.unit) +
+                  " are still loading: instruction " +
+                  text.instruction(plane.loader) + " stores its row at cycle " +
+                  std::to_string(plane.loadStoredAt));
+}
+
+inline bool Machine::execute(uint32_t index, int64_t cycle) {
   const Op &op = ops[index];
   if (!claimUnit(op, index, cycle))
     return false;
   if (op.kind == OpClass::Dma)
     return executeDma(op, index, cycle);
   if (op.kind == OpClass::MatMul) {
-    const Plane &plane = planes[op.unit];
-    if (plane.loadStoredAt > cycle)
-      return fail("weights in flight", cycle, index,
-                  "the weights of matrix plane " + std::to_string(op.unit) +
-                      " are still loading: instruction " +
-                      text.instruction(plane.loader) +
-                      " stores its row at cycle " +
-                      std::to_string(plane.loadStoredAt));
+    if (planes[op.unit].loadStoredAt > cycle)
+      return failWeightsInFlight(op, index, cycle);
     if (!checkWeightType(op, index, cycle))
       return false;
   }
@@ -323,92 +347,154 @@ bool Machine::execute(uint32_t index, int64_t cycle) {
     plane.typed = true;
     plane.typedBy = index;
   }
+  float *out = nullptr;
+  if (op.produces)
+    out = streams.emit(op.dst.dir, op.dst.group(), op.position, done, index);
   if (!timingOnly)
-    compute(op, src);
-  if (op.produces) {
-    float *out =
-        streams.emit(op.dst.dir, op.dst.group(), op.position, done, index);
-    if (!timingOnly)
-      std::memcpy(out, result.data(), sizeof(float) * lanes);
-  }
+    compute(op, src, out);
   stats.cycles = std::max(stats.cycles, uint64_t(done));
   if (observer)
     observer->executed(index, uint64_t(cycle), op.latency);
   return true;
 }
 
-void Machine::compute(const Op &op, const float *const *src) {
-  // Results go to a buffer of our own: emitting may move the stream values
-  // that `src` points into.
+void Machine::compute(const Op &op, const float *const *src, float *out) {
+  // The result goes straight into the stream value just emitted (`out`,
+  // null when the instruction produces none). That is never one of the
+  // values `src` points into: those are live, and a new value only takes
+  // the storage of retired ones.
   switch (op.kind) {
   case OpClass::MemRead:
-    std::memcpy(result.data(), sram.vector(op.address), sizeof(float) * lanes);
+    std::memcpy(out, sram.vector(op.address), sizeof(float) * lanes);
     break;
   case OpClass::MemWrite:
   case OpClass::Dma:
     break;
   case OpClass::VectorBinary:
     if (io::isFloat(op.inType))
-      vectorBinary(op.opcode, src[0], src[1], result.data(), op.lanes, lanes);
+      vectorBinary(op.opcode, src[0], src[1], out, op.lanes, lanes);
     else
-      integerBinary(op.opcode, src[0], src[1], result.data(), op.lanes, lanes);
-    roundLanes(op.outType, result.data(), op.lanes);
+      integerBinary(op.opcode, src[0], src[1], out, op.lanes, lanes);
+    roundLanes(op.outType, out, op.lanes);
     break;
   case OpClass::VectorUnary:
     if (op.opcode == hetx::V_CAST)
-      castLanes(op.inType, op.outType, src[0], result.data(), op.lanes, lanes);
+      castLanes(op.inType, op.outType, src[0], out, op.lanes, lanes);
     else if (io::isFloat(op.inType))
-      vectorUnary(op.opcode, src[0], result.data(), op.lanes, lanes);
+      vectorUnary(op.opcode, src[0], out, op.lanes, lanes);
     else
-      integerUnary(op.opcode, src[0], result.data(), op.lanes, lanes);
+      integerUnary(op.opcode, src[0], out, op.lanes, lanes);
     if (op.opcode != hetx::V_CAST)
-      roundLanes(op.outType, result.data(), op.lanes);
+      roundLanes(op.outType, out, op.lanes);
     break;
   case OpClass::VectorReduce:
     if (io::isFloat(op.inType)) {
-      vectorReduce(op.opcode, src[0], result.data(), op.lanes, lanes);
-      roundLanes(op.outType, result.data(), lanes);
+      vectorReduce(op.opcode, src[0], out, op.lanes, lanes);
+      roundLanes(op.outType, out, lanes);
     } else {
-      integerReduce(op.opcode, src[0], result.data(), op.lanes, lanes);
+      integerReduce(op.opcode, src[0], out, op.lanes, lanes);
     }
     break;
   case OpClass::LoadWeights:
-    if (op.opcode == hetx::M_LOAD_WEIGHTS_COLUMN) {
-      float *weights = weightsOf(op.unit);
-      for (uint32_t i = 0; i < lanes; ++i)
-        weights[size_t(i) * lanes + op.row] = src[0][i];
-    } else {
-      std::memcpy(weightsOf(op.unit) + size_t(op.row) * lanes, src[0],
-                  sizeof(float) * lanes);
-    }
+    loadWeights(op, src[0]);
     break;
-  case OpClass::MatMul:
+  case OpClass::MatMul: {
+    const Plane &plane = planes[op.unit];
+    PlaneWeights weights;
+    weights.data = plane.weights.get();
+    weights.rows = plane.rows.data();
+    weights.rowCount = uint32_t(plane.rows.size());
+    weights.cols = plane.cols;
+    weights.finite = plane.finite.data();
     // f16 and bf16 products are exact in fp32, so the fp32 routine is
     // their "fp32 accumulation" as it stands.
     if (io::isFloat(op.inType))
-      matmul(src[0], weightsOf(op.unit), result.data(), lanes);
+      matmul(src[0], weights, out, lanes);
     else
-      integerMatmul(src[0], weightsOf(op.unit), result.data(), lanes);
+      integerMatmul(src[0], weights, out, lanes);
     break;
+  }
   case OpClass::Permute:
     for (uint32_t j = 0; j < lanes; ++j) {
       uint32_t from = j < op.lanes ? op.laneMap[j] : kLaneKeep;
-      result[j] = j >= op.lanes       ? 0.0f
-                  : from != kLaneKeep ? src[0][from]
-                  : op.sources == 2   ? src[1][j]
-                                      : 0.0f;
+      out[j] = j >= op.lanes       ? 0.0f
+               : from != kLaneKeep ? src[0][from]
+               : op.sources == 2   ? src[1][j]
+                                   : 0.0f;
     }
     break;
   }
 }
 
-float *Machine::weightsOf(uint32_t plane) {
-  // Allocated on first use: a large chip's planes would otherwise cost
-  // every run megabytes of zeros.
-  std::vector<float> &weights = planes[plane].weights;
-  if (weights.empty())
-    weights.assign(size_t(lanes) * lanes, 0.0f);
-  return weights.data();
+namespace {
+/// Whether `value` is +0.0 (not -0.0, not anything else).
+bool isPositiveZero(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, sizeof bits);
+  return bits == 0;
+}
+} // namespace
+
+float *Machine::liveRow(Plane &plane, uint32_t row) {
+  float *data = plane.weights.get() + size_t(row) * lanes;
+  if (!plane.live[row]) {
+    plane.live[row] = 1;
+    plane.rows.insert(
+        std::upper_bound(plane.rows.begin(), plane.rows.end(), row), row);
+    std::fill(data, data + lanes, 0.0f);
+    plane.finite[row] = 1;
+  }
+  return data;
+}
+
+void Machine::loadWeights(const Op &op, const float *src) {
+  // Allocated on first use and left uninitialised: a large chip's planes
+  // would otherwise cost every run megabytes of zeros, and M_MATMUL reads
+  // only the rows that are in memory (see Plane).
+  Plane &plane = planes[op.unit];
+  if (!plane.weights) {
+    plane.weights = makeBuffer(size_t(lanes) * lanes);
+    plane.live.assign(lanes, 0);
+    plane.finite.assign(lanes, 1);
+  }
+  if (op.opcode == hetx::M_LOAD_WEIGHTS_COLUMN) {
+    for (uint32_t i = 0; i < lanes; ++i) {
+      if (plane.live[i] || !isPositiveZero(src[i])) {
+        liveRow(plane, i)[op.row] = src[i];
+        plane.finite[i] = plane.finite[i] && std::isfinite(src[i]);
+      }
+    }
+    plane.cols = std::max(plane.cols, op.row + 1);
+    return;
+  }
+  // The row's extent: past its last value that is not +0.0. Narrow layers
+  // leave long tails of zeros, skipped 16 lanes at a time.
+  uint32_t extent = lanes;
+  while (extent >= 16) {
+    uint32_t any = 0;
+    for (uint32_t j = extent - 16; j < extent; ++j) {
+      uint32_t bits;
+      std::memcpy(&bits, &src[j], sizeof bits);
+      any |= bits;
+    }
+    if (any)
+      break;
+    extent -= 16;
+  }
+  while (extent > 0 && isPositiveZero(src[extent - 1]))
+    --extent;
+  if (extent == 0 && !plane.live[op.row])
+    return; // +0.0 over +0.0
+  std::memcpy(liveRow(plane, op.row), src, sizeof(float) * lanes);
+  // Infinite or NaN: all exponent bits set. Counted without branches.
+  uint32_t notFinite = 0;
+  for (uint32_t j = 0; j < extent; ++j) {
+    uint32_t bits;
+    std::memcpy(&bits, &src[j], sizeof bits);
+    notFinite |= uint32_t((bits & 0x7f800000u) == 0x7f800000u);
+  }
+  plane.finite[op.row] = !notFinite;
+  plane.cols = std::max(plane.cols, extent);
 }
 
 bool Machine::checkCollisions(int64_t cycle) {
@@ -432,33 +518,56 @@ bool Machine::checkCollisions(int64_t cycle) {
           std::to_string(hit.victimCycle) + ") before any instruction read it");
 }
 
-bool Machine::run(SimStats &out, std::string &errorOut) {
+std::vector<uint32_t> Machine::executionOrder(const std::vector<Op> &ops) {
+  std::vector<uint32_t> order;
+  order.reserve(ops.size());
   size_t count = ops.size();
   for (size_t begin = 0; begin < count;) {
-    int64_t cycle = ops[begin].cycle;
     size_t end = begin;
-    while (end < count && ops[end].cycle == cycle)
+    while (end < count && ops[end].cycle == ops[begin].cycle)
       ++end;
-    bool ok = checkCollisions(cycle);
-    streams.retire(cycle);
-    // Writes go first so that a read issued in the same cycle as a write to
-    // its address sees that write in flight, whatever the list order.
-    for (int pass = 0; ok && pass < 2; ++pass)
-      for (size_t i = begin; ok && i < end; ++i)
+    for (int pass = 0; pass < 2; ++pass)
+      for (size_t i = begin; i < end; ++i)
         if ((ops[i].kind == OpClass::MemWrite ||
              ops[i].opcode == hetx::DMA_IN) == (pass == 0))
-          ok = execute(uint32_t(i), cycle);
-    if (!ok) {
+          order.push_back(uint32_t(i));
+    begin = end;
+  }
+  return order;
+}
+
+bool Machine::run(SimStats &out, std::string &errorOut) {
+  return run(executionOrder(ops), out, errorOut);
+}
+
+bool Machine::run(const std::vector<uint32_t> &order, SimStats &out,
+                  std::string &errorOut) {
+  int64_t current = 0;
+  for (size_t k = 0; k < order.size(); ++k) {
+    uint32_t index = order[k];
+    // A long program does not fit in the caches: fetch ahead.
+    if (k + 8 < order.size())
+      __builtin_prefetch(&ops[order[k + 8]]);
+    int64_t cycle = ops[index].cycle;
+    if (k == 0 || cycle != current) {
+      current = cycle;
+      bool ok = checkCollisions(cycle);
+      streams.retire(cycle);
+      if (!ok) {
+        errorOut = error;
+        return false;
+      }
+    }
+    if (!execute(index, cycle)) {
       errorOut = error;
       return false;
     }
-    begin = end;
   }
   if (!checkCollisions(std::numeric_limits<int64_t>::max())) {
     errorOut = error;
     return false;
   }
-  stats.instructions = count;
+  stats.instructions = ops.size();
   out = stats;
   return true;
 }

@@ -9,6 +9,7 @@
 #define HETC_RUNTIME_SIM_MACHINE_H
 
 #include "runtime/chip/ChipSpec.h"
+#include "runtime/sim/BufferCache.h"
 #include "runtime/sim/HazardText.h"
 #include "runtime/sim/HostMemory.h"
 #include "runtime/sim/Program.h"
@@ -17,6 +18,7 @@
 #include "runtime/sim/StreamNetwork.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -29,6 +31,19 @@ public:
   Machine(const chip::ChipSpec &chip, const HazardText &text,
           const std::vector<Op> &ops, Sram &sram, HostMemory &host,
           const SimOptions &options);
+
+  /// The order in which run() executes `ops`: by cycle, and within a cycle
+  /// the memory writes first (so that a read issued in the same cycle as a
+  /// write to its address sees that write in flight, whatever the list
+  /// order), each kind in list order. A caller that runs a program many
+  /// times computes it once and passes it to run().
+  static std::vector<uint32_t> executionOrder(const std::vector<Op> &ops);
+
+  /// Executes every instruction in `order` (executionOrder(ops)). Returns
+  /// false with a hazard message in `error` at the first broken rule; fills
+  /// `stats` otherwise.
+  bool run(const std::vector<uint32_t> &order, SimStats &stats,
+           std::string &error);
 
   /// Executes every instruction. Returns false with a hazard message in
   /// `error` at the first broken rule; fills `stats` otherwise.
@@ -43,8 +58,18 @@ private:
   };
   struct Plane {
     Issue issue;
-    /// lanes x lanes, allocated when first used; all zero at start.
-    std::vector<float> weights;
+    /// lanes x lanes, allocated when first used; all +0.0 at start. Only
+    /// the rows listed in `rows` are kept in memory: the others are all
+    /// +0.0, and M_MATMUL skips them.
+    Buffer weights;
+    /// Per row, whether it is in `rows`.
+    std::vector<uint8_t> live;
+    /// The rows that may hold anything but +0.0, in increasing order.
+    std::vector<uint32_t> rows;
+    /// Columns from `cols` on are +0.0 in every row.
+    uint32_t cols = 0;
+    /// Per row in `rows`: whether it holds only finite values.
+    std::vector<uint8_t> finite;
     /// The latest weight load: when it stores and which instruction it is.
     int64_t loadStoredAt = -1;
     uint32_t loader = 0;
@@ -55,9 +80,11 @@ private:
     uint32_t typedBy = 0;
   };
 
-  bool execute(uint32_t index, int64_t cycle);
-  void compute(const Op &op, const float *const *src);
-  float *weightsOf(uint32_t plane);
+  [[gnu::always_inline]] inline bool execute(uint32_t index, int64_t cycle);
+  void compute(const Op &op, const float *const *src, float *out);
+  void loadWeights(const Op &op, const float *src);
+  /// Row `row` of `plane`'s weights, put in memory (as +0.0) if it was not.
+  float *liveRow(Plane &plane, uint32_t row);
   bool claimUnit(const Op &op, uint32_t index, int64_t cycle);
   const float *readStream(const Op &op, uint32_t index, int which,
                           int64_t cycle);
@@ -67,11 +94,22 @@ private:
   bool checkSramRead(const Op &op, uint32_t index, int64_t cycle);
   bool executeDma(const Op &op, uint32_t index, int64_t cycle);
   bool checkCollisions(int64_t cycle);
-  bool fail(const std::string &kind, int64_t cycle, uint32_t index,
-            const std::string &details);
-  void failRead(const Op &op, uint32_t index, int which, int64_t cycle,
-                const float *value, uint32_t producer,
-                const MissedRead &missed);
+  // The failures build their messages out of line, off the hot path.
+  [[gnu::cold, gnu::noinline]] bool fail(const std::string &kind,
+                                         int64_t cycle, uint32_t index,
+                                         const std::string &details);
+  [[gnu::cold, gnu::noinline]] void
+  failRead(const Op &op, uint32_t index, int which, int64_t cycle,
+           const float *value, uint32_t producer, const MissedRead &missed);
+  [[gnu::cold, gnu::noinline]] bool failBank(const Op &op, uint32_t index,
+                                             int64_t cycle, const Issue &use);
+  [[gnu::cold, gnu::noinline]] bool failPlane(const Op &op, uint32_t index,
+                                              int64_t cycle);
+  [[gnu::cold, gnu::noinline]] bool failAlus(uint32_t index, int64_t cycle);
+  [[gnu::cold, gnu::noinline]] bool failSramRead(const Op &op, uint32_t index,
+                                                 int64_t cycle);
+  [[gnu::cold, gnu::noinline]] bool
+  failWeightsInFlight(const Op &op, uint32_t index, int64_t cycle);
   static void countBusy(UnitBusy &busy, Issue &issue, int64_t cycle);
 
   const chip::ChipSpec &chip;
@@ -96,7 +134,6 @@ private:
   std::vector<std::pair<int64_t, uint32_t>> dmaBusy;
   uint32_t dmaCycles;
   std::vector<Issue> switchIssue;
-  std::vector<float> result;
   SimStats stats;
   std::string error;
 };

@@ -231,6 +231,11 @@ struct LoadedProgram::State {
   std::vector<Placed> preloaded, outputs;
   /// The constants' values, in artifact order.
   std::vector<std::vector<float>> constants;
+  /// The most addresses a run's SRAM holds values for: those preloaded and
+  /// those written.
+  uint64_t sramVectors = 0;
+  /// Machine::executionOrder(ops).
+  std::vector<uint32_t> order;
 };
 
 LoadedProgram::LoadedProgram() = default;
@@ -256,6 +261,16 @@ bool load(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
     state->constants.push_back(decodeConstant(
         artifact.constants(i).data(),
         state->preloaded[size_t(artifact.inputs_size() + i)].layout.type));
+  std::vector<uint64_t> written;
+  for (const Op &op : state->ops)
+    if (op.kind == OpClass::MemWrite || op.opcode == hetx::DMA_IN)
+      written.push_back(op.address);
+  std::sort(written.begin(), written.end());
+  state->sramVectors =
+      uint64_t(std::unique(written.begin(), written.end()) - written.begin());
+  for (const Placed &placed : state->preloaded)
+    state->sramVectors += placed.layout.vectors;
+  state->order = Machine::executionOrder(state->ops);
   program.state = std::move(state);
   return true;
 }
@@ -269,6 +284,7 @@ bool run(const LoadedProgram &program,
   bool values = !options.timingOnly;
   Sram sram(state.chip, values);
   HostMemory host(state.chip.lanes(), values);
+  sram.reserve(state.sramVectors);
   size_t inputCount = size_t(state.artifact.inputs_size());
   std::vector<float> storage;
   for (size_t i = 0; i < state.preloaded.size(); ++i) {
@@ -286,7 +302,7 @@ bool run(const LoadedProgram &program,
 
   Machine machine(state.chip, state.text, state.ops, sram, host, options);
   result = SimResult();
-  if (!machine.run(result.stats, error))
+  if (!machine.run(state.order, result.stats, error))
     return false;
   result.stats.sramHighWater = sram.occupied();
   for (const Placed &placed : state.outputs) {

@@ -13,6 +13,7 @@
 #include "runtime/chip/ChipSpec.h"
 #include "runtime/io/Tensor.h"
 #include "runtime/schema/hetx.pb.h"
+#include "runtime/sim/BufferCache.h"
 
 #include <cstdint>
 #include <cstring>
@@ -80,6 +81,13 @@ public:
       std::memcpy(slotOf(entry), data, sizeof(float) * lanes);
   }
 
+  /// Makes room for the values of `vectors` addresses at once, so that the
+  /// pool never moves while it fills up (no effect without values).
+  void reserve(uint64_t vectors) {
+    if (values)
+      pool.reserve(size_t(vectors) * lanes);
+  }
+
   /// Places `words` (the elements' lane words, row-major, as `layout`
   /// counts them; ignored without values) where `binding` says, as data
   /// present before cycle 0.
@@ -127,7 +135,7 @@ private:
   uint64_t occupiedCount = 0;
   uint32_t lanes;
   std::vector<std::unique_ptr<Meta[]>> chunks;
-  std::vector<float> pool;
+  std::vector<float, CachedAllocator<float>> pool;
 };
 
 /// The lane words of `tensor`'s elements: its own data for float types,

@@ -13,157 +13,208 @@ namespace {
 constexpr int64_t kRetireWindow = 256;
 /// Values a failed read looks at, each way, to name the nearest one.
 constexpr int kDiagnoseSteps = 4096;
+/// Floats per block of value storage (256 KiB).
+constexpr uint32_t kBlockFloats = uint32_t(1) << 16;
 } // namespace
 
 StreamNetwork::StreamNetwork(uint32_t groups, uint32_t groupWidth,
                              uint32_t positions, uint32_t hopCycles,
                              uint32_t lanes, bool values)
     : groups(groups), groupWidth(groupWidth), positions(positions),
-      hop(hopCycles), lanes(lanes), values(values), lines(2 * size_t(groups)),
-      storage(values ? 0 : lanes), scratch(lanes) {}
+      hop(hopCycles), lanes(lanes), values(values),
+      blockSlots(std::max<uint32_t>(1, kBlockFloats / lanes)),
+      lines(2 * size_t(groups)), scratch(lanes) {}
 
-size_t StreamNetwork::Line::upperBound(const Key &key) const {
-  // New keys mostly land at or near the end.
-  size_t at = entries.size();
-  for (int steps = 0; steps < 4 && at > head; ++steps) {
-    if (!(key < entries[at - 1].key))
-      return at;
-    --at;
+void StreamNetwork::release(Bucket &bucket) {
+  if (values) {
+    const Rec *list = recs(bucket);
+    for (uint32_t i = 0; i < bucket.count; ++i)
+      freeSlots.push_back(list[i].slot);
   }
-  return size_t(
-      std::upper_bound(entries.begin() + head, entries.begin() + at, key,
-                       [](const Key &k, const Entry &e) { return k < e.key; }) -
-      entries.begin());
-}
-
-size_t StreamNetwork::Line::find(const Key &key) const {
-  size_t at = upperBound(key);
-  return at > head && entries[at - 1].key == key ? at - 1 : end();
-}
-
-uint32_t StreamNetwork::allocSlot() {
-  if (!values)
-    return 0;
-  if (!freeSlots.empty()) {
-    uint32_t slot = freeSlots.back();
-    freeSlots.pop_back();
-    return slot;
+  if (bucket.count > 1) {
+    spills[bucket.spill].clear();
+    freeSpills.push_back(bucket.spill);
   }
-  uint32_t slot = static_cast<uint32_t>(storage.size() / lanes);
-  storage.resize(storage.size() + lanes);
-  return slot;
+  bucket.count = 0;
 }
 
-float *StreamNetwork::emit(uint8_t dir, uint32_t group, uint32_t position,
-                           int64_t cycle, uint32_t producer) {
-  uint32_t lineIndex = lineOf(dir, group);
+StreamNetwork::Bucket &StreamNetwork::claim(Line &line, int64_t phase) {
+  line.bottom = std::min(line.bottom, phase);
+  line.top = std::max(line.top, phase);
+  for (;;) {
+    if (!line.ring.empty()) {
+      Bucket &bucket = line.ring[size_t(phase) & (line.ring.size() - 1)];
+      if (bucket.count == 0 || bucket.phase == phase)
+        return bucket.phase = phase, bucket;
+      if (bucket.phase < floor) {
+        release(bucket);
+        bucket.phase = phase;
+        return bucket;
+      }
+    }
+    // Another live phase holds the place: double the ring and move the
+    // live buckets over, freeing the retired ones.
+    std::vector<Bucket> old = std::move(line.ring);
+    size_t size = old.empty() ? 64 : old.size() * 2;
+    for (bool fits = false; !fits; size *= 2) {
+      fits = true;
+      std::vector<uint8_t> taken(size, 0);
+      for (const Bucket &bucket : old) {
+        if (!bucket.count || bucket.phase < floor)
+          continue;
+        uint8_t &place = taken[size_t(bucket.phase) & (size - 1)];
+        fits = fits && !place;
+        place = 1;
+      }
+      if (fits) {
+        line.ring.assign(size, Bucket());
+        break;
+      }
+    }
+    for (Bucket &bucket : old) {
+      if (!bucket.count)
+        continue;
+      if (bucket.phase < floor)
+        release(bucket);
+      else
+        line.ring[size_t(bucket.phase) & (line.ring.size() - 1)] = bucket;
+    }
+  }
+}
+
+void StreamNetwork::insert(Bucket &bucket, uint32_t index, const Rec &rec) {
+  if (bucket.count == 0) {
+    bucket.one = rec;
+  } else {
+    if (bucket.count == 1) {
+      if (freeSpills.empty()) {
+        bucket.spill = uint32_t(spills.size());
+        spills.emplace_back();
+      } else {
+        bucket.spill = freeSpills.back();
+        freeSpills.pop_back();
+      }
+      spills[bucket.spill].push_back(bucket.one);
+    }
+    std::vector<Rec> &list = spills[bucket.spill];
+    list.insert(list.begin() + index, rec);
+  }
+  ++bucket.count;
+}
+
+uint32_t StreamNetwork::newSlot() {
+  if (slots % blockSlots == 0)
+    blocks.push_back(makeBuffer(size_t(blockSlots) * lanes));
+  return slots++;
+}
+
+float *StreamNetwork::emitSlow(uint32_t lineIndex, Key key, int64_t cycle,
+                               uint32_t producer) {
   Line &line = lines[lineIndex];
-  uint32_t origin = distance(dir, position);
-  Key key{cycle - int64_t(origin) * hop, origin};
-  size_t at = line.upperBound(key);
-  if (at > line.head && line.entries[at - 1].key == key) {
+  uint32_t origin = key.origin;
+  Bucket &bucket = claim(line, key.phase);
+  const Rec *list = recs(bucket);
+  // The place of the new value: after every value from upstream of it.
+  uint32_t at = bucket.count;
+  while (at > 0 && list[at - 1].origin > origin)
+    --at;
+  if (at > 0 && list[at - 1].origin == origin) {
     // Two values at one place and cycle: keep the first, report at `cycle`.
     pending.push({cycle, lineIndex, key, key, true, producer});
     return scratch.data();
   }
   uint32_t slot = allocSlot();
-  line.entries.insert(line.entries.begin() + at,
-                      Entry{key, Value{producer, slot, 0}});
-  if (at > line.head) {
-    const Key &before = line.entries[at - 1].key;
-    if (before.phase == key.phase)
-      pending.push({cycle, lineIndex, before, key, false, producer});
+  insert(bucket, at, Rec{origin, producer, slot, 0});
+  list = recs(bucket);
+  if (at > 0)
+    pending.push({cycle, lineIndex, Key{key.phase, list[at - 1].origin}, key,
+                  false, producer});
+  if (at + 1 < bucket.count) {
+    const Rec &after = list[at + 1];
+    Key afterKey{key.phase, after.origin};
+    pending.push({cycleAt(afterKey, after.origin), lineIndex, key, afterKey,
+                  false, after.producer});
   }
-  if (at + 1 < line.end()) {
-    const Entry &after = line.entries[at + 1];
-    if (after.key.phase == key.phase)
-      pending.push({cycleAt(after.key, after.key.origin), lineIndex, key,
-                    after.key, false, after.value.producer});
-  }
-  return storage.data() + size_t(slot) * lanes;
-}
-
-size_t StreamNetwork::present(const Line &line, int64_t phase,
-                              uint32_t distance) const {
-  size_t at = line.upperBound(Key{phase, distance});
-  if (at == line.head)
-    return line.end();
-  --at;
-  return line.entries[at].key.phase == phase ? at : line.end();
-}
-
-const float *StreamNetwork::read(uint8_t dir, uint32_t group, uint32_t position,
-                                 int64_t cycle, uint32_t &producer,
-                                 MissedRead &missed) {
-  Line &line = lines[lineOf(dir, group)];
-  uint32_t at = distance(dir, position);
-  int64_t phase = cycle - int64_t(at) * hop;
-  size_t found = present(line, phase, at);
-  if (found == line.end()) {
-    diagnose(line, phase, at, missed);
-    return nullptr;
-  }
-  Value &value = line.entries[found].value;
-  ++value.reads;
-  producer = value.producer;
-  return storage.data() + size_t(value.slot) * lanes;
+  return values ? slotData(slot) : scratch.data();
 }
 
 void StreamNetwork::diagnose(const Line &line, int64_t phase, uint32_t at,
                              MissedRead &missed) const {
+  // Visits the live values in (phase, origin) order from `phase` on, each
+  // way, as far as kDiagnoseSteps values.
   missed = MissedRead();
-  size_t none = line.end();
   // The nearest value that reaches `at` later: the read is too early.
-  size_t later = none;
+  const Bucket *later = nullptr;
   int steps = 0;
-  for (size_t i = line.upperBound(Key{phase, UINT32_MAX});
-       i < line.end() && steps < kDiagnoseSteps; ++i, ++steps) {
-    if (line.entries[i].key.origin <= at) {
-      later = present(line, line.entries[i].key.phase, at);
-      break;
+  for (int64_t p = phase + 1; p <= line.top && steps < kDiagnoseSteps && !later;
+       ++p) {
+    const Bucket *bucket = live(line, p);
+    if (!bucket)
+      continue;
+    const Rec *list = recs(*bucket);
+    for (uint32_t i = 0; i < bucket->count && steps < kDiagnoseSteps;
+         ++i, ++steps) {
+      if (list[i].origin <= at) {
+        later = bucket;
+        break;
+      }
     }
   }
   // The nearest value that passed `at` before: the read is too late.
-  size_t earlier = none;
+  const Bucket *earlier = nullptr;
   steps = 0;
-  for (size_t i = line.upperBound(Key{phase - 1, UINT32_MAX});
-       i > line.head && steps < kDiagnoseSteps; ++steps) {
-    --i;
-    if (line.entries[i].key.origin <= at) {
-      earlier = present(line, line.entries[i].key.phase, at);
-      break;
+  for (int64_t p = std::min(phase - 1, line.top);
+       p >= std::max(floor, line.bottom) && steps < kDiagnoseSteps && !earlier;
+       --p) {
+    const Bucket *bucket = live(line, p);
+    if (!bucket)
+      continue;
+    const Rec *list = recs(*bucket);
+    for (uint32_t i = bucket->count; i > 0 && steps < kDiagnoseSteps;
+         ++steps) {
+      --i;
+      if (list[i].origin <= at) {
+        earlier = bucket;
+        break;
+      }
     }
   }
-  if (later == none && earlier == none)
+  if (!later && !earlier)
     return;
-  bool early = earlier == none ||
-               (later != none && line.entries[later].key.phase - phase <=
-                                     phase - line.entries[earlier].key.phase);
-  const Entry &chosen = line.entries[early ? later : earlier];
+  bool early = !earlier || (later && later->phase - phase <=
+                                         phase - earlier->phase);
+  const Bucket &chosen = *(early ? later : earlier);
+  const Rec *list = recs(chosen);
+  const Rec &value = list[upstream(list, chosen.count, at)];
   missed.kind = early ? MissedRead::TooEarly : MissedRead::TooLate;
-  missed.producer = chosen.value.producer;
-  missed.cycle = cycleAt(chosen.key, at);
+  missed.producer = value.producer;
+  missed.cycle = cycleAt(Key{chosen.phase, value.origin}, at);
 }
 
 bool StreamNetwork::checkCollisions(int64_t cycle, Collision &collision) {
   while (!pending.empty() && pending.top().cycle <= cycle) {
     Pending check = pending.top();
     pending.pop();
-    const Line &line = lines[check.line];
-    size_t victim = line.find(check.victim);
-    if (victim == line.end())
+    const Bucket *bucket = live(lines[check.line], check.victim.phase);
+    if (!bucket)
       continue;
-    const Entry &entry = line.entries[victim];
+    const Rec *list = recs(*bucket);
+    uint32_t victim = 0;
+    while (victim < bucket->count && list[victim].origin != check.victim.origin)
+      ++victim;
+    if (victim == bucket->count)
+      continue;
+    const Rec &entry = list[victim];
     if (!check.exact) {
       // Stale when a value emitted later sits between the two: that one
       // was replaced instead, and has its own check.
-      size_t next = victim + 1;
-      if (next == line.end() || !(line.entries[next].key == check.overwriter) ||
-          entry.value.reads > 0)
+      uint32_t next = victim + 1;
+      if (next == bucket->count ||
+          list[next].origin != check.overwriter.origin || entry.reads > 0)
         continue;
     }
     collision.exact = check.exact;
-    collision.victim = entry.value.producer;
+    collision.victim = entry.producer;
     collision.overwriter = check.overwriterProducer;
     collision.position = positionOf(check.line, check.overwriter.origin);
     collision.cycle = check.cycle;
@@ -177,21 +228,10 @@ bool StreamNetwork::checkCollisions(int64_t cycle, Collision &collision) {
 }
 
 void StreamNetwork::retire(int64_t cycle) {
+  // Values whose phase + span is before `cycle` retire; their buckets are
+  // emptied when the ring needs their places.
   int64_t span = int64_t(positions - 1) * hop + kRetireWindow;
-  for (Line &line : lines) {
-    while (line.head < line.end() &&
-           line.entries[line.head].key.phase + span < cycle) {
-      if (values)
-        freeSlots.push_back(line.entries[line.head].value.slot);
-      ++line.head;
-    }
-    // Drop the retired prefix once it is most of the array.
-    if (line.head > 64 && line.head * 2 > line.end()) {
-      line.entries.erase(line.entries.begin(),
-                         line.entries.begin() + ptrdiff_t(line.head));
-      line.head = 0;
-    }
-  }
+  floor = std::max(floor, cycle - span);
 }
 
 } // namespace hetc::sim

@@ -17,8 +17,12 @@
 #ifndef HETC_RUNTIME_SIM_STREAMNETWORK_H
 #define HETC_RUNTIME_SIM_STREAMNETWORK_H
 
+#include "runtime/sim/BufferCache.h"
+
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <queue>
 #include <vector>
 
@@ -60,14 +64,16 @@ public:
 
   /// Puts a value from instruction `producer` on (dir, group) at `position`
   /// at `cycle`. Returns a buffer of `lanes` floats for the caller to fill
-  /// before the next call to any method.
+  /// before the next call to any method. It is never the buffer of a value
+  /// that has not retired, so the caller may compute into it from values it
+  /// read at this cycle.
   float *emit(uint8_t dir, uint32_t group, uint32_t position, int64_t cycle,
               uint32_t producer);
 
   /// Reads the value on (dir, group) at `position` at `cycle` and sets
   /// `producer` to the instruction that emitted it. Returns null and fills
-  /// `missed` when there is none. The pointer stays valid until the next
-  /// emit() or retire().
+  /// `missed` when there is none. The pointer stays valid, and its values
+  /// unchanged, until the value retires.
   const float *read(uint8_t dir, uint32_t group, uint32_t position,
                     int64_t cycle, uint32_t &producer, MissedRead &missed);
 
@@ -83,33 +89,33 @@ private:
   struct Key {
     int64_t phase;
     uint32_t origin;
-    bool operator<(const Key &other) const {
-      return phase != other.phase ? phase < other.phase : origin < other.origin;
-    }
-    bool operator==(const Key &other) const {
-      return phase == other.phase && origin == other.origin;
-    }
   };
-  struct Value {
+  /// A value on a line: where it was emitted, by whom, its data and how
+  /// often it was read.
+  struct Rec {
+    uint32_t origin;
     uint32_t producer;
     uint32_t slot;
     uint32_t reads;
   };
-  struct Entry {
-    Key key;
-    Value value;
+  /// The values of one phase on one line, sorted by origin. Almost always
+  /// one, kept inline; more live in `spills`.
+  struct Bucket {
+    int64_t phase = 0;
+    uint32_t count = 0;
+    uint32_t spill = 0;
+    Rec one{};
   };
-  /// The values on one stream group, sorted by key: entries [head, end) of
-  /// `entries` are live. Emissions come in nearly increasing phase order
-  /// and retirement takes the oldest, so a flat array beats a tree.
+  /// The values on one stream group: a ring of buckets indexed by phase
+  /// modulo its size, which grows (a power of two) until the live phases
+  /// fit. A bucket is live when it holds values of a phase that has not
+  /// retired; retirement only moves `floor`, and a retired bucket is
+  /// emptied when its place is reused.
   struct Line {
-    std::vector<Entry> entries;
-    size_t head = 0;
-    size_t end() const { return entries.size(); }
-    /// The first live entry whose key is greater than `key`.
-    size_t upperBound(const Key &key) const;
-    /// The live entry with `key`, or end().
-    size_t find(const Key &key) const;
+    std::vector<Bucket> ring;
+    /// The smallest and largest phases ever added.
+    int64_t bottom = INT64_MAX;
+    int64_t top = INT64_MIN;
   };
   struct Pending {
     int64_t cycle;
@@ -137,23 +143,123 @@ private:
   int64_t cycleAt(const Key &key, uint32_t distance) const {
     return key.phase + int64_t(distance) * hop;
   }
-  uint32_t allocSlot();
-  /// The entry with `phase` nearest upstream of (or at) `distance`, or
-  /// line.end().
-  size_t present(const Line &line, int64_t phase, uint32_t distance) const;
+  Rec *recs(Bucket &bucket) {
+    return bucket.count <= 1 ? &bucket.one : spills[bucket.spill].data();
+  }
+  const Rec *recs(const Bucket &bucket) const {
+    return bucket.count <= 1 ? &bucket.one : spills[bucket.spill].data();
+  }
+  /// The live bucket of `phase` on `line`, or null.
+  const Bucket *live(const Line &line, int64_t phase) const {
+    if (line.ring.empty() || phase < floor)
+      return nullptr;
+    const Bucket &bucket = line.ring[size_t(phase) & (line.ring.size() - 1)];
+    return bucket.count && bucket.phase == phase ? &bucket : nullptr;
+  }
+  Bucket *live(Line &line, int64_t phase) {
+    return const_cast<Bucket *>(
+        static_cast<const StreamNetwork *>(this)->live(line, phase));
+  }
+  /// The bucket for `phase` on `line`, emptied for it if it holds no live
+  /// phase; grows the ring when another live phase holds its place.
+  Bucket &claim(Line &line, int64_t phase);
+  /// emit() when the bucket of the new value holds a live value.
+  float *emitSlow(uint32_t lineIndex, Key key, int64_t cycle,
+                  uint32_t producer);
+  /// Frees the values of `bucket` and empties it.
+  void release(Bucket &bucket);
+  /// Inserts `rec` at `index` of the bucket's sorted values.
+  void insert(Bucket &bucket, uint32_t index, const Rec &rec);
+  uint32_t allocSlot() {
+    if (!values)
+      return 0;
+    if (freeSlots.empty())
+      return newSlot();
+    uint32_t slot = freeSlots.back();
+    freeSlots.pop_back();
+    return slot;
+  }
+  uint32_t newSlot();
+  float *slotData(uint32_t slot) {
+    return blocks[slot / blockSlots].get() + size_t(slot % blockSlots) * lanes;
+  }
+  /// The index in `bucket` of the value nearest upstream of (or at)
+  /// `distance`, or bucket.count.
+  static uint32_t upstream(const Rec *recs, uint32_t count,
+                           uint32_t distance) {
+    uint32_t at = count;
+    while (at > 0 && recs[at - 1].origin > distance)
+      --at;
+    return at > 0 ? at - 1 : count;
+  }
   /// Fills `missed` with the nearest value before or after `phase`.
   void diagnose(const Line &line, int64_t phase, uint32_t distance,
                 MissedRead &missed) const;
 
   uint32_t groups, groupWidth, positions, hop, lanes;
   bool values;
+  /// Value slots per block of storage; blocks never move.
+  uint32_t blockSlots;
+  /// Values of phases below `floor` have retired.
+  int64_t floor = INT64_MIN;
   std::vector<Line> lines;
-  std::vector<float> storage;
+  std::vector<std::vector<Rec>> spills;
+  std::vector<uint32_t> freeSpills;
+  std::vector<Buffer> blocks;
+  uint32_t slots = 0;
   std::vector<uint32_t> freeSlots;
   std::vector<float> scratch;
   std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>>
       pending;
 };
+
+// The common cases of emit() and read() are inline: they run for nearly
+// every instruction.
+
+inline float *StreamNetwork::emit(uint8_t dir, uint32_t group,
+                                  uint32_t position, int64_t cycle,
+                                  uint32_t producer) {
+  uint32_t lineIndex = lineOf(dir, group);
+  Line &line = lines[lineIndex];
+  uint32_t origin = distance(dir, position);
+  Key key{cycle - int64_t(origin) * hop, origin};
+  if (!line.ring.empty()) {
+    Bucket &bucket = line.ring[size_t(key.phase) & (line.ring.size() - 1)];
+    // An empty place, or one whose single value retired: the new value is
+    // alone in its phase and replaces nothing.
+    if (bucket.count == 0 || (bucket.count == 1 && bucket.phase < floor)) {
+      uint32_t slot = bucket.count ? bucket.one.slot : allocSlot();
+      bucket.phase = key.phase;
+      bucket.count = 1;
+      bucket.one = Rec{origin, producer, slot, 0};
+      line.bottom = std::min(line.bottom, key.phase);
+      line.top = std::max(line.top, key.phase);
+      return values ? slotData(slot) : scratch.data();
+    }
+  }
+  return emitSlow(lineIndex, key, cycle, producer);
+}
+
+inline const float *StreamNetwork::read(uint8_t dir, uint32_t group,
+                                        uint32_t position, int64_t cycle,
+                                        uint32_t &producer,
+                                        MissedRead &missed) {
+  Line &line = lines[lineOf(dir, group)];
+  uint32_t at = distance(dir, position);
+  int64_t phase = cycle - int64_t(at) * hop;
+  if (Bucket *bucket = live(line, phase)) {
+    Rec *list = recs(*bucket);
+    uint32_t found = upstream(list, bucket->count, at);
+    if (found != bucket->count) {
+      Rec &value = list[found];
+      ++value.reads;
+      producer = value.producer;
+      return values ? slotData(value.slot) : scratch.data();
+    }
+  }
+  diagnose(line, phase, at, missed);
+  return nullptr;
+}
 
 } // namespace hetc::sim
 

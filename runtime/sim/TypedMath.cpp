@@ -100,15 +100,16 @@ void castLanes(io::ElementType from, io::ElementType to, const float *a,
   std::fill(out + active, out + width, 0.0f);
 }
 
-void integerMatmul(const float *x, const float *weights, float *out,
+void integerMatmul(const float *x, const PlaneWeights &weights, float *out,
                    uint32_t width) {
   std::fill(out, out + width, 0.0f); // the word of int32 0
-  for (uint32_t i = 0; i < width; ++i) {
+  for (uint32_t k = 0; k < weights.rowCount; ++k) {
+    uint32_t i = weights.rows[k];
     uint32_t xi = uint32_t(intOfWord(x[i]));
     if (xi == 0)
       continue; // adds nothing: integer sums are exact in any order
-    const float *row = weights + size_t(i) * width;
-    for (uint32_t j = 0; j < width; ++j)
+    const float *row = weights.data + size_t(i) * width;
+    for (uint32_t j = 0; j < weights.cols; ++j)
       out[j] = wordOfInt(wrap(uint32_t(intOfWord(out[j])) +
                               xi * uint32_t(intOfWord(row[j]))));
   }

@@ -12,6 +12,7 @@
 
 #include "runtime/io/ElementType.h"
 #include "runtime/schema/hetx.pb.h"
+#include "runtime/sim/VectorMath.h"
 
 #include <cstdint>
 
@@ -42,7 +43,9 @@ void castLanes(io::ElementType from, io::ElementType to, const float *a,
 
 /// out[j] = sum_i x[i] * weights[i * width + j] over int32 lanes, with
 /// int32 wrap-around (exact for i8 and u8 products over up to 2^17 rows).
-void integerMatmul(const float *x, const float *weights, float *out,
+/// Rows not in `weights.rows` and columns from `weights.cols` on are int32
+/// zero (the bits of +0.0) and add nothing.
+void integerMatmul(const float *x, const PlaneWeights &weights, float *out,
                    uint32_t width);
 
 } // namespace hetc::sim

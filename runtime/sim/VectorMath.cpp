@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace hetc::sim {
 
@@ -127,14 +128,67 @@ void vectorReduce(hetx::Opcode op, const float *a, float *out, uint32_t active,
   std::fill(out, out + width, result);
 }
 
-void matmul(const float *x, const float *weights, float *out, uint32_t width) {
+namespace {
+/// out[j] += x * row[j] for j in [0, count): one row of the product. Every
+/// row that may meet two NaNs in one operation runs this same code, so that
+/// which NaN survives (an x86 detail that IEEE leaves open, and that
+/// depends on the operand order the compiler picks) is always the same.
+[[gnu::noinline]] void accumulateRow(float x, const float *row, float *out,
+                                     uint32_t count) {
+  for (uint32_t j = 0; j < count; ++j) {
+    float product = x * row[j];
+    out[j] = out[j] + product;
+  }
+}
+
+/// The same for a finite x and a row of finite weights, in the widest
+/// vectors the host has. No operation here can meet two NaNs: a product of
+/// finite values is never NaN, so a sum has at most one NaN operand (the
+/// partial sum, which then passes through). Every multiply and add is
+/// rounded on its own (-ffp-contract=off), lane by lane, so the bits do not
+/// depend on the vector width or the operand order.
+[[gnu::noinline, gnu::target_clones("avx512f", "avx2", "default")]] void
+accumulateFiniteRow(float x, const float *row, float *out, uint32_t count) {
+  for (uint32_t j = 0; j < count; ++j) {
+    float product = x * row[j];
+    out[j] = out[j] + product;
+  }
+}
+} // namespace
+
+void matmul(const float *x, const PlaneWeights &weights, float *out,
+            uint32_t width) {
+  // Skipping work is exact, bit for bit, because of three facts:
+  // - No partial sum is ever -0.0. Each starts at +0.0, and in
+  //   round-to-nearest a sum is -0.0 only when both addends are -0.0 (an
+  //   exact cancellation gives +0.0, and a sum never underflows to zero).
+  // - So adding +0.0 or -0.0 to a partial sum leaves it unchanged: s + 0
+  //   is s for every s but -0.0, NaN included (s is an arithmetic result,
+  //   hence a quiet NaN, which passes through unchanged).
+  // - x[i] * +0.0 is +0.0 or -0.0 when x[i] is finite, but NaN when x[i]
+  //   is infinite or NaN.
+  // Hence a row of +0.0 weights (one not in `rows`), and the columns from
+  // `cols` on of any row, add nothing as long as x[i] is finite. A row whose
+  // x[i] is not finite is computed in full, in its turn, so that its NaNs
+  // land in every column exactly as in the full product.
   std::fill(out, out + width, 0.0f);
+  std::vector<float> zeros;
+  uint32_t next = 0;
   for (uint32_t i = 0; i < width; ++i) {
-    const float *row = weights + size_t(i) * width;
+    bool live = next < weights.rowCount && weights.rows[next] == i;
+    next += live;
     float xi = x[i];
-    for (uint32_t j = 0; j < width; ++j) {
-      float product = xi * row[j];
-      out[j] = out[j] + product;
+    bool finite = std::isfinite(xi);
+    if (live) {
+      const float *row = weights.data + size_t(i) * width;
+      if (finite && weights.finite[i])
+        accumulateFiniteRow(xi, row, out, weights.cols);
+      else
+        accumulateRow(xi, row, out, finite ? weights.cols : width);
+    } else if (!finite) {
+      // A row of +0.0 that is not in memory.
+      zeros.resize(width, 0.0f);
+      accumulateRow(xi, zeros.data(), out, width);
     }
   }
 }

@@ -27,9 +27,26 @@ void vectorUnary(hetx::Opcode op, const float *a, float *out, uint32_t active,
 void vectorReduce(hetx::Opcode op, const float *a, float *out, uint32_t active,
                   uint32_t width);
 
+/// A plane's weights, and where they may be non-zero.
+struct PlaneWeights {
+  /// width x width; only the rows listed in `rows` are read (the others
+  /// are all +0.0 and their memory may hold anything).
+  const float *data = nullptr;
+  /// The `rowCount` rows that may hold anything but +0.0, in increasing
+  /// order.
+  const uint32_t *rows = nullptr;
+  uint32_t rowCount = 0;
+  /// Columns `cols` .. width - 1 are +0.0 in every row.
+  uint32_t cols = 0;
+  /// Per row: nonzero when the row holds only finite values.
+  const uint8_t *finite = nullptr;
+};
+
 /// out[j] = sum_i x[i] * weights[i * width + j], accumulated in fp32 from
-/// +0.0 in order i = 0 .. width - 1.
-void matmul(const float *x, const float *weights, float *out, uint32_t width);
+/// +0.0 in order i = 0 .. width - 1, bit-identical to computing every row
+/// and column.
+void matmul(const float *x, const PlaneWeights &weights, float *out,
+            uint32_t width);
 
 } // namespace hetc::sim
 
