@@ -162,16 +162,17 @@ inline const float *Machine::readStream(const Op &op, uint32_t index,
   const float *value = streams.read(port.dir, port.group(), op.position, cycle,
                                     producer, missed);
   if (value && (!port.hasProducer || port.producer == producer))
-    return checkTypes(op, index, which, cycle, producer) ? value : nullptr;
+    return ops[producer].outType == op.inType ||
+                   failType(op, index, which, cycle, producer)
+               ? value
+               : nullptr;
   failRead(op, index, which, cycle, value, producer, missed);
   return nullptr;
 }
 
-bool Machine::checkTypes(const Op &op, uint32_t index, int which,
-                         int64_t cycle, uint32_t producer) {
+bool Machine::failType(const Op &op, uint32_t index, int which,
+                       int64_t cycle, uint32_t producer) {
   io::ElementType made = ops[producer].outType;
-  if (made == op.inType)
-    return true;
   return fail("type mismatch", cycle, index,
               "src[" + std::to_string(which) + "] takes " +
                   io::typeName(op.inType) + " lanes, but instruction " +

@@ -88,8 +88,9 @@ private:
   bool claimUnit(const Op &op, uint32_t index, int64_t cycle);
   const float *readStream(const Op &op, uint32_t index, int which,
                           int64_t cycle);
-  bool checkTypes(const Op &op, uint32_t index, int which, int64_t cycle,
-                  uint32_t producer);
+  [[gnu::cold, gnu::noinline]] bool failType(const Op &op, uint32_t index,
+                                             int which, int64_t cycle,
+                                             uint32_t producer);
   bool checkWeightType(const Op &op, uint32_t index, int64_t cycle);
   bool checkSramRead(const Op &op, uint32_t index, int64_t cycle);
   bool executeDma(const Op &op, uint32_t index, int64_t cycle);
