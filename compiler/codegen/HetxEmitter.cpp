@@ -206,6 +206,16 @@ LogicalResult Emitter::addInstruction(Operation *op) {
             inst.set_unit(m.getPlane());
             return addSource(inst, op, m.getInput());
           })
+          .Case([&](hisa::C2CSendOp c) {
+            inst.set_opcode(hetx::C2C_SEND);
+            inst.set_unit(c.getLink());
+            return addSource(inst, op, c.getValue());
+          })
+          .Case([&](hisa::C2CRecvOp c) {
+            inst.set_opcode(hetx::C2C_RECV);
+            inst.set_unit(c.getLink());
+            return success();
+          })
           .Case([&](hisa::DmaInOp d) {
             inst.set_opcode(hetx::DMA_IN);
             inst.set_unit(d.getEngine());

@@ -98,6 +98,12 @@ private:
   std::map<int32_t, PlaneState> planes;
   /// The latest instruction of each DMA engine.
   std::map<int32_t, sched::OpId> lastDma;
+  /// Per C2C link: its sends and receives so far, in program order.
+  struct LinkState {
+    std::vector<sched::OpId> sends, recvs;
+  };
+  std::map<int32_t, LinkState> links;
+  void addLinkOrder(sched::OpId id, int32_t link, bool isSend);
 };
 
 void ProblemBuilder::addMemoryAccess(sched::OpId id, int64_t address,
@@ -157,6 +163,32 @@ void ProblemBuilder::endPlaneOp(sched::OpId id, int32_t plane, bool isLoad) {
   }
 }
 
+void ProblemBuilder::addLinkOrder(sched::OpId id, int32_t link, bool isSend) {
+  LinkState &state = links[link];
+  const chip::ChipToChip &c2c = chip.proto().c2c();
+  size_t k = isSend ? state.sends.size() : state.recvs.size();
+  if (isSend) {
+    // One vector at a time over the link.
+    if (k > 0)
+      problem.addDependence(state.sends.back(), id,
+                            chip.linkCyclesPerVector());
+    // The receive buffer holds c2c.receive_buffer vectors: this one may
+    // arrive only after the receive that frees its place.
+    size_t buffer = c2c.receive_buffer();
+    if (k >= buffer && k - buffer < state.recvs.size())
+      problem.addDependence(state.recvs[k - buffer], id,
+                            1 - int64_t(c2c.latency()));
+    state.sends.push_back(id);
+    return;
+  }
+  // The k-th receive takes the k-th vector sent, once it has arrived.
+  if (k < state.sends.size())
+    problem.addDependence(state.sends[k], id, c2c.latency());
+  if (k > 0)
+    problem.addDependence(state.recvs.back(), id, 1);
+  state.recvs.push_back(id);
+}
+
 LogicalResult ProblemBuilder::add(Operation *op) {
   if (failed(checkInstruction(op, chip)))
     return failure();
@@ -183,6 +215,10 @@ LogicalResult ProblemBuilder::add(Operation *op) {
     addMemoryAccess(id, in.getAddress(), /*isWrite=*/true, info->latency);
   if (auto out = dyn_cast<hisa::DmaOutOp>(op))
     addMemoryAccess(id, out.getAddress(), /*isWrite=*/false);
+  if (auto send = dyn_cast<hisa::C2CSendOp>(op))
+    addLinkOrder(id, send.getLink(), /*isSend=*/true);
+  if (auto recv = dyn_cast<hisa::C2CRecvOp>(op))
+    addLinkOrder(id, recv.getLink(), /*isSend=*/false);
   if (isa<hisa::DmaInOp, hisa::DmaOutOp>(op)) {
     // An engine takes its instructions in program order, one vector at a
     // time.

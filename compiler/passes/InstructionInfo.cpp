@@ -47,6 +47,14 @@ LogicalResult hetc::checkInstruction(Operation *op,
       .Case([&](hisa::WriteOp w) { return checkAddress(w.getAddress()); })
       .Case([&](hisa::LoadWeightsOp l) { return checkPlane(l.getPlane()); })
       .Case([&](hisa::MatMulOp m) { return checkPlane(m.getPlane()); })
+      .Case<hisa::C2CSendOp, hisa::C2CRecvOp>([&](auto c) -> LogicalResult {
+        uint32_t links = chip.proto().c2c().links();
+        if (uint32_t(c.getLink()) < links)
+          return success();
+        return c.emitError("C2C link ")
+               << c.getLink() << " does not exist (chip '" << chip.name()
+               << "' has " << links << ")";
+      })
       .Case<hisa::DmaInOp, hisa::DmaOutOp>([&](auto d) -> LogicalResult {
         uint32_t engines = chip.proto().dma().engines();
         if (uint32_t(d.getEngine()) >= engines)
@@ -92,6 +100,20 @@ hetc::describeInstruction(Operation *op, const chip::ChipSpec &chip) {
       })
       .Case([&](hisa::MatMulOp m) {
         return plane(m.getPlane(), lat.matrix_mul());
+      })
+      .Case([&](hisa::C2CSendOp c) {
+        uint32_t link = c.getLink();
+        return InstructionInfo{
+            chip.proto().c2c().latency(),
+            chip.switchPosition(chip.linkSwitch(link)),
+            "link" + std::to_string(link) + ".send", 1,
+            chip.linkCyclesPerVector()};
+      })
+      .Case([&](hisa::C2CRecvOp c) {
+        uint32_t link = c.getLink();
+        return InstructionInfo{lat.switch_op(),
+                               chip.switchPosition(chip.linkSwitch(link)),
+                               "link" + std::to_string(link) + ".recv", 1};
       })
       .Case<hisa::DmaInOp, hisa::DmaOutOp>([&](auto d) {
         // Off the streams: the engine reaches SRAM through its own port.

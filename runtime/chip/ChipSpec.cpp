@@ -113,6 +113,13 @@ bool ChipSpec::validate(const std::string &source, std::string &error) {
   require(chip.dma().bytes_per_cycle() >= 1, "dma.bytes_per_cycle",
           "must be >= 1");
   require(chip.dma().latency() >= 1, "dma.latency", "must be >= 1");
+  const ChipToChip &c2c = chip.c2c();
+  require(c2c.links() <= 64, "c2c.links", "must be in [0, 64]");
+  if (c2c.links() > 0) {
+    require(c2c.bytes_per_cycle() >= 1, "c2c.bytes_per_cycle", "must be >= 1");
+    require(c2c.latency() >= 1, "c2c.latency", "must be >= 1");
+    require(c2c.receive_buffer() >= 1, "c2c.receive_buffer", "must be >= 1");
+  }
   require(chip.dispatch().per_cycle() >= 1, "dispatch.per_cycle",
           "must be >= 1");
   require(chip.dispatch().queue_depth() >= 1 &&
@@ -153,6 +160,8 @@ bool ChipSpec::validate(const std::string &source, std::string &error) {
   }
   positionCount = position;
   require(vectorUnits == 1, "floorplan", "must hold exactly one VECTOR unit");
+  require(c2c.links() == 0 || !switchPos.empty(), "c2c.links",
+          "needs a SWITCH unit on the floorplan to attach the links to");
   require(slicePos.size() == memory.slices(), "floorplan",
           "must hold one MEMORY unit per slice (memory.slices = " +
               std::to_string(memory.slices()) + ", floorplan has " +

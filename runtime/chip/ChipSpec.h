@@ -62,6 +62,17 @@ public:
   /// Switch unit `k` is the k-th SWITCH entry of the floorplan.
   uint32_t switchPosition(uint32_t unit) const { return switchPos.at(unit); }
   uint32_t switches() const { return uint32_t(switchPos.size()); }
+  /// The switch unit C2C link `link` attaches to.
+  uint32_t linkSwitch(uint32_t link) const {
+    return link % uint32_t(switchPos.size());
+  }
+  /// Cycles a C2C link takes per vector: ceil(lanes * 4 /
+  /// c2c.bytes_per_cycle).
+  uint32_t linkCyclesPerVector() const {
+    uint64_t bytes = uint64_t(lanes()) * kElementBytes;
+    uint64_t rate = chip.c2c().bytes_per_cycle();
+    return uint32_t((bytes + rate - 1) / rate);
+  }
   uint32_t positions() const { return positionCount; }
   /// Cycles a DMA engine takes per vector: ceil(lanes * 4 /
   /// dma.bytes_per_cycle).

@@ -33,6 +33,10 @@ void printUsage(std::ostream &out, const sim::SimStats &stats,
     if (stats.dma[e].instructions)
       out << "utilisation: DMA engine " << e << " "
           << busyText(stats.dma[e].cycles, total) << "\n";
+  for (size_t k = 0; k < stats.links.size(); ++k)
+    if (stats.links[k].instructions)
+      out << "utilisation: C2C link " << k << " "
+          << busyText(stats.links[k].cycles, total) << "\n";
   for (size_t k = 0; k < stats.switches.size(); ++k)
     if (stats.switches[k].instructions)
       out << "utilisation: switch " << k << " "

@@ -53,6 +53,9 @@ uint32_t unitPosition(const hetx::Instruction &instr,
   case sim::OpClass::Dma:
     // Not on the floorplan: tracks after its last position.
     return chip.positions() + instr.unit();
+  case sim::OpClass::Link:
+    // Own tracks, after the DMA engines'.
+    return chip.positions() + chip.proto().dma().engines() + instr.unit();
   case sim::OpClass::Permute:
     return chip.switchPosition(instr.unit());
   default:

@@ -31,7 +31,8 @@ bool checkDispatch(const std::vector<Op> &ops, const chip::ChipSpec &chip,
   // Queues: slices, planes, the vector unit, DMA engines, switch units.
   size_t firstDma = size_t(slices) + planes + 1;
   size_t firstSwitch = firstDma + engines;
-  std::vector<Queue> queues(firstSwitch + chip.switches());
+  size_t firstLink = firstSwitch + chip.switches();
+  std::vector<Queue> queues(firstLink + proto.c2c().links());
   for (size_t q = 0; q < queues.size(); ++q) {
     uint32_t width = q < slices ? proto.memory().banks_per_slice() *
                                       proto.memory().accesses_per_bank_per_cycle()
@@ -52,6 +53,8 @@ bool checkDispatch(const std::vector<Op> &ops, const chip::ChipSpec &chip,
       return firstDma + op.unit;
     case OpClass::Permute:
       return firstSwitch + op.unit;
+    case OpClass::Link:
+      return firstLink + op.unit;
     default:
       return size_t(slices) + planes;
     }

@@ -45,6 +45,8 @@ std::string HazardText::unitName(const hetx::Instruction &instr) {
     return "matrix plane " + std::to_string(instr.unit());
   case OpClass::Dma:
     return "DMA engine " + std::to_string(instr.unit());
+  case OpClass::Link:
+    return "C2C link " + std::to_string(instr.unit());
   case OpClass::Permute:
     return "switch " + std::to_string(instr.unit());
   default:

@@ -28,11 +28,14 @@ Machine::Machine(const chip::ChipSpec &chip, const HazardText &text,
       planes(chip.proto().matrix().planes()),
       sliceIssue(chip.proto().memory().slices()),
       dmaBusy(chip.proto().dma().engines(), {-1, 0}),
-      dmaCycles(chip.dmaCyclesPerVector()), switchIssue(chip.switches()) {
+      dmaCycles(chip.dmaCyclesPerVector()), switchIssue(chip.switches()),
+      links(chip.proto().c2c().links()),
+      linkCycles(chip.proto().c2c().links() ? chip.linkCyclesPerVector() : 0) {
   stats.slices.resize(sliceIssue.size());
   stats.planes.resize(planes.size());
   stats.dma.resize(dmaBusy.size());
   stats.switches.resize(switchIssue.size());
+  stats.links.resize(links.size());
 }
 
 bool Machine::fail(const std::string &kind, int64_t cycle, uint32_t index,
@@ -124,6 +127,25 @@ inline bool Machine::claimUnit(const Op &op, uint32_t index, int64_t cycle) {
       return failPlane(op, index, cycle);
     countBusy(stats.planes[op.unit], plane.issue, cycle);
     plane.issue = Issue{cycle, 1, index};
+    return true;
+  }
+  case OpClass::Link: {
+    if (op.opcode == hetx::C2C_RECV)
+      return true; // the receive buffer decides, in executeLink
+    Link &link = links[op.unit];
+    if (cycle < link.freeAt)
+      return fail("link busy", cycle, index,
+                  "C2C link " + std::to_string(op.unit) +
+                      " is sending the vector of instruction " +
+                      text.instruction(link.holder) + " until cycle " +
+                      std::to_string(link.freeAt) + " (one vector takes " +
+                      std::to_string(linkCycles) + " cycles at " +
+                      std::to_string(chip.proto().c2c().bytes_per_cycle()) +
+                      " bytes per cycle, c2c.bytes_per_cycle)");
+    link.freeAt = cycle + linkCycles;
+    link.holder = index;
+    ++stats.links[op.unit].instructions;
+    stats.links[op.unit].cycles += linkCycles;
     return true;
   }
   case OpClass::Permute: {
@@ -307,6 +329,72 @@ bool Machine::executeDma(const Op &op, uint32_t index, int64_t cycle) {
   return true;
 }
 
+bool Machine::executeLink(const Op &op, uint32_t index, int64_t cycle,
+                          const float *sent) {
+  Link &link = links[op.unit];
+  int64_t done = cycle + op.latency;
+  if (op.opcode == hetx::C2C_SEND) {
+    // Each link is looped back to itself: the vector arrives at this
+    // chip's own receive buffer.
+    link.vectors.push_back({done, index,
+                            timingOnly ? std::vector<float>()
+                                       : std::vector<float>(sent, sent + lanes)});
+  } else {
+    std::string where = "C2C link " + std::to_string(op.unit);
+    if (link.vectors.empty() || link.vectors.front().arrival > cycle)
+      return fail(
+          link.vectors.empty() ? "no value" : "too early", cycle, index,
+          link.vectors.empty()
+              ? where + " has no vector arrived or on its way"
+              : where + " has no vector arrived by cycle " +
+                    std::to_string(cycle) + ": the next, from instruction " +
+                    text.instruction(link.vectors.front().sender) +
+                    ", arrives at cycle " +
+                    std::to_string(link.vectors.front().arrival));
+    uint32_t buffered = 0;
+    for (const InFlight &v : link.vectors)
+      buffered += v.arrival <= cycle;
+    uint32_t capacity = chip.proto().c2c().receive_buffer();
+    if (buffered > capacity)
+      return fail("receive buffer overflow", cycle, index,
+                  where + " holds " + std::to_string(buffered) +
+                      " arrived vectors at this cycle, but its receive "
+                      "buffer takes " +
+                      std::to_string(capacity) + " (c2c.receive_buffer)");
+    InFlight vector = std::move(link.vectors.front());
+    link.vectors.pop_front();
+    const Op &sender = ops[vector.sender];
+    if (sender.inType != op.outType)
+      return fail("type mismatch", cycle, index,
+                  "it takes " + io::typeName(op.outType) +
+                      " lanes, but instruction " +
+                      text.instruction(vector.sender) + " sent " +
+                      io::typeName(sender.inType) + " lanes");
+    float *out =
+        streams.emit(op.dst.dir, op.dst.group(), op.position, done, index);
+    if (!timingOnly)
+      std::memcpy(out, vector.values.data(), sizeof(float) * lanes);
+  }
+  stats.cycles = std::max(stats.cycles, uint64_t(done));
+  if (observer)
+    observer->executed(index, uint64_t(cycle), op.latency);
+  return true;
+}
+
+bool Machine::checkLinksDrained() {
+  for (size_t k = 0; k < links.size(); ++k)
+    if (!links[k].vectors.empty()) {
+      const InFlight &first = links[k].vectors.front();
+      return fail("vector never received", first.arrival, first.sender,
+                  "C2C link " + std::to_string(k) + " still holds " +
+                      std::to_string(links[k].vectors.size()) +
+                      " vector(s) at the end of the program, the first sent "
+                      "by this instruction; every vector sent must be "
+                      "received");
+    }
+  return true;
+}
+
 bool Machine::failWeightsInFlight(const Op &op, uint32_t index,
                                   int64_t cycle) {
   const Plane &plane = planes[op.unit];
@@ -333,6 +421,8 @@ inline bool Machine::execute(uint32_t index, int64_t cycle) {
   for (int s = 0; s < op.sources; ++s)
     if (!(src[s] = readStream(op, index, s, cycle)))
       return false;
+  if (op.kind == OpClass::Link)
+    return executeLink(op, index, cycle, src[0]);
   if (op.kind == OpClass::MemRead && !checkSramRead(op, index, cycle))
     return false;
   int64_t done = cycle + op.latency;
@@ -370,6 +460,7 @@ void Machine::compute(const Op &op, const float *const *src, float *out) {
     break;
   case OpClass::MemWrite:
   case OpClass::Dma:
+  case OpClass::Link: // moved by executeLink
     break;
   case OpClass::VectorBinary:
     if (io::isFloat(op.inType))
@@ -564,7 +655,8 @@ bool Machine::run(const std::vector<uint32_t> &order, SimStats &out,
       return false;
     }
   }
-  if (!checkCollisions(std::numeric_limits<int64_t>::max())) {
+  if (!checkCollisions(std::numeric_limits<int64_t>::max()) ||
+      !checkLinksDrained()) {
     errorOut = error;
     return false;
   }

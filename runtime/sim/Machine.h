@@ -18,6 +18,7 @@
 #include "runtime/sim/StreamNetwork.h"
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -94,6 +95,9 @@ private:
   bool checkWeightType(const Op &op, uint32_t index, int64_t cycle);
   bool checkSramRead(const Op &op, uint32_t index, int64_t cycle);
   bool executeDma(const Op &op, uint32_t index, int64_t cycle);
+  bool executeLink(const Op &op, uint32_t index, int64_t cycle,
+                   const float *sent);
+  bool checkLinksDrained();
   bool checkCollisions(int64_t cycle);
   // The failures build their messages out of line, off the hot path.
   [[gnu::cold, gnu::noinline]] bool fail(const std::string &kind,
@@ -135,6 +139,19 @@ private:
   std::vector<std::pair<int64_t, uint32_t>> dmaBusy;
   uint32_t dmaCycles;
   std::vector<Issue> switchIssue;
+  /// A vector on its way over a C2C link, or in its receive buffer.
+  struct InFlight {
+    int64_t arrival;
+    uint32_t sender;
+    std::vector<float> values;
+  };
+  struct Link {
+    int64_t freeAt = -1;
+    uint32_t holder = 0;
+    std::deque<InFlight> vectors;
+  };
+  std::vector<Link> links;
+  uint32_t linkCycles;
   SimStats stats;
   std::string error;
 };

@@ -51,6 +51,9 @@ std::optional<OpClass> opClassOf(hetx::Opcode opcode) {
     return OpClass::Dma;
   case hetx::S_PERMUTE:
     return OpClass::Permute;
+  case hetx::C2C_SEND:
+  case hetx::C2C_RECV:
+    return OpClass::Link;
   default:
     return std::nullopt;
   }
@@ -68,7 +71,9 @@ bool classify(const chip::Latencies &lat, Op &op) {
   if (!kind)
     return false;
   op.kind = *kind;
-  op.sources = *kind == OpClass::MemRead || *kind == OpClass::Dma ? 0
+  op.sources = *kind == OpClass::MemRead || *kind == OpClass::Dma ||
+                       op.opcode == hetx::C2C_RECV
+                   ? 0
                : *kind == OpClass::VectorBinary ? 2
                                                 : 1;
   switch (*kind) {
@@ -96,6 +101,8 @@ bool classify(const chip::Latencies &lat, Op &op) {
   case OpClass::Permute:
     op.latency = lat.switch_op();
     break;
+  case OpClass::Link:
+    break; // by decodeOne: the link's latency, or the switch's
   }
   return true;
 }
@@ -151,6 +158,7 @@ bool decodeTypes(const hetx::Instruction &instr, Op &op, std::string &kind,
   case OpClass::MemWrite:
   case OpClass::Dma:
   case OpClass::Permute: // moves lane words of any type
+  case OpClass::Link:
     return true;
   case OpClass::LoadWeights:
     return isFloat || isByte ? true
@@ -304,6 +312,20 @@ bool decodeOne(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
     }
     op.position = chip.switchPosition(op.unit);
     break;
+  case OpClass::Link:
+    if (op.unit >= proto.c2c().links()) {
+      kind = "bad unit";
+      details = "C2C link " + std::to_string(op.unit) +
+                " does not exist (the chip has " +
+                std::to_string(proto.c2c().links()) + " links, c2c.links)";
+      return false;
+    }
+    op.position = chip.switchPosition(chip.linkSwitch(op.unit));
+    // A send is complete when its vector arrives; a receive when the
+    // switch unit has emitted it.
+    op.latency = op.opcode == hetx::C2C_SEND ? proto.c2c().latency()
+                                             : proto.latency().switch_op();
+    break;
   default:
     if (op.unit != 0) {
       kind = "bad unit";
@@ -333,7 +355,8 @@ bool decodeOne(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
                      op.src[s], kind, details))
       return false;
   op.produces = op.kind != OpClass::MemWrite &&
-                op.kind != OpClass::LoadWeights && op.kind != OpClass::Dma;
+                op.kind != OpClass::LoadWeights && op.kind != OpClass::Dma &&
+                op.opcode != hetx::C2C_SEND;
   if (op.produces &&
       !checkStream(instr.dst(), "dst", chip, op.dst, kind, details))
     return false;

@@ -32,6 +32,8 @@ enum class OpClass : uint8_t {
   /// DMA_IN and DMA_OUT.
   Dma,
   Permute,
+  /// C2C_SEND and C2C_RECV.
+  Link,
 };
 
 /// S_PERMUTE lane_map entry: the destination lane keeps src[1]'s value (or

@@ -47,6 +47,8 @@ struct SimStats {
   std::vector<UnitBusy> dma;
   /// One entry per switch unit.
   std::vector<UnitBusy> switches;
+  /// One entry per C2C link; `cycles` counts the cycles it is sending.
+  std::vector<UnitBusy> links;
   /// The most vector addresses holding data at any time, counting the
   /// inputs and constants preloaded before cycle 0. The chip never frees a
   /// vector, so this is the number of distinct addresses the program's data

@@ -101,3 +101,11 @@ func.func @bad_host_binding() {
   hisa.output "y" at 0 host -1 : tensor<1x16xf32>
   return
 }
+
+// -----
+
+func.func @bad_link() {
+  // expected-error @+1 {{link must be >= 0, got -1}}
+  %0 = hisa.c2c_recv link -1
+  return
+}

@@ -50,3 +50,15 @@ func.func @dma() {
   hisa.dma_out 0 to host 9 engine 0
   return
 }
+
+// Tests the chip-to-chip instructions.
+// CHECK-LABEL: func.func @c2c
+func.func @c2c() {
+  %0 = hisa.read 0
+  // CHECK: hisa.c2c_send %{{.*}} link 1 at 14
+  hisa.c2c_send %0 link 1 at 14
+  // CHECK: hisa.c2c_recv link 1 at 620 on <east, 4>
+  %1 = hisa.c2c_recv link 1 at 620 on <east, 4>
+  hisa.write %1 to 3
+  return
+}

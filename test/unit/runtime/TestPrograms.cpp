@@ -57,6 +57,10 @@ uint32_t latencyOf(const chip::ChipSpec &chip, hetx::Opcode opcode) {
   case hetx::DMA_IN:
   case hetx::DMA_OUT:
     return chip.proto().dma().latency();
+  case hetx::C2C_SEND:
+    return chip.proto().c2c().latency();
+  case hetx::C2C_RECV:
+    return lat.switch_op();
   case hetx::S_PERMUTE:
     return lat.switch_op();
   default:

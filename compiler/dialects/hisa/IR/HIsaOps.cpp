@@ -54,6 +54,16 @@ LogicalResult InputOp::verify() {
 LogicalResult OutputOp::verify() {
   return verifyBinding(*this, getAddress(), getHost());
 }
+LogicalResult C2CSendOp::verify() {
+  if (int32_t(getLink()) < 0)
+    return emitOpError("link must be >= 0, got ") << int32_t(getLink());
+  return success();
+}
+LogicalResult C2CRecvOp::verify() {
+  if (int32_t(getLink()) < 0)
+    return emitOpError("link must be >= 0, got ") << int32_t(getLink());
+  return success();
+}
 LogicalResult DmaInOp::verify() {
   return verifyDma(*this, getAddress(), getHost(), getEngine());
 }

@@ -278,4 +278,41 @@ def HIsa_DmaOutOp : HIsa_Instruction<"dma_out"> {
   let hasVerifier = 1;
 }
 
+def HIsa_C2CSendOp : HIsa_Instruction<"c2c_send"> {
+  let summary = "C2C_SEND: send a stream vector over a chip-to-chip link";
+  let description = [{
+    Reads `value` at the switch unit link `link` attaches to (link k on
+    switch k modulo the SWITCH units) and sends it; it arrives in the far
+    end's receive buffer `c2c.latency` cycles later. A link sends one vector
+    per `ceil(lanes * 4 / c2c.bytes_per_cycle)` cycles.
+
+    ```mlir
+    hisa.c2c_send %0 link 1 at 14
+    ```
+  }];
+  let arguments = (ins HIsa_VecType:$value, I32Attr:$link,
+                       OptionalAttr<I64Attr>:$cycle);
+  let assemblyFormat = "$value `link` $link (`at` $cycle^)? attr-dict";
+  let hasVerifier = 1;
+}
+
+def HIsa_C2CRecvOp : HIsa_Instruction<"c2c_recv"> {
+  let summary = "C2C_RECV: take the oldest vector a link has received";
+  let description = [{
+    Emits the oldest vector in link `link`'s receive buffer onto a stream
+    at the link's switch unit. The k-th receive on a link takes the k-th
+    vector sent to it.
+
+    ```mlir
+    %1 = hisa.c2c_recv link 1 at 620 on <east, 4>
+    ```
+  }];
+  let arguments = (ins I32Attr:$link, OptionalAttr<I64Attr>:$cycle,
+                       OptionalAttr<HIsa_StreamAttr>:$stream);
+  let results = (outs HIsa_VecType:$result);
+  let assemblyFormat =
+      "`link` $link (`at` $cycle^)? (`on` $stream^)? attr-dict";
+  let hasVerifier = 1;
+}
+
 #endif // HETC_HISA_OPS
