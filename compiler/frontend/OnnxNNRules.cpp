@@ -32,7 +32,7 @@ template <typename OpTy>
 Results importNorm(NodeContext &ctx) {
   bool hasBias = std::is_same_v<OpTy, hgraph::LayerNormOp>;
   if (failed(expectInputs(ctx, 2, hasBias ? 3 : 2)) ||
-      failed(onlyOutputs(ctx, 1)))
+      failed(onlyOutputs(ctx, hasBias ? 3 : 1)))
     return failure();
   if (ctx.intAttr("stash_type", 1) != 1)
     return ctx.error() << "stash_type other than 1 (float) is not supported";
@@ -41,10 +41,50 @@ Results importNorm(NodeContext &ctx) {
       normalizeAxis(ctx, ctx.intAttr("axis", -1), type.getRank());
   if (failed(axis))
     return failure();
-  return SmallVector<Value>{ctx.create<OpTy>(
-      type, ctx.inputs[0], ctx.inputs[1], ctx.input(2),
-      ctx.builder.getI64IntegerAttr(*axis),
-      ctx.builder.getF32FloatAttr(ctx.floatAttr("epsilon", 1e-5f)))};
+  float epsilon = ctx.floatAttr("epsilon", 1e-5f);
+  bool statistics = ctx.node.output_size() > 1;
+  if (!statistics)
+    return SmallVector<Value>{ctx.create<OpTy>(
+        type, ctx.inputs[0], ctx.inputs[1], ctx.input(2),
+        ctx.builder.getI64IntegerAttr(*axis),
+        ctx.builder.getF32FloatAttr(epsilon))};
+  // With the Mean and InvStdDev outputs, the graph ONNX defines:
+  // d = x - mean(x), inv = 1 / sqrt(mean(d * d) + epsilon),
+  // y = d * inv * scale + bias; the statistics keep the reduced dimensions
+  // with size 1.
+  if (!type.getElementType().isF32())
+    return ctx.error() << "the Mean and InvStdDev outputs need a float32 "
+                          "input, got "
+                       << type;
+  SmallVector<int64_t> axes, kept(type.getShape());
+  for (int64_t d = *axis; d < type.getRank(); ++d) {
+    axes.push_back(d);
+    kept[d] = 1;
+  }
+  auto keptType = RankedTensorType::get(kept, type.getElementType());
+  auto mean = [&](Value v) -> Value {
+    return ctx.create<hgraph::ReduceOp>(
+        keptType,
+        hgraph::ReduceKindAttr::get(ctx.builder.getContext(),
+                                    hgraph::ReduceKind::mean),
+        v, ctx.builder.getDenseI64ArrayAttr(axes),
+        ctx.builder.getBoolAttr(true));
+  };
+  Value x = ctx.inputs[0];
+  Value mu = mean(x);
+  Value d = ctx.create<hgraph::SubOp>(type, x, mu);
+  Value variance = mean(ctx.create<hgraph::MulOp>(type, d, d));
+  Value eps = hgraph::ConstantOp::create(
+      ctx.builder, ctx.loc,
+      DenseElementsAttr::get(
+          RankedTensorType::get({}, ctx.builder.getF32Type()), epsilon));
+  Value inv = ctx.create<hgraph::ReciprocalOp>(ctx.create<hgraph::SqrtOp>(
+      ctx.create<hgraph::AddOp>(keptType, variance, eps)));
+  Value y = ctx.create<hgraph::MulOp>(
+      type, ctx.create<hgraph::MulOp>(type, d, inv), ctx.inputs[1]);
+  if (Value bias = ctx.input(2))
+    y = ctx.create<hgraph::AddOp>(type, y, bias);
+  return SmallVector<Value>{y, mu, inv};
 }
 
 Results importBatchNorm(NodeContext &ctx) {

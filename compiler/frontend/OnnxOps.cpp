@@ -453,6 +453,7 @@ ImportRule hetc::frontend::lookupImportRule(StringRef opType) {
     addElementwiseRules(r);
     addShapeRules(r);
     addNNRules(r);
+    addAttentionRules(r);
     return r;
   }();
   auto it = rules.find(opType);

@@ -10,10 +10,13 @@
 #include "compiler/passes/ChipLoader.h"
 #include "compiler/passes/GatherIndices.h"
 #include "compiler/passes/Passes.h"
+#include "compiler/passes/WindowIndices.h"
 
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/TypeSwitch.h"
+
+#include <limits>
 
 namespace hetc {
 #define GEN_PASS_DEF_CONVERTHGRAPHTOHTILE
@@ -66,6 +69,18 @@ private:
   LogicalResult lowerReshape(hgraph::ReshapeOp op);
   LogicalResult lowerTranspose(hgraph::TransposeOp op);
   LogicalResult lowerReduce(hgraph::ReduceOp op);
+  /// Reduces the innermost axis of the buffer `input` (a mean divides the
+  /// sum by the count). Returns the results as a column ([.., 1]) or, with
+  /// `packed` and rank >= 2, transposed into rows ([.., 1, n]).
+  Value reduceInnermost(Location loc, htile::ReduceKind kind, bool mean,
+                        Value input, bool packed);
+  template <typename PoolOp> LogicalResult lowerPool(PoolOp op, bool max);
+  LogicalResult lowerConv(hgraph::ConvOp op);
+  /// An f32 constant buffer of `shape`.
+  Value constantBuffer(Location loc, ArrayRef<int64_t> shape,
+                       ArrayRef<float> values);
+  /// A new buffer of `shape` holding `input`'s elements in order.
+  Value regroup(Location loc, Value input, ArrayRef<int64_t> shape);
   /// Writes `result` with an htile.gather of `inputs` by `indices`.
   LogicalResult lowerGather(Operation *op, ValueRange inputs, Value result,
                             const gather::Indices &indices);
@@ -217,6 +232,9 @@ LogicalResult Lowering::lowerOp(Operation *op) {
       .Case([&](hgraph::ReshapeOp r) { return lowerReshape(r); })
       .Case([&](hgraph::TransposeOp t) { return lowerTranspose(t); })
       .Case([&](hgraph::ReduceOp r) { return lowerReduce(r); })
+      .Case([&](hgraph::MaxPoolOp p) { return lowerPool(p, true); })
+      .Case([&](hgraph::AveragePoolOp p) { return lowerPool(p, false); })
+      .Case([&](hgraph::ConvOp c) { return lowerConv(c); })
       .Case([&](hgraph::ConcatOp c) { return lowerConcat(c); })
       .Case([&](hgraph::SplitOp s) { return lowerSplit(s); })
       .Case([&](hgraph::SliceOp s) { return lowerSlice(s); })
@@ -413,41 +431,232 @@ LogicalResult Lowering::lowerReduce(hgraph::ReduceOp op) {
            << llvm::make_range(axes.begin(), axes.end())
            << "] is not supported on the chip yet; supported: sum, mean, max "
               "or min over the innermost axis";
-  Location loc = op.getLoc();
+  bool packed = !op.getKeepdims() && rank >= 2;
+  Value rows = reduceInnermost(op.getLoc(), *kind,
+                               op.getKind() == hgraph::ReduceKind::mean,
+                               buffer(op.getInput()), packed);
+  Value out = rows;
+  if (cast<MemRefType>(rows.getType()).getShape() !=
+      op.getType().getShape())
+    out = htile::ViewOp::create(builder, op.getLoc(),
+                                bufferType(op.getResult()), rows);
+  buffers.map(op.getResult(), out);
+  return success();
+}
+
+Value Lowering::reduceInnermost(Location loc, htile::ReduceKind kind,
+                                bool mean, Value input, bool packed) {
   Type f32 = builder.getF32Type();
-  SmallVector<int64_t> kept(inType.getShape());
+  ArrayRef<int64_t> shape = cast<MemRefType>(input.getType()).getShape();
+  int64_t rank = shape.size();
+  SmallVector<int64_t> kept(shape);
   kept.back() = 1;
-  Value input = buffer(op.getInput());
   Value rows = alloc(MemRefType::get(kept, f32), loc);
-  htile::ReduceOp::create(builder, loc, *kind, input, rows);
-  if (op.getKind() == hgraph::ReduceKind::mean) {
+  htile::ReduceOp::create(builder, loc, kind, input, rows);
+  if (mean) {
     // The mean divides the sum by the count, as ONNX's definition does.
-    auto countType = RankedTensorType::get({1}, f32);
-    Value count = htile::ConstantOp::create(
-        builder, loc, MemRefType::get({1}, f32),
-        DenseElementsAttr::get(countType, float(inType.getShape().back())),
-        IntegerAttr());
-    Value mean = alloc(MemRefType::get(kept, f32), loc);
+    Value count = constantBuffer(loc, {1}, {float(shape.back())});
+    Value quotient = alloc(MemRefType::get(kept, f32), loc);
     htile::BinaryOp::create(builder, loc, htile::BinaryKind::div, rows, count,
-                            mean);
-    rows = mean;
+                            quotient);
+    rows = quotient;
   }
-  if (!op.getKeepdims() && rank >= 2) {
+  if (packed) {
     // [.., n, 1] -> [.., 1, n]: the per-row results become one row.
     SmallVector<int64_t> swapped(kept);
     std::swap(swapped[rank - 1], swapped[rank - 2]);
     SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
     std::swap(perm[rank - 1], perm[rank - 2]);
-    Value packed = alloc(MemRefType::get(swapped, f32), loc);
-    htile::TransposeOp::create(builder, loc, rows, packed, identity(loc),
+    Value result = alloc(MemRefType::get(swapped, f32), loc);
+    htile::TransposeOp::create(builder, loc, rows, result, identity(loc),
                                builder.getDenseI64ArrayAttr(perm));
-    rows = packed;
+    rows = result;
   }
-  Value out = rows;
-  if (cast<MemRefType>(rows.getType()).getShape() !=
-      op.getType().getShape())
-    out = htile::ViewOp::create(builder, loc, bufferType(op.getResult()), rows);
-  buffers.map(op.getResult(), out);
+  return rows;
+}
+
+Value Lowering::constantBuffer(Location loc, ArrayRef<int64_t> shape,
+                               ArrayRef<float> values) {
+  Type f32 = builder.getF32Type();
+  return htile::ConstantOp::create(
+      builder, loc, MemRefType::get(shape, f32),
+      DenseElementsAttr::get(RankedTensorType::get(shape, f32), values),
+      IntegerAttr());
+}
+
+Value Lowering::regroup(Location loc, Value input, ArrayRef<int64_t> shape) {
+  auto type = cast<MemRefType>(input.getType());
+  if (type.getShape() == shape)
+    return input;
+  auto target = MemRefType::get(shape, type.getElementType());
+  if ((type.getShape().empty() ? 1 : type.getShape().back()) ==
+      (shape.empty() ? 1 : shape.back()))
+    return htile::ViewOp::create(builder, loc, target, input);
+  Value out = alloc(target, loc);
+  htile::GatherOp::create(
+      builder, loc, ValueRange{input}, out,
+      builder.getDenseI64ArrayAttr(gather::identity(target.getNumElements())));
+  return out;
+}
+
+/// The window of a pool or convolution; `kernel` is the spatial kernel.
+template <typename OpTy>
+static gather::Window windowOf(OpTy op, ArrayRef<int64_t> kernel) {
+  gather::Window w;
+  w.kernel.assign(kernel.begin(), kernel.end());
+  w.strides.assign(op.getStrides().begin(), op.getStrides().end());
+  w.pads.assign(op.getPads().begin(), op.getPads().end());
+  w.dilations.assign(op.getDilations().begin(), op.getDilations().end());
+  return w;
+}
+
+template <typename PoolOp>
+LogicalResult Lowering::lowerPool(PoolOp op, bool max) {
+  // Each window is gathered into one row ([N, C, out..., K]; positions
+  // outside the input are -inf for a maximum and zero for a sum), the rows
+  // are reduced, and an average divides by the window's element count.
+  Location loc = op.getLoc();
+  ArrayRef<int64_t> in = op.getInput().getType().getShape();
+  ArrayRef<int64_t> out = op.getType().getShape();
+  gather::Window w = windowOf(op, op.getKernelShape());
+  int64_t kernel = 1;
+  for (int64_t k : w.kernel)
+    kernel *= k;
+  SmallVector<int64_t> windowsShape(out);
+  windowsShape.push_back(kernel);
+  int64_t count = op.getType().getNumElements() * kernel;
+  if (count > htile::GatherOp::kMaxElements)
+    return op.emitError("pooling gathers ")
+           << count << " window elements, which is not supported on the chip "
+           << "yet; data movement is limited to "
+           << htile::GatherOp::kMaxElements << " elements per op";
+  int64_t fillIndex = op.getInput().getType().getNumElements();
+  gather::Indices indices =
+      gather::poolWindows(in, w, out, max ? fillIndex : -1);
+  SmallVector<Value> inputs{buffer(op.getInput())};
+  if (max && llvm::is_contained(indices, fillIndex))
+    inputs.push_back(
+        constantBuffer(loc, {1}, {-std::numeric_limits<float>::infinity()}));
+  Value windows =
+      alloc(MemRefType::get(windowsShape, builder.getF32Type()), loc);
+  htile::GatherOp::create(builder, loc, inputs, windows,
+                          builder.getDenseI64ArrayAttr(indices));
+  Value rows = reduceInnermost(
+      loc, max ? htile::ReduceKind::max : htile::ReduceKind::sum,
+      /*mean=*/false, windows, /*packed=*/true);
+  Value result = htile::ViewOp::create(builder, loc,
+                                       bufferType(op.getResult()), rows);
+  if (!max) {
+    std::vector<float> counts =
+        gather::windowCounts(in, w, out, op.getCountIncludePad());
+    bool uniform = llvm::all_equal(counts);
+    SmallVector<int64_t> countShape(out.drop_front(2));
+    Value divisor =
+        uniform ? constantBuffer(loc, {out.back()},
+                                 SmallVector<float>(out.back(), counts[0]))
+                : constantBuffer(loc, countShape, counts);
+    Value quotient = alloc(op.getResult());
+    htile::BinaryOp::create(builder, loc, htile::BinaryKind::div, result,
+                            divisor, quotient);
+    result = quotient;
+  }
+  buffers.map(op.getResult(), result);
+  return success();
+}
+
+LogicalResult Lowering::lowerConv(hgraph::ConvOp op) {
+  // Per batch element and group: the input's windows are gathered as
+  // columns ([C/g * K, positions]) and multiplied by the weight rows of
+  // the group ([M/g, C/g * K]), which gives the output channels in NCHW
+  // order directly; the bias is added per channel.
+  Location loc = op.getLoc();
+  Type f32 = builder.getF32Type();
+  ArrayRef<int64_t> in = op.getInput().getType().getShape();
+  ArrayRef<int64_t> ws = op.getWeight().getType().getShape();
+  ArrayRef<int64_t> out = op.getType().getShape();
+  gather::Window w = windowOf(op, ws.drop_front(2));
+  int64_t batch = in[0], groups = op.getGroup(), m = ws[0];
+  int64_t mg = m / groups, cg = ws[1];
+  int64_t kernel = 1, positions = 1;
+  for (int64_t k : w.kernel)
+    kernel *= k;
+  for (int64_t p : out.drop_front(2))
+    positions *= p;
+  if (cg * kernel * positions > htile::GatherOp::kMaxElements)
+    return op.emitError("convolution windows of ")
+           << cg * kernel * positions << " elements are not supported on the "
+           << "chip yet; data movement is limited to "
+           << htile::GatherOp::kMaxElements << " elements per op";
+  // The weight as rows of C/g * K.
+  Value weight;
+  DenseElementsAttr dense;
+  if (matchPattern(op.getWeight(), m_Constant(&dense)))
+    weight = htile::ConstantOp::create(
+        builder, loc, MemRefType::get({m, cg * kernel}, f32),
+        dense.reshape(RankedTensorType::get({m, cg * kernel}, f32)),
+        IntegerAttr());
+  else
+    weight = regroup(loc, buffer(op.getWeight()), {m, cg * kernel});
+  Value input = buffer(op.getInput());
+  SmallVector<Value> groupWeights;
+  for (int64_t g = 0; g < groups; ++g) {
+    if (groups == 1) {
+      groupWeights.push_back(weight);
+      continue;
+    }
+    SmallVector<int64_t> starts{g * mg, 0}, steps{1, 1};
+    Value rows = alloc(MemRefType::get({mg, cg * kernel}, f32), loc);
+    htile::GatherOp::create(
+        builder, loc, ValueRange{weight}, rows,
+        builder.getDenseI64ArrayAttr(gather::slice(
+            {m, cg * kernel}, starts, steps, {mg, cg * kernel})));
+    groupWeights.push_back(rows);
+  }
+  SmallVector<Value> pieces;
+  for (int64_t n = 0; n < batch; ++n)
+    for (int64_t g = 0; g < groups; ++g) {
+      Value columns = alloc(MemRefType::get({cg * kernel, positions}, f32), loc);
+      htile::GatherOp::create(
+          builder, loc, ValueRange{input}, columns,
+          builder.getDenseI64ArrayAttr(
+              gather::convColumns(in, w, out, n, g * cg, cg)));
+      Value piece = alloc(MemRefType::get({mg, positions}, f32), loc);
+      htile::MatMulOp::create(
+          builder, loc, groupWeights[g], columns, Value(), piece,
+          htile::Activation::none,
+          builder.getDenseI64ArrayAttr(
+              {1, int64_t(chip.proto().matrix().rows()),
+               int64_t(chip.proto().matrix().cols())}));
+      pieces.push_back(piece);
+    }
+  // The pieces in (batch, group) order are the output's elements in order.
+  Value result;
+  if (pieces.size() == 1) {
+    result = htile::ViewOp::create(
+        builder, loc, MemRefType::get({batch, m, positions}, f32),
+        pieces.front());
+  } else {
+    result = alloc(MemRefType::get({batch, m, positions}, f32), loc);
+    htile::GatherOp::create(
+        builder, loc, pieces, result,
+        builder.getDenseI64ArrayAttr(gather::identity(batch * m * positions)));
+  }
+  if (Value bias = op.getBias()) {
+    Value column;
+    DenseElementsAttr biasValues;
+    if (matchPattern(bias, m_Constant(&biasValues)))
+      column = htile::ConstantOp::create(
+          builder, loc, MemRefType::get({m, 1}, f32),
+          biasValues.reshape(RankedTensorType::get({m, 1}, f32)),
+          IntegerAttr());
+    else
+      column = regroup(loc, buffer(bias), {m, 1});
+    Value sum = alloc(MemRefType::get({batch, m, positions}, f32), loc);
+    htile::BinaryOp::create(builder, loc, htile::BinaryKind::add, result,
+                            column, sum);
+    result = sum;
+  }
+  buffers.map(op.getResult(), regroup(loc, result, out));
   return success();
 }
 

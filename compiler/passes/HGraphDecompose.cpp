@@ -190,13 +190,225 @@ struct DecomposeNorm : OpRewritePattern<NormOp> {
   }
 };
 
+/// A tensor type of `shape` with `like`'s element type.
+RankedTensorType withShape(Value like, ArrayRef<int64_t> shape) {
+  return RankedTensorType::get(
+      shape, cast<RankedTensorType>(like.getType()).getElementType());
+}
+
+Value reshapeTo(PatternRewriter &rewriter, Location loc, Value v,
+                ArrayRef<int64_t> shape) {
+  if (cast<RankedTensorType>(v.getType()).getShape() == shape)
+    return v;
+  return ReshapeOp::create(rewriter, loc, withShape(v, shape), v);
+}
+
+int64_t product(ArrayRef<int64_t> dims) {
+  int64_t n = 1;
+  for (int64_t d : dims)
+    n *= d;
+  return n;
+}
+
+/// MatMul with a batched right operand or a 1-D operand, which the chip's
+/// matmul kernel (`[.., M, K] x [K, N]`) does not take: 1-D operands get a
+/// unit dimension as numpy defines (`[K]` -> `[1, K]` on the left, `[K, 1]`
+/// on the right); a right operand whose batch is one element is reshaped to
+/// `[K, N]`; otherwise each batch element (numpy broadcasting) becomes one
+/// `[M, K] x [K, N]` matmul of slices of the operands, and the results are
+/// concatenated.
+struct DecomposeBatchedMatMul : OpRewritePattern<MatMulOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(MatMulOp op,
+                                PatternRewriter &rewriter) const override {
+    auto lt = cast<RankedTensorType>(op.getLhs().getType());
+    auto rt = cast<RankedTensorType>(op.getRhs().getType());
+    auto resultType = cast<RankedTensorType>(op.getType());
+    if (!resultType.getElementType().isF32())
+      return rewriter.notifyMatchFailure(op, "only f32");
+    if (lt.getRank() >= 2 && rt.getRank() == 2)
+      return rewriter.notifyMatchFailure(op, "runs as linear");
+    if (lt.getRank() == 0 || rt.getRank() == 0)
+      return rewriter.notifyMatchFailure(op, "scalar operand");
+    Location loc = op.getLoc();
+    Value lhs = op.getLhs(), rhs = op.getRhs();
+    if (lt.getRank() == 1)
+      lhs = reshapeTo(rewriter, loc, lhs, {1, lt.getDimSize(0)});
+    if (rt.getRank() == 1)
+      rhs = reshapeTo(rewriter, loc, rhs, {rt.getDimSize(0), 1});
+    ArrayRef<int64_t> ls = cast<RankedTensorType>(lhs.getType()).getShape();
+    ArrayRef<int64_t> rs = cast<RankedTensorType>(rhs.getType()).getShape();
+    int64_t m = ls[ls.size() - 2], k = ls.back(), n = rs.back();
+    ArrayRef<int64_t> lb = ls.drop_back(2), rb = rs.drop_back(2);
+    if (product(rb) == 1) {
+      // One right matrix: [.., M, K] x [K, N], with the result's unit batch
+      // dimensions restored by the final reshape.
+      rhs = reshapeTo(rewriter, loc, rhs, {k, n});
+      SmallVector<int64_t> shape(lb);
+      shape.append({m, n});
+      Value result = MatMulOp::create(rewriter, loc,
+                                       withShape(lhs, shape), lhs, rhs);
+      rewriter.replaceOp(op, reshapeTo(rewriter, loc, result,
+                                       resultType.getShape()));
+      return success();
+    }
+    // Broadcast batch shape, right-aligned.
+    size_t rank = std::max(lb.size(), rb.size());
+    SmallVector<int64_t> batch(rank, 1), lDims(rank, 1), rDims(rank, 1);
+    for (size_t i = 0; i < lb.size(); ++i)
+      lDims[rank - lb.size() + i] = lb[i];
+    for (size_t i = 0; i < rb.size(); ++i)
+      rDims[rank - rb.size() + i] = rb[i];
+    for (size_t i = 0; i < rank; ++i)
+      batch[i] = std::max(lDims[i], rDims[i]);
+    Value lhs3 = reshapeTo(rewriter, loc, lhs, {product(lb), m, k});
+    Value rhs3 = reshapeTo(rewriter, loc, rhs, {product(rb), k, n});
+    // The matrix at flat index `i` of a [count, rows, cols] operand.
+    DenseMap<int64_t, Value> lCache, rCache;
+    auto matrix = [&](Value v, int64_t i, int64_t rows, int64_t cols,
+                      DenseMap<int64_t, Value> &cache) -> Value {
+      if (Value found = cache.lookup(i))
+        return found;
+      Value piece = v;
+      if (cast<RankedTensorType>(v.getType()).getDimSize(0) != 1)
+        piece = SliceOp::create(rewriter, loc, withShape(v, {1, rows, cols}),
+                                v, rewriter.getDenseI64ArrayAttr({i, 0, 0}),
+                                rewriter.getDenseI64ArrayAttr({1, 1, 1}));
+      return cache[i] = reshapeTo(rewriter, loc, piece, {rows, cols});
+    };
+    SmallVector<Value> pieces;
+    int64_t total = product(batch);
+    for (int64_t flat = 0; flat < total; ++flat) {
+      // Multi-index of `flat` in `batch`, then each operand's flat index.
+      int64_t rest = flat, li = 0, ri = 0, lStride = 1, rStride = 1;
+      for (int64_t d = int64_t(rank) - 1; d >= 0; --d) {
+        int64_t idx = rest % batch[d];
+        rest /= batch[d];
+        if (lDims[d] != 1)
+          li += idx * lStride;
+        if (rDims[d] != 1)
+          ri += idx * rStride;
+        lStride *= lDims[d];
+        rStride *= rDims[d];
+      }
+      Value a = matrix(lhs3, li, m, k, lCache);
+      Value b = matrix(rhs3, ri, k, n, rCache);
+      Value c = MatMulOp::create(rewriter, loc, withShape(a, {m, n}), a, b);
+      pieces.push_back(reshapeTo(rewriter, loc, c, {1, m, n}));
+    }
+    Value joined =
+        pieces.size() == 1
+            ? pieces.front()
+            : ConcatOp::create(rewriter, loc, withShape(lhs, {total, m, n}),
+                               pieces, rewriter.getI64IntegerAttr(0))
+                  .getResult();
+    rewriter.replaceOp(op,
+                       reshapeTo(rewriter, loc, joined, resultType.getShape()));
+    return success();
+  }
+};
+
+/// Reductions the chip does not run directly: over axes other than the
+/// innermost one, the reduced axes are moved innermost (a transpose) and
+/// merged (a reshape), then reduced as one innermost axis; the kinds other
+/// than sum, mean, max and min become a sum with an elementwise prologue
+/// or epilogue, as ONNX defines them: sum_square = sum(x * x),
+/// l1 = sum(|x|), l2 = sqrt(sum(x * x)), log_sum = log(sum(x)),
+/// log_sum_exp = log(sum(exp(x))). Products stay (and are refused when
+/// lowering).
+struct DecomposeReduce : OpRewritePattern<ReduceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ReduceOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op.getInput().getType());
+    if (!type.getElementType().isF32())
+      return rewriter.notifyMatchFailure(op, "only f32");
+    int64_t rank = type.getRank();
+    ArrayRef<int64_t> axes = op.getAxes();
+    if (rank == 0 || axes.empty())
+      return rewriter.notifyMatchFailure(op, "identity");
+    ReduceKind kind = op.getKind();
+    bool chipKind = kind == ReduceKind::sum || kind == ReduceKind::mean ||
+                    kind == ReduceKind::max || kind == ReduceKind::min;
+    bool innermost = axes.size() == 1 && axes[0] == rank - 1;
+    if ((chipKind && innermost) || kind == ReduceKind::prod)
+      return rewriter.notifyMatchFailure(op, "nothing to decompose");
+    Location loc = op.getLoc();
+    Value x = op.getInput();
+    ReduceKind inner = kind;
+    switch (kind) {
+    case ReduceKind::sum_square:
+    case ReduceKind::l2:
+      x = MulOp::create(rewriter, loc, type, x, x);
+      inner = ReduceKind::sum;
+      break;
+    case ReduceKind::l1:
+      x = AbsOp::create(rewriter, loc, x);
+      inner = ReduceKind::sum;
+      break;
+    case ReduceKind::log_sum:
+      inner = ReduceKind::sum;
+      break;
+    case ReduceKind::log_sum_exp:
+      x = ExpOp::create(rewriter, loc, x);
+      inner = ReduceKind::sum;
+      break;
+    default:
+      break;
+    }
+    // Kept axes first, then the reduced ones, each in order.
+    SmallVector<int64_t> perm, kept;
+    int64_t reduced = 1;
+    for (int64_t d = 0; d < rank; ++d)
+      if (!llvm::is_contained(axes, d)) {
+        perm.push_back(d);
+        kept.push_back(type.getDimSize(d));
+      }
+    for (int64_t d : axes) {
+      perm.push_back(d);
+      reduced *= type.getDimSize(d);
+    }
+    if (!llvm::equal(perm, llvm::seq<int64_t>(0, rank))) {
+      SmallVector<int64_t> shape;
+      for (int64_t d : perm)
+        shape.push_back(type.getDimSize(d));
+      x = TransposeOp::create(rewriter, loc, withShape(x, shape), x,
+                              rewriter.getDenseI64ArrayAttr(perm));
+    }
+    SmallVector<int64_t> merged(kept);
+    merged.push_back(reduced);
+    x = reshapeTo(rewriter, loc, x, merged);
+    // Reducing without keepdims packs the results into rows, which suits
+    // a result whose innermost dimension is not 1.
+    ArrayRef<int64_t> outShape =
+        cast<RankedTensorType>(op.getType()).getShape();
+    bool keep = kept.empty() || outShape.empty() || outShape.back() == 1;
+    SmallVector<int64_t> reducedShape(kept);
+    if (keep)
+      reducedShape.push_back(1);
+    x = ReduceOp::create(rewriter, loc, withShape(x, reducedShape),
+                         ReduceKindAttr::get(rewriter.getContext(), inner), x,
+                         rewriter.getDenseI64ArrayAttr({int64_t(merged.size()) - 1}),
+                         rewriter.getBoolAttr(keep));
+    if (kind == ReduceKind::l2)
+      x = SqrtOp::create(rewriter, loc, x);
+    else if (kind == ReduceKind::log_sum || kind == ReduceKind::log_sum_exp)
+      x = LogOp::create(rewriter, loc, x);
+    rewriter.replaceOp(op, reshapeTo(rewriter, loc, x, outShape));
+    return success();
+  }
+};
+
 struct HGraphDecomposePass
     : hetc::impl::HGraphDecomposeBase<HGraphDecomposePass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<DecomposeGemm, DecomposeLeakyRelu, DecomposeClip,
                  DecomposeGelu, DecomposeNorm<LayerNormOp, true>,
-                 DecomposeNorm<RMSNormOp, false>>(&getContext());
+                 DecomposeNorm<RMSNormOp, false>, DecomposeBatchedMatMul,
+                 DecomposeReduce>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

@@ -19,7 +19,14 @@ def HGraphDecompose : Pass<"hetc-hgraph-decompose", "mlir::func::FuncOp"> {
     beta other than 1) and `add`; `leaky_relu` as `max` (or `min` for alpha
     above 1) of `x` and `alpha * x`; `clip` as `max` then `min`; `gelu` as
     its erf (or tanh) formula; `layer_norm` and `rms_norm` as mean
-    reductions over the normalised dimensions and elementwise ops. Constant operands fold afterwards under
+    reductions over the normalised dimensions and elementwise ops; a
+    `matmul` with a batched right operand as one 2-D matmul per batch
+    element on slices of the operands, concatenated (1-D operands get
+    their unit dimension); a `reduce` over other than the innermost axis
+    as a transpose moving the reduced axes innermost, a reshape merging
+    them and one innermost reduction, and the reductions `sum_square`,
+    `l1`, `l2`, `log_sum` and `log_sum_exp` as sums with elementwise
+    steps. Constant operands fold afterwards under
     canonicalisation, so a Gemm with constant weights and `transB = 1`
     leaves a plain `matmul` with the pre-transposed weight.
 

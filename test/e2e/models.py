@@ -14,10 +14,10 @@ def _weights(rng, *shape):
     return (rng.standard_normal(shape) / np.sqrt(shape[0])).astype(np.float32)
 
 
-def _model(nodes, inputs, outputs, initializers, name):
+def _model(nodes, inputs, outputs, initializers, name, opset=OPSET):
     graph = helper.make_graph(nodes, name, inputs, outputs, initializers)
     model = helper.make_model(
-        graph, opset_imports=[helper.make_opsetid("", OPSET)],
+        graph, opset_imports=[helper.make_opsetid("", opset)],
         producer_name="hetc-tests")
     model.ir_version = 8
     onnx.checker.check_model(model)
@@ -266,6 +266,78 @@ def split_gather(seed=8):
                   inits, "split_gather")
 
 
+def gqa_attention(seq=6, dim=16, seed=9):
+    """A causal self-attention layer with the ONNX Attention op (opset 23):
+    packed 3-D heads, 4 query heads sharing 2 KV heads (grouped-query
+    attention), an output projection, and the present KV outputs."""
+    rng = np.random.default_rng(seed)
+    heads, kv_heads, head = 4, 2, dim // 4
+    inits = [
+        numpy_helper.from_array(_weights(rng, dim, dim), "wq"),
+        numpy_helper.from_array(_weights(rng, dim, kv_heads * head), "wk"),
+        numpy_helper.from_array(_weights(rng, dim, kv_heads * head), "wv"),
+        numpy_helper.from_array(_weights(rng, dim, dim), "wo"),
+    ]
+    nodes = [
+        helper.make_node("MatMul", ["x", "wq"], ["q"], name="q_proj"),
+        helper.make_node("MatMul", ["x", "wk"], ["k"], name="k_proj"),
+        helper.make_node("MatMul", ["x", "wv"], ["v"], name="v_proj"),
+        helper.make_node("Attention", ["q", "k", "v"], ["a", "present_k", "present_v"],
+                         name="attention", is_causal=1, q_num_heads=heads,
+                         kv_num_heads=kv_heads),
+        helper.make_node("MatMul", ["a", "wo"], ["y"], name="o_proj"),
+    ]
+    return _model(nodes,
+                  [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, seq, dim])],
+                  [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, seq, dim]),
+                   helper.make_tensor_value_info("present_k", TensorProto.FLOAT,
+                                                 [2, kv_heads, seq, head]),
+                   helper.make_tensor_value_info("present_v", TensorProto.FLOAT,
+                                                 [2, kv_heads, seq, head])],
+                  inits, "gqa_attention", opset=23)
+
+
+def small_cnn(seed=10):
+    """Conv (padded) + Relu, MaxPool, a grouped strided Conv, AveragePool
+    with padding (count_include_pad = 0), GlobalAveragePool, Flatten and
+    Gemm; also a ReduceMean over the spatial axes and a LayerNormalization
+    with its Mean and InvStdDev outputs."""
+    rng = np.random.default_rng(seed)
+    inits = [
+        numpy_helper.from_array(_weights(rng, 4, 2, 3, 3), "w1"),
+        numpy_helper.from_array((0.1 * rng.standard_normal(4)).astype(np.float32), "b1"),
+        numpy_helper.from_array(_weights(rng, 6, 2, 3, 3), "w2"),
+        numpy_helper.from_array(_weights(rng, 6, 5), "wf"),
+        numpy_helper.from_array((0.1 * rng.standard_normal(5)).astype(np.float32), "bf"),
+        numpy_helper.from_array(np.array([2, 3], np.int64), "spatial"),
+        numpy_helper.from_array(np.ones(6, np.float32), "g"),
+    ]
+    nodes = [
+        helper.make_node("Conv", ["x", "w1", "b1"], ["c1"], name="conv1", pads=[1, 1, 1, 1]),
+        helper.make_node("Relu", ["c1"], ["r1"], name="relu1"),
+        helper.make_node("MaxPool", ["r1"], ["p1"], name="pool1", kernel_shape=[2, 2],
+                         strides=[2, 2]),
+        helper.make_node("Conv", ["p1", "w2"], ["c2"], name="conv2", group=2,
+                         strides=[2, 2], pads=[1, 1, 1, 1]),
+        helper.make_node("AveragePool", ["c2"], ["p2"], name="pool2", kernel_shape=[2, 2],
+                         pads=[1, 1, 0, 0], count_include_pad=0),
+        helper.make_node("GlobalAveragePool", ["p2"], ["gp"], name="gap"),
+        helper.make_node("Flatten", ["gp"], ["f"], name="flatten", axis=1),
+        helper.make_node("Gemm", ["f", "wf", "bf"], ["y"], name="head"),
+        helper.make_node("ReduceMean", ["c2", "spatial"], ["m"], name="spatial_mean",
+                         keepdims=0),
+        helper.make_node("LayerNormalization", ["m", "g"], ["ln", "ln_mean", "ln_inv"],
+                         name="ln", axis=-1),
+    ]
+    return _model(nodes,
+                  [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 2, 8, 8])],
+                  [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 5]),
+                   helper.make_tensor_value_info("ln", TensorProto.FLOAT, [2, 6]),
+                   helper.make_tensor_value_info("ln_mean", TensorProto.FLOAT, [2, 1]),
+                   helper.make_tensor_value_info("ln_inv", TensorProto.FLOAT, [2, 1])],
+                  inits, "small_cnn", opset=18)
+
+
 MODELS = {
     "mlp_relu": (mlp_relu, {}),
     "mlp_gemm_softmax": (mlp_gemm_softmax, {}),
@@ -275,6 +347,8 @@ MODELS = {
     "transformer_block": (transformer_block, {}),
     "layout_mix": (layout_mix, {}),
     "split_gather": (split_gather, {}),
+    "gqa_attention": (gqa_attention, {}),
+    "small_cnn": (small_cnn, {}),
 }
 
 

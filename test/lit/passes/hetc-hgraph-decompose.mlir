@@ -114,3 +114,68 @@ func.func @rms_norm(%x: tensor<4x8xf32>, %g: tensor<8xf32>) -> tensor<4x8xf32> {
   %0 = hgraph.rms_norm %x, %g {axis = 1 : i64, epsilon = 1.0e-05 : f32} : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
 }
+
+// -----
+
+// Tests that a matmul with a batched right operand becomes one 2-D matmul
+// per batch element (slices of both operands), concatenated.
+// CHECK-LABEL: func.func @batched_matmul
+func.func @batched_matmul(%a: tensor<2x3x4xf32>, %b: tensor<2x4x5xf32>) -> tensor<2x3x5xf32> {
+  // CHECK: hgraph.slice %{{.*}} {starts = array<i64: 0, 0, 0>, steps = array<i64: 1, 1, 1>} : tensor<2x3x4xf32> -> tensor<1x3x4xf32>
+  // CHECK: hgraph.slice %{{.*}} {starts = array<i64: 0, 0, 0>, steps = array<i64: 1, 1, 1>} : tensor<2x4x5xf32> -> tensor<1x4x5xf32>
+  // CHECK: hgraph.matmul %{{.*}}, %{{.*}} : (tensor<3x4xf32>, tensor<4x5xf32>) -> tensor<3x5xf32>
+  // CHECK: hgraph.slice %{{.*}} {starts = array<i64: 1, 0, 0>
+  // CHECK: hgraph.matmul %{{.*}}, %{{.*}} : (tensor<3x4xf32>, tensor<4x5xf32>) -> tensor<3x5xf32>
+  // CHECK: %[[C:.*]] = hgraph.concat %{{.*}}, %{{.*}} {axis = 0 : i64} : (tensor<1x3x5xf32>, tensor<1x3x5xf32>) -> tensor<2x3x5xf32>
+  // CHECK: return %[[C]]
+  %0 = hgraph.matmul %a, %b : (tensor<2x3x4xf32>, tensor<2x4x5xf32>) -> tensor<2x3x5xf32>
+  return %0 : tensor<2x3x5xf32>
+}
+
+// -----
+
+// Tests that a broadcast left matrix is sliced once and reused, and that a
+// 1-D right operand becomes a column.
+// CHECK-LABEL: func.func @broadcast_matmul
+func.func @broadcast_matmul(%a: tensor<3x4xf32>, %b: tensor<2x4x5xf32>, %v: tensor<4xf32>) -> (tensor<2x3x5xf32>, tensor<3xf32>) {
+  // CHECK-COUNT-2: hgraph.matmul %{{.*}}, %{{.*}} : (tensor<3x4xf32>, tensor<4x5xf32>) -> tensor<3x5xf32>
+  // CHECK: hgraph.reshape %{{.*}} : tensor<4xf32> -> tensor<4x1xf32>
+  // CHECK: hgraph.matmul %{{.*}}, %{{.*}} : (tensor<3x4xf32>, tensor<4x1xf32>) -> tensor<3x1xf32>
+  // CHECK: hgraph.reshape %{{.*}} : tensor<3x1xf32> -> tensor<3xf32>
+  %0 = hgraph.matmul %a, %b : (tensor<3x4xf32>, tensor<2x4x5xf32>) -> tensor<2x3x5xf32>
+  %1 = hgraph.matmul %a, %v : (tensor<3x4xf32>, tensor<4xf32>) -> tensor<3xf32>
+  return %0, %1 : tensor<2x3x5xf32>, tensor<3xf32>
+}
+
+// -----
+
+// Tests that a reduction over outer axes moves them innermost, merges them
+// and reduces the one innermost axis.
+// CHECK-LABEL: func.func @reduce_outer_axes
+func.func @reduce_outer_axes(%x: tensor<2x3x4xf32>) -> tensor<1x3x1xf32> {
+  // CHECK: %[[T:.*]] = hgraph.transpose %{{.*}} {perm = array<i64: 1, 0, 2>} : tensor<2x3x4xf32> -> tensor<3x2x4xf32>
+  // CHECK: %[[R:.*]] = hgraph.reshape %[[T]] : tensor<3x2x4xf32> -> tensor<3x8xf32>
+  // CHECK: %[[M:.*]] = hgraph.reduce mean %[[R]] {axes = array<i64: 1>, keepdims = true} : tensor<3x8xf32> -> tensor<3x1xf32>
+  // CHECK: hgraph.reshape %[[M]] : tensor<3x1xf32> -> tensor<1x3x1xf32>
+  %0 = hgraph.reduce mean %x {axes = array<i64: 0, 2>, keepdims = true} : tensor<2x3x4xf32> -> tensor<1x3x1xf32>
+  return %0 : tensor<1x3x1xf32>
+}
+
+// -----
+
+// Tests that L2 and log-sum-exp become a sum with their elementwise steps,
+// and that products are left alone.
+// CHECK-LABEL: func.func @reduce_kinds
+func.func @reduce_kinds(%x: tensor<3x4xf32>) -> (tensor<3xf32>, tensor<3x1xf32>, tensor<3xf32>) {
+  // CHECK: %[[SQ:.*]] = hgraph.mul %{{.*}}, %{{.*}} : (tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
+  // CHECK: %[[S:.*]] = hgraph.reduce sum %[[SQ]] {axes = array<i64: 1>, keepdims = false} : tensor<3x4xf32> -> tensor<3xf32>
+  // CHECK: hgraph.sqrt %[[S]]
+  // CHECK: %[[E:.*]] = hgraph.exp %{{.*}} : tensor<3x4xf32>
+  // CHECK: %[[S2:.*]] = hgraph.reduce sum %[[E]] {axes = array<i64: 1>, keepdims = true}
+  // CHECK: hgraph.log %[[S2]]
+  // CHECK: hgraph.reduce prod
+  %0 = hgraph.reduce l2 %x {axes = array<i64: 1>, keepdims = false} : tensor<3x4xf32> -> tensor<3xf32>
+  %1 = hgraph.reduce log_sum_exp %x {axes = array<i64: 1>, keepdims = true} : tensor<3x4xf32> -> tensor<3x1xf32>
+  %2 = hgraph.reduce prod %x {axes = array<i64: 1>, keepdims = false} : tensor<3x4xf32> -> tensor<3xf32>
+  return %0, %1, %2 : tensor<3xf32>, tensor<3x1xf32>, tensor<3xf32>
+}

@@ -118,5 +118,24 @@ def block_moves(path):
           [_t("crd", [1, 2, 4, 6]), _t("s2d", [1, 8, 2, 3])], [], path)
 
 
+def attention(path):
+    """ONNX Attention (opset 23) with packed 3-D heads, grouped-query
+    heads, a causal mask over a KV cache and the qk output after softmax;
+    and one with an unsupported softmax_precision."""
+    nodes = [
+        helper.make_node("Attention", ["q", "k", "v", "", "pk", "pv"],
+                         ["y", "present_k", "present_v", "qk"], name="attn",
+                         is_causal=1, q_num_heads=4, kv_num_heads=2,
+                         qk_matmul_output_mode=3),
+        helper.make_node("Attention", ["q", "k", "v"], ["y2"], name="attn_bf16",
+                         q_num_heads=4, kv_num_heads=2, softmax_precision=16),
+    ]
+    _save(nodes, [_t("q", [1, 3, 8]), _t("k", [1, 3, 4]), _t("v", [1, 3, 4]),
+                  _t("pk", [1, 2, 2, 2]), _t("pv", [1, 2, 2, 2])],
+          [_t("y", [1, 3, 8]), _t("present_k", [1, 2, 5, 2]),
+           _t("present_v", [1, 2, 5, 2]), _t("qk", [1, 4, 3, 5]), _t("y2", [1, 3, 8])],
+          [], path, opset=23)
+
+
 if __name__ == "__main__":
     globals()[sys.argv[1]](sys.argv[2])

@@ -1,0 +1,293 @@
+//===- OnnxAttentionRule.cpp - Import rule of ONNX Attention ----------===//
+//
+// Attention (opsets 23 to 25) imports as the graph that ONNX's reference
+// computes, in its order of operations: heads split from packed 3-D
+// inputs, the KV cache concatenated, KV heads repeated for grouped-query
+// attention, Q and K each scaled by sqrt(scale), Q x K^T, softcap, the
+// additive bias (attn_mask, causal and sliding-window masks), softmax
+// along the keys, and the product with V. The causal and window masks are
+// constants built here; a query row that they mask entirely gets zero
+// probabilities, as ONNX defines.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/frontend/OnnxOps.h"
+
+#include "compiler/dialects/hgraph/IR/HGraph.h"
+
+#include "mlir/Dialect/Traits.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+using namespace hetc;
+using namespace hetc::frontend;
+
+namespace {
+
+using Results = FailureOr<SmallVector<Value>>;
+
+RankedTensorType f32Tensor(OpBuilder &b, ArrayRef<int64_t> shape) {
+  return RankedTensorType::get(shape, b.getF32Type());
+}
+
+Value f32Constant(NodeContext &ctx, ArrayRef<int64_t> shape,
+                  ArrayRef<float> values) {
+  return hgraph::ConstantOp::create(
+      ctx.builder, ctx.loc,
+      DenseElementsAttr::get(f32Tensor(ctx.builder, shape), values));
+}
+
+Value scalar(NodeContext &ctx, float value) {
+  return f32Constant(ctx, {}, {value});
+}
+
+Value reshape(NodeContext &ctx, Value v, ArrayRef<int64_t> shape) {
+  return ctx.create<hgraph::ReshapeOp>(f32Tensor(ctx.builder, shape), v);
+}
+
+Value transpose(NodeContext &ctx, Value v, ArrayRef<int64_t> perm) {
+  ArrayRef<int64_t> in = tensorType(v).getShape();
+  SmallVector<int64_t> shape;
+  for (int64_t p : perm)
+    shape.push_back(in[p]);
+  return ctx.create<hgraph::TransposeOp>(f32Tensor(ctx.builder, shape), v,
+                                         ctx.builder.getDenseI64ArrayAttr(perm));
+}
+
+/// Elementwise binary op with numpy broadcasting of the operands' shapes.
+template <typename OpTy>
+Value binary(NodeContext &ctx, Value a, Value b) {
+  SmallVector<int64_t> shape;
+  OpTrait::util::getBroadcastedShape(tensorType(a).getShape(),
+                                     tensorType(b).getShape(), shape);
+  return ctx.create<OpTy>(f32Tensor(ctx.builder, shape), a, b);
+}
+
+Value matmul(NodeContext &ctx, Value a, Value b) {
+  ArrayRef<int64_t> as = tensorType(a).getShape(), bs = tensorType(b).getShape();
+  SmallVector<int64_t> shape;
+  OpTrait::util::getBroadcastedShape(as.drop_back(2), bs.drop_back(2), shape);
+  shape.append({as[as.size() - 2], bs.back()});
+  return hgraph::MatMulOp::create(ctx.builder, ctx.loc,
+                                  f32Tensor(ctx.builder, shape), a, b);
+}
+
+/// [B, S, heads * size] -> [B, heads, S, size].
+Value splitHeads(NodeContext &ctx, Value x, int64_t heads) {
+  ArrayRef<int64_t> s = tensorType(x).getShape();
+  Value r = reshape(ctx, x, {s[0], s[1], heads, s[2] / heads});
+  return transpose(ctx, r, {0, 2, 1, 3});
+}
+
+Results importAttention(NodeContext &ctx) {
+  if (failed(expectInputs(ctx, 3, 7)))
+    return failure();
+  Value q = ctx.inputs[0], k = ctx.inputs[1], v = ctx.inputs[2];
+  Value mask = ctx.input(3), pastKey = ctx.input(4),
+        pastValue = ctx.input(5);
+  for (Value x : {q, k, v, pastKey, pastValue})
+    if (x && !tensorType(x).getElementType().isF32())
+      return ctx.error() << "only float32 Q, K, V and caches are supported, "
+                            "got "
+                         << tensorType(x);
+  if (ctx.input(6))
+    return ctx.error() << "input 6 ('nonpad_kv_seqlen') is not supported";
+  if (!pastKey != !pastValue)
+    return ctx.error() << "past_key and past_value must be given together";
+  int64_t rank = tensorType(q).getRank();
+  if ((rank != 3 && rank != 4) || tensorType(k).getRank() != rank ||
+      tensorType(v).getRank() != rank)
+    return ctx.error() << "Q, K and V must all be 3-D or all 4-D, got "
+                       << tensorType(q) << ", " << tensorType(k) << " and "
+                       << tensorType(v);
+  if (const onnx::AttributeProto *p = ctx.attr("softmax_precision"))
+    if (p->i() != onnx::TensorProto::FLOAT &&
+        p->i() != onnx::TensorProto::DOUBLE)
+      return ctx.error() << "softmax_precision "
+                         << dataTypeName(int(p->i()))
+                         << " is not supported; the softmax runs in float32";
+  int64_t mode = ctx.intAttr("qk_matmul_output_mode", 0);
+  if (mode < 0 || mode > 3)
+    return ctx.error() << "qk_matmul_output_mode " << mode
+                       << " is not one of 0, 1, 2, 3";
+
+  if (rank == 3) {
+    int64_t qHeads = ctx.intAttr("q_num_heads", 0);
+    int64_t kvHeads = ctx.intAttr("kv_num_heads", 0);
+    if (qHeads <= 0 || kvHeads <= 0)
+      return ctx.error() << "3-D inputs need positive q_num_heads and "
+                            "kv_num_heads attributes";
+    if (tensorType(q).getDimSize(2) % qHeads != 0 ||
+        tensorType(k).getDimSize(2) % kvHeads != 0 ||
+        tensorType(v).getDimSize(2) % kvHeads != 0)
+      return ctx.error() << "the hidden sizes of Q, K and V must divide by "
+                            "their head counts";
+    q = splitHeads(ctx, q, qHeads);
+    k = splitHeads(ctx, k, kvHeads);
+    v = splitHeads(ctx, v, kvHeads);
+  }
+  ArrayRef<int64_t> qs = tensorType(q).getShape();
+  int64_t batch = qs[0], qHeads = qs[1], seq = qs[2], headSize = qs[3];
+  int64_t kvHeads = tensorType(k).getDimSize(1);
+
+  // The KV cache: present = concat(past, new) along the sequence.
+  auto appendCache = [&](Value past, Value now) -> Value {
+    if (!past)
+      return now;
+    SmallVector<int64_t> shape(tensorType(now).getShape());
+    shape[2] += tensorType(past).getDimSize(2);
+    return ctx.create<hgraph::ConcatOp>(f32Tensor(ctx.builder, shape),
+                                        ValueRange{past, now},
+                                        ctx.builder.getI64IntegerAttr(2));
+  };
+  Value presentKey = appendCache(pastKey, k);
+  Value presentValue = appendCache(pastValue, v);
+  int64_t pastLength = pastKey ? tensorType(pastKey).getDimSize(2) : 0;
+  int64_t kvLength = tensorType(presentKey).getDimSize(2);
+
+  // Grouped-query attention: each KV head serves qHeads / kvHeads query
+  // heads, repeated in place ([h0, h0, h1, h1, ...]).
+  Value keys = presentKey, values = presentValue;
+  if (qHeads != kvHeads) {
+    if (kvHeads <= 0 || qHeads % kvHeads != 0)
+      return ctx.error() << "q_num_heads " << qHeads
+                         << " is not a multiple of kv_num_heads " << kvHeads;
+    SmallVector<int64_t> heads;
+    for (int64_t h = 0; h < qHeads; ++h)
+      heads.push_back(h / (qHeads / kvHeads));
+    Value indices = hgraph::ConstantOp::create(
+        ctx.builder, ctx.loc,
+        DenseElementsAttr::get(
+            RankedTensorType::get({qHeads}, ctx.builder.getI64Type()),
+            ArrayRef<int64_t>(heads)));
+    auto repeat = [&](Value x) -> Value {
+      SmallVector<int64_t> shape(tensorType(x).getShape());
+      shape[1] = qHeads;
+      return ctx.create<hgraph::GatherOp>(f32Tensor(ctx.builder, shape), x,
+                                          indices,
+                                          ctx.builder.getI64IntegerAttr(1));
+    };
+    keys = repeat(keys);
+    values = repeat(values);
+  }
+
+  // Q and K are each scaled by sqrt(scale), as ONNX's definition does.
+  double scale = 1.0 / std::sqrt(double(headSize));
+  if (const onnx::AttributeProto *s = ctx.attr("scale"))
+    scale = s->f();
+  Value root = scalar(ctx, float(std::sqrt(scale)));
+  Value qScaled = binary<hgraph::MulOp>(ctx, q, root);
+  Value kScaled = binary<hgraph::MulOp>(ctx, keys, root);
+  Value scores =
+      matmul(ctx, qScaled, transpose(ctx, kScaled, {0, 1, 3, 2}));
+  float softcap = ctx.floatAttr("softcap", 0.0f);
+  if (softcap > 0.0f) {
+    Value cap = scalar(ctx, softcap);
+    Value t = ctx.create<hgraph::TanhOp>(binary<hgraph::DivOp>(ctx, scores, cap));
+    scores = binary<hgraph::MulOp>(ctx, t, cap);
+  }
+  Value qkOutput = scores;
+
+  // The constant part of the bias: causal and sliding-window masks, with
+  // the query block aligned after the cache (offset = past length).
+  const float negInf = -std::numeric_limits<float>::infinity();
+  bool causal = ctx.intAttr("is_causal", 0) != 0;
+  int64_t left = ctx.intAttr("left_window_size", -1);
+  int64_t right = ctx.intAttr("right_window_size", -1);
+  bool window = left >= 0 || right >= 0;
+  SmallVector<float> fixed(seq * kvLength, 0.0f);
+  SmallVector<float> keepRow(seq, 1.0f);
+  bool anyMasked = false;
+  for (int64_t i = 0; i < seq; ++i) {
+    bool allMasked = true;
+    for (int64_t j = 0; j < kvLength; ++j) {
+      int64_t diff = i + pastLength - j;
+      bool allowed = !(causal && diff < 0) && !(left >= 0 && diff > left) &&
+                     !(right >= 0 && -diff > right);
+      fixed[i * kvLength + j] = allowed ? 0.0f : negInf;
+      allMasked &= !allowed;
+    }
+    if (allMasked && kvLength > 0) {
+      keepRow[i] = 0.0f;
+      anyMasked = true;
+    }
+  }
+
+  // attn_mask: boolean (true attends) or additive, padded with masked
+  // keys up to the total sequence length.
+  Value bias;
+  if (mask) {
+    RankedTensorType mt = tensorType(mask);
+    if (mt.getElementType().isInteger(1)) {
+      mask = ctx.create<hgraph::WhereOp>(f32Tensor(ctx.builder, mt.getShape()),
+                                         mask, scalar(ctx, 0.0f),
+                                         scalar(ctx, negInf));
+    } else if (!mt.getElementType().isF32()) {
+      return ctx.error() << "attn_mask of type " << mt
+                         << " is not supported; it must be boolean or float32";
+    }
+    int64_t given = mt.getRank() ? mt.getShape().back() : 1;
+    if (mt.getRank() == 0 || given > kvLength)
+      return ctx.error() << "attn_mask " << mt << " does not fit "
+                         << kvLength << " keys";
+    if (given < kvLength) {
+      SmallVector<int64_t> pads(2 * mt.getRank(), 0), shape(mt.getShape());
+      pads[2 * mt.getRank() - 1] = kvLength - given;
+      shape.back() = kvLength;
+      mask = ctx.create<hgraph::PadOp>(f32Tensor(ctx.builder, shape), mask,
+                                       scalar(ctx, negInf),
+                                       ctx.builder.getDenseI64ArrayAttr(pads),
+                                       ctx.builder.getStringAttr("constant"));
+    }
+    bias = mask;
+  }
+  Value softmaxInput;
+  if (causal || window) {
+    Value fixedBias = f32Constant(ctx, {seq, kvLength}, fixed);
+    Value total = bias ? binary<hgraph::AddOp>(ctx, bias, fixedBias) : fixedBias;
+    Value withBias = binary<hgraph::AddOp>(ctx, scores, total);
+    if (mode == 2)
+      qkOutput = withBias;
+    softmaxInput = withBias;
+    if (anyMasked) {
+      // A fully masked row would softmax to NaN (every logit -inf); it is
+      // fed finite logits instead and its probabilities are zeroed below.
+      for (int64_t i = 0; i < seq; ++i)
+        if (keepRow[i] == 0.0f)
+          for (int64_t j = 0; j < kvLength; ++j)
+            fixed[i * kvLength + j] = 0.0f;
+      Value guarded = f32Constant(ctx, {seq, kvLength}, fixed);
+      Value guardedTotal =
+          bias ? binary<hgraph::AddOp>(ctx, bias, guarded) : guarded;
+      softmaxInput = binary<hgraph::AddOp>(ctx, scores, guardedTotal);
+    }
+  } else {
+    softmaxInput = bias ? binary<hgraph::AddOp>(ctx, scores, bias) : scores;
+    if (mode == 2)
+      qkOutput = softmaxInput;
+  }
+  Value probs = ctx.create<hgraph::SoftmaxOp>(
+      tensorType(softmaxInput), softmaxInput,
+      ctx.builder.getI64IntegerAttr(tensorType(softmaxInput).getRank() - 1));
+  if (anyMasked)
+    probs = binary<hgraph::MulOp>(ctx, probs,
+                                  f32Constant(ctx, {seq, 1}, keepRow));
+  if (mode == 3)
+    qkOutput = probs;
+
+  Value y = matmul(ctx, probs, values);
+  if (rank == 3) {
+    int64_t vSize = tensorType(values).getDimSize(3);
+    y = reshape(ctx, transpose(ctx, y, {0, 2, 1, 3}),
+                {batch, seq, qHeads * vSize});
+  }
+  return SmallVector<Value>{y, presentKey, presentValue, qkOutput};
+}
+
+} // namespace
+
+void hetc::frontend::addAttentionRules(llvm::StringMap<ImportRule> &rules) {
+  rules.insert({"Attention", importAttention});
+}

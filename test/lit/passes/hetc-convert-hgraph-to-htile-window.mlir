@@ -1,0 +1,50 @@
+// RUN: hetc-opt %s --split-input-file --hetc-convert-hgraph-to-htile=chip=%chips/test-chip.chip | FileCheck %s
+
+// Tests that a padded max pool gathers each window into a row, with -inf
+// (an extra one-element input) where the window leaves the input, and
+// reduces the rows into [.., 1, n] rows.
+// CHECK-LABEL: func.func @max_pool
+func.func @max_pool(%x: tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32> {
+  // CHECK: %[[X:.*]] = htile.input "input0"
+  // CHECK: %[[NEG:.*]] = htile.constant dense<0xFF800000> : tensor<1xf32> : memref<1xf32>
+  // CHECK: %[[W:.*]] = htile.alloc : memref<1x1x2x2x4xf32>
+  // CHECK: htile.gather ins(%[[X]], %[[NEG]]) outs(%[[W]]) indices [4, 4, 4, 0, 4, 4, 0, 1, 4, 0, 4, 2, 0, 1, 2, 3]
+  // CHECK: htile.reduce max ins(%[[W]])
+  // CHECK: htile.transpose
+  // CHECK: htile.view %{{.*}} : memref<1x1x2x1x2xf32> to memref<1x1x2x2xf32>
+  %0 = hgraph.max_pool %x {ceil_mode = false, count_include_pad = false, dilations = array<i64: 1, 1>, kernel_shape = array<i64: 2, 2>, pads = array<i64: 1, 1, 0, 0>, strides = array<i64: 1, 1>} : tensor<1x1x2x2xf32> -> tensor<1x1x2x2xf32>
+  return %0 : tensor<1x1x2x2xf32>
+}
+
+// -----
+
+// Tests that an average pool without counting the padding sums zero-padded
+// windows and divides by each window's count of input elements.
+// CHECK-LABEL: func.func @average_pool
+func.func @average_pool(%x: tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32> {
+  // CHECK: htile.gather ins(%{{.*}}) outs(%{{.*}}) indices [-1, -1, -1, 0, -1, -1, 0, 1, -1, 0, -1, 2, 0, 1, 2, 3] : (memref<1x1x2x2xf32>) -> memref<1x1x2x2x4xf32>
+  // CHECK: htile.reduce sum
+  // CHECK: %[[N:.*]] = htile.constant dense<{{\[\[}}1.000000e+00, 2.000000e+00], [2.000000e+00, 4.000000e+00]]> : tensor<2x2xf32> : memref<2x2xf32>
+  // CHECK: htile.binary div ins(%{{.*}}, %[[N]])
+  %0 = hgraph.average_pool %x {ceil_mode = false, count_include_pad = false, dilations = array<i64: 1, 1>, kernel_shape = array<i64: 2, 2>, pads = array<i64: 1, 1, 0, 0>, strides = array<i64: 1, 1>} : tensor<1x1x2x2xf32> -> tensor<1x1x2x2xf32>
+  return %0 : tensor<1x1x2x2xf32>
+}
+
+// -----
+
+// Tests that a convolution gathers its input windows as columns
+// ([C * K, positions]) and multiplies the weight rows by them, so the
+// result is already in NCHW order; the bias is added per channel.
+// CHECK-LABEL: func.func @conv
+func.func @conv(%x: tensor<1x1x3x3xf32>, %w: tensor<2x1x2x2xf32>, %b: tensor<2xf32>) -> tensor<1x2x2x2xf32> {
+  // CHECK: %[[W2:.*]] = htile.alloc : memref<2x4xf32>
+  // CHECK: htile.gather ins(%{{.*}}) outs(%[[W2]]) indices [0, 1, 2, 3, 4, 5, 6, 7] : (memref<2x1x2x2xf32>) -> memref<2x4xf32>
+  // CHECK: %[[COLS:.*]] = htile.alloc : memref<4x4xf32>
+  // CHECK: htile.gather ins(%{{.*}}) outs(%[[COLS]]) indices [0, 1, 3, 4, 1, 2, 4, 5, 3, 4, 6, 7, 4, 5, 7, 8] : (memref<1x1x3x3xf32>) -> memref<4x4xf32>
+  // CHECK: %[[P:.*]] = htile.alloc : memref<2x4xf32>
+  // CHECK: htile.matmul ins(%[[W2]], %[[COLS]]) outs(%[[P]])
+  // CHECK: htile.binary add ins(%{{.*}}, %{{.*}}) outs(%{{.*}}) : memref<1x2x4xf32>, memref<2x1xf32>, memref<1x2x4xf32>
+  // CHECK: htile.gather ins(%{{.*}}) outs(%{{.*}}) indices [0, 1, 2, 3, 4, 5, 6, 7] : (memref<1x2x4xf32>) -> memref<1x2x2x2xf32>
+  %0 = hgraph.conv %x, %w, %b {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x1x3x3xf32>, tensor<2x1x2x2xf32>, tensor<2xf32>) -> tensor<1x2x2x2xf32>
+  return %0 : tensor<1x2x2x2xf32>
+}
