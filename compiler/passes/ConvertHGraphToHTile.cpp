@@ -338,11 +338,6 @@ LogicalResult Lowering::lowerSoftmax(hgraph::SoftmaxOp op) {
     return op.emitError("softmax along axis ")
            << axis << " of " << type
            << " is not supported on the chip yet; only the last axis is";
-  if (type.getShape().back() > int64_t(chip.lanes()))
-    return op.emitError("softmax over rows of ")
-           << type.getShape().back() << " elements is not supported on the "
-           << "chip yet; rows must fit one vector (" << chip.lanes()
-           << " lanes on '" << chip.name() << "')";
   Value input = buffer(op.getInput());
   Value out = alloc(op.getResult());
   Value scratch = alloc(op.getResult());

@@ -72,6 +72,9 @@ private:
   void expandUnary(htile::UnaryOp op);
   void expandMatMul(htile::MatMulOp op);
   void expandSoftmax(htile::SoftmaxOp op);
+  /// Softmax over rows of several vectors.
+  void expandWideSoftmax(Location loc, const Tensor &in, const Tensor &out,
+                         const Tensor &scratch);
   void expandTranspose(htile::TransposeOp op);
   void expandReduce(htile::ReduceOp op);
   void expandGather(htile::GatherOp op);
@@ -178,10 +181,7 @@ LogicalResult Expander::expand(Operation *op) {
         expandMatMul(k);
         return success();
       })
-      .Case([&](htile::SoftmaxOp k) -> LogicalResult {
-        if (k.getInput().getType().getShape().back() > int64_t(lanes))
-          return k.emitError("softmax rows must fit one vector of ")
-                 << lanes << " lanes";
+      .Case([&](htile::SoftmaxOp k) {
         expandSoftmax(k);
         return success();
       })
@@ -346,6 +346,8 @@ void Expander::expandSoftmax(htile::SoftmaxOp op) {
   Tensor in = tensor(op.getInput()), out = tensor(op.getOutput()),
          scratch = tensor(op.getScratch());
   int32_t n = int32_t(in.layout.cols);
+  if (in.layout.vectorsPerRow > 1)
+    return expandWideSoftmax(loc, in, out, scratch);
   for (int64_t r = 0; r < in.layout.rows; ++r) {
     // e = exp(x - max(x)), kept in scratch while its sum is formed.
     Value max = reduce(loc, hisa::VReduceKind::max, read(loc, in.at(r, 0)), n);
@@ -359,6 +361,53 @@ void Expander::expandSoftmax(htile::SoftmaxOp op) {
           binary(loc, hisa::VBinaryKind::div, read(loc, scratch.at(r, 0)),
                  sum, n),
           out.at(r, 0));
+  }
+}
+
+void Expander::expandWideSoftmax(Location loc, const Tensor &in,
+                                 const Tensor &out, const Tensor &scratch) {
+  int64_t vectors = in.layout.vectorsPerRow, cols = in.layout.cols;
+  int32_t all = int32_t(lanes);
+  // The row's maximum and sum are combined across its vectors, each
+  // reduction broadcast to every lane. Each is parked in the output row
+  // (vectors 0 and 1, which are written last) so that every later use
+  // reads it on its own: one stream value read by many instructions would
+  // force them into one cycle.
+  for (int64_t r = 0; r < in.layout.rows; ++r) {
+    Value max = nullptr;
+    for (int64_t j = 0; j < vectors; ++j) {
+      Value part = reduce(loc, hisa::VReduceKind::max, read(loc, in.at(r, j)),
+                          lanesOf(cols, j));
+      max = max ? binary(loc, hisa::VBinaryKind::max, max, part, all) : part;
+    }
+    write(loc, max, out.at(r, 0));
+    Value sum = nullptr;
+    for (int64_t j = 0; j < vectors; ++j) {
+      int32_t n = lanesOf(cols, j);
+      Value x = read(loc, in.at(r, j));
+      Value shifted =
+          binary(loc, hisa::VBinaryKind::sub, x, read(loc, out.at(r, 0)), n);
+      write(loc, unary(loc, hisa::VUnaryKind::exp, shifted, n),
+            scratch.at(r, j));
+      Value part =
+          reduce(loc, hisa::VReduceKind::sum, read(loc, scratch.at(r, j)), n);
+      sum = sum ? binary(loc, hisa::VBinaryKind::add, sum, part, all) : part;
+    }
+    write(loc, sum, out.at(r, 1));
+    // Vector 1 holds the sum, so it is divided last; vector 0 (the maximum,
+    // no longer needed) just before it.
+    std::vector<int64_t> order;
+    for (int64_t j = vectors - 1; j >= 2; --j)
+      order.push_back(j);
+    order.push_back(0);
+    order.push_back(1);
+    for (int64_t j : order) {
+      Value e = read(loc, scratch.at(r, j));
+      write(loc,
+            binary(loc, hisa::VBinaryKind::div, e, read(loc, out.at(r, 1)),
+                   lanesOf(cols, j)),
+            out.at(r, j));
+    }
   }
 }
 

@@ -349,6 +349,8 @@ MODELS = {
     "split_gather": (split_gather, {}),
     "gqa_attention": (gqa_attention, {}),
     "small_cnn": (small_cnn, {}),
+    # Softmax over 40 keys: rows of three vectors on test-chip.
+    "long_attention": (lambda: attention_head(seq=40, seed=12), {}),
 }
 
 

@@ -29,14 +29,6 @@ func.func @main(%x: tensor<4x8xf32>) -> (tensor<1x8xf32>, tensor<4x8xf32>) {
   return %0, %1 : tensor<1x8xf32>, tensor<4x8xf32>
 }
 
-// -----
-
-// Tests that softmax rows must fit one vector of the chip.
-func.func @main(%x: tensor<2x20xf32>) -> tensor<2x20xf32> {
-  // expected-error @+1 {{softmax over rows of 20 elements is not supported on the chip yet; rows must fit one vector (16 lanes on 'test-chip')}}
-  %0 = hgraph.softmax %x {axis = 1 : i64} : tensor<2x20xf32>
-  return %0 : tensor<2x20xf32>
-}
 
 // -----
 

@@ -64,6 +64,40 @@ func.func @softmax() {
 
 // -----
 
+// Tests softmax over a row of 20 on test-chip (two vectors of 16 and 4
+// lanes): the vectors' maxima are combined over all lanes and parked in
+// output vector 0, each vector is shifted, exponentiated into scratch and
+// summed, the sums combined and parked in output vector 1, and the
+// divisions write vector 0 before vector 1, whose sum they all read.
+// CHECK-LABEL: func.func @wide_softmax()
+// CHECK: %[[M0:.*]] = hisa.vreduce max %{{.*}} lanes 16
+// CHECK: %[[M1:.*]] = hisa.vreduce max %{{.*}} lanes 4
+// CHECK-NEXT: %[[M:.*]] = hisa.vbinary max %[[M0]], %[[M1]] lanes 16
+// CHECK-NEXT: hisa.write %[[M]] to 10
+// CHECK-NEXT: %[[X:.*]] = hisa.read 0
+// CHECK-NEXT: %[[MR:.*]] = hisa.read 10
+// CHECK-NEXT: hisa.vbinary sub %[[X]], %[[MR]] lanes 16
+// CHECK-NEXT: hisa.vunary exp %{{.*}} lanes 16
+// CHECK-NEXT: hisa.write %{{.*}} to 20
+// CHECK: hisa.vbinary sub %{{.*}}, %{{.*}} lanes 4
+// CHECK: hisa.write %{{.*}} to 21
+// CHECK: %[[S:.*]] = hisa.vbinary add %{{.*}}, %{{.*}} lanes 16
+// CHECK-NEXT: hisa.write %[[S]] to 11
+// CHECK: hisa.vbinary div %{{.*}}, %{{.*}} lanes 16
+// CHECK-NEXT: hisa.write %{{.*}} to 10
+// CHECK: hisa.vbinary div %{{.*}}, %{{.*}} lanes 4
+// CHECK-NEXT: hisa.write %{{.*}} to 11
+func.func @wide_softmax() {
+  %x = htile.input "x" {address = 0 : i64} : memref<1x20xf32>
+  %y = htile.alloc {address = 10 : i64} : memref<1x20xf32>
+  %s = htile.alloc {address = 20 : i64} : memref<1x20xf32>
+  htile.softmax ins(%x) outs(%y) scratch(%s) : memref<1x20xf32>, memref<1x20xf32>, memref<1x20xf32>
+  htile.output "y", %y : memref<1x20xf32>
+  return
+}
+
+// -----
+
 // Tests an elementwise kernel over rows of two vectors with a row operand.
 // CHECK-LABEL: func.func @rows()
 // CHECK: %[[A:.*]] = hisa.read 0
