@@ -245,11 +245,12 @@ def main():
     parser.add_argument("--report", default=os.path.join(ROOT, "docs", "conformance.md"))
     parser.add_argument("--write-report", action="store_true")
     parser.add_argument("--filter", default="")
-    parser.add_argument("--chip", default=CHIP,
-                        help="chip file to compile for and run on")
+    parser.add_argument("--chip", help="chip file to compile for and run on "
+                        "(default: chips/test-chip.chip)")
     args = parser.parse_args()
     global CHIP
-    CHIP = os.path.abspath(args.chip)
+    if args.chip:
+        CHIP = os.path.abspath(args.chip)
 
     hetc = os.path.abspath(args.hetc)
     work_dir = os.path.abspath(args.work_dir)
