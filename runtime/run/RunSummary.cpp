@@ -25,22 +25,17 @@ void printUsage(std::ostream &out, const sim::SimStats &stats,
   uint64_t total = stats.cycles;
   out << "utilisation: vector unit " << busyText(stats.vector.cycles, total)
       << "\n";
-  for (size_t p = 0; p < stats.planes.size(); ++p)
-    if (stats.planes[p].instructions)
-      out << "utilisation: matrix plane " << p << " "
-          << busyText(stats.planes[p].cycles, total) << "\n";
-  for (size_t e = 0; e < stats.dma.size(); ++e)
-    if (stats.dma[e].instructions)
-      out << "utilisation: DMA engine " << e << " "
-          << busyText(stats.dma[e].cycles, total) << "\n";
-  for (size_t k = 0; k < stats.links.size(); ++k)
-    if (stats.links[k].instructions)
-      out << "utilisation: C2C link " << k << " "
-          << busyText(stats.links[k].cycles, total) << "\n";
-  for (size_t k = 0; k < stats.switches.size(); ++k)
-    if (stats.switches[k].instructions)
-      out << "utilisation: switch " << k << " "
-          << busyText(stats.switches[k].cycles, total) << "\n";
+  // One line per unit of these kinds that issued anything.
+  const std::pair<const char *, const std::vector<sim::UnitBusy> *> kinds[] = {
+      {"matrix plane", &stats.planes},
+      {"DMA engine", &stats.dma},
+      {"C2C link", &stats.links},
+      {"switch", &stats.switches}};
+  for (const auto &[name, units] : kinds)
+    for (size_t k = 0; k < units->size(); ++k)
+      if ((*units)[k].instructions)
+        out << "utilisation: " << name << " " << k << " "
+            << busyText((*units)[k].cycles, total) << "\n";
   if (!stats.slices.empty()) {
     size_t busiest = 0;
     uint64_t sum = 0;

@@ -194,6 +194,20 @@ bool isVector(OpClass kind) {
          kind == OpClass::VectorReduce;
 }
 
+/// Checks that `unit` is one of the chip's `count` units of a kind, named
+/// `name` (e.g. "matrix plane"), `plural` in the message.
+bool checkUnit(uint32_t unit, uint32_t count, const std::string &name,
+               const std::string &plural, std::string &kind,
+               std::string &details) {
+  if (unit < count)
+    return true;
+  kind = "bad unit";
+  details = name + " " + std::to_string(unit) +
+            " does not exist (the chip has " + std::to_string(count) + " " +
+            plural + ")";
+  return false;
+}
+
 /// Checks one stream operand; `role` is "src[0]" or "dst".
 bool checkStream(const hetx::StreamRef &ref, const std::string &role,
                  const chip::ChipSpec &chip, StreamPort &port,
@@ -270,23 +284,15 @@ bool decodeOne(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
     break;
   case OpClass::LoadWeights:
   case OpClass::MatMul:
-    if (op.unit >= proto.matrix().planes()) {
-      kind = "bad unit";
-      details = "matrix plane " + std::to_string(op.unit) +
-                " does not exist (the chip has " +
-                std::to_string(proto.matrix().planes()) + " planes)";
+    if (!checkUnit(op.unit, proto.matrix().planes(), "matrix plane",
+                   "planes", kind, details))
       return false;
-    }
     op.position = chip.planePosition(op.unit);
     break;
   case OpClass::Dma:
-    if (op.unit >= proto.dma().engines()) {
-      kind = "bad unit";
-      details = "DMA engine " + std::to_string(op.unit) +
-                " does not exist (the chip has " +
-                std::to_string(proto.dma().engines()) + " engines)";
+    if (!checkUnit(op.unit, proto.dma().engines(), "DMA engine", "engines",
+                   kind, details))
       return false;
-    }
     if (op.address >= chip.totalVectors() || op.hostAddress >= kMaxHostVectors) {
       kind = "bad address";
       details = op.address >= chip.totalVectors()
@@ -303,23 +309,15 @@ bool decodeOne(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
     op.position = 0;
     break;
   case OpClass::Permute:
-    if (op.unit >= chip.switches()) {
-      kind = "bad unit";
-      details = "switch unit " + std::to_string(op.unit) +
-                " does not exist (the chip has " +
-                std::to_string(chip.switches()) + " SWITCH units)";
+    if (!checkUnit(op.unit, chip.switches(), "switch unit", "SWITCH units",
+                   kind, details))
       return false;
-    }
     op.position = chip.switchPosition(op.unit);
     break;
   case OpClass::Link:
-    if (op.unit >= proto.c2c().links()) {
-      kind = "bad unit";
-      details = "C2C link " + std::to_string(op.unit) +
-                " does not exist (the chip has " +
-                std::to_string(proto.c2c().links()) + " links, c2c.links)";
+    if (!checkUnit(op.unit, proto.c2c().links(), "C2C link",
+                   "links, c2c.links", kind, details))
       return false;
-    }
     op.position = chip.switchPosition(chip.linkSwitch(op.unit));
     // A send is complete when its vector arrives; a receive when the
     // switch unit has emitted it.

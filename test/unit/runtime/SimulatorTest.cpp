@@ -13,16 +13,6 @@
 namespace hetc::test {
 namespace {
 
-sim::SimResult simulateOk(const TestProgram &program,
-                          const chip::ChipSpec &chip) {
-  sim::SimResult result;
-  std::string error;
-  EXPECT_TRUE(
-      sim::simulate(program.artifact, chip, program.inputs, result, error))
-      << error;
-  return result;
-}
-
 // Tests that read -> V_ADD -> write adds exactly and takes the cycles the
 // timing rules give: reads at 2 and 5, V_ADD at 7 (arrival at position 6),
 // write at 11, stored at 12.

@@ -349,6 +349,16 @@ int findInstruction(const hetx::Artifact &artifact, hetx::Opcode opcode,
   return -1;
 }
 
+sim::SimResult simulateOk(const TestProgram &program,
+                          const chip::ChipSpec &chip) {
+  sim::SimResult result;
+  std::string error;
+  EXPECT_TRUE(
+      sim::simulate(program.artifact, chip, program.inputs, result, error))
+      << error;
+  return result;
+}
+
 std::string simulateError(const TestProgram &program,
                           const chip::ChipSpec &chip) {
   sim::SimResult result;

@@ -13,6 +13,7 @@
 #include "runtime/chip/ChipSpec.h"
 #include "runtime/io/Tensor.h"
 #include "runtime/schema/hetx.pb.h"
+#include "runtime/sim/Simulator.h"
 
 #include <cstdint>
 #include <functional>
@@ -115,6 +116,10 @@ void resort(hetx::Artifact &artifact, const chip::ChipSpec &chip);
 /// Index of the first instruction with `opcode` issued at `cycle`, or -1.
 int findInstruction(const hetx::Artifact &artifact, hetx::Opcode opcode,
                     uint64_t cycle);
+
+/// Simulates `program`, which must run (the test fails otherwise).
+sim::SimResult simulateOk(const TestProgram &program,
+                          const chip::ChipSpec &chip);
 
 /// Simulates `program`; returns the error, or "" on success. Also runs it
 /// timing-only and expects the same outcome for any program whose inputs

@@ -134,16 +134,6 @@ void retype(TestProgram &program, hetx::DataType type) {
     instr.set_dtype(type);
 }
 
-sim::SimResult simulateOk(const TestProgram &program,
-                          const chip::ChipSpec &chip) {
-  sim::SimResult result;
-  std::string error;
-  EXPECT_TRUE(
-      sim::simulate(program.artifact, chip, program.inputs, result, error))
-      << error;
-  return result;
-}
-
 class TypedSimTest : public ::testing::Test {
 protected:
   chip::ChipSpec chip = loadChip("test-chip");
