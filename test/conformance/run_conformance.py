@@ -39,7 +39,7 @@ from onnx import numpy_helper
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # The chip the tests compile for and run on (--chip).
-CHIP = os.path.join(ROOT, "chips", "test-chip.chip")
+CHIP = os.path.join(ROOT, "chips", "tsp-v1.chip")
 
 
 def node_test_dir(work_dir):
@@ -246,7 +246,8 @@ def main():
     parser.add_argument("--write-report", action="store_true")
     parser.add_argument("--filter", default="")
     parser.add_argument("--chip", help="chip file to compile for and run on "
-                        "(default: chips/test-chip.chip)")
+                        "(default: chips/tsp-v1.chip, the default chip of "
+                        "hetc compile)")
     args = parser.parse_args()
     global CHIP
     if args.chip:
