@@ -49,6 +49,8 @@ unsigned byteWidth(ElementType type) {
   case ElementType::U8:
   case ElementType::Bool:
     return 1;
+  case ElementType::I64:
+    return 8;
   default:
     return 4;
   }
@@ -70,6 +72,8 @@ std::string typeName(ElementType type) {
     return "i32";
   case ElementType::Bool:
     return "bool";
+  case ElementType::I64:
+    return "i64";
   }
   return "?";
 }
@@ -77,7 +81,8 @@ std::string typeName(ElementType type) {
 std::optional<ElementType> parseTypeName(const std::string &name) {
   for (ElementType type :
        {ElementType::F32, ElementType::F16, ElementType::BF16, ElementType::I8,
-        ElementType::U8, ElementType::I32, ElementType::Bool})
+        ElementType::U8, ElementType::I32, ElementType::Bool,
+        ElementType::I64})
     if (typeName(type) == name)
       return type;
   return std::nullopt;

@@ -22,7 +22,9 @@
 
 namespace hetc::io {
 
-enum class ElementType : uint8_t { F32, F16, BF16, I8, U8, I32, Bool };
+/// I64 is a host type only: the chip holds int64 tensors as int32 lanes, so
+/// its elements are int32 values (Tensor::ints) and its range that of I32.
+enum class ElementType : uint8_t { F32, F16, BF16, I8, U8, I32, Bool, I64 };
 
 /// Whether elements of `type` are floating-point values (F32, F16, BF16).
 inline bool isFloat(ElementType type) {

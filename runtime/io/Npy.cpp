@@ -177,7 +177,8 @@ std::optional<ElementType> typeOfDescr(const std::string &descr) {
       {"<f4", ElementType::F32}, {"<f2", ElementType::F16},
       {"|i1", ElementType::I8},  {"<i1", ElementType::I8},
       {"|u1", ElementType::U8},  {"<u1", ElementType::U8},
-      {"<i4", ElementType::I32}, {"|b1", ElementType::Bool}};
+      {"<i4", ElementType::I32}, {"|b1", ElementType::Bool},
+      {"<i8", ElementType::I64}};
   for (const auto &[name, type] : kTypes)
     if (descr == name)
       return type;
@@ -195,6 +196,8 @@ std::string descrOf(ElementType type) {
     return "|u1";
   case ElementType::I32:
     return "<i4";
+  case ElementType::I64:
+    return "<i8";
   case ElementType::Bool:
     return "|b1";
   default:
@@ -203,7 +206,8 @@ std::string descrOf(ElementType type) {
 }
 
 /// Decodes `count` little-endian elements of `out.type` into `out`; false
-/// (with the elements up to the bad one) for a bool byte other than 0 or 1.
+/// (with the elements up to the bad one) for a bool byte other than 0 or 1
+/// or an int64 outside the int32 range the chip holds it in.
 bool decodeElements(const char *data, uint64_t count, Tensor &out) {
   const auto *bytes = reinterpret_cast<const unsigned char *>(data);
   for (uint64_t i = 0; i < count; ++i) {
@@ -240,6 +244,16 @@ bool decodeElements(const char *data, uint64_t count, Tensor &out) {
       out.ints.push_back(int32_t(bits));
       break;
     }
+    case ElementType::I64: {
+      uint64_t bits = 0;
+      for (int b = 7; b >= 0; --b)
+        bits = bits << 8 | bytes[8 * i + b];
+      int64_t value = int64_t(bits);
+      if (!inRange(ElementType::I32, value))
+        return false;
+      out.ints.push_back(int32_t(value));
+      break;
+    }
     }
   }
   return true;
@@ -267,6 +281,12 @@ void encodeElements(const Tensor &tensor, std::string &out) {
     case ElementType::I32:
       put(uint32_t(tensor.ints[i]), 4);
       break;
+    case ElementType::I64: {
+      // Sign-extended: the high word is all ones for negative values.
+      put(uint32_t(tensor.ints[i]), 4);
+      put(tensor.ints[i] < 0 ? 0xffffffffu : 0u, 4);
+      break;
+    }
     default:
       put(uint32_t(tensor.ints[i]), 1);
       break;
@@ -333,7 +353,8 @@ bool parseNpy(const std::string &bytes, const std::string &source, Tensor &out,
   if (!type)
     return fail("unsupported dtype " + describeDtype(header.descr) +
                 "; supported: float32 ('<f4'), float16 ('<f2'), int8 "
-                "('|i1'), uint8 ('|u1'), int32 ('<i4') and bool ('|b1'), "
+                "('|i1'), uint8 ('|u1'), int32 ('<i4'), int64 ('<i8', values in "
+                "the int32 range) and bool ('|b1'), "
                 "little-endian (convert with array.astype(...))");
   if (header.fortranOrder)
     return fail("Fortran-order arrays are not supported; save a C-order "
@@ -357,7 +378,10 @@ bool parseNpy(const std::string &bytes, const std::string &source, Tensor &out,
   out.ints.clear();
   if (!decodeElements(bytes.data() + headerStart + headerBytes, count, out))
     return fail("element " + std::to_string(out.size()) +
-                " is not a bool (0 or 1)");
+                (out.type == ElementType::I64
+                     ? " is outside the int32 range; the chip holds int64 "
+                       "tensors as int32"
+                     : " is not a bool (0 or 1)"));
   return true;
 }
 

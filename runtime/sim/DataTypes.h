@@ -36,6 +36,8 @@ inline std::optional<io::ElementType> elementTypeOf(hetx::DataType type) {
     return io::ElementType::I32;
   case hetx::BOOL:
     return io::ElementType::Bool;
+  case hetx::I64:
+    return io::ElementType::I64;
   default:
     return std::nullopt;
   }

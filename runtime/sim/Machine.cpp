@@ -156,11 +156,12 @@ const float *Machine::readStream(const Op &op, uint32_t index, int which,
 bool Machine::checkTypes(const Op &op, uint32_t index, int which,
                          int64_t cycle, uint32_t producer) {
   io::ElementType made = ops[producer].outType;
-  if (made == op.inType)
+  io::ElementType wanted = op.sourceType(which);
+  if (made == wanted)
     return true;
   return fail("type mismatch", cycle, index,
               "src[" + std::to_string(which) + "] takes " +
-                  io::typeName(op.inType) + " lanes, but instruction " +
+                  io::typeName(wanted) + " lanes, but instruction " +
                   text.instruction(producer) + " put " + io::typeName(made) +
                   " lanes there");
 }
@@ -304,7 +305,7 @@ bool Machine::execute(uint32_t index, int64_t cycle) {
     if (!checkWeightType(op, index, cycle))
       return false;
   }
-  const float *src[2] = {nullptr, nullptr};
+  const float *src[3] = {nullptr, nullptr, nullptr};
   for (int s = 0; s < op.sources; ++s)
     if (!(src[s] = readStream(op, index, s, cycle)))
       return false;
@@ -348,11 +349,23 @@ void Machine::compute(const Op &op, const float *const *src) {
   case OpClass::Dma:
     break;
   case OpClass::VectorBinary:
-    if (io::isFloat(op.inType))
+    if (op.outType == io::ElementType::Bool &&
+        op.inType != io::ElementType::Bool)
+      compareLanes(op.opcode, io::isFloat(op.inType), src[0], src[1],
+                   result.data(), op.lanes, lanes);
+    else if (io::isFloat(op.inType))
       vectorBinary(op.opcode, src[0], src[1], result.data(), op.lanes, lanes);
+    else if (op.inType == io::ElementType::Bool &&
+             op.opcode != hetx::V_AND && op.opcode != hetx::V_OR &&
+             op.opcode != hetx::V_XOR)
+      compareLanes(op.opcode, false, src[0], src[1], result.data(), op.lanes,
+                   lanes);
     else
       integerBinary(op.opcode, src[0], src[1], result.data(), op.lanes, lanes);
     roundLanes(op.outType, result.data(), op.lanes);
+    break;
+  case OpClass::VectorSelect:
+    selectLanes(src[0], src[1], src[2], result.data(), op.lanes, lanes);
     break;
   case OpClass::VectorUnary:
     if (op.opcode == hetx::V_CAST)

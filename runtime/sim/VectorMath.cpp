@@ -56,6 +56,9 @@ void vectorBinary(hetx::Opcode op, const float *a, const float *b, float *out,
   case hetx::V_POW:
     return apply(a, out, active, width,
                  [b](float x, uint32_t i) { return std::pow(x, b[i]); });
+  case hetx::V_FMOD:
+    return apply(a, out, active, width,
+                 [b](float x, uint32_t i) { return std::fmod(x, b[i]); });
   default:
     return apply(a, out, active, width,
                  [b](float x, uint32_t i) { return maxOf(x, b[i]); });
