@@ -25,6 +25,19 @@ using namespace hetc;
 
 namespace {
 
+/// The element types the chip holds, as errors list them.
+constexpr const char *kLaneTypes =
+    "f32, f16, bf16, i8, ui8, i32, i64 (held as i32), i1 (bool)";
+
+/// The lane type of `v`'s elements (i32 for i64; see hisa::laneTypeOf).
+Type laneOf(Value v) {
+  return hisa::laneTypeOf(cast<ShapedType>(v.getType()).getElementType());
+}
+Type elementOf(Value v) { return cast<ShapedType>(v.getType()).getElementType(); }
+bool isI32(Type t) { return t.isSignlessInteger(32); }
+bool isBool(Type t) { return t.isSignlessInteger(1); }
+bool isByte(Type t) { return t.isSignlessInteger(8) || t.isUnsignedInteger(8); }
+
 MemRefType bufferType(Value tensor) {
   auto type = cast<RankedTensorType>(tensor.getType());
   return MemRefType::get(type.getShape(), type.getElementType());
@@ -61,6 +74,8 @@ private:
   LogicalResult lowerBinary(Operation *op, htile::BinaryKind kind);
   LogicalResult lowerUnary(Operation *op, htile::UnaryKind kind);
   LogicalResult lowerLinear(hgraph::LinearOp op);
+  LogicalResult lowerWhere(hgraph::WhereOp op);
+  LogicalResult lowerCast(hgraph::CastOp op);
   LogicalResult lowerMatMul(hgraph::MatMulOp op);
   LogicalResult lowerSoftmax(hgraph::SoftmaxOp op);
   LogicalResult lowerReshape(hgraph::ReshapeOp op);
@@ -75,9 +90,9 @@ private:
   LogicalResult lowerPad(hgraph::PadOp op);
   LogicalResult lowerGatherOp(hgraph::GatherOp op);
   LogicalResult lowerGatherElements(hgraph::GatherElementsOp op);
-  /// A lanes x lanes identity constant, created on first use.
-  Value identity(Location loc);
-  Value identityBuffer;
+  /// A lanes x lanes identity constant of `type`, created on first use.
+  Value identity(Location loc, Type type);
+  DenseMap<Type, Value> identityBuffers;
   /// A buffer holding `value` repeated over one row of `rowLength`, when
   /// `value` is a constant of one element; null otherwise.
   Value broadcastConstantRow(Value value, int64_t rowLength, Location loc);
@@ -99,11 +114,11 @@ FailureOr<func::FuncOp> Lowering::run() {
     auto name = source.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
                                                     hgraph::kNameAttr);
     Type element = cast<ShapedType>(arg.getType()).getElementType();
-    if (!element.isF32())
+    if (!hisa::laneTypeOf(element))
       return emitError(source.getLoc())
              << "model input '" << (name ? name.getValue() : "") << "' has "
-             << "element type " << element
-             << "; only float32 tensors run on the chip yet";
+             << "element type " << element << ", which the chip does not "
+             << "hold yet; supported: " << kLaneTypes;
     buffers.map(arg, htile::InputOp::create(
                          builder, source.getLoc(), bufferType(arg),
                          name ? name : builder.getStringAttr("input" +
@@ -138,13 +153,23 @@ LogicalResult Lowering::lowerOp(Operation *op) {
       return failure();
   // Constant gather indices stay on the host.
   bool hostIndices = isa<hgraph::GatherOp, hgraph::GatherElementsOp>(op);
-  for (Value operand : op->getOperands())
-    if (!cast<ShapedType>(operand.getType()).getElementType().isF32() &&
-        !isa<hgraph::ReshapeOp>(op) &&
-        !(hostIndices && operand == op->getOperand(1)))
-      return op->emitError("only float32 tensors run on the chip yet; "
-                           "operand has type ")
-             << operand.getType();
+  // Every tensor a kernel touches must be of a type the chip holds.
+  auto laneTyped = [&](Value v) -> LogicalResult {
+    if (laneOf(v))
+      return success();
+    return op->emitError("element type ")
+           << elementOf(v) << " (of " << v.getType()
+           << ") is not supported on the chip yet; supported: " << kLaneTypes;
+  };
+  if (!isa<hgraph::ConstantOp>(op)) {
+    for (Value operand : op->getOperands())
+      if (!(hostIndices && operand == op->getOperand(1)) &&
+          failed(laneTyped(operand)))
+        return failure();
+    for (Value result : op->getResults())
+      if (failed(laneTyped(result)))
+        return failure();
+  }
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       .Case([&](hgraph::ConstantOp c) -> LogicalResult {
         // Placed in SRAM when a kernel first reads it (see buffer()), so
@@ -155,11 +180,12 @@ LogicalResult Lowering::lowerOp(Operation *op) {
                      use.getOwner()) &&
                  use.getOperandNumber() == 1;
         };
-        if (!c.getType().getElementType().isF32() &&
+        if (!hisa::laneTypeOf(c.getType().getElementType()) &&
             !llvm::all_of(c->getUses(), onHost))
-          return c.emitError("only float32 constants run on the chip yet; "
-                             "this one has type ")
-                 << c.getType();
+          return c.emitError("constants of element type ")
+                 << c.getType().getElementType()
+                 << " are not supported on the chip yet; supported: "
+                 << kLaneTypes;
         return success();
       })
       .Case([&](hgraph::AddOp) {
@@ -211,6 +237,33 @@ LogicalResult Lowering::lowerOp(Operation *op) {
       .Case([&](hgraph::PowOp) {
         return lowerBinary(op, htile::BinaryKind::pow);
       })
+      .Case([&](hgraph::AndOp) {
+        return lowerBinary(op, htile::BinaryKind::and_);
+      })
+      .Case([&](hgraph::OrOp) {
+        return lowerBinary(op, htile::BinaryKind::or_);
+      })
+      .Case([&](hgraph::XorOp) {
+        return lowerBinary(op, htile::BinaryKind::xor_);
+      })
+      .Case([&](hgraph::EqualOp) {
+        return lowerBinary(op, htile::BinaryKind::equal);
+      })
+      .Case([&](hgraph::LessOp) {
+        return lowerBinary(op, htile::BinaryKind::less);
+      })
+      .Case([&](hgraph::LessOrEqualOp) {
+        return lowerBinary(op, htile::BinaryKind::less_equal);
+      })
+      .Case([&](hgraph::GreaterOp) {
+        return lowerBinary(op, htile::BinaryKind::greater);
+      })
+      .Case([&](hgraph::GreaterOrEqualOp) {
+        return lowerBinary(op, htile::BinaryKind::greater_equal);
+      })
+      .Case([&](hgraph::NotOp) { return lowerUnary(op, htile::UnaryKind::not_); })
+      .Case([&](hgraph::WhereOp w) { return lowerWhere(w); })
+      .Case([&](hgraph::CastOp c) { return lowerCast(c); })
       .Case([&](hgraph::LinearOp l) { return lowerLinear(l); })
       .Case([&](hgraph::MatMulOp m) { return lowerMatMul(m); })
       .Case([&](hgraph::SoftmaxOp s) { return lowerSoftmax(s); })
@@ -247,16 +300,48 @@ Value Lowering::broadcastConstantRow(Value value, int64_t rowLength,
   if (!matchPattern(value, m_Constant(&dense)) ||
       dense.getNumElements() != 1)
     return nullptr;
-  SmallVector<float> row(rowLength, *dense.getValues<float>().begin());
-  auto rowType = RankedTensorType::get({rowLength}, builder.getF32Type());
+  Type element = dense.getElementType();
+  auto rowType = RankedTensorType::get({rowLength}, element);
   return htile::ConstantOp::create(
-      builder, loc, MemRefType::get({rowLength}, builder.getF32Type()),
-      DenseElementsAttr::get(rowType, ArrayRef<float>(row)), IntegerAttr());
+      builder, loc, MemRefType::get({rowLength}, element),
+      DenseElementsAttr::get(rowType, *dense.getValues<Attribute>().begin()),
+      IntegerAttr());
+}
+
+/// Where the vector unit defines elementwise `kind` on operands of `type`
+/// (docs/isa.md, "Element types"); empty if it does.
+static std::string binaryTypeProblem(htile::BinaryKind kind, Type type) {
+  bool isFloat = hisa::isFloatLane(type);
+  switch (kind) {
+  case htile::BinaryKind::pow:
+    return isFloat ? "" : "f32, f16 and bf16";
+  case htile::BinaryKind::and_:
+  case htile::BinaryKind::or_:
+  case htile::BinaryKind::xor_:
+    return isBool(type) ? "" : "i1 (bool)";
+  case htile::BinaryKind::mod:
+    return isI32(type) ? "" : "i32";
+  case htile::BinaryKind::equal:
+  case htile::BinaryKind::less:
+  case htile::BinaryKind::less_equal:
+  case htile::BinaryKind::greater:
+  case htile::BinaryKind::greater_equal:
+    return isFloat || isI32(type) || isBool(type)
+               ? ""
+               : "f32, f16, bf16, i32 and i1 (bool)";
+  default:
+    return isFloat || isI32(type) ? "" : "f32, f16, bf16 and i32";
+  }
 }
 
 LogicalResult Lowering::lowerBinary(Operation *op, htile::BinaryKind kind) {
   Value lhs = op->getOperand(0), rhs = op->getOperand(1);
   Value result = op->getResult(0);
+  if (std::string where = binaryTypeProblem(kind, laneOf(lhs));
+      !where.empty())
+    return op->emitError("'")
+           << htile::stringifyBinaryKind(kind) << "' on " << elementOf(lhs)
+           << " is not supported on the chip; it runs on " << where;
   ArrayRef<int64_t> shape = cast<ShapedType>(result.getType()).getShape();
   // htile.binary broadcasts either operand as numpy does. A small constant
   // that broadcasts along a whole row is expanded to that row here, which
@@ -279,6 +364,19 @@ LogicalResult Lowering::lowerBinary(Operation *op, htile::BinaryKind kind) {
 }
 
 LogicalResult Lowering::lowerUnary(Operation *op, htile::UnaryKind kind) {
+  Type type = laneOf(op->getOperand(0));
+  bool isFloat = hisa::isFloatLane(type);
+  StringRef where =
+      kind == htile::UnaryKind::not_
+          ? (isBool(type) ? "" : "i1 (bool)")
+      : kind == htile::UnaryKind::relu || kind == htile::UnaryKind::neg ||
+              kind == htile::UnaryKind::abs
+          ? (isFloat || isI32(type) ? "" : "f32, f16, bf16 and i32")
+          : (isFloat ? "" : "f32, f16 and bf16");
+  if (!where.empty())
+    return op->emitError("'")
+           << htile::stringifyUnaryKind(kind) << "' on " << type
+           << " is not supported on the chip; it runs on " << where;
   Value input = buffer(op->getOperand(0));
   Value out = alloc(op->getResult(0));
   htile::UnaryOp::create(builder, op->getLoc(), kind, input, out);
@@ -286,7 +384,32 @@ LogicalResult Lowering::lowerUnary(Operation *op, htile::UnaryKind kind) {
   return success();
 }
 
+LogicalResult Lowering::lowerWhere(hgraph::WhereOp op) {
+  Value condition = buffer(op.getCondition());
+  Value lhs = buffer(op.getLhs());
+  Value rhs = buffer(op.getRhs());
+  Value out = alloc(op.getResult());
+  htile::SelectOp::create(builder, op.getLoc(), condition, lhs, rhs, out);
+  buffers.map(op.getResult(), out);
+  return success();
+}
+
+LogicalResult Lowering::lowerCast(hgraph::CastOp op) {
+  Value input = buffer(op.getInput());
+  Value out = alloc(op.getResult());
+  htile::CastOp::create(builder, op.getLoc(), input, out);
+  buffers.map(op.getResult(), out);
+  return success();
+}
+
 LogicalResult Lowering::lowerLinear(hgraph::LinearOp op) {
+  if (!hisa::isFloatLane(elementOf(op.getInput())) ||
+      elementOf(op.getWeight()) != elementOf(op.getInput()))
+    return op.emitError("matmul of ")
+           << elementOf(op.getInput()) << " by " << elementOf(op.getWeight())
+           << " is not supported on the chip; the matrix unit multiplies "
+              "f32, f16 or bf16 by the same type (and i8/ui8 in "
+              "MatMulInteger)";
   // Operand buffers first, in operand order, so the IR order is fixed.
   Value input = buffer(op.getInput());
   Value weight = buffer(op.getWeight());
@@ -350,22 +473,34 @@ LogicalResult Lowering::lowerReshape(hgraph::ReshapeOp op) {
   return success();
 }
 
-Value Lowering::identity(Location loc) {
-  if (identityBuffer)
-    return identityBuffer;
+Value Lowering::identity(Location loc, Type element) {
+  Value &buffer = identityBuffers[element];
+  if (buffer)
+    return buffer;
   int64_t lanes = chip.lanes();
-  SmallVector<float> values(lanes * lanes, 0.0f);
+  auto type = RankedTensorType::get({lanes, lanes}, element);
+  Attribute zero = builder.getZeroAttr(element), one;
+  if (isa<FloatType>(element))
+    one = builder.getFloatAttr(element, 1.0);
+  else
+    one = builder.getIntegerAttr(element, 1);
+  SmallVector<Attribute> values(lanes * lanes, zero);
   for (int64_t i = 0; i < lanes; ++i)
-    values[i * lanes + i] = 1.0f;
-  auto type = RankedTensorType::get({lanes, lanes}, builder.getF32Type());
+    values[i * lanes + i] = one;
   // Constants may sit anywhere in the function; put it at the top so it
   // dominates every kernel that uses it.
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(builder.getInsertionBlock());
-  identityBuffer = htile::ConstantOp::create(
-      builder, loc, MemRefType::get({lanes, lanes}, builder.getF32Type()),
-      DenseElementsAttr::get(type, ArrayRef<float>(values)), IntegerAttr());
-  return identityBuffer;
+  buffer = htile::ConstantOp::create(
+      builder, loc, MemRefType::get({lanes, lanes}, element),
+      DenseElementsAttr::get(type, values), IntegerAttr());
+  return buffer;
+}
+
+/// Whether a matrix plane can transpose tiles of `type` (multiplying by an
+/// identity of that type is exact): the float types and 8-bit integers.
+static bool planeTransposes(Type type) {
+  return hisa::isFloatLane(type) || isByte(type);
 }
 
 LogicalResult Lowering::lowerTranspose(hgraph::TransposeOp op) {
@@ -374,13 +509,17 @@ LogicalResult Lowering::lowerTranspose(hgraph::TransposeOp op) {
   bool keepsRows = rank == 0 || perm[rank - 1] == rank - 1;
   bool swapsInnermost = rank >= 2 && perm[rank - 1] == rank - 2 &&
                         perm[rank - 2] == rank - 1;
-  // Other permutations assemble each output vector on a switch unit.
-  if (!keepsRows && !swapsInnermost)
+  // Other permutations assemble each output vector on a switch unit, as do
+  // swaps of types the matrix unit does not multiply.
+  if ((!keepsRows && !swapsInnermost) ||
+      (swapsInnermost && !planeTransposes(elementOf(op.getInput()))))
     return lowerGather(op, op.getInput(), op.getResult(),
                        gather::transpose(op.getInput().getType().getShape(),
                                          perm, op.getType().getShape()));
   Value input = buffer(op.getInput());
-  Value eye = swapsInnermost ? identity(op.getLoc()) : Value();
+  Value eye = swapsInnermost
+                  ? identity(op.getLoc(), elementOf(op.getInput()))
+                  : Value();
   Value out = alloc(op.getResult());
   htile::TransposeOp::create(builder, op.getLoc(), input, out, eye,
                              op.getPermAttr());
@@ -414,7 +553,11 @@ LogicalResult Lowering::lowerReduce(hgraph::ReduceOp op) {
            << "] is not supported on the chip yet; supported: sum, mean, max "
               "or min over the innermost axis";
   Location loc = op.getLoc();
-  Type f32 = builder.getF32Type();
+  Type f32 = inType.getElementType();
+  if (!hisa::isFloatLane(f32) && !isI32(hisa::laneTypeOf(f32)))
+    return op.emitError("reduce on ")
+           << f32 << " is not supported on the chip; it runs on f32, f16, "
+           << "bf16 and i32";
   SmallVector<int64_t> kept(inType.getShape());
   kept.back() = 1;
   Value input = buffer(op.getInput());
@@ -423,10 +566,13 @@ LogicalResult Lowering::lowerReduce(hgraph::ReduceOp op) {
   if (op.getKind() == hgraph::ReduceKind::mean) {
     // The mean divides the sum by the count, as ONNX's definition does.
     auto countType = RankedTensorType::get({1}, f32);
+    Attribute countValue =
+        isa<FloatType>(f32)
+            ? Attribute(builder.getFloatAttr(f32, inType.getShape().back()))
+            : Attribute(builder.getIntegerAttr(f32, inType.getShape().back()));
     Value count = htile::ConstantOp::create(
         builder, loc, MemRefType::get({1}, f32),
-        DenseElementsAttr::get(countType, float(inType.getShape().back())),
-        IntegerAttr());
+        DenseElementsAttr::get(countType, countValue), IntegerAttr());
     Value mean = alloc(MemRefType::get(kept, f32), loc);
     htile::BinaryOp::create(builder, loc, htile::BinaryKind::div, rows, count,
                             mean);
@@ -439,8 +585,14 @@ LogicalResult Lowering::lowerReduce(hgraph::ReduceOp op) {
     SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
     std::swap(perm[rank - 1], perm[rank - 2]);
     Value packed = alloc(MemRefType::get(swapped, f32), loc);
-    htile::TransposeOp::create(builder, loc, rows, packed, identity(loc),
-                               builder.getDenseI64ArrayAttr(perm));
+    if (planeTransposes(f32))
+      htile::TransposeOp::create(builder, loc, rows, packed,
+                                 identity(loc, f32),
+                                 builder.getDenseI64ArrayAttr(perm));
+    else
+      htile::GatherOp::create(
+          builder, loc, ValueRange{rows}, packed,
+          builder.getDenseI64ArrayAttr(gather::transpose(kept, perm, swapped)));
     rows = packed;
   }
   Value out = rows;
@@ -512,8 +664,10 @@ LogicalResult Lowering::lowerPad(hgraph::PadOp op) {
   if (Value value = op.getValue()) {
     DenseElementsAttr dense;
     bool zero = matchPattern(value, m_Constant(&dense)) &&
-                dense.getNumElements() == 1 &&
-                *dense.getValues<float>().begin() == 0.0f;
+                dense.getNumElements() == 1 && dense.isSplat() &&
+                dense == DenseElementsAttr::get(
+                             dense.getType(),
+                             builder.getZeroAttr(dense.getElementType()));
     if (cast<ShapedType>(value.getType()).getNumElements() != 1)
       return op.emitError("pad value must have one element");
     if (!zero) {
