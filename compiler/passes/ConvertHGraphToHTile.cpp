@@ -75,6 +75,19 @@ private:
   LogicalResult lowerUnary(Operation *op, htile::UnaryKind kind);
   LogicalResult lowerLinear(hgraph::LinearOp op);
   LogicalResult lowerWhere(hgraph::WhereOp op);
+  LogicalResult lowerQuantize(hgraph::QuantizeLinearOp op);
+  LogicalResult lowerDequantize(hgraph::DequantizeLinearOp op);
+  LogicalResult lowerMatMulInteger(hgraph::MatMulIntegerOp op);
+  /// Elementwise kernels on buffers, each writing a new buffer of `shape`
+  /// (the kernel's result) in `element` type.
+  Value binaryKernel(Location loc, htile::BinaryKind kind, Value lhs,
+                     Value rhs, ArrayRef<int64_t> shape, Type element);
+  Value castKernel(Location loc, Value input, Type element);
+  /// The buffer of a per-tensor (one element) or per-axis (1-D along
+  /// `axis`) quantisation parameter, shaped to broadcast against a tensor
+  /// of `rank` dimensions.
+  Value axisParameter(Location loc, Value parameter, int64_t axis,
+                      int64_t rank);
   LogicalResult lowerCast(hgraph::CastOp op);
   LogicalResult lowerMatMul(hgraph::MatMulOp op);
   LogicalResult lowerSoftmax(hgraph::SoftmaxOp op);
@@ -262,7 +275,19 @@ LogicalResult Lowering::lowerOp(Operation *op) {
         return lowerBinary(op, htile::BinaryKind::greater_equal);
       })
       .Case([&](hgraph::NotOp) { return lowerUnary(op, htile::UnaryKind::not_); })
+      .Case([&](hgraph::RoundOp) {
+        return lowerUnary(op, htile::UnaryKind::round);
+      })
+      .Case([&](hgraph::ModOp) {
+        return lowerBinary(op, htile::BinaryKind::mod);
+      })
+      .Case([&](hgraph::FModOp) {
+        return lowerBinary(op, htile::BinaryKind::fmod);
+      })
       .Case([&](hgraph::WhereOp w) { return lowerWhere(w); })
+      .Case([&](hgraph::QuantizeLinearOp q) { return lowerQuantize(q); })
+      .Case([&](hgraph::DequantizeLinearOp d) { return lowerDequantize(d); })
+      .Case([&](hgraph::MatMulIntegerOp m) { return lowerMatMulInteger(m); })
       .Case([&](hgraph::CastOp c) { return lowerCast(c); })
       .Case([&](hgraph::LinearOp l) { return lowerLinear(l); })
       .Case([&](hgraph::MatMulOp m) { return lowerMatMul(m); })
@@ -319,8 +344,6 @@ static std::string binaryTypeProblem(htile::BinaryKind kind, Type type) {
   case htile::BinaryKind::or_:
   case htile::BinaryKind::xor_:
     return isBool(type) ? "" : "i1 (bool)";
-  case htile::BinaryKind::mod:
-    return isI32(type) ? "" : "i32";
   case htile::BinaryKind::equal:
   case htile::BinaryKind::less:
   case htile::BinaryKind::less_equal:
@@ -334,9 +357,43 @@ static std::string binaryTypeProblem(htile::BinaryKind kind, Type type) {
   }
 }
 
+/// Whether `kind`'s result on 8-bit integers is always an 8-bit integer
+/// (or a bool), so that computing it in i32 and converting back is exact.
+static bool staysInRange(htile::BinaryKind kind) {
+  switch (kind) {
+  case htile::BinaryKind::max:
+  case htile::BinaryKind::min:
+  case htile::BinaryKind::mod:
+  case htile::BinaryKind::fmod:
+  case htile::BinaryKind::equal:
+  case htile::BinaryKind::less:
+  case htile::BinaryKind::less_equal:
+  case htile::BinaryKind::greater:
+  case htile::BinaryKind::greater_equal:
+    return true;
+  default:
+    return false;
+  }
+}
+
 LogicalResult Lowering::lowerBinary(Operation *op, htile::BinaryKind kind) {
   Value lhs = op->getOperand(0), rhs = op->getOperand(1);
   Value result = op->getResult(0);
+  if (isByte(laneOf(lhs)) && staysInRange(kind)) {
+    // The vector unit only converts 8-bit lanes: widen to i32, compute,
+    // and narrow the result, which fits, back.
+    Location loc = op->getLoc();
+    Type i32 = builder.getI32Type();
+    Value rhs32 = castKernel(loc, buffer(rhs), i32);
+    Value lhs32 = castKernel(loc, buffer(lhs), i32);
+    auto type = cast<ShapedType>(result.getType());
+    bool compare = type.getElementType().isSignlessInteger(1);
+    Value out = binaryKernel(loc, kind, lhs32, rhs32, type.getShape(),
+                             compare ? type.getElementType() : i32);
+    buffers.map(result, compare ? out
+                                : castKernel(loc, out, type.getElementType()));
+    return success();
+  }
   if (std::string where = binaryTypeProblem(kind, laneOf(lhs));
       !where.empty())
     return op->emitError("'")
@@ -391,6 +448,186 @@ LogicalResult Lowering::lowerWhere(hgraph::WhereOp op) {
   Value out = alloc(op.getResult());
   htile::SelectOp::create(builder, op.getLoc(), condition, lhs, rhs, out);
   buffers.map(op.getResult(), out);
+  return success();
+}
+
+Value Lowering::binaryKernel(Location loc, htile::BinaryKind kind, Value lhs,
+                             Value rhs, ArrayRef<int64_t> shape,
+                             Type element) {
+  Value out = alloc(MemRefType::get(shape, element), loc);
+  htile::BinaryOp::create(builder, loc, kind, lhs, rhs, out);
+  return out;
+}
+
+Value Lowering::castKernel(Location loc, Value input, Type element) {
+  auto type = cast<MemRefType>(input.getType());
+  Value out = alloc(MemRefType::get(type.getShape(), element), loc);
+  htile::CastOp::create(builder, loc, input, out);
+  return out;
+}
+
+Value Lowering::axisParameter(Location loc, Value parameter, int64_t axis,
+                              int64_t rank) {
+  Value b = buffer(parameter);
+  auto type = cast<MemRefType>(b.getType());
+  if (type.getNumElements() == 1 || rank - axis <= 1)
+    return b;
+  // [C] -> [C, 1, ..., 1]: the values become a column, which changes the
+  // row length, so they move with a gather.
+  SmallVector<int64_t> shape(rank - axis, 1);
+  shape[0] = type.getNumElements();
+  Value out = alloc(MemRefType::get(shape, type.getElementType()), loc);
+  htile::GatherOp::create(
+      builder, loc, ValueRange{b}, out,
+      builder.getDenseI64ArrayAttr(gather::identity(type.getNumElements())));
+  return out;
+}
+
+LogicalResult Lowering::lowerQuantize(hgraph::QuantizeLinearOp op) {
+  // y = saturate(round(x / scale) + zero_point), rounding half to even, as
+  // docs/isa.md spells out: V_DIV, V_ROUND, V_ADD, then a saturating
+  // V_CAST.
+  Type floatType = elementOf(op.getInput());
+  if (!hisa::isFloatLane(floatType) || elementOf(op.getScale()) != floatType)
+    return op.emitError("quantising ")
+           << floatType << " with a " << elementOf(op.getScale())
+           << " scale is not supported on the chip; the input and the "
+              "scale must be f32, f16 or bf16 of one type";
+  Location loc = op.getLoc();
+  ArrayRef<int64_t> shape = op.getType().getShape();
+  int64_t rank = shape.size(), axis = int64_t(op.getAxis());
+  Value x = buffer(op.getInput());
+  Value scale = axisParameter(loc, op.getScale(), axis, rank);
+  Value zero = op.getZeroPoint()
+                   ? castKernel(loc,
+                                axisParameter(loc, op.getZeroPoint(), axis,
+                                              rank),
+                                floatType)
+                   : Value();
+  Value q = binaryKernel(loc, htile::BinaryKind::div, x, scale, shape,
+                         floatType);
+  Value rounded = alloc(MemRefType::get(shape, floatType), loc);
+  htile::UnaryOp::create(builder, loc, htile::UnaryKind::round, q, rounded);
+  if (zero)
+    rounded = binaryKernel(loc, htile::BinaryKind::add, rounded, zero, shape,
+                           floatType);
+  buffers.map(op.getResult(), castKernel(loc, rounded,
+                                          op.getType().getElementType()));
+  return success();
+}
+
+LogicalResult Lowering::lowerDequantize(hgraph::DequantizeLinearOp op) {
+  // y = (x - zero_point) * scale, in the scale's float type.
+  Type floatType = op.getType().getElementType();
+  if (!hisa::isFloatLane(floatType))
+    return op.emitError("dequantising to ")
+           << floatType << " is not supported on the chip; the scale must "
+           << "be f32, f16 or bf16";
+  Location loc = op.getLoc();
+  ArrayRef<int64_t> shape = op.getType().getShape();
+  int64_t rank = shape.size(), axis = int64_t(op.getAxis());
+  Value x = castKernel(loc, buffer(op.getInput()), floatType);
+  Value scale = axisParameter(loc, op.getScale(), axis, rank);
+  if (op.getZeroPoint()) {
+    Value zero = castKernel(
+        loc, axisParameter(loc, op.getZeroPoint(), axis, rank), floatType);
+    x = binaryKernel(loc, htile::BinaryKind::sub, x, zero, shape, floatType);
+  }
+  buffers.map(op.getResult(), binaryKernel(loc, htile::BinaryKind::mul, x,
+                                            scale, shape, floatType));
+  return success();
+}
+
+/// Whether `value` is a constant whose elements are all zero.
+static bool isZeroConstant(Value value) {
+  DenseElementsAttr dense;
+  if (!matchPattern(value, m_Constant(&dense)))
+    return false;
+  return llvm::all_of(dense.getValues<APInt>(),
+                      [](const APInt &v) { return v.isZero(); });
+}
+
+LogicalResult Lowering::lowerMatMulInteger(hgraph::MatMulIntegerOp op) {
+  Value lhs = op.getLhs(), rhs = op.getRhs();
+  auto lhsType = cast<RankedTensorType>(lhs.getType());
+  auto rhsType = cast<RankedTensorType>(rhs.getType());
+  if (!isByte(lhsType.getElementType()) || !isByte(rhsType.getElementType()))
+    return op.emitError("matmul_integer of ")
+           << lhsType.getElementType() << " by " << rhsType.getElementType()
+           << " is not supported on the chip; the matrix unit multiplies "
+              "i8 and ui8";
+  if (lhsType.getRank() != 2 || rhsType.getRank() != 2)
+    return op.emitError("matmul_integer of ")
+           << lhsType << " by " << rhsType
+           << " is not supported on the chip yet; supported: 2-D operands";
+  Value za = op.getLhsZeroPoint(), zb = op.getRhsZeroPoint();
+  for (Value z : {za, zb})
+    if (z && cast<ShapedType>(z.getType()).getNumElements() != 1)
+      return op.emitError("per-row or per-column zero points are not "
+                          "supported on the chip yet; supported: one zero "
+                          "point per operand");
+  if (za && isZeroConstant(za))
+    za = Value();
+  if (zb && isZeroConstant(zb))
+    zb = Value();
+  // (A - za)(B - zb) = AB - za colsum(B) - zb rowsum(A) + K za zb, with
+  // the sums as products by ones on the matrix unit, all exact in i32.
+  Location loc = op.getLoc();
+  int64_t m = lhsType.getDimSize(0), k = lhsType.getDimSize(1),
+          n = rhsType.getDimSize(1);
+  Type i32 = builder.getI32Type();
+  auto tile = builder.getDenseI64ArrayAttr(
+      {1, int64_t(chip.proto().matrix().rows()),
+       int64_t(chip.proto().matrix().cols())});
+  auto matmul = [&](Value a, Value b, ArrayRef<int64_t> shape) {
+    Value out = alloc(MemRefType::get(shape, i32), loc);
+    htile::MatMulOp::create(builder, loc, a, b, Value(), out,
+                            htile::Activation::none, tile);
+    return out;
+  };
+  auto ones = [&](ArrayRef<int64_t> shape) {
+    Type u8 = IntegerType::get(builder.getContext(), 8, IntegerType::Unsigned);
+    auto type = RankedTensorType::get(shape, u8);
+    return htile::ConstantOp::create(
+        builder, loc, MemRefType::get(shape, u8),
+        DenseElementsAttr::get(type, builder.getIntegerAttr(u8, 1)),
+        IntegerAttr());
+  };
+  Value a = buffer(lhs), b = buffer(rhs);
+  Value za32 = za ? castKernel(loc, buffer(za), i32) : Value();
+  Value zb32 = zb ? castKernel(loc, buffer(zb), i32) : Value();
+  Value y = matmul(a, b, {m, n});
+  if (za) {
+    Value colSums = matmul(ones({1, k}), b, {1, n});
+    Value t = binaryKernel(loc, htile::BinaryKind::mul, colSums, za32, {1, n},
+                           i32);
+    y = binaryKernel(loc, htile::BinaryKind::sub, y, t, {m, n}, i32);
+  }
+  if (zb) {
+    Value rowSums = matmul(a, ones({k, 1}), {m, 1});
+    Value t = binaryKernel(loc, htile::BinaryKind::mul, rowSums, zb32, {m, 1},
+                           i32);
+    y = binaryKernel(loc, htile::BinaryKind::sub, y, t, {m, n}, i32);
+  }
+  if (za && zb) {
+    auto za32Type = cast<MemRefType>(za32.getType());
+    auto countType = RankedTensorType::get(za32Type.getShape(), i32);
+    Value count = htile::ConstantOp::create(
+        builder, loc, za32Type,
+        DenseElementsAttr::get(countType, builder.getI32IntegerAttr(int32_t(k))),
+        IntegerAttr());
+    Value kza = binaryKernel(loc, htile::BinaryKind::mul, za32, count,
+                             za32Type.getShape(), i32);
+    Value both = binaryKernel(
+        loc, htile::BinaryKind::mul, kza, zb32,
+        cast<MemRefType>(zb32.getType()).getShape().size() >=
+                za32Type.getShape().size()
+            ? cast<MemRefType>(zb32.getType()).getShape()
+            : za32Type.getShape(),
+        i32);
+    y = binaryKernel(loc, htile::BinaryKind::add, y, both, {m, n}, i32);
+  }
+  buffers.map(op.getResult(), y);
   return success();
 }
 

@@ -431,6 +431,7 @@ void Expander::expandMatMul(htile::MatMulOp op) {
   // output buffer (a lane holds 32 bits whatever the type), and the last
   // K tile converts the result to the output's type.
   Type type = elementOf(op.getInput()), outType = elementOf(op.getOutput());
+  Type weightType = elementOf(op.getWeight());
   Type acc = hisa::isFloatLane(type) ? f32() : Type(b.getI32Type());
   std::optional<hisa::VUnaryKind> activation;
   switch (op.getActivation()) {
@@ -456,8 +457,9 @@ void Expander::expandMatMul(htile::MatMulOp op) {
       int64_t kRows = std::min<int64_t>(lanes, k - jk * lanes);
       for (int64_t i = 0; i < kRows; ++i)
         hisa::LoadWeightsOp::create(
-            b, loc, read(loc, w.at(jk * lanes + i, jn), type), plane,
-            hisa::WeightSlot::row, int32_t(i), dtype(type), IntegerAttr());
+            b, loc, read(loc, w.at(jk * lanes + i, jn), weightType), plane,
+            hisa::WeightSlot::row, int32_t(i), dtype(weightType),
+            IntegerAttr());
       bool last = jk == kTiles - 1;
       for (int64_t r = 0; r < x.layout.rows; ++r) {
         Value sum = hisa::MatMulOp::create(

@@ -223,10 +223,6 @@ bool decodeTypes(const hetx::Instruction &instr, Op &op, std::string &kind,
   if (isLogical(op.opcode))
     return *type == io::ElementType::Bool ? true
                                           : refuse("lanes (only bool)");
-  if (op.opcode == hetx::V_MOD)
-    return *type == io::ElementType::I32
-               ? true
-               : refuse("lanes (only i32; V_FMOD serves floats)");
   if (isFloat)
     return true;
   if (*type == io::ElementType::I32 && definedOnI32(op.opcode))

@@ -148,10 +148,10 @@ func.func @bad_cast() {
 
 // -----
 
-// Tests that mod is refused on floats (fmod serves them).
-func.func @mod_on_f16() {
-  %0 = hisa.read 0 as f16
-  // expected-error @+1 {{mod is not defined on 'f16'; it is defined on i32 (fmod serves floats)}}
-  %1 = hisa.vbinary mod %0, %0 lanes 4 as f16
+// Tests that mod is refused on booleans.
+func.func @mod_on_i1() {
+  %0 = hisa.read 0 as i1
+  // expected-error @+1 {{mod is not defined on 'i1'; it is defined on f32, f16, bf16 and i32}}
+  %1 = hisa.vbinary mod %0, %0 lanes 4 as i1
   return
 }

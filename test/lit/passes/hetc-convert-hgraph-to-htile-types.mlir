@@ -50,3 +50,71 @@ func.func @main(%x: tensor<3x5xi64> {hgraph.name = "x"}) -> (tensor<5x3xi64> {hg
   %1 = hgraph.transpose %0 {perm = array<i64: 1, 0>} : tensor<3x5xi64> -> tensor<5x3xi64>
   return %1 : tensor<5x3xi64>
 }
+
+// -----
+
+// Tests QuantizeLinear as divide, round, add of the widened zero point and
+// a saturating cast, and DequantizeLinear as cast, subtract and multiply;
+// a per-axis scale becomes a column by a gather.
+// CHECK-LABEL: func.func @main()
+func.func @main(%x: tensor<2x3x4xf32> {hgraph.name = "x"}) -> (tensor<2x3x4xf32> {hgraph.name = "y"}) {
+  // CHECK: %[[X:.*]] = htile.input "x" : memref<2x3x4xf32>
+  // CHECK: %[[S:.*]] = htile.constant dense<[5.000000e-01, 2.500000e-01, 1.000000e+00]> : tensor<3xf32> : memref<3xf32>
+  // CHECK: htile.gather ins(%[[S]]) outs(%[[SC:.*]]) indices [0, 1, 2] : (memref<3xf32>) -> memref<3x1xf32>
+  // CHECK: htile.constant dense<[1, 2, 3]> : tensor<3xui8> : memref<3xui8>
+  // CHECK: htile.gather
+  // CHECK: htile.cast ins(%{{.*}}) outs(%[[ZF:.*]]) : memref<3x1xui8>, memref<3x1xf32>
+  // CHECK: htile.binary div ins(%[[X]], %[[SC]]) outs(%[[Q:.*]]) : memref<2x3x4xf32>, memref<3x1xf32>, memref<2x3x4xf32>
+  // CHECK: htile.unary round ins(%[[Q]]) outs(%[[R:.*]])
+  // CHECK: htile.binary add ins(%[[R]], %[[ZF]]) outs(%[[A:.*]])
+  // CHECK: htile.cast ins(%[[A]]) outs(%[[QU:.*]]) : memref<2x3x4xf32>, memref<2x3x4xui8>
+  // CHECK: htile.cast ins(%[[QU]]) outs(%[[QF:.*]]) : memref<2x3x4xui8>, memref<2x3x4xf32>
+  // CHECK: htile.binary sub ins(%[[QF]], %{{.*}}) outs(%[[D:.*]])
+  // CHECK: htile.binary mul ins(%[[D]], %{{.*}}) outs(%[[Y:.*]])
+  // CHECK: htile.output "y", %[[Y]]
+  %s = hgraph.constant dense<[0.5, 0.25, 1.0]> : tensor<3xf32>
+  %z = hgraph.constant dense<[1, 2, 3]> : tensor<3xui8>
+  %q = hgraph.quantize_linear %x, %s, %z {axis = 1 : i64} : (tensor<2x3x4xf32>, tensor<3xf32>, tensor<3xui8>) -> tensor<2x3x4xui8>
+  %y = hgraph.dequantize_linear %q, %s, %z {axis = 1 : i64} : (tensor<2x3x4xui8>, tensor<3xf32>, tensor<3xui8>) -> tensor<2x3x4xf32>
+  return %y : tensor<2x3x4xf32>
+}
+
+// -----
+
+// Tests MatMulInteger with zero points: the i32 product on the matrix unit,
+// minus za times the column sums (ones x B) and zb times the row sums
+// (A x ones), plus K za zb.
+// CHECK-LABEL: func.func @main()
+func.func @main(%a: tensor<4x3xui8> {hgraph.name = "a"}, %b: tensor<3x2xui8> {hgraph.name = "b"}, %za: tensor<ui8> {hgraph.name = "za"}, %zb: tensor<ui8> {hgraph.name = "zb"}) -> (tensor<4x2xi32> {hgraph.name = "y"}) {
+  // CHECK: htile.cast ins(%{{.*}}) outs(%[[ZA:.*]]) : memref<ui8>, memref<i32>
+  // CHECK: htile.cast ins(%{{.*}}) outs(%[[ZB:.*]]) : memref<ui8>, memref<i32>
+  // CHECK: htile.matmul ins(%{{.*}}, %{{.*}}) outs(%[[P:[0-9]+]]) activation(none) {{.*}} : memref<4x3xui8>, memref<3x2xui8>, memref<4x2xi32>
+  // CHECK: %[[ONES:.*]] = htile.constant dense<1> : tensor<1x3xui8>
+  // CHECK: htile.matmul ins(%[[ONES]], %{{.*}}) outs(%[[CS:[0-9]+]]) {{.*}} : memref<1x3xui8>, memref<3x2xui8>, memref<1x2xi32>
+  // CHECK: htile.binary mul ins(%[[CS]], %[[ZA]])
+  // CHECK: htile.binary sub ins(%[[P]], %{{.*}})
+  // CHECK: htile.constant dense<1> : tensor<3x1xui8>
+  // CHECK: htile.matmul {{.*}} : memref<4x3xui8>, memref<3x1xui8>, memref<4x1xi32>
+  // CHECK: htile.binary mul
+  // CHECK: htile.binary sub
+  // CHECK: htile.constant dense<3> : tensor<i32>
+  // CHECK: htile.binary mul
+  // CHECK: htile.binary mul
+  // CHECK: htile.binary add ins(%{{.*}}, %{{.*}}) outs(%[[Y:.*]]) : memref<4x2xi32>, memref<i32>, memref<4x2xi32>
+  // CHECK: htile.output "y", %[[Y]]
+  %0 = hgraph.matmul_integer %a, %b, zero_points(%za, %zb) : (tensor<4x3xui8>, tensor<3x2xui8>, tensor<ui8>, tensor<ui8>) -> tensor<4x2xi32>
+  return %0 : tensor<4x2xi32>
+}
+
+// -----
+
+// Tests that max on int8 computes in i32 and narrows back, which is exact.
+// CHECK-LABEL: func.func @main()
+func.func @main(%a: tensor<2x8xi8> {hgraph.name = "a"}) -> (tensor<2x8xi8> {hgraph.name = "y"}) {
+  // CHECK: htile.cast ins(%{{.*}}) outs(%[[R:.*]]) : memref<2x8xi8>, memref<2x8xi32>
+  // CHECK: htile.cast ins(%{{.*}}) outs(%[[L:.*]]) : memref<2x8xi8>, memref<2x8xi32>
+  // CHECK: htile.binary max ins(%[[L]], %[[R]]) outs(%[[M:.*]]) : memref<2x8xi32>, memref<2x8xi32>, memref<2x8xi32>
+  // CHECK: htile.cast ins(%[[M]]) outs(%[[Y:.*]]) : memref<2x8xi32>, memref<2x8xi8>
+  %0 = hgraph.max %a, %a : (tensor<2x8xi8>, tensor<2x8xi8>) -> tensor<2x8xi8>
+  return %0 : tensor<2x8xi8>
+}

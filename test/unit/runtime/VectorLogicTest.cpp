@@ -164,6 +164,25 @@ TEST_F(VectorLogicTest, Remainders) {
     EXPECT_EQ(std::memcmp(&result.outputs[0].tensor.data[i], &want, 4), 0)
         << "lane " << i;
   }
+  // Float V_MOD is numpy's mod: the divisor's sign, zeros included.
+  program = binaryProgram(chip, hetx::V_MOD, hetx::F32, hetx::F32);
+  std::vector<float> x = {7, -7, 7, -1, 6, -6, 1};
+  std::vector<float> y = {3, 3, -3, INFINITY, 3, -3, 0};
+  std::vector<float> want = {1, 2, -2, INFINITY, 0.0f, -0.0f, NAN};
+  for (size_t i = 0; i < x.size(); ++i) {
+    program.inputs["a"].data[i] = x[i];
+    program.inputs["b"].data[i] = y[i];
+  }
+  result = run(program, chip);
+  ASSERT_EQ(result.outputs.size(), 1u);
+  for (size_t i = 0; i < want.size(); ++i) {
+    float got = result.outputs[0].tensor.data[i];
+    if (std::isnan(want[i]))
+      EXPECT_TRUE(std::isnan(got)) << "lane " << i;
+    else
+      EXPECT_TRUE(got == want[i] && std::signbit(got) == std::signbit(want[i]))
+          << "lane " << i << ": " << got;
+  }
 }
 
 // Tests that the new opcodes are refused on types they are not defined on.
@@ -171,8 +190,8 @@ TEST_F(VectorLogicTest, BadDtypes) {
   TestProgram program = binaryProgram(chip, hetx::V_AND, hetx::F32, hetx::F32);
   EXPECT_NE(simulateError(program, chip).find("V_AND is not defined on f32"),
             std::string::npos);
-  program = binaryProgram(chip, hetx::V_MOD, hetx::F32, hetx::F32);
-  EXPECT_NE(simulateError(program, chip).find("V_MOD is not defined on f32"),
+  program = binaryProgram(chip, hetx::V_MOD, hetx::BOOL, hetx::BOOL);
+  EXPECT_NE(simulateError(program, chip).find("V_MOD is not defined on bool"),
             std::string::npos);
   program = binaryProgram(chip, hetx::V_LESS, hetx::I8, hetx::BOOL);
   EXPECT_NE(simulateError(program, chip).find("V_LESS is not defined on i8"),

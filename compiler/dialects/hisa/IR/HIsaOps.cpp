@@ -107,16 +107,13 @@ LogicalResult VBinaryOp::verify() {
   case VBinaryKind::max:
   case VBinaryKind::min:
   case VBinaryKind::fmod:
+  case VBinaryKind::mod:
     defined = isFloatLane(type) || isI32(type);
     where = "f32, f16, bf16 and i32";
     break;
   case VBinaryKind::pow:
     defined = isFloatLane(type);
     where = "f32, f16 and bf16";
-    break;
-  case VBinaryKind::mod:
-    defined = isI32(type);
-    where = "i32 (fmod serves floats)";
     break;
   case VBinaryKind::and_:
   case VBinaryKind::or_:

@@ -133,7 +133,7 @@ def HIsa_VBinaryOp : HIsa_Instruction<"vbinary"> {
     the type of the operands and the result (f32 when absent): every kind
     but the logical ones is defined on f32, f16 and bf16; add, sub, mul,
     div, max, min, mod and fmod on i32; and, or and xor only on i1. `mod`
-    is the remainder with the divisor's sign (integers only), `fmod` the
+    is the remainder with the divisor's sign (numpy's mod), `fmod` the
     remainder with the dividend's sign.
 
     ```mlir
