@@ -35,9 +35,9 @@ void appendLittleEndian(std::string &data, uint64_t value, unsigned bytes) {
 }
 
 /// The elements of `dense`, dense and little-endian in its own type: 4
-/// bytes for f32 and i32, 2 for f16 and bf16, 1 for i8, ui8 and i1; i64
-/// elements are narrowed to 4-byte i32, failing at `op` for one out of
-/// that range.
+/// bytes for f32 and i32, 2 for f16 and bf16, 1 for i8, ui8 and i1; the
+/// types held as i32 (i64, i16, ui16, ui32, ui64) become 4-byte i32,
+/// failing at `op` for an element out of the int32 range.
 LogicalResult writeConstantData(Operation *op, DenseElementsAttr dense,
                                 std::string &data) {
   Type element = dense.getElementType();
@@ -49,16 +49,21 @@ LogicalResult writeConstantData(Operation *op, DenseElementsAttr dense,
       appendLittleEndian(data, v.bitcastToAPInt().getZExtValue(), bytes);
     return success();
   }
-  unsigned width = cast<IntegerType>(element).getWidth();
-  unsigned bytes = width == 1 ? 1 : width == 64 ? 4 : width / 8;
+  auto integer = cast<IntegerType>(element);
+  unsigned width = integer.getWidth();
+  bool held = !hisa::isLaneType(element);
+  unsigned bytes = width == 1 ? 1 : held ? 4 : width / 8;
   data.reserve(dense.getNumElements() * bytes);
   for (const APInt &v : dense.getValues<APInt>()) {
-    if (width == 64 && !v.isSignedIntN(32))
-      return op->emitError("int64 constant element ")
-             << v.getSExtValue()
-             << " is outside the int32 range in which the chip holds int64 "
-                "tensors";
-    appendLittleEndian(data, v.getZExtValue(), bytes);
+    int64_t value = integer.isUnsigned() || width == 1
+                        ? int64_t(v.getZExtValue())
+                        : v.getSExtValue();
+    if (held && (integer.isUnsigned() ? !v.isIntN(31) : !v.isSignedIntN(32)))
+      return op->emitError("constant element ")
+             << (integer.isUnsigned() ? v.getZExtValue() : v.getSExtValue())
+             << " of type " << element
+             << " is outside the int32 range in which the chip holds it";
+    appendLittleEndian(data, uint64_t(value), bytes);
   }
   return success();
 }
@@ -149,6 +154,14 @@ hetx::Opcode compareOpcode(hisa::VCompareKind kind) {
 std::optional<hetx::DataType> dataTypeOf(Type type, bool binding = false) {
   if (type.isSignlessInteger(64))
     return binding ? hetx::I64 : hetx::I32;
+  if (type.isSignlessInteger(16))
+    return binding ? hetx::I16 : hetx::I32;
+  if (type.isUnsignedInteger(16))
+    return binding ? hetx::U16 : hetx::I32;
+  if (type.isUnsignedInteger(32))
+    return binding ? hetx::U32 : hetx::I32;
+  if (type.isUnsignedInteger(64))
+    return binding ? hetx::U64 : hetx::I32;
   if (type.isF32())
     return hetx::F32;
   if (type.isF16())
@@ -200,7 +213,7 @@ private:
       return op->emitError("tensor '")
              << name << "' has element type " << type.getElementType()
              << ", which the chip does not hold (f32, f16, bf16, i8, ui8, "
-                "i32, i64, i1)";
+                "i32, i1, and i64, i16, ui16, ui32, ui64 held as i32)";
     binding.set_name(name.str());
     binding.set_dtype(*dtype);
     for (int64_t d : type.getShape())

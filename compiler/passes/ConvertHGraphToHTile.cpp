@@ -27,7 +27,19 @@ namespace {
 
 /// The element types the chip holds, as errors list them.
 constexpr const char *kLaneTypes =
-    "f32, f16, bf16, i8, ui8, i32, i64 (held as i32), i1 (bool)";
+    "f32, f16, bf16, i8, ui8, i32, i1 (bool), and i64, i16, ui16, ui32, "
+    "ui64 (held as i32)";
+
+/// The error for an operation on a type held as i32 (hisa::isNarrowHeld)
+/// whose result could leave the type's range.
+InFlightDiagnostic narrowHeldError(Operation *op, StringRef what, Type type) {
+  return op->emitError("'")
+         << what << "' on " << type
+         << " is not supported on the chip: the chip holds " << type
+         << " as i32 and would not wrap or saturate as " << type
+         << " does; it runs max, min, mod, comparisons, select, casts from "
+            "it and data movement";
+}
 
 /// The lane type of `v`'s elements (i32 for i64; see hisa::laneTypeOf).
 Type laneOf(Value v) {
@@ -78,6 +90,7 @@ private:
   LogicalResult lowerQuantize(hgraph::QuantizeLinearOp op);
   LogicalResult lowerDequantize(hgraph::DequantizeLinearOp op);
   LogicalResult lowerMatMulInteger(hgraph::MatMulIntegerOp op);
+  LogicalResult lowerArgMax(hgraph::ArgMaxOp op);
   /// Elementwise kernels on buffers, each writing a new buffer of `shape`
   /// (the kernel's result) in `element` type.
   Value binaryKernel(Location loc, htile::BinaryKind kind, Value lhs,
@@ -288,6 +301,7 @@ LogicalResult Lowering::lowerOp(Operation *op) {
       .Case([&](hgraph::QuantizeLinearOp q) { return lowerQuantize(q); })
       .Case([&](hgraph::DequantizeLinearOp d) { return lowerDequantize(d); })
       .Case([&](hgraph::MatMulIntegerOp m) { return lowerMatMulInteger(m); })
+      .Case([&](hgraph::ArgMaxOp a) { return lowerArgMax(a); })
       .Case([&](hgraph::CastOp c) { return lowerCast(c); })
       .Case([&](hgraph::LinearOp l) { return lowerLinear(l); })
       .Case([&](hgraph::MatMulOp m) { return lowerMatMul(m); })
@@ -379,6 +393,9 @@ static bool staysInRange(htile::BinaryKind kind) {
 LogicalResult Lowering::lowerBinary(Operation *op, htile::BinaryKind kind) {
   Value lhs = op->getOperand(0), rhs = op->getOperand(1);
   Value result = op->getResult(0);
+  if (hisa::isNarrowHeld(elementOf(lhs)) && !staysInRange(kind))
+    return narrowHeldError(op, htile::stringifyBinaryKind(kind),
+                           elementOf(lhs));
   if (isByte(laneOf(lhs)) && staysInRange(kind)) {
     // The vector unit only converts 8-bit lanes: widen to i32, compute,
     // and narrow the result, which fits, back.
@@ -421,6 +438,9 @@ LogicalResult Lowering::lowerBinary(Operation *op, htile::BinaryKind kind) {
 }
 
 LogicalResult Lowering::lowerUnary(Operation *op, htile::UnaryKind kind) {
+  if (hisa::isNarrowHeld(elementOf(op->getOperand(0))))
+    return narrowHeldError(op, htile::stringifyUnaryKind(kind),
+                           elementOf(op->getOperand(0)));
   Type type = laneOf(op->getOperand(0));
   bool isFloat = hisa::isFloatLane(type);
   StringRef where =
@@ -493,6 +513,8 @@ LogicalResult Lowering::lowerQuantize(hgraph::QuantizeLinearOp op) {
            << floatType << " with a " << elementOf(op.getScale())
            << " scale is not supported on the chip; the input and the "
               "scale must be f32, f16 or bf16 of one type";
+  if (hisa::isNarrowHeld(op.getType().getElementType()))
+    return narrowHeldError(op, "quantize to", op.getType().getElementType());
   Location loc = op.getLoc();
   ArrayRef<int64_t> shape = op.getType().getShape();
   int64_t rank = shape.size(), axis = int64_t(op.getAxis());
@@ -631,7 +653,100 @@ LogicalResult Lowering::lowerMatMulInteger(hgraph::MatMulIntegerOp op) {
   return success();
 }
 
+LogicalResult Lowering::lowerArgMax(hgraph::ArgMaxOp op) {
+  RankedTensorType inType = op.getInput().getType();
+  Type element = inType.getElementType(), lane = laneOf(op.getInput());
+  StringRef name = op.getMin() ? "arg_min" : "arg_max";
+  if (!hisa::isFloatLane(lane) && !isI32(lane))
+    return op.emitError() << name << " on " << element
+                          << " is not supported on the chip; it runs on "
+                             "f32, f16, bf16 and i32";
+  int64_t rank = inType.getRank(), axis = int64_t(op.getAxis());
+  if (axis < 0)
+    axis += rank;
+  if (rank == 0 || axis < 0 || axis >= rank)
+    return op.emitError() << name << " axis " << op.getAxis()
+                          << " is out of range for " << inType;
+  if (inType.getNumElements() > htile::GatherOp::kMaxElements)
+    return op.emitError() << name << " over " << inType.getNumElements()
+                          << " elements is not supported on the chip yet; "
+                             "the limit is "
+                          << htile::GatherOp::kMaxElements;
+  Location loc = op.getLoc();
+  Type i32 = builder.getI32Type(), i1 = builder.getI1Type();
+  Value x = buffer(op.getInput());
+  SmallVector<int64_t> shape(inType.getShape());
+  if (axis != rank - 1) {
+    // The reduced axis becomes the innermost, where the lanes reduce.
+    SmallVector<int64_t> perm, moved;
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != axis)
+        perm.push_back(d);
+    perm.push_back(axis);
+    for (int64_t d : perm)
+      moved.push_back(shape[d]);
+    Value t = alloc(MemRefType::get(moved, element), loc);
+    htile::GatherOp::create(
+        builder, loc, ValueRange{x}, t,
+        builder.getDenseI64ArrayAttr(gather::transpose(shape, perm, moved)));
+    x = t;
+    shape = moved;
+  }
+  // Per row: the extreme value; the lanes that hold it take their index,
+  // the others a sentinel that loses the final reduction (n for the first
+  // index, -1 for the last); the index is the min (max) of those.
+  int64_t n = shape.back();
+  bool last = op.getSelectLastIndex();
+  SmallVector<int64_t> kept(shape);
+  kept.back() = 1;
+  Value extreme = alloc(MemRefType::get(kept, element), loc);
+  htile::ReduceOp::create(builder, loc,
+                          op.getMin() ? htile::ReduceKind::min
+                                      : htile::ReduceKind::max,
+                          x, extreme);
+  Value hit = binaryKernel(loc, htile::BinaryKind::equal, x, extreme, shape, i1);
+  auto rowType = RankedTensorType::get({n}, i32);
+  SmallVector<int32_t> iota(n);
+  for (int64_t i = 0; i < n; ++i)
+    iota[i] = int32_t(i);
+  Value indices = htile::ConstantOp::create(
+      builder, loc, MemRefType::get({n}, i32),
+      DenseElementsAttr::get(rowType, ArrayRef<int32_t>(iota)), IntegerAttr());
+  Value sentinel = htile::ConstantOp::create(
+      builder, loc, MemRefType::get({n}, i32),
+      DenseElementsAttr::get(rowType,
+                             builder.getI32IntegerAttr(last ? -1 : int32_t(n))),
+      IntegerAttr());
+  Value candidates = alloc(MemRefType::get(shape, i32), loc);
+  htile::SelectOp::create(builder, loc, hit, indices, sentinel, candidates);
+  Type resultElement = op.getType().getElementType();
+  Value index = alloc(MemRefType::get(kept, resultElement), loc);
+  htile::ReduceOp::create(builder, loc,
+                          last ? htile::ReduceKind::max : htile::ReduceKind::min,
+                          candidates, index);
+  // [.., 1] holds the results in the output's element order.
+  ArrayRef<int64_t> outShape = op.getType().getShape();
+  if (ArrayRef<int64_t>(kept) == outShape) {
+    buffers.map(op.getResult(), index);
+    return success();
+  }
+  if (!outShape.empty() && outShape.back() == 1) {
+    buffers.map(op.getResult(),
+                htile::ViewOp::create(builder, loc, bufferType(op.getResult()),
+                                      index));
+    return success();
+  }
+  Value out = alloc(op.getResult());
+  htile::GatherOp::create(builder, loc, ValueRange{index}, out,
+                          builder.getDenseI64ArrayAttr(gather::identity(
+                              op.getType().getNumElements())));
+  buffers.map(op.getResult(), out);
+  return success();
+}
+
 LogicalResult Lowering::lowerCast(hgraph::CastOp op) {
+  if (hisa::isNarrowHeld(op.getType().getElementType()))
+    return narrowHeldError(op, "cast to", op.getType().getElementType());
   Value input = buffer(op.getInput());
   Value out = alloc(op.getResult());
   htile::CastOp::create(builder, op.getLoc(), input, out);
@@ -791,6 +906,9 @@ LogicalResult Lowering::lowerReduce(hgraph::ReduceOp op) {
               "or min over the innermost axis";
   Location loc = op.getLoc();
   Type f32 = inType.getElementType();
+  if (hisa::isNarrowHeld(f32) && (op.getKind() == hgraph::ReduceKind::sum ||
+                                  op.getKind() == hgraph::ReduceKind::mean))
+    return narrowHeldError(op, hgraph::stringifyReduceKind(op.getKind()), f32);
   if (!hisa::isFloatLane(f32) && !isI32(hisa::laneTypeOf(f32)))
     return op.emitError("reduce on ")
            << f32 << " is not supported on the chip; it runs on f32, f16, "

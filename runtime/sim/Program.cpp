@@ -160,9 +160,9 @@ bool decodeTypes(const hetx::Instruction &instr, Op &op, std::string &kind,
   hetx::DataType raw =
       instr.dtype() == hetx::DTYPE_UNSPECIFIED ? hetx::F32 : instr.dtype();
   std::optional<io::ElementType> type = elementTypeOf(raw);
-  if (type == io::ElementType::I64) {
-    details = "I64 is a binding type only; the chip holds int64 tensors "
-              "as I32 lanes";
+  if (type && io::isHostOnly(*type)) {
+    details = io::typeName(*type) + " is a binding type only; the chip "
+              "holds such tensors as I32 lanes";
     return false;
   }
   if (!type) {
@@ -201,9 +201,9 @@ bool decodeTypes(const hetx::Instruction &instr, Op &op, std::string &kind,
   }
   if (op.opcode == hetx::V_CAST) {
     std::optional<io::ElementType> from = elementTypeOf(instr.src_dtype());
-    if (from == io::ElementType::I64) {
-      details = "I64 is a binding type only; the chip holds int64 tensors "
-                "as I32 lanes";
+    if (from && io::isHostOnly(*from)) {
+      details = io::typeName(*from) + " is a binding type only; the chip "
+                "holds such tensors as I32 lanes";
       return false;
     }
     if (!from) {

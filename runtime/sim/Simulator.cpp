@@ -65,9 +65,10 @@ bool placeBindings(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
     if (!checkBinding(constant.binding(), placed.what, chip, placed.layout,
                       error))
       return false;
-    if (placed.layout.type == io::ElementType::I64) {
-      error = placed.what + ": is I64, a type of input and output bindings "
-                            "only; constants hold int64 data as I32";
+    if (io::isHostOnly(placed.layout.type)) {
+      error = placed.what + ": is " + io::typeName(placed.layout.type) +
+              ", a type of input and output bindings only; constants hold "
+              "such data as I32";
       return false;
     }
     if (constant.binding().has_host_address()) {

@@ -72,9 +72,19 @@ func.func @main(%x: tensor<3x4xf32>) -> tensor<1x4xf32> {
 // -----
 
 // Tests that a model input of a type the chip does not hold is reported.
-// expected-error @+1 {{model input 'i' has element type 'i16', which the chip does not hold yet; supported: f32, f16, bf16, i8, ui8, i32, i64 (held as i32), i1 (bool)}}
-func.func @main(%x: tensor<3x4xi16> {hgraph.name = "i"}) -> tensor<3x4xi16> {
-  return %x : tensor<3x4xi16>
+// expected-error @+1 {{model input 'i' has element type 'f64', which the chip does not hold yet; supported: f32, f16, bf16, i8, ui8, i32, i1 (bool), and i64, i16, ui16, ui32, ui64 (held as i32)}}
+func.func @main(%x: tensor<3x4xf64> {hgraph.name = "i"}) -> tensor<3x4xf64> {
+  return %x : tensor<3x4xf64>
+}
+
+// -----
+
+// Tests that arithmetic that could leave the range of a type held as i32
+// is reported.
+func.func @main(%x: tensor<3x4xui16>) -> tensor<3x4xui16> {
+  // expected-error @+1 {{'add' on 'ui16' is not supported on the chip: the chip holds 'ui16' as i32 and would not wrap or saturate as 'ui16' does; it runs max, min, mod, comparisons, select, casts from it and data movement}}
+  %0 = hgraph.add %x, %x : (tensor<3x4xui16>, tensor<3x4xui16>) -> tensor<3x4xui16>
+  return %0 : tensor<3x4xui16>
 }
 
 // -----
@@ -100,7 +110,7 @@ func.func @main(%x: tensor<3x4xi32>) -> tensor<3x4xi32> {
 
 // Tests that a cast to a type the chip does not hold is reported.
 func.func @main(%x: tensor<3x4xf32>) -> tensor<3x4xf64> {
-  // expected-error @+1 {{element type 'f64' (of 'tensor<3x4xf64>') is not supported on the chip yet; supported: f32, f16, bf16, i8, ui8, i32, i64 (held as i32), i1 (bool)}}
+  // expected-error @+1 {{element type 'f64' (of 'tensor<3x4xf64>') is not supported on the chip yet; supported: f32, f16, bf16, i8, ui8, i32, i1 (bool), and i64, i16, ui16, ui32, ui64 (held as i32)}}
   %0 = hgraph.cast %x : tensor<3x4xf32> -> tensor<3x4xf64>
   return %0 : tensor<3x4xf64>
 }

@@ -118,3 +118,24 @@ func.func @main(%a: tensor<2x8xi8> {hgraph.name = "a"}) -> (tensor<2x8xi8> {hgra
   %0 = hgraph.max %a, %a : (tensor<2x8xi8>, tensor<2x8xi8>) -> tensor<2x8xi8>
   return %0 : tensor<2x8xi8>
 }
+
+// -----
+
+// Tests ArgMax over a leading axis with select_last_index: the axis is
+// moved innermost by a gather, the lanes equal to the row's max select
+// their index (else -1), and a max reduction into the i64 result picks the
+// last one; without keepdims the column is gathered into the output shape.
+// CHECK-LABEL: func.func @main()
+func.func @main(%x: tensor<3x4xf32> {hgraph.name = "x"}) -> (tensor<4xi64> {hgraph.name = "y"}) {
+  // CHECK: htile.gather ins(%{{.*}}) outs(%[[T:.*]]) indices [0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11] : (memref<3x4xf32>) -> memref<4x3xf32>
+  // CHECK: htile.reduce max ins(%[[T]]) outs(%[[M:.*]]) : memref<4x3xf32>, memref<4x1xf32>
+  // CHECK: htile.binary equal ins(%[[T]], %[[M]]) outs(%[[H:.*]]) : memref<4x3xf32>, memref<4x1xf32>, memref<4x3xi1>
+  // CHECK: %[[I:.*]] = htile.constant dense<[0, 1, 2]> : tensor<3xi32>
+  // CHECK: %[[S:.*]] = htile.constant dense<-1> : tensor<3xi32>
+  // CHECK: htile.select ins(%[[H]], %[[I]], %[[S]]) outs(%[[C:.*]])
+  // CHECK: htile.reduce max ins(%[[C]]) outs(%[[R:.*]]) : memref<4x3xi32>, memref<4x1xi64>
+  // CHECK: htile.gather ins(%[[R]]) outs(%[[Y:.*]]) indices [0, 1, 2, 3] : (memref<4x1xi64>) -> memref<4xi64>
+  // CHECK: htile.output "y", %[[Y]] : memref<4xi64>
+  %0 = hgraph.arg_max %x {axis = 0 : i64, keepdims = false, min = false, select_last_index = true} : tensor<3x4xf32> -> tensor<4xi64>
+  return %0 : tensor<4xi64>
+}

@@ -115,17 +115,19 @@ TEST(NpyTest, UnsupportedDtype) {
                              std::string(16, '\0'))),
             "t.npy: unsupported dtype '<f8' (float64); supported: float32 "
             "('<f4'), float16 ('<f2'), int8 ('|i1'), uint8 ('|u1'), int32 "
-            "('<i4'), int64 ('<i8', values in the int32 range) and bool "
-            "('|b1'), little-endian (convert with array.astype(...))");
+            "('<i4'), bool ('|b1'), and int16 ('<i2'), uint16 ('<u2'), "
+            "uint32 ('<u4'), uint64 ('<u8') and int64 ('<i8') with values in "
+            "the int32 range, little-endian (convert with "
+            "array.astype(...))");
   EXPECT_NE(parseError(image("{'descr': '>f4', 'fortran_order': False, "
                              "'shape': (2,), }",
                              std::string(8, '\0')))
                 .find("unsupported dtype '>f4' (big-endian float32)"),
             std::string::npos);
-  EXPECT_NE(parseError(image("{'descr': '<u2', 'fortran_order': False, "
+  EXPECT_NE(parseError(image("{'descr': '<c8', 'fortran_order': False, "
                              "'shape': (2,), }",
-                             std::string(4, '\0')))
-                .find("unsupported dtype '<u2'"),
+                             std::string(16, '\0')))
+                .find("unsupported dtype '<c8'"),
             std::string::npos);
 }
 
@@ -150,8 +152,32 @@ TEST(NpyTest, Int64HeldAsInt32) {
   std::string big = data;
   big[16 + 4] = 1; // 2^32 + 2147483647: outside int32
   EXPECT_EQ(parseError(image(dict, big)),
-            "t.npy: element 2 is outside the int32 range; the chip holds "
-            "int64 tensors as int32");
+            "t.npy: element 2 is outside the range of i64 that the chip "
+            "holds (as int32)");
+}
+
+// Tests the other host-only integer types: int16 and uint16 round-trip,
+// uint32 values above the int32 range are refused.
+TEST(NpyTest, NarrowAndUnsignedHeldAsInt32) {
+  for (ElementType type : {ElementType::I16, ElementType::U16,
+                           ElementType::U32, ElementType::U64}) {
+    Tensor tensor;
+    tensor.type = type;
+    tensor.shape = {3};
+    tensor.ints = {0, type == ElementType::I16 ? -32768 : 65535, 7};
+    std::string bytes, error;
+    ASSERT_TRUE(serializeNpy(tensor, bytes, error)) << error;
+    Tensor back;
+    ASSERT_TRUE(parseNpy(bytes, "t.npy", back, error)) << error;
+    EXPECT_EQ(back.type, type) << typeName(type);
+    EXPECT_EQ(back.ints, tensor.ints) << typeName(type);
+  }
+  std::string data = {'\xff', '\xff', '\xff', '\xff'};
+  EXPECT_EQ(parseError(image("{'descr': '<u4', 'fortran_order': False, "
+                             "'shape': (1,), }",
+                             data)),
+            "t.npy: element 0 is outside the range of u32 that the chip "
+            "holds (as int32)");
 }
 
 TEST(NpyTest, FortranOrder) {

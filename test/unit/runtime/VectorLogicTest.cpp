@@ -196,6 +196,12 @@ TEST_F(VectorLogicTest, BadDtypes) {
   program = binaryProgram(chip, hetx::V_LESS, hetx::I8, hetx::BOOL);
   EXPECT_NE(simulateError(program, chip).find("V_LESS is not defined on i8"),
             std::string::npos);
+  // Host-only types never reach an instruction.
+  program = binaryProgram(chip, hetx::V_ADD, hetx::I64, hetx::I64);
+  EXPECT_NE(simulateError(program, chip)
+                .find("i64 is a binding type only; the chip holds such "
+                      "tensors as I32 lanes"),
+            std::string::npos);
   // A comparison's result is bool: writing it as f32 is a type mismatch.
   program = binaryProgram(chip, hetx::V_LESS, hetx::F32, hetx::F32);
   EXPECT_NE(simulateError(program, chip).find("type mismatch"),

@@ -47,10 +47,15 @@ bool hetc::hisa::isLaneType(Type type) {
   }
 }
 
+bool hetc::hisa::isNarrowHeld(Type type) {
+  return type.isSignlessInteger(16) || type.isUnsignedInteger(16) ||
+         type.isUnsignedInteger(32) || type.isUnsignedInteger(64);
+}
+
 Type hetc::hisa::laneTypeOf(Type type) {
   if (isLaneType(type))
     return type;
-  if (type.isSignlessInteger(64))
+  if (type.isSignlessInteger(64) || isNarrowHeld(type))
     return IntegerType::get(type.getContext(), 32);
   return Type();
 }
