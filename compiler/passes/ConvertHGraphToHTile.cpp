@@ -36,9 +36,7 @@ InFlightDiagnostic narrowHeldError(Operation *op, StringRef what, Type type) {
   return op->emitError("'")
          << what << "' on " << type
          << " is not supported on the chip: the chip holds " << type
-         << " as i32 and would not wrap or saturate as " << type
-         << " does; it runs max, min, mod, comparisons, select, casts from "
-            "it and data movement";
+         << " as i32 and would not wrap or saturate as " << type << " does";
 }
 
 /// The lane type of `v`'s elements (i32 for i64; see hisa::laneTypeOf).
@@ -91,6 +89,13 @@ private:
   LogicalResult lowerDequantize(hgraph::DequantizeLinearOp op);
   LogicalResult lowerMatMulInteger(hgraph::MatMulIntegerOp op);
   LogicalResult lowerArgMax(hgraph::ArgMaxOp op);
+  /// `value` (i32, of `shape`) wrapped into the range of the 8- or 16-bit
+  /// integer type `type` as two's complement arithmetic would: a floored
+  /// modulo by 2^width, shifted by 2^(width-1) for signed types.
+  Value wrapKernel(Location loc, Value value, ArrayRef<int64_t> shape,
+                   IntegerType type);
+  /// An i32 row of `length` elements, all `value`.
+  Value splatRow(Location loc, int64_t length, int32_t value);
   /// Elementwise kernels on buffers, each writing a new buffer of `shape`
   /// (the kernel's result) in `element` type.
   Value binaryKernel(Location loc, htile::BinaryKind kind, Value lhs,
@@ -390,9 +395,66 @@ static bool staysInRange(htile::BinaryKind kind) {
   }
 }
 
+/// The 8- and 16-bit integer types, whose arithmetic the chip computes in
+/// i32 and wraps back (see Lowering::wrapKernel).
+static IntegerType wrappingType(Type type) {
+  auto integer = dyn_cast<IntegerType>(type);
+  if (integer && !integer.isSigned() &&
+      (integer.getWidth() == 8 || integer.getWidth() == 16))
+    return integer;
+  return IntegerType();
+}
+
+/// The kinds whose results may leave an 8- or 16-bit range and wrap.
+static bool wraps(htile::BinaryKind kind) {
+  return kind == htile::BinaryKind::add || kind == htile::BinaryKind::sub ||
+         kind == htile::BinaryKind::mul || kind == htile::BinaryKind::div;
+}
+
+Value Lowering::splatRow(Location loc, int64_t length, int32_t value) {
+  Type i32 = builder.getI32Type();
+  auto type = RankedTensorType::get({length}, i32);
+  return htile::ConstantOp::create(
+      builder, loc, MemRefType::get({length}, i32),
+      DenseElementsAttr::get(type, builder.getI32IntegerAttr(value)),
+      IntegerAttr());
+}
+
+Value Lowering::wrapKernel(Location loc, Value value, ArrayRef<int64_t> shape,
+                           IntegerType type) {
+  Type i32 = builder.getI32Type();
+  int64_t row = shape.empty() ? 1 : shape.back();
+  int32_t modulus = int32_t(1) << type.getWidth();
+  int32_t half = modulus / 2;
+  bool isSigned = !type.isUnsigned();
+  if (isSigned)
+    value = binaryKernel(loc, htile::BinaryKind::add, value,
+                         splatRow(loc, row, half), shape, i32);
+  value = binaryKernel(loc, htile::BinaryKind::mod, value,
+                       splatRow(loc, row, modulus), shape, i32);
+  if (isSigned)
+    value = binaryKernel(loc, htile::BinaryKind::sub, value,
+                         splatRow(loc, row, half), shape, i32);
+  return value;
+}
+
 LogicalResult Lowering::lowerBinary(Operation *op, htile::BinaryKind kind) {
   Value lhs = op->getOperand(0), rhs = op->getOperand(1);
   Value result = op->getResult(0);
+  if (IntegerType narrow = wrappingType(elementOf(lhs));
+      narrow && wraps(kind)) {
+    // Computed in i32 and wrapped into the type's range, as ONNX's
+    // two's-complement arithmetic does.
+    Location loc = op->getLoc();
+    Type i32 = builder.getI32Type();
+    Value rhs32 = castKernel(loc, buffer(rhs), i32);
+    Value lhs32 = castKernel(loc, buffer(lhs), i32);
+    ArrayRef<int64_t> shape = cast<ShapedType>(result.getType()).getShape();
+    Value wide = binaryKernel(loc, kind, lhs32, rhs32, shape, i32);
+    buffers.map(result, castKernel(loc, wrapKernel(loc, wide, shape, narrow),
+                                    narrow));
+    return success();
+  }
   if (hisa::isNarrowHeld(elementOf(lhs)) && !staysInRange(kind))
     return narrowHeldError(op, htile::stringifyBinaryKind(kind),
                            elementOf(lhs));

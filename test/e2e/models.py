@@ -296,8 +296,8 @@ def mlp_f16(batch=4, dims=(24, 12), seed=9):
 def quant_int8(batch=4, dims=(20, 6), seed=10):
     """int8 quantisation: QuantizeLinear of the input (saturating), a
     MatMulInteger by int8 weights with zero points, its int32 result scaled
-    back to float, a DequantizeLinear of the quantised input, and the
-    ArgMax of each result row as an int64 output."""
+    back to float, a DequantizeLinear of the quantised input, the ArgMax
+    of each result row as an int64 output, and an int8 Add that wraps."""
     rng = np.random.default_rng(seed)
     k, n = dims
     inits = [
@@ -314,6 +314,7 @@ def quant_int8(batch=4, dims=(20, 6), seed=10):
         helper.make_node("Mul", ["accf", "y_scale"], ["y"], name="rescale"),
         helper.make_node("DequantizeLinear", ["q", "x_scale", "x_zero"], ["xr"], name="dequant"),
         helper.make_node("ArgMax", ["y"], ["best"], name="best", axis=1, keepdims=0),
+        helper.make_node("Add", ["q", "q"], ["q2"], name="wrapping_add"),
     ]
     return _model(nodes,
                   [helper.make_tensor_value_info("x", TensorProto.FLOAT, [batch, k])],
@@ -321,7 +322,8 @@ def quant_int8(batch=4, dims=(20, 6), seed=10):
                    helper.make_tensor_value_info("q", TensorProto.INT8, [batch, k]),
                    helper.make_tensor_value_info("acc", TensorProto.INT32, [batch, n]),
                    helper.make_tensor_value_info("xr", TensorProto.FLOAT, [batch, k]),
-                   helper.make_tensor_value_info("best", TensorProto.INT64, [batch])],
+                   helper.make_tensor_value_info("best", TensorProto.INT64, [batch]),
+                   helper.make_tensor_value_info("q2", TensorProto.INT8, [batch, k])],
                   inits, "quant_int8")
 
 

@@ -139,3 +139,22 @@ func.func @main(%x: tensor<3x4xf32> {hgraph.name = "x"}) -> (tensor<4xi64> {hgra
   %0 = hgraph.arg_max %x {axis = 0 : i64, keepdims = false, min = false, select_last_index = true} : tensor<3x4xf32> -> tensor<4xi64>
   return %0 : tensor<4xi64>
 }
+
+// -----
+
+// Tests that an int8 add computes in i32 and wraps back into the int8
+// range: (x + 128) mod 256 - 128, with i32 rows of constants.
+// CHECK-LABEL: func.func @main()
+func.func @main(%a: tensor<2x8xi8> {hgraph.name = "a"}) -> (tensor<2x8xi8> {hgraph.name = "y"}) {
+  // CHECK: htile.binary add ins(%{{.*}}, %{{.*}}) outs(%[[S:.*]]) : memref<2x8xi32>, memref<2x8xi32>, memref<2x8xi32>
+  // CHECK: %[[H:.*]] = htile.constant dense<128> : tensor<8xi32>
+  // CHECK: htile.binary add ins(%[[S]], %[[H]])
+  // CHECK: htile.constant dense<256> : tensor<8xi32>
+  // CHECK: htile.binary mod
+  // CHECK: htile.constant dense<128> : tensor<8xi32>
+  // CHECK: htile.binary sub
+  // CHECK: htile.cast ins(%{{.*}}) outs(%[[Y:.*]]) : memref<2x8xi32>, memref<2x8xi8>
+  // CHECK: htile.output "y", %[[Y]]
+  %0 = hgraph.add %a, %a : (tensor<2x8xi8>, tensor<2x8xi8>) -> tensor<2x8xi8>
+  return %0 : tensor<2x8xi8>
+}
