@@ -575,8 +575,12 @@ LogicalResult Lowering::lowerQuantize(hgraph::QuantizeLinearOp op) {
            << floatType << " with a " << elementOf(op.getScale())
            << " scale is not supported on the chip; the input and the "
               "scale must be f32, f16 or bf16 of one type";
-  if (hisa::isNarrowHeld(op.getType().getElementType()))
-    return narrowHeldError(op, "quantize to", op.getType().getElementType());
+  Type outType = op.getType().getElementType();
+  IntegerType held = wrappingType(outType);
+  // i16 and ui16 results are clamped in f32 (below), where their bounds
+  // are exact.
+  if (hisa::isNarrowHeld(outType) && (!held || !floatType.isF32()))
+    return narrowHeldError(op, "quantize to", outType);
   Location loc = op.getLoc();
   ArrayRef<int64_t> shape = op.getType().getShape();
   int64_t rank = shape.size(), axis = int64_t(op.getAxis());
@@ -595,8 +599,25 @@ LogicalResult Lowering::lowerQuantize(hgraph::QuantizeLinearOp op) {
   if (zero)
     rounded = binaryKernel(loc, htile::BinaryKind::add, rounded, zero, shape,
                            floatType);
-  buffers.map(op.getResult(), castKernel(loc, rounded,
-                                          op.getType().getElementType()));
+  if (held && hisa::isNarrowHeld(outType)) {
+    // i16 and ui16 are held as i32, whose cast saturates at the int32
+    // range: clamp to the type's range first.
+    int64_t row = shape.empty() ? 1 : shape.back();
+    auto bound = [&](double value) {
+      auto type = RankedTensorType::get({row}, floatType);
+      return htile::ConstantOp::create(
+          builder, loc, MemRefType::get({row}, floatType),
+          DenseElementsAttr::get(type, builder.getFloatAttr(floatType, value)),
+          IntegerAttr());
+    };
+    bool isSigned = !held.isUnsigned();
+    double lo = isSigned ? -32768.0 : 0.0, hi = isSigned ? 32767.0 : 65535.0;
+    rounded = binaryKernel(loc, htile::BinaryKind::max, rounded, bound(lo),
+                           shape, floatType);
+    rounded = binaryKernel(loc, htile::BinaryKind::min, rounded, bound(hi),
+                           shape, floatType);
+  }
+  buffers.map(op.getResult(), castKernel(loc, rounded, outType));
   return success();
 }
 

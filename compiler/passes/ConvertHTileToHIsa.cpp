@@ -128,6 +128,12 @@ private:
 
 LogicalResult Expander::bind(Operation *op) {
   auto addressOf = [&](Operation *def) -> FailureOr<int64_t> {
+    Type element =
+        cast<MemRefType>(def->getResult(0).getType()).getElementType();
+    if (!hisa::laneTypeOf(element))
+      return def->emitError("buffer of element type ")
+             << element << " cannot be held by the chip (f32, f16, bf16, "
+             << "i8, ui8, i32, i1, and i64, i16, ui16, ui32, ui64 as i32)";
     auto attr = def->getAttrOfType<IntegerAttr>("address");
     if (!attr)
       return def->emitError("buffer has no SRAM address; run "

@@ -122,5 +122,14 @@ def typed_ops(path):
           [i32("w", [2, 8]), f16("r", [2, 8])], [], path)
 
 
+def big_int64(path):
+    """An int64 Add whose constant does not fit the int32 lanes the chip
+    holds int64 tensors in."""
+    i64 = lambda name, shape: helper.make_tensor_value_info(name, TensorProto.INT64, shape)
+    inits = [numpy_helper.from_array(np.array([1 << 40, 5], np.int64), "big")]
+    nodes = [helper.make_node("Add", ["x", "big"], ["y"], name="add_big")]
+    _save(nodes, [i64("x", [3, 2])], [i64("y", [3, 2])], inits, path)
+
+
 if __name__ == "__main__":
     globals()[sys.argv[1]](sys.argv[2])
