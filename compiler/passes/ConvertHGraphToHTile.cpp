@@ -89,6 +89,8 @@ private:
   LogicalResult lowerDequantize(hgraph::DequantizeLinearOp op);
   LogicalResult lowerMatMulInteger(hgraph::MatMulIntegerOp op);
   LogicalResult lowerArgMax(hgraph::ArgMaxOp op);
+  LogicalResult lowerBitwise(Operation *op, htile::BinaryKind kind);
+  LogicalResult lowerBitwiseNot(hgraph::BitwiseNotOp op);
   /// `value` (i32, of `shape`) wrapped into the range of the 8- or 16-bit
   /// integer type `type` as two's complement arithmetic would: a floored
   /// modulo by 2^width, shifted by 2^(width-1) for signed types.
@@ -302,6 +304,16 @@ LogicalResult Lowering::lowerOp(Operation *op) {
       .Case([&](hgraph::FModOp) {
         return lowerBinary(op, htile::BinaryKind::fmod);
       })
+      .Case([&](hgraph::BitwiseAndOp) {
+        return lowerBitwise(op, htile::BinaryKind::and_);
+      })
+      .Case([&](hgraph::BitwiseOrOp) {
+        return lowerBitwise(op, htile::BinaryKind::or_);
+      })
+      .Case([&](hgraph::BitwiseXorOp) {
+        return lowerBitwise(op, htile::BinaryKind::xor_);
+      })
+      .Case([&](hgraph::BitwiseNotOp n) { return lowerBitwiseNot(n); })
       .Case([&](hgraph::WhereOp w) { return lowerWhere(w); })
       .Case([&](hgraph::QuantizeLinearOp q) { return lowerQuantize(q); })
       .Case([&](hgraph::DequantizeLinearOp d) { return lowerDequantize(d); })
@@ -362,7 +374,7 @@ static std::string binaryTypeProblem(htile::BinaryKind kind, Type type) {
   case htile::BinaryKind::and_:
   case htile::BinaryKind::or_:
   case htile::BinaryKind::xor_:
-    return isBool(type) ? "" : "i1 (bool)";
+    return isBool(type) || isI32(type) ? "" : "i1 (bool) and i32";
   case htile::BinaryKind::equal:
   case htile::BinaryKind::less:
   case htile::BinaryKind::less_equal:
@@ -380,6 +392,9 @@ static std::string binaryTypeProblem(htile::BinaryKind kind, Type type) {
 /// (or a bool), so that computing it in i32 and converting back is exact.
 static bool staysInRange(htile::BinaryKind kind) {
   switch (kind) {
+  case htile::BinaryKind::and_:
+  case htile::BinaryKind::or_:
+  case htile::BinaryKind::xor_:
   case htile::BinaryKind::max:
   case htile::BinaryKind::min:
   case htile::BinaryKind::mod:
@@ -733,6 +748,42 @@ LogicalResult Lowering::lowerMatMulInteger(hgraph::MatMulIntegerOp op) {
     y = binaryKernel(loc, htile::BinaryKind::add, y, both, {m, n}, i32);
   }
   buffers.map(op.getResult(), y);
+  return success();
+}
+
+LogicalResult Lowering::lowerBitwise(Operation *op, htile::BinaryKind kind) {
+  // The bits of sign- or zero-extended integers combine into the
+  // extension of the result, so every integer type runs in its i32 lanes.
+  Type type = elementOf(op->getOperand(0));
+  if (!isa<IntegerType>(type) || isBool(type))
+    return op->emitError("bitwise ")
+           << htile::stringifyBinaryKind(kind) << " on " << type
+           << " is not supported; it takes integers";
+  return lowerBinary(op, kind);
+}
+
+LogicalResult Lowering::lowerBitwiseNot(hgraph::BitwiseNotOp op) {
+  // ~x = x xor -1 in i32; unsigned 8- and 16-bit results wrap back into
+  // their range.
+  Type type = elementOf(op.getInput());
+  IntegerType narrow = wrappingType(type);
+  if (!isa<IntegerType>(type) || isBool(type) ||
+      (hisa::isNarrowHeld(type) && !narrow))
+    return op.emitError("bitwise_not on ")
+           << type << " is not supported on the chip; it runs on i8, ui8, "
+           << "i16, ui16, i32 and i64";
+  Location loc = op.getLoc();
+  Type i32 = builder.getI32Type();
+  ArrayRef<int64_t> shape = op.getType().getShape();
+  int64_t row = shape.empty() ? 1 : shape.back();
+  Value x = buffer(op.getInput());
+  if (!isI32(laneOf(op.getInput())))
+    x = castKernel(loc, x, i32);
+  Value flipped = binaryKernel(loc, htile::BinaryKind::xor_, x,
+                               splatRow(loc, row, -1), shape, i32);
+  if (narrow && narrow.isUnsigned())
+    flipped = wrapKernel(loc, flipped, shape, narrow);
+  buffers.map(op.getResult(), castKernel(loc, flipped, type));
   return success();
 }
 

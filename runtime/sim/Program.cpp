@@ -145,7 +145,8 @@ bool isComparison(hetx::Opcode opcode) {
          opcode == hetx::V_LESS_EQUAL;
 }
 
-/// Whether `opcode` is defined only on BOOL lanes.
+/// Whether `opcode` is a logical operation: BOOL lanes, and for V_AND,
+/// V_OR and V_XOR also I32 lanes (bitwise).
 bool isLogical(hetx::Opcode opcode) {
   return opcode == hetx::V_AND || opcode == hetx::V_OR ||
          opcode == hetx::V_XOR || opcode == hetx::V_NOT;
@@ -221,8 +222,10 @@ bool decodeTypes(const hetx::Instruction &instr, Op &op, std::string &kind,
     return refuse("lanes (comparisons take f32, f16, bf16, i32 or bool)");
   }
   if (isLogical(op.opcode))
-    return *type == io::ElementType::Bool ? true
-                                          : refuse("lanes (only bool)");
+    return *type == io::ElementType::Bool ||
+                   (*type == io::ElementType::I32 && op.opcode != hetx::V_NOT)
+               ? true
+               : refuse("lanes (bool, and i32 for V_AND, V_OR and V_XOR)");
   if (isFloat)
     return true;
   if (*type == io::ElementType::I32 && definedOnI32(op.opcode))

@@ -107,8 +107,8 @@ def mlp(path):
 
 
 def typed_ops(path):
-    """Mod (both modes), Round and a comparison with Where on int32 and
-    float16 tensors."""
+    """Mod (both modes), Round, a comparison with Where, BitwiseAnd and
+    BitwiseNot on int32 and float16 tensors."""
     i32 = lambda name, shape: helper.make_tensor_value_info(name, TensorProto.INT32, shape)
     f16 = lambda name, shape: helper.make_tensor_value_info(name, TensorProto.FLOAT16, shape)
     nodes = [
@@ -117,9 +117,11 @@ def typed_ops(path):
         helper.make_node("Round", ["h"], ["r"], name="round"),
         helper.make_node("Less", ["m", "f"], ["c"], name="less"),
         helper.make_node("Where", ["c", "m", "f"], ["w"], name="where"),
+        helper.make_node("BitwiseAnd", ["a", "b"], ["ba"], name="bitand"),
+        helper.make_node("BitwiseNot", ["ba"], ["bn"], name="bitnot"),
     ]
     _save(nodes, [i32("a", [2, 8]), i32("b", [2, 8]), f16("h", [2, 8])],
-          [i32("w", [2, 8]), f16("r", [2, 8])], [], path)
+          [i32("w", [2, 8]), f16("r", [2, 8]), i32("bn", [2, 8])], [], path)
 
 
 def big_int64(path):

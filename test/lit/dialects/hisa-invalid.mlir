@@ -101,7 +101,7 @@ func.func @pow_on_i32() {
 // Tests that the logical kinds take only booleans.
 func.func @and_on_f32() {
   %0 = hisa.read 0
-  // expected-error @+1 {{and is not defined on 'f32'; it is defined on i1}}
+  // expected-error @+1 {{and is not defined on 'f32'; it is defined on i1 and i32}}
   %1 = hisa.vbinary and %0, %0 lanes 4
   return
 }

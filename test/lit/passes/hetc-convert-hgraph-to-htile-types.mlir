@@ -158,3 +158,20 @@ func.func @main(%a: tensor<2x8xi8> {hgraph.name = "a"}) -> (tensor<2x8xi8> {hgra
   %0 = hgraph.add %a, %a : (tensor<2x8xi8>, tensor<2x8xi8>) -> tensor<2x8xi8>
   return %0 : tensor<2x8xi8>
 }
+
+// -----
+
+// Tests BitwiseNot on uint8: xor with -1 in i32, wrapped back into the
+// uint8 range by a modulo 256, then narrowed.
+// CHECK-LABEL: func.func @main()
+func.func @main(%a: tensor<2x8xui8> {hgraph.name = "a"}) -> (tensor<2x8xui8> {hgraph.name = "y"}) {
+  // CHECK: htile.cast ins(%{{.*}}) outs(%[[W:.*]]) : memref<2x8xui8>, memref<2x8xi32>
+  // CHECK: %[[M:.*]] = htile.constant dense<-1> : tensor<8xi32>
+  // CHECK: htile.binary xor ins(%[[W]], %[[M]])
+  // CHECK: htile.constant dense<256> : tensor<8xi32>
+  // CHECK: htile.binary mod
+  // CHECK: htile.cast ins(%{{.*}}) outs(%[[Y:.*]]) : memref<2x8xi32>, memref<2x8xui8>
+  // CHECK: htile.output "y", %[[Y]]
+  %0 = hgraph.bitwise_not %a : tensor<2x8xui8>
+  return %0 : tensor<2x8xui8>
+}

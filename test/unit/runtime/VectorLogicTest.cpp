@@ -137,6 +137,36 @@ TEST_F(VectorLogicTest, LogicalOnBool) {
   EXPECT_EQ(result.outputs[0].tensor.ints[3], 0);
 }
 
+// Tests that V_AND, V_OR and V_XOR work bitwise on i32 lanes, and that
+// V_NOT stays bool-only.
+TEST_F(VectorLogicTest, BitwiseOnInt32) {
+  std::vector<int32_t> a = {0x0f0f, -1, 6, -2147483647 - 1};
+  std::vector<int32_t> b = {0x00ff, 12345, 3, -1};
+  struct Case {
+    hetx::Opcode opcode;
+    std::vector<int32_t> want;
+  };
+  for (const Case &c :
+       {Case{hetx::V_AND, {0x000f, 12345, 2, -2147483647 - 1}},
+        Case{hetx::V_OR, {0x0fff, -1, 7, -1}},
+        Case{hetx::V_XOR, {0x0ff0, ~12345, 5, 2147483647}}}) {
+    TestProgram program = binaryProgram(chip, c.opcode, hetx::I32, hetx::I32);
+    setInts(program, "a", ElementType::I32, a);
+    setInts(program, "b", ElementType::I32, b);
+    sim::SimResult result = run(program, chip);
+    ASSERT_EQ(result.outputs.size(), 1u);
+    for (size_t i = 0; i < c.want.size(); ++i)
+      EXPECT_EQ(result.outputs[0].tensor.ints[i], c.want[i])
+          << sim::HazardText::opcodeName(c.opcode) << " lane " << i;
+  }
+  TestProgram program = binaryProgram(chip, hetx::V_NOT, hetx::I32, hetx::I32);
+  for (hetx::Instruction &instr : *program.artifact.mutable_instructions())
+    if (instr.opcode() == hetx::V_NOT)
+      instr.mutable_src()->DeleteSubrange(1, 1);
+  EXPECT_NE(simulateError(program, chip).find("V_NOT is not defined on i32"),
+            std::string::npos);
+}
+
 // Tests the remainders: V_MOD takes the divisor's sign, V_FMOD the
 // dividend's; an integer remainder by zero is 0; float fmod is C's fmodf.
 TEST_F(VectorLogicTest, Remainders) {

@@ -105,6 +105,10 @@ HGRAPH_BINARY(XorOp, double((a != 0) != (b != 0)), int64_t((a != 0) != (b != 0))
 HGRAPH_BINARY(ModOp, flooredRemainder(a, b), flooredRemainder(a, b))
 HGRAPH_BINARY(FModOp, std::fmod(a, b),
               b == 0 || b == -1 ? 0 : a % b)
+// Integer types only (ONNX); the float forms are never used.
+HGRAPH_BINARY(BitwiseAndOp, double(int64_t(a) & int64_t(b)), a & b)
+HGRAPH_BINARY(BitwiseOrOp, double(int64_t(a) | int64_t(b)), a | b)
+HGRAPH_BINARY(BitwiseXorOp, double(int64_t(a) ^ int64_t(b)), a ^ b)
 #undef HGRAPH_BINARY
 
 LogicalResult SoftmaxOp::verify() {

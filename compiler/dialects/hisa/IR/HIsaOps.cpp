@@ -123,8 +123,8 @@ LogicalResult VBinaryOp::verify() {
   case VBinaryKind::and_:
   case VBinaryKind::or_:
   case VBinaryKind::xor_:
-    defined = isBool(type);
-    where = "i1";
+    defined = isBool(type) || isI32(type);
+    where = "i1 and i32";
     break;
   }
   if (failed(verifyDtype(*this, stringifyVBinaryKind(getKind()), defined,

@@ -132,7 +132,8 @@ def HIsa_VBinaryOp : HIsa_Instruction<"vbinary"> {
     A vector-unit instruction; lanes from `lanes` on are zero. `dtype` is
     the type of the operands and the result (f32 when absent): every kind
     but the logical ones is defined on f32, f16 and bf16; add, sub, mul,
-    div, max, min, mod and fmod on i32; and, or and xor only on i1. `mod`
+    div, max, min, mod and fmod on i32; and, or and xor on i1 and (bitwise)
+    on i32. `mod`
     is the remainder with the divisor's sign (numpy's mod), `fmod` the
     remainder with the dividend's sign.
 
