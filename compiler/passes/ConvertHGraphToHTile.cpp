@@ -39,7 +39,8 @@ InFlightDiagnostic narrowHeldError(Operation *op, StringRef what, Type type) {
          << " as i32 and would not wrap or saturate as " << type << " does";
 }
 
-/// The lane type of `v`'s elements (i32 for i64; see hisa::laneTypeOf).
+/// The lane type of `v`'s elements (i32 for the integer types held as i32;
+/// see hisa::laneTypeOf).
 Type laneOf(Value v) {
   return hisa::laneTypeOf(cast<ShapedType>(v.getType()).getElementType());
 }
