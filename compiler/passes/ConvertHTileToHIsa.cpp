@@ -89,6 +89,10 @@ private:
                    SmallVector<int32_t>(lanes, 0), type);
   }
 
+  /// Fails at `kernel` when one of its operands has one-element rows to
+  /// spread over longer output rows, of a type the vector unit does not
+  /// reduce, on a chip without a SWITCH unit to spread it with.
+  LogicalResult checkSpread(Operation *kernel);
   void expandBinary(htile::BinaryOp op);
   void expandUnary(htile::UnaryOp op);
   void expandMatMul(htile::MatMulOp op);
@@ -188,7 +192,9 @@ LogicalResult Expander::bind(Operation *op) {
 
 LogicalResult Expander::expand(Operation *op) {
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
-      .Case([&](htile::BinaryOp k) {
+      .Case([&](htile::BinaryOp k) -> LogicalResult {
+        if (failed(checkSpread(k)))
+          return failure();
         expandBinary(k);
         return success();
       })
@@ -201,15 +207,8 @@ LogicalResult Expander::expand(Operation *op) {
         return success();
       })
       .Case([&](htile::SelectOp k) -> LogicalResult {
-        if (chip.switches() == 0 &&
-            !llvm::all_of(k->getOperands(), [](Value v) {
-              ArrayRef<int64_t> shape =
-                  cast<MemRefType>(v.getType()).getShape();
-              return !shape.empty() && shape.back() != 1;
-            }))
-          return k.emitError("chip '")
-                 << chip.name()
-                 << "' has no SWITCH unit to spread a condition with";
+        if (failed(checkSpread(k)))
+          return failure();
         expandSelect(k);
         return success();
       })
@@ -254,6 +253,25 @@ LogicalResult Expander::expand(Operation *op) {
         return other->emitError("'")
                << other->getName() << "' cannot be lowered to hisa";
       });
+}
+
+LogicalResult Expander::checkSpread(Operation *kernel) {
+  if (chip.switches() != 0)
+    return success();
+  auto outShape =
+      cast<MemRefType>(kernel->getOperands().back().getType()).getShape();
+  if (outShape.empty() || outShape.back() == 1)
+    return success();
+  for (Value operand : kernel->getOperands().drop_back()) {
+    auto type = cast<MemRefType>(operand.getType());
+    Type lane = hisa::laneTypeOf(type.getElementType());
+    bool oneLane = type.getRank() == 0 || type.getShape().back() == 1;
+    if (oneLane && !hisa::isFloatLane(lane) && !lane.isSignlessInteger(32))
+      return kernel->emitError("chip '")
+             << chip.name() << "' has no SWITCH unit to spread "
+             << type.getElementType() << " lanes with";
+  }
+  return success();
 }
 
 /// Where one operand of a broadcasting elementwise kernel is read for each
