@@ -28,6 +28,46 @@ std::string hetc::codegen::nodeNameOf(Location loc) {
 
 namespace {
 
+/// Appends the `bytes` low-order bytes of `value`, little-endian.
+void appendLittleEndian(std::string &data, uint64_t value, unsigned bytes) {
+  for (unsigned i = 0; i < bytes; ++i)
+    data.push_back(char((value >> (8 * i)) & 0xFF));
+}
+
+/// The elements of `dense`, dense and little-endian in its own type: 4
+/// bytes for f32 and i32, 2 for f16 and bf16, 1 for i8, ui8 and i1; the
+/// types held as i32 (i64, i16, ui16, ui32, ui64) become 4-byte i32,
+/// failing at `op` for an element out of the int32 range.
+LogicalResult writeConstantData(Operation *op, DenseElementsAttr dense,
+                                std::string &data) {
+  Type element = dense.getElementType();
+  data.clear();
+  if (auto floatType = dyn_cast<FloatType>(element)) {
+    unsigned bytes = floatType.getWidth() / 8;
+    data.reserve(dense.getNumElements() * bytes);
+    for (const APFloat &v : dense.getValues<APFloat>())
+      appendLittleEndian(data, v.bitcastToAPInt().getZExtValue(), bytes);
+    return success();
+  }
+  auto integer = cast<IntegerType>(element);
+  unsigned width = integer.getWidth();
+  bool held = !hisa::isLaneType(element);
+  unsigned bytes = width == 1 ? 1 : held ? 4 : width / 8;
+  data.reserve(dense.getNumElements() * bytes);
+  for (const APInt &v : dense.getValues<APInt>()) {
+    int64_t value = integer.isUnsigned() || width == 1
+                        ? int64_t(v.getZExtValue())
+                        : v.getSExtValue();
+    if (held && (integer.isUnsigned() ? !v.isIntN(31) : !v.isSignedIntN(32)))
+      return op->emitError("constant element ")
+             << (integer.isUnsigned() ? v.getZExtValue() : v.getSExtValue())
+             << " of type " << element
+             << " is outside the int32 range in which the chip holds it";
+    appendLittleEndian(data, uint64_t(value), bytes);
+  }
+  return success();
+}
+
 hetx::Opcode binaryOpcode(hisa::VBinaryKind kind) {
   switch (kind) {
   case hisa::VBinaryKind::add:
@@ -44,6 +84,16 @@ hetx::Opcode binaryOpcode(hisa::VBinaryKind kind) {
     return hetx::V_MIN;
   case hisa::VBinaryKind::pow:
     return hetx::V_POW;
+  case hisa::VBinaryKind::and_:
+    return hetx::V_AND;
+  case hisa::VBinaryKind::or_:
+    return hetx::V_OR;
+  case hisa::VBinaryKind::xor_:
+    return hetx::V_XOR;
+  case hisa::VBinaryKind::mod:
+    return hetx::V_MOD;
+  case hisa::VBinaryKind::fmod:
+    return hetx::V_FMOD;
   }
   llvm_unreachable("unknown vector binary kind");
 }
@@ -78,8 +128,63 @@ hetx::Opcode unaryOpcode(hisa::VUnaryKind kind) {
     return hetx::V_SIN;
   case hisa::VUnaryKind::cos:
     return hetx::V_COS;
+  case hisa::VUnaryKind::round:
+    return hetx::V_ROUND;
+  case hisa::VUnaryKind::not_:
+    return hetx::V_NOT;
   }
   llvm_unreachable("unknown vector unary kind");
+}
+
+hetx::Opcode compareOpcode(hisa::VCompareKind kind) {
+  switch (kind) {
+  case hisa::VCompareKind::eq:
+    return hetx::V_EQUAL;
+  case hisa::VCompareKind::lt:
+    return hetx::V_LESS;
+  case hisa::VCompareKind::le:
+    return hetx::V_LESS_EQUAL;
+  }
+  llvm_unreachable("unknown vector comparison");
+}
+
+/// The artifact's DataType for a lane type (hisa::isLaneType), and for i64
+/// I64 in an input or output `binding` (int64 on the host, int32 lanes on
+/// the chip) and I32 elsewhere; nullopt for other types.
+std::optional<hetx::DataType> dataTypeOf(Type type, bool binding = false) {
+  if (type.isSignlessInteger(64))
+    return binding ? hetx::I64 : hetx::I32;
+  if (type.isSignlessInteger(16))
+    return binding ? hetx::I16 : hetx::I32;
+  if (type.isUnsignedInteger(16))
+    return binding ? hetx::U16 : hetx::I32;
+  if (type.isUnsignedInteger(32))
+    return binding ? hetx::U32 : hetx::I32;
+  if (type.isUnsignedInteger(64))
+    return binding ? hetx::U64 : hetx::I32;
+  if (type.isF32())
+    return hetx::F32;
+  if (type.isF16())
+    return hetx::F16;
+  if (type.isBF16())
+    return hetx::BF16;
+  if (type.isSignlessInteger(8))
+    return hetx::I8;
+  if (type.isUnsignedInteger(8))
+    return hetx::U8;
+  if (type.isSignlessInteger(32))
+    return hetx::I32;
+  if (type.isSignlessInteger(1))
+    return hetx::BOOL;
+  return std::nullopt;
+}
+
+/// Sets the instruction's dtype from `op`'s `dtype` attribute; f32, the
+/// default, is left unset.
+void setDtype(hetx::Instruction &inst, Operation *op) {
+  Type type = hisa::dtypeOf(op);
+  if (!type.isF32())
+    inst.set_dtype(*dataTypeOf(type));
 }
 
 class Emitter {
@@ -100,15 +205,23 @@ private:
       artifact.add_nodes(name);
     return it->second;
   }
-  void bind(hetx::TensorBinding &binding, StringRef name, int64_t address,
-            ShapedType type) {
+  LogicalResult bind(Operation *op, hetx::TensorBinding &binding,
+                     StringRef name, int64_t address, ShapedType type) {
+    std::optional<hetx::DataType> dtype =
+        dataTypeOf(type.getElementType(), !isa<hisa::ConstantOp>(op));
+    if (!dtype)
+      return op->emitError("tensor '")
+             << name << "' has element type " << type.getElementType()
+             << ", which the chip does not hold (f32, f16, bf16, i8, ui8, "
+                "i32, i1, and i64, i16, ui16, ui32, ui64 held as i32)";
     binding.set_name(name.str());
-    binding.set_dtype(hetx::F32);
+    binding.set_dtype(*dtype);
     for (int64_t d : type.getShape())
       binding.add_shape(d);
     binding.set_address(address);
     binding.set_vectors_per_row(
         layoutOf(type.getShape(), chip.lanes()).vectorsPerRow);
+    return success();
   }
   static void setStream(hetx::StreamRef &ref, hisa::StreamAttr stream) {
     ref.set_id(stream.getId());
@@ -157,6 +270,7 @@ LogicalResult Emitter::addInstruction(Operation *op) {
   inst.set_node(nodeIndex(op->getLoc()));
   if (auto stream = op->getAttrOfType<hisa::StreamAttr>("stream"))
     setStream(*inst.mutable_dst(), stream);
+  setDtype(inst, op);
   auto memory = [&](int64_t address, hetx::Opcode opcode) {
     inst.set_opcode(opcode);
     inst.set_address(address);
@@ -182,6 +296,28 @@ LogicalResult Emitter::addInstruction(Operation *op) {
           .Case([&](hisa::VUnaryOp v) {
             inst.set_opcode(unaryOpcode(v.getKind()));
             inst.set_lanes(v.getLanes());
+            return addSource(inst, op, v.getInput());
+          })
+          .Case([&](hisa::VCompareOp v) {
+            inst.set_opcode(compareOpcode(v.getKind()));
+            inst.set_lanes(v.getLanes());
+            if (failed(addSource(inst, op, v.getLhs())))
+              return failure();
+            return addSource(inst, op, v.getRhs());
+          })
+          .Case([&](hisa::VSelectOp v) {
+            inst.set_opcode(hetx::V_SELECT);
+            inst.set_lanes(v.getLanes());
+            if (failed(addSource(inst, op, v.getCondition())) ||
+                failed(addSource(inst, op, v.getLhs())))
+              return failure();
+            return addSource(inst, op, v.getRhs());
+          })
+          .Case([&](hisa::VCastOp v) {
+            inst.set_opcode(hetx::V_CAST);
+            inst.set_lanes(v.getLanes());
+            inst.set_dtype(*dataTypeOf(v.getTo()));
+            inst.set_src_dtype(*dataTypeOf(v.getFrom()));
             return addSource(inst, op, v.getInput());
           })
           .Case([&](hisa::VReduceOp v) {
@@ -262,39 +398,32 @@ LogicalResult Emitter::emit(func::FuncOp func) {
         llvm::TypeSwitch<Operation *, LogicalResult>(&op)
             .Case([&](hisa::InputOp in) {
               hetx::TensorBinding &binding = *artifact.add_inputs();
-              bind(binding, in.getName(), in.getAddress(),
-                   cast<ShapedType>(in.getType()));
               if (std::optional<int64_t> host = in.getHost())
                 binding.set_host_address(*host);
-              return success();
+              return bind(in, binding, in.getName(), in.getAddress(),
+                          cast<ShapedType>(in.getType()));
             })
             .Case([&](hisa::OutputOp out) {
               hetx::TensorBinding &binding = *artifact.add_outputs();
-              bind(binding, out.getName(), out.getAddress(),
-                   cast<ShapedType>(out.getType()));
               if (std::optional<int64_t> host = out.getHost())
                 binding.set_host_address(*host);
-              return success();
+              return bind(out, binding, out.getName(), out.getAddress(),
+                          cast<ShapedType>(out.getType()));
             })
             .Case([&](hisa::ConstantOp c) -> LogicalResult {
               auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
-              if (!dense || !dense.getElementType().isF32())
-                return c.emitError("only dense float32 constants can be "
-                                   "written to an artifact");
+              if (!dense)
+                return c.emitError("only dense constants can be written to "
+                                   "an artifact");
               hetx::Constant *constant = artifact.add_constants();
               std::string name = nodeNameOf(c.getLoc());
-              bind(*constant->mutable_binding(),
-                   name.empty() ? "constant@" + std::to_string(c.getAddress())
-                                : name,
-                   c.getAddress(), dense.getType());
-              std::string &data = *constant->mutable_data();
-              data.resize(dense.getNumElements() * sizeof(float));
-              char *out = data.data();
-              for (float v : dense.getValues<float>()) {
-                std::memcpy(out, &v, sizeof(float));
-                out += sizeof(float);
-              }
-              return success();
+              if (failed(bind(c, *constant->mutable_binding(),
+                              name.empty() ? "constant@" +
+                                                 std::to_string(c.getAddress())
+                                           : name,
+                              c.getAddress(), dense.getType())))
+                return failure();
+              return writeConstantData(c, dense, *constant->mutable_data());
             })
             .Case<func::ReturnOp>([](Operation *) { return success(); })
             .Default([&](Operation *inst) { return addInstruction(inst); });

@@ -114,6 +114,25 @@ Results importCompare(NodeContext &ctx) {
 }
 
 template <typename OpTy>
+Results importUnary(NodeContext &ctx);
+
+/// Mod: fmod = 0 (the default) is numpy's mod (the divisor's sign), fmod = 1
+/// C's fmod (the dividend's sign).
+Results importMod(NodeContext &ctx) {
+  if (failed(expectInputs(ctx, 2, 2)))
+    return failure();
+  int64_t fmod = ctx.intAttr("fmod", 0);
+  if (fmod != 0 && fmod != 1)
+    return ctx.error() << "fmod must be 0 or 1, got " << fmod;
+  FailureOr<Value> v =
+      fmod ? binary<hgraph::FModOp>(ctx, ctx.inputs[0], ctx.inputs[1])
+           : binary<hgraph::ModOp>(ctx, ctx.inputs[0], ctx.inputs[1]);
+  if (failed(v))
+    return failure();
+  return SmallVector<Value>{*v};
+}
+
+template <typename OpTy>
 Results importUnary(NodeContext &ctx) {
   if (failed(expectInputs(ctx, 1, 1)))
     return failure();
@@ -266,6 +285,12 @@ void hetc::frontend::addElementwiseRules(llvm::StringMap<ImportRule> &rules) {
       {"Sin", importUnary<hgraph::SinOp>},
       {"Cos", importUnary<hgraph::CosOp>},
       {"Not", importUnary<hgraph::NotOp>},
+      {"Round", importUnary<hgraph::RoundOp>},
+      {"BitwiseAnd", importBinary<hgraph::BitwiseAndOp>},
+      {"BitwiseOr", importBinary<hgraph::BitwiseOrOp>},
+      {"BitwiseXor", importBinary<hgraph::BitwiseXorOp>},
+      {"BitwiseNot", importUnary<hgraph::BitwiseNotOp>},
+      {"Mod", importMod},
       {"LeakyRelu", importLeakyRelu},
       {"Gelu", importGelu},
       {"Cast", importCast},

@@ -319,10 +319,13 @@ Results importResize(NodeContext &ctx) {
 }
 
 /// Quantisation operands: block quantisation (opset 21 block_size) is not
-/// supported; `axis` is normalised.
+/// supported; `axis` is normalised. A per-tensor scale (one element)
+/// ignores the axis, as ONNX does, and gets axis 0.
 FailureOr<int64_t> quantAxis(NodeContext &ctx, int64_t rank) {
   if (ctx.intAttr("block_size", 0) != 0)
     return ctx.error() << "blocked quantisation (block_size) is not supported";
+  if (tensorType(ctx.inputs[1]).getNumElements() == 1)
+    return 0;
   return normalizeAxis(ctx, ctx.intAttr("axis", 1), std::max<int64_t>(rank, 1));
 }
 

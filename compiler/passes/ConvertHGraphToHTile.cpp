@@ -28,6 +28,30 @@ using namespace hetc;
 
 namespace {
 
+/// The element types the chip holds, as errors list them.
+constexpr const char *kLaneTypes =
+    "f32, f16, bf16, i8, ui8, i32, i1 (bool), and i64, i16, ui16, ui32, "
+    "ui64 (held as i32)";
+
+/// The error for an operation on a type held as i32 (hisa::isNarrowHeld)
+/// whose result could leave the type's range.
+InFlightDiagnostic narrowHeldError(Operation *op, StringRef what, Type type) {
+  return op->emitError("'")
+         << what << "' on " << type
+         << " is not supported on the chip: the chip holds " << type
+         << " as i32 and would not wrap or saturate as " << type << " does";
+}
+
+/// The lane type of `v`'s elements (i32 for the integer types held as i32;
+/// see hisa::laneTypeOf).
+Type laneOf(Value v) {
+  return hisa::laneTypeOf(cast<ShapedType>(v.getType()).getElementType());
+}
+Type elementOf(Value v) { return cast<ShapedType>(v.getType()).getElementType(); }
+bool isI32(Type t) { return t.isSignlessInteger(32); }
+bool isBool(Type t) { return t.isSignlessInteger(1); }
+bool isByte(Type t) { return t.isSignlessInteger(8) || t.isUnsignedInteger(8); }
+
 MemRefType bufferType(Value tensor) {
   auto type = cast<RankedTensorType>(tensor.getType());
   return MemRefType::get(type.getShape(), type.getElementType());
@@ -64,6 +88,31 @@ private:
   LogicalResult lowerBinary(Operation *op, htile::BinaryKind kind);
   LogicalResult lowerUnary(Operation *op, htile::UnaryKind kind);
   LogicalResult lowerLinear(hgraph::LinearOp op);
+  LogicalResult lowerWhere(hgraph::WhereOp op);
+  LogicalResult lowerQuantize(hgraph::QuantizeLinearOp op);
+  LogicalResult lowerDequantize(hgraph::DequantizeLinearOp op);
+  LogicalResult lowerMatMulInteger(hgraph::MatMulIntegerOp op);
+  LogicalResult lowerArgMax(hgraph::ArgMaxOp op);
+  LogicalResult lowerBitwise(Operation *op, htile::BinaryKind kind);
+  LogicalResult lowerBitwiseNot(hgraph::BitwiseNotOp op);
+  /// `value` (i32, of `shape`) wrapped into the range of the 8- or 16-bit
+  /// integer type `type` as two's complement arithmetic would: a floored
+  /// modulo by 2^width, shifted by 2^(width-1) for signed types.
+  Value wrapKernel(Location loc, Value value, ArrayRef<int64_t> shape,
+                   IntegerType type);
+  /// An i32 row of `length` elements, all `value`.
+  Value splatRow(Location loc, int64_t length, int32_t value);
+  /// Elementwise kernels on buffers, each writing a new buffer of `shape`
+  /// (the kernel's result) in `element` type.
+  Value binaryKernel(Location loc, htile::BinaryKind kind, Value lhs,
+                     Value rhs, ArrayRef<int64_t> shape, Type element);
+  Value castKernel(Location loc, Value input, Type element);
+  /// The buffer of a per-tensor (one element) or per-axis (1-D along
+  /// `axis`) quantisation parameter, shaped to broadcast against a tensor
+  /// of `rank` dimensions.
+  Value axisParameter(Location loc, Value parameter, int64_t axis,
+                      int64_t rank);
+  LogicalResult lowerCast(hgraph::CastOp op);
   LogicalResult lowerMatMul(hgraph::MatMulOp op);
   LogicalResult lowerSoftmax(hgraph::SoftmaxOp op);
   LogicalResult lowerReshape(hgraph::ReshapeOp op);
@@ -90,9 +139,9 @@ private:
   LogicalResult lowerPad(hgraph::PadOp op);
   LogicalResult lowerGatherOp(hgraph::GatherOp op);
   LogicalResult lowerGatherElements(hgraph::GatherElementsOp op);
-  /// A lanes x lanes identity constant, created on first use.
-  Value identity(Location loc);
-  Value identityBuffer;
+  /// A lanes x lanes identity constant of `type`, created on first use.
+  Value identity(Location loc, Type type);
+  DenseMap<Type, Value> identityBuffers;
   /// A buffer holding `value` repeated over one row of `rowLength`, when
   /// `value` is a constant of one element; null otherwise.
   Value broadcastConstantRow(Value value, int64_t rowLength, Location loc);
@@ -114,11 +163,11 @@ FailureOr<func::FuncOp> Lowering::run() {
     auto name = source.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
                                                     hgraph::kNameAttr);
     Type element = cast<ShapedType>(arg.getType()).getElementType();
-    if (!element.isF32())
+    if (!hisa::laneTypeOf(element))
       return emitError(source.getLoc())
              << "model input '" << (name ? name.getValue() : "") << "' has "
-             << "element type " << element
-             << "; only float32 tensors run on the chip yet";
+             << "element type " << element << ", which the chip does not "
+             << "hold yet; supported: " << kLaneTypes;
     buffers.map(arg, htile::InputOp::create(
                          builder, source.getLoc(), bufferType(arg),
                          name ? name : builder.getStringAttr("input" +
@@ -153,13 +202,23 @@ LogicalResult Lowering::lowerOp(Operation *op) {
       return failure();
   // Constant gather indices stay on the host.
   bool hostIndices = isa<hgraph::GatherOp, hgraph::GatherElementsOp>(op);
-  for (Value operand : op->getOperands())
-    if (!cast<ShapedType>(operand.getType()).getElementType().isF32() &&
-        !isa<hgraph::ReshapeOp>(op) &&
-        !(hostIndices && operand == op->getOperand(1)))
-      return op->emitError("only float32 tensors run on the chip yet; "
-                           "operand has type ")
-             << operand.getType();
+  // Every tensor a kernel touches must be of a type the chip holds.
+  auto laneTyped = [&](Value v) -> LogicalResult {
+    if (laneOf(v))
+      return success();
+    return op->emitError("element type ")
+           << elementOf(v) << " (of " << v.getType()
+           << ") is not supported on the chip yet; supported: " << kLaneTypes;
+  };
+  if (!isa<hgraph::ConstantOp>(op)) {
+    for (Value operand : op->getOperands())
+      if (!(hostIndices && operand == op->getOperand(1)) &&
+          failed(laneTyped(operand)))
+        return failure();
+    for (Value result : op->getResults())
+      if (failed(laneTyped(result)))
+        return failure();
+  }
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       .Case([&](hgraph::ConstantOp c) -> LogicalResult {
         // Placed in SRAM when a kernel first reads it (see buffer()), so
@@ -170,11 +229,12 @@ LogicalResult Lowering::lowerOp(Operation *op) {
                      use.getOwner()) &&
                  use.getOperandNumber() == 1;
         };
-        if (!c.getType().getElementType().isF32() &&
+        if (!hisa::laneTypeOf(c.getType().getElementType()) &&
             !llvm::all_of(c->getUses(), onHost))
-          return c.emitError("only float32 constants run on the chip yet; "
-                             "this one has type ")
-                 << c.getType();
+          return c.emitError("constants of element type ")
+                 << c.getType().getElementType()
+                 << " are not supported on the chip yet; supported: "
+                 << kLaneTypes;
         return success();
       })
       .Case([&](hgraph::AddOp) {
@@ -226,6 +286,56 @@ LogicalResult Lowering::lowerOp(Operation *op) {
       .Case([&](hgraph::PowOp) {
         return lowerBinary(op, htile::BinaryKind::pow);
       })
+      .Case([&](hgraph::AndOp) {
+        return lowerBinary(op, htile::BinaryKind::and_);
+      })
+      .Case([&](hgraph::OrOp) {
+        return lowerBinary(op, htile::BinaryKind::or_);
+      })
+      .Case([&](hgraph::XorOp) {
+        return lowerBinary(op, htile::BinaryKind::xor_);
+      })
+      .Case([&](hgraph::EqualOp) {
+        return lowerBinary(op, htile::BinaryKind::equal);
+      })
+      .Case([&](hgraph::LessOp) {
+        return lowerBinary(op, htile::BinaryKind::less);
+      })
+      .Case([&](hgraph::LessOrEqualOp) {
+        return lowerBinary(op, htile::BinaryKind::less_equal);
+      })
+      .Case([&](hgraph::GreaterOp) {
+        return lowerBinary(op, htile::BinaryKind::greater);
+      })
+      .Case([&](hgraph::GreaterOrEqualOp) {
+        return lowerBinary(op, htile::BinaryKind::greater_equal);
+      })
+      .Case([&](hgraph::NotOp) { return lowerUnary(op, htile::UnaryKind::not_); })
+      .Case([&](hgraph::RoundOp) {
+        return lowerUnary(op, htile::UnaryKind::round);
+      })
+      .Case([&](hgraph::ModOp) {
+        return lowerBinary(op, htile::BinaryKind::mod);
+      })
+      .Case([&](hgraph::FModOp) {
+        return lowerBinary(op, htile::BinaryKind::fmod);
+      })
+      .Case([&](hgraph::BitwiseAndOp) {
+        return lowerBitwise(op, htile::BinaryKind::and_);
+      })
+      .Case([&](hgraph::BitwiseOrOp) {
+        return lowerBitwise(op, htile::BinaryKind::or_);
+      })
+      .Case([&](hgraph::BitwiseXorOp) {
+        return lowerBitwise(op, htile::BinaryKind::xor_);
+      })
+      .Case([&](hgraph::BitwiseNotOp n) { return lowerBitwiseNot(n); })
+      .Case([&](hgraph::WhereOp w) { return lowerWhere(w); })
+      .Case([&](hgraph::QuantizeLinearOp q) { return lowerQuantize(q); })
+      .Case([&](hgraph::DequantizeLinearOp d) { return lowerDequantize(d); })
+      .Case([&](hgraph::MatMulIntegerOp m) { return lowerMatMulInteger(m); })
+      .Case([&](hgraph::ArgMaxOp a) { return lowerArgMax(a); })
+      .Case([&](hgraph::CastOp c) { return lowerCast(c); })
       .Case([&](hgraph::LinearOp l) { return lowerLinear(l); })
       .Case([&](hgraph::MatMulOp m) { return lowerMatMul(m); })
       .Case([&](hgraph::SoftmaxOp s) { return lowerSoftmax(s); })
@@ -265,16 +375,143 @@ Value Lowering::broadcastConstantRow(Value value, int64_t rowLength,
   if (!matchPattern(value, m_Constant(&dense)) ||
       dense.getNumElements() != 1)
     return nullptr;
-  SmallVector<float> row(rowLength, *dense.getValues<float>().begin());
-  auto rowType = RankedTensorType::get({rowLength}, builder.getF32Type());
+  Type element = dense.getElementType();
+  auto rowType = RankedTensorType::get({rowLength}, element);
   return htile::ConstantOp::create(
-      builder, loc, MemRefType::get({rowLength}, builder.getF32Type()),
-      DenseElementsAttr::get(rowType, ArrayRef<float>(row)), IntegerAttr());
+      builder, loc, MemRefType::get({rowLength}, element),
+      DenseElementsAttr::get(rowType, *dense.getValues<Attribute>().begin()),
+      IntegerAttr());
+}
+
+/// Where the vector unit defines elementwise `kind` on operands of `type`
+/// (docs/isa.md, "Element types"); empty if it does.
+static std::string binaryTypeProblem(htile::BinaryKind kind, Type type) {
+  bool isFloat = hisa::isFloatLane(type);
+  switch (kind) {
+  case htile::BinaryKind::pow:
+    return isFloat ? "" : "f32, f16 and bf16";
+  case htile::BinaryKind::and_:
+  case htile::BinaryKind::or_:
+  case htile::BinaryKind::xor_:
+    return isBool(type) || isI32(type) ? "" : "i1 (bool) and i32";
+  case htile::BinaryKind::equal:
+  case htile::BinaryKind::less:
+  case htile::BinaryKind::less_equal:
+  case htile::BinaryKind::greater:
+  case htile::BinaryKind::greater_equal:
+    return isFloat || isI32(type) || isBool(type)
+               ? ""
+               : "f32, f16, bf16, i32 and i1 (bool)";
+  default:
+    return isFloat || isI32(type) ? "" : "f32, f16, bf16 and i32";
+  }
+}
+
+/// Whether `kind`'s result on 8-bit integers is always an 8-bit integer
+/// (or a bool), so that computing it in i32 and converting back is exact.
+static bool staysInRange(htile::BinaryKind kind) {
+  switch (kind) {
+  case htile::BinaryKind::and_:
+  case htile::BinaryKind::or_:
+  case htile::BinaryKind::xor_:
+  case htile::BinaryKind::max:
+  case htile::BinaryKind::min:
+  case htile::BinaryKind::mod:
+  case htile::BinaryKind::fmod:
+  case htile::BinaryKind::equal:
+  case htile::BinaryKind::less:
+  case htile::BinaryKind::less_equal:
+  case htile::BinaryKind::greater:
+  case htile::BinaryKind::greater_equal:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// The 8- and 16-bit integer types, whose arithmetic the chip computes in
+/// i32 and wraps back (see Lowering::wrapKernel).
+static IntegerType wrappingType(Type type) {
+  auto integer = dyn_cast<IntegerType>(type);
+  if (integer && !integer.isSigned() &&
+      (integer.getWidth() == 8 || integer.getWidth() == 16))
+    return integer;
+  return IntegerType();
+}
+
+/// The kinds whose results may leave an 8- or 16-bit range and wrap.
+static bool wraps(htile::BinaryKind kind) {
+  return kind == htile::BinaryKind::add || kind == htile::BinaryKind::sub ||
+         kind == htile::BinaryKind::mul || kind == htile::BinaryKind::div;
+}
+
+Value Lowering::splatRow(Location loc, int64_t length, int32_t value) {
+  Type i32 = builder.getI32Type();
+  auto type = RankedTensorType::get({length}, i32);
+  return htile::ConstantOp::create(
+      builder, loc, MemRefType::get({length}, i32),
+      DenseElementsAttr::get(type, builder.getI32IntegerAttr(value)),
+      IntegerAttr());
+}
+
+Value Lowering::wrapKernel(Location loc, Value value, ArrayRef<int64_t> shape,
+                           IntegerType type) {
+  Type i32 = builder.getI32Type();
+  int64_t row = shape.empty() ? 1 : shape.back();
+  int32_t modulus = int32_t(1) << type.getWidth();
+  int32_t half = modulus / 2;
+  bool isSigned = !type.isUnsigned();
+  if (isSigned)
+    value = binaryKernel(loc, htile::BinaryKind::add, value,
+                         splatRow(loc, row, half), shape, i32);
+  value = binaryKernel(loc, htile::BinaryKind::mod, value,
+                       splatRow(loc, row, modulus), shape, i32);
+  if (isSigned)
+    value = binaryKernel(loc, htile::BinaryKind::sub, value,
+                         splatRow(loc, row, half), shape, i32);
+  return value;
 }
 
 LogicalResult Lowering::lowerBinary(Operation *op, htile::BinaryKind kind) {
   Value lhs = op->getOperand(0), rhs = op->getOperand(1);
   Value result = op->getResult(0);
+  if (IntegerType narrow = wrappingType(elementOf(lhs));
+      narrow && wraps(kind)) {
+    // Computed in i32 and wrapped into the type's range, as ONNX's
+    // two's-complement arithmetic does.
+    Location loc = op->getLoc();
+    Type i32 = builder.getI32Type();
+    Value rhs32 = castKernel(loc, buffer(rhs), i32);
+    Value lhs32 = castKernel(loc, buffer(lhs), i32);
+    ArrayRef<int64_t> shape = cast<ShapedType>(result.getType()).getShape();
+    Value wide = binaryKernel(loc, kind, lhs32, rhs32, shape, i32);
+    buffers.map(result, castKernel(loc, wrapKernel(loc, wide, shape, narrow),
+                                    narrow));
+    return success();
+  }
+  if (hisa::isNarrowHeld(elementOf(lhs)) && !staysInRange(kind))
+    return narrowHeldError(op, htile::stringifyBinaryKind(kind),
+                           elementOf(lhs));
+  if (isByte(laneOf(lhs)) && staysInRange(kind)) {
+    // The vector unit only converts 8-bit lanes: widen to i32, compute,
+    // and narrow the result, which fits, back.
+    Location loc = op->getLoc();
+    Type i32 = builder.getI32Type();
+    Value rhs32 = castKernel(loc, buffer(rhs), i32);
+    Value lhs32 = castKernel(loc, buffer(lhs), i32);
+    auto type = cast<ShapedType>(result.getType());
+    bool compare = type.getElementType().isSignlessInteger(1);
+    Value out = binaryKernel(loc, kind, lhs32, rhs32, type.getShape(),
+                             compare ? type.getElementType() : i32);
+    buffers.map(result, compare ? out
+                                : castKernel(loc, out, type.getElementType()));
+    return success();
+  }
+  if (std::string where = binaryTypeProblem(kind, laneOf(lhs));
+      !where.empty())
+    return op->emitError("'")
+           << htile::stringifyBinaryKind(kind) << "' on " << elementOf(lhs)
+           << " is not supported on the chip; it runs on " << where;
   ArrayRef<int64_t> shape = cast<ShapedType>(result.getType()).getShape();
   // htile.binary broadcasts either operand as numpy does. A small constant
   // that broadcasts along a whole row is expanded to that row here, which
@@ -297,6 +534,22 @@ LogicalResult Lowering::lowerBinary(Operation *op, htile::BinaryKind kind) {
 }
 
 LogicalResult Lowering::lowerUnary(Operation *op, htile::UnaryKind kind) {
+  if (hisa::isNarrowHeld(elementOf(op->getOperand(0))))
+    return narrowHeldError(op, htile::stringifyUnaryKind(kind),
+                           elementOf(op->getOperand(0)));
+  Type type = laneOf(op->getOperand(0));
+  bool isFloat = hisa::isFloatLane(type);
+  StringRef where =
+      kind == htile::UnaryKind::not_
+          ? (isBool(type) ? "" : "i1 (bool)")
+      : kind == htile::UnaryKind::relu || kind == htile::UnaryKind::neg ||
+              kind == htile::UnaryKind::abs
+          ? (isFloat || isI32(type) ? "" : "f32, f16, bf16 and i32")
+          : (isFloat ? "" : "f32, f16 and bf16");
+  if (!where.empty())
+    return op->emitError("'")
+           << htile::stringifyUnaryKind(kind) << "' on " << type
+           << " is not supported on the chip; it runs on " << where;
   Value input = buffer(op->getOperand(0));
   Value out = alloc(op->getResult(0));
   htile::UnaryOp::create(builder, op->getLoc(), kind, input, out);
@@ -304,7 +557,364 @@ LogicalResult Lowering::lowerUnary(Operation *op, htile::UnaryKind kind) {
   return success();
 }
 
+LogicalResult Lowering::lowerWhere(hgraph::WhereOp op) {
+  Value condition = buffer(op.getCondition());
+  Value lhs = buffer(op.getLhs());
+  Value rhs = buffer(op.getRhs());
+  Value out = alloc(op.getResult());
+  htile::SelectOp::create(builder, op.getLoc(), condition, lhs, rhs, out);
+  buffers.map(op.getResult(), out);
+  return success();
+}
+
+Value Lowering::binaryKernel(Location loc, htile::BinaryKind kind, Value lhs,
+                             Value rhs, ArrayRef<int64_t> shape,
+                             Type element) {
+  Value out = alloc(MemRefType::get(shape, element), loc);
+  htile::BinaryOp::create(builder, loc, kind, lhs, rhs, out);
+  return out;
+}
+
+Value Lowering::castKernel(Location loc, Value input, Type element) {
+  auto type = cast<MemRefType>(input.getType());
+  Value out = alloc(MemRefType::get(type.getShape(), element), loc);
+  htile::CastOp::create(builder, loc, input, out);
+  return out;
+}
+
+Value Lowering::axisParameter(Location loc, Value parameter, int64_t axis,
+                              int64_t rank) {
+  Value b = buffer(parameter);
+  auto type = cast<MemRefType>(b.getType());
+  if (type.getNumElements() == 1 || rank - axis <= 1)
+    return b;
+  // [C] -> [C, 1, ..., 1]: the values become a column, which changes the
+  // row length, so they move with a gather.
+  SmallVector<int64_t> shape(rank - axis, 1);
+  shape[0] = type.getNumElements();
+  Value out = alloc(MemRefType::get(shape, type.getElementType()), loc);
+  htile::GatherOp::create(
+      builder, loc, ValueRange{b}, out,
+      builder.getDenseI64ArrayAttr(gather::identity(type.getNumElements())));
+  return out;
+}
+
+LogicalResult Lowering::lowerQuantize(hgraph::QuantizeLinearOp op) {
+  // y = saturate(round(x / scale) + zero_point), rounding half to even, as
+  // docs/isa.md spells out: V_DIV, V_ROUND, V_ADD, then a saturating
+  // V_CAST.
+  Type floatType = elementOf(op.getInput());
+  if (!hisa::isFloatLane(floatType) || elementOf(op.getScale()) != floatType)
+    return op.emitError("quantising ")
+           << floatType << " with a " << elementOf(op.getScale())
+           << " scale is not supported on the chip; the input and the "
+              "scale must be f32, f16 or bf16 of one type";
+  Type outType = op.getType().getElementType();
+  IntegerType held = wrappingType(outType);
+  // i16 and ui16 results are clamped in f32 (below), where their bounds
+  // are exact.
+  if (hisa::isNarrowHeld(outType) && (!held || !floatType.isF32()))
+    return narrowHeldError(op, "quantize to", outType);
+  Location loc = op.getLoc();
+  ArrayRef<int64_t> shape = op.getType().getShape();
+  int64_t rank = shape.size(), axis = int64_t(op.getAxis());
+  Value x = buffer(op.getInput());
+  Value scale = axisParameter(loc, op.getScale(), axis, rank);
+  Value zero = op.getZeroPoint()
+                   ? castKernel(loc,
+                                axisParameter(loc, op.getZeroPoint(), axis,
+                                              rank),
+                                floatType)
+                   : Value();
+  Value q = binaryKernel(loc, htile::BinaryKind::div, x, scale, shape,
+                         floatType);
+  Value rounded = alloc(MemRefType::get(shape, floatType), loc);
+  htile::UnaryOp::create(builder, loc, htile::UnaryKind::round, q, rounded);
+  if (zero)
+    rounded = binaryKernel(loc, htile::BinaryKind::add, rounded, zero, shape,
+                           floatType);
+  if (held && hisa::isNarrowHeld(outType)) {
+    // i16 and ui16 are held as i32, whose cast saturates at the int32
+    // range: clamp to the type's range first.
+    int64_t row = shape.empty() ? 1 : shape.back();
+    auto bound = [&](double value) {
+      auto type = RankedTensorType::get({row}, floatType);
+      return htile::ConstantOp::create(
+          builder, loc, MemRefType::get({row}, floatType),
+          DenseElementsAttr::get(type, builder.getFloatAttr(floatType, value)),
+          IntegerAttr());
+    };
+    bool isSigned = !held.isUnsigned();
+    double lo = isSigned ? -32768.0 : 0.0, hi = isSigned ? 32767.0 : 65535.0;
+    rounded = binaryKernel(loc, htile::BinaryKind::max, rounded, bound(lo),
+                           shape, floatType);
+    rounded = binaryKernel(loc, htile::BinaryKind::min, rounded, bound(hi),
+                           shape, floatType);
+  }
+  buffers.map(op.getResult(), castKernel(loc, rounded, outType));
+  return success();
+}
+
+LogicalResult Lowering::lowerDequantize(hgraph::DequantizeLinearOp op) {
+  // y = (x - zero_point) * scale, in the scale's float type.
+  Type floatType = op.getType().getElementType();
+  if (!hisa::isFloatLane(floatType))
+    return op.emitError("dequantising to ")
+           << floatType << " is not supported on the chip; the scale must "
+           << "be f32, f16 or bf16";
+  Location loc = op.getLoc();
+  ArrayRef<int64_t> shape = op.getType().getShape();
+  int64_t rank = shape.size(), axis = int64_t(op.getAxis());
+  Value x = castKernel(loc, buffer(op.getInput()), floatType);
+  Value scale = axisParameter(loc, op.getScale(), axis, rank);
+  if (op.getZeroPoint()) {
+    Value zero = castKernel(
+        loc, axisParameter(loc, op.getZeroPoint(), axis, rank), floatType);
+    x = binaryKernel(loc, htile::BinaryKind::sub, x, zero, shape, floatType);
+  }
+  buffers.map(op.getResult(), binaryKernel(loc, htile::BinaryKind::mul, x,
+                                            scale, shape, floatType));
+  return success();
+}
+
+/// Whether `value` is a constant whose elements are all zero.
+static bool isZeroConstant(Value value) {
+  DenseElementsAttr dense;
+  if (!matchPattern(value, m_Constant(&dense)))
+    return false;
+  return llvm::all_of(dense.getValues<APInt>(),
+                      [](const APInt &v) { return v.isZero(); });
+}
+
+LogicalResult Lowering::lowerMatMulInteger(hgraph::MatMulIntegerOp op) {
+  Value lhs = op.getLhs(), rhs = op.getRhs();
+  auto lhsType = cast<RankedTensorType>(lhs.getType());
+  auto rhsType = cast<RankedTensorType>(rhs.getType());
+  if (!isByte(lhsType.getElementType()) || !isByte(rhsType.getElementType()))
+    return op.emitError("matmul_integer of ")
+           << lhsType.getElementType() << " by " << rhsType.getElementType()
+           << " is not supported on the chip; the matrix unit multiplies "
+              "i8 and ui8";
+  if (lhsType.getRank() != 2 || rhsType.getRank() != 2)
+    return op.emitError("matmul_integer of ")
+           << lhsType << " by " << rhsType
+           << " is not supported on the chip yet; supported: 2-D operands";
+  Value za = op.getLhsZeroPoint(), zb = op.getRhsZeroPoint();
+  for (Value z : {za, zb})
+    if (z && cast<ShapedType>(z.getType()).getNumElements() != 1)
+      return op.emitError("per-row or per-column zero points are not "
+                          "supported on the chip yet; supported: one zero "
+                          "point per operand");
+  if (za && isZeroConstant(za))
+    za = Value();
+  if (zb && isZeroConstant(zb))
+    zb = Value();
+  // (A - za)(B - zb) = AB - za colsum(B) - zb rowsum(A) + K za zb, with
+  // the sums as products by ones on the matrix unit, all exact in i32.
+  Location loc = op.getLoc();
+  int64_t m = lhsType.getDimSize(0), k = lhsType.getDimSize(1),
+          n = rhsType.getDimSize(1);
+  Type i32 = builder.getI32Type();
+  auto tile = builder.getDenseI64ArrayAttr(
+      {1, int64_t(chip.proto().matrix().rows()),
+       int64_t(chip.proto().matrix().cols())});
+  auto matmul = [&](Value a, Value b, ArrayRef<int64_t> shape) {
+    Value out = alloc(MemRefType::get(shape, i32), loc);
+    htile::MatMulOp::create(builder, loc, a, b, Value(), out,
+                            htile::Activation::none, tile);
+    return out;
+  };
+  auto ones = [&](ArrayRef<int64_t> shape) {
+    Type u8 = IntegerType::get(builder.getContext(), 8, IntegerType::Unsigned);
+    auto type = RankedTensorType::get(shape, u8);
+    return htile::ConstantOp::create(
+        builder, loc, MemRefType::get(shape, u8),
+        DenseElementsAttr::get(type, builder.getIntegerAttr(u8, 1)),
+        IntegerAttr());
+  };
+  Value a = buffer(lhs), b = buffer(rhs);
+  Value za32 = za ? castKernel(loc, buffer(za), i32) : Value();
+  Value zb32 = zb ? castKernel(loc, buffer(zb), i32) : Value();
+  Value y = matmul(a, b, {m, n});
+  if (za) {
+    Value colSums = matmul(ones({1, k}), b, {1, n});
+    Value t = binaryKernel(loc, htile::BinaryKind::mul, colSums, za32, {1, n},
+                           i32);
+    y = binaryKernel(loc, htile::BinaryKind::sub, y, t, {m, n}, i32);
+  }
+  if (zb) {
+    Value rowSums = matmul(a, ones({k, 1}), {m, 1});
+    Value t = binaryKernel(loc, htile::BinaryKind::mul, rowSums, zb32, {m, 1},
+                           i32);
+    y = binaryKernel(loc, htile::BinaryKind::sub, y, t, {m, n}, i32);
+  }
+  if (za && zb) {
+    auto za32Type = cast<MemRefType>(za32.getType());
+    auto countType = RankedTensorType::get(za32Type.getShape(), i32);
+    Value count = htile::ConstantOp::create(
+        builder, loc, za32Type,
+        DenseElementsAttr::get(countType, builder.getI32IntegerAttr(int32_t(k))),
+        IntegerAttr());
+    Value kza = binaryKernel(loc, htile::BinaryKind::mul, za32, count,
+                             za32Type.getShape(), i32);
+    Value both = binaryKernel(
+        loc, htile::BinaryKind::mul, kza, zb32,
+        cast<MemRefType>(zb32.getType()).getShape().size() >=
+                za32Type.getShape().size()
+            ? cast<MemRefType>(zb32.getType()).getShape()
+            : za32Type.getShape(),
+        i32);
+    y = binaryKernel(loc, htile::BinaryKind::add, y, both, {m, n}, i32);
+  }
+  buffers.map(op.getResult(), y);
+  return success();
+}
+
+LogicalResult Lowering::lowerBitwise(Operation *op, htile::BinaryKind kind) {
+  // The bits of sign- or zero-extended integers combine into the
+  // extension of the result, so every integer type runs in its i32 lanes.
+  Type type = elementOf(op->getOperand(0));
+  if (!isa<IntegerType>(type) || isBool(type))
+    return op->emitError("bitwise ")
+           << htile::stringifyBinaryKind(kind) << " on " << type
+           << " is not supported; it takes integers";
+  return lowerBinary(op, kind);
+}
+
+LogicalResult Lowering::lowerBitwiseNot(hgraph::BitwiseNotOp op) {
+  // ~x = x xor -1 in i32; unsigned 8- and 16-bit results wrap back into
+  // their range.
+  Type type = elementOf(op.getInput());
+  IntegerType narrow = wrappingType(type);
+  if (!isa<IntegerType>(type) || isBool(type) ||
+      (hisa::isNarrowHeld(type) && !narrow))
+    return op.emitError("bitwise_not on ")
+           << type << " is not supported on the chip; it runs on i8, ui8, "
+           << "i16, ui16, i32 and i64";
+  Location loc = op.getLoc();
+  Type i32 = builder.getI32Type();
+  ArrayRef<int64_t> shape = op.getType().getShape();
+  int64_t row = shape.empty() ? 1 : shape.back();
+  Value x = buffer(op.getInput());
+  if (!isI32(laneOf(op.getInput())))
+    x = castKernel(loc, x, i32);
+  Value flipped = binaryKernel(loc, htile::BinaryKind::xor_, x,
+                               splatRow(loc, row, -1), shape, i32);
+  if (narrow && narrow.isUnsigned())
+    flipped = wrapKernel(loc, flipped, shape, narrow);
+  buffers.map(op.getResult(), castKernel(loc, flipped, type));
+  return success();
+}
+
+LogicalResult Lowering::lowerArgMax(hgraph::ArgMaxOp op) {
+  RankedTensorType inType = op.getInput().getType();
+  Type element = inType.getElementType(), lane = laneOf(op.getInput());
+  StringRef name = op.getMin() ? "arg_min" : "arg_max";
+  if (!hisa::isFloatLane(lane) && !isI32(lane))
+    return op.emitError() << name << " on " << element
+                          << " is not supported on the chip; it runs on "
+                             "f32, f16, bf16 and i32";
+  int64_t rank = inType.getRank(), axis = int64_t(op.getAxis());
+  if (axis < 0)
+    axis += rank;
+  if (rank == 0 || axis < 0 || axis >= rank)
+    return op.emitError() << name << " axis " << op.getAxis()
+                          << " is out of range for " << inType;
+  if (inType.getNumElements() > htile::GatherOp::kMaxElements)
+    return op.emitError() << name << " over " << inType.getNumElements()
+                          << " elements is not supported on the chip yet; "
+                             "the limit is "
+                          << htile::GatherOp::kMaxElements;
+  Location loc = op.getLoc();
+  Type i32 = builder.getI32Type(), i1 = builder.getI1Type();
+  Value x = buffer(op.getInput());
+  SmallVector<int64_t> shape(inType.getShape());
+  if (axis != rank - 1) {
+    // The reduced axis becomes the innermost, where the lanes reduce.
+    SmallVector<int64_t> perm, moved;
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != axis)
+        perm.push_back(d);
+    perm.push_back(axis);
+    for (int64_t d : perm)
+      moved.push_back(shape[d]);
+    Value t = alloc(MemRefType::get(moved, element), loc);
+    htile::GatherOp::create(
+        builder, loc, ValueRange{x}, t,
+        builder.getDenseI64ArrayAttr(gather::transpose(shape, perm, moved)));
+    x = t;
+    shape = moved;
+  }
+  // Per row: the extreme value; the lanes that hold it take their index,
+  // the others a sentinel that loses the final reduction (n for the first
+  // index, -1 for the last); the index is the min (max) of those.
+  int64_t n = shape.back();
+  bool last = op.getSelectLastIndex();
+  SmallVector<int64_t> kept(shape);
+  kept.back() = 1;
+  Value extreme = alloc(MemRefType::get(kept, element), loc);
+  htile::ReduceOp::create(builder, loc,
+                          op.getMin() ? htile::ReduceKind::min
+                                      : htile::ReduceKind::max,
+                          x, extreme);
+  Value hit = binaryKernel(loc, htile::BinaryKind::equal, x, extreme, shape, i1);
+  auto rowType = RankedTensorType::get({n}, i32);
+  SmallVector<int32_t> iota(n);
+  for (int64_t i = 0; i < n; ++i)
+    iota[i] = int32_t(i);
+  Value indices = htile::ConstantOp::create(
+      builder, loc, MemRefType::get({n}, i32),
+      DenseElementsAttr::get(rowType, ArrayRef<int32_t>(iota)), IntegerAttr());
+  Value sentinel = htile::ConstantOp::create(
+      builder, loc, MemRefType::get({n}, i32),
+      DenseElementsAttr::get(rowType,
+                             builder.getI32IntegerAttr(last ? -1 : int32_t(n))),
+      IntegerAttr());
+  Value candidates = alloc(MemRefType::get(shape, i32), loc);
+  htile::SelectOp::create(builder, loc, hit, indices, sentinel, candidates);
+  Type resultElement = op.getType().getElementType();
+  Value index = alloc(MemRefType::get(kept, resultElement), loc);
+  htile::ReduceOp::create(builder, loc,
+                          last ? htile::ReduceKind::max : htile::ReduceKind::min,
+                          candidates, index);
+  // [.., 1] holds the results in the output's element order.
+  ArrayRef<int64_t> outShape = op.getType().getShape();
+  if (ArrayRef<int64_t>(kept) == outShape) {
+    buffers.map(op.getResult(), index);
+    return success();
+  }
+  if (!outShape.empty() && outShape.back() == 1) {
+    buffers.map(op.getResult(),
+                htile::ViewOp::create(builder, loc, bufferType(op.getResult()),
+                                      index));
+    return success();
+  }
+  Value out = alloc(op.getResult());
+  htile::GatherOp::create(builder, loc, ValueRange{index}, out,
+                          builder.getDenseI64ArrayAttr(gather::identity(
+                              op.getType().getNumElements())));
+  buffers.map(op.getResult(), out);
+  return success();
+}
+
+LogicalResult Lowering::lowerCast(hgraph::CastOp op) {
+  if (hisa::isNarrowHeld(op.getType().getElementType()))
+    return narrowHeldError(op, "cast to", op.getType().getElementType());
+  Value input = buffer(op.getInput());
+  Value out = alloc(op.getResult());
+  htile::CastOp::create(builder, op.getLoc(), input, out);
+  buffers.map(op.getResult(), out);
+  return success();
+}
+
 LogicalResult Lowering::lowerLinear(hgraph::LinearOp op) {
+  if (!hisa::isFloatLane(elementOf(op.getInput())) ||
+      elementOf(op.getWeight()) != elementOf(op.getInput()))
+    return op.emitError("matmul of ")
+           << elementOf(op.getInput()) << " by " << elementOf(op.getWeight())
+           << " is not supported on the chip; the matrix unit multiplies "
+              "f32, f16 or bf16 by the same type (and i8/ui8 in "
+              "MatMulInteger)";
   // Operand buffers first, in operand order, so the IR order is fixed.
   Value input = buffer(op.getInput());
   Value weight = buffer(op.getWeight());
@@ -363,22 +973,34 @@ LogicalResult Lowering::lowerReshape(hgraph::ReshapeOp op) {
   return success();
 }
 
-Value Lowering::identity(Location loc) {
-  if (identityBuffer)
-    return identityBuffer;
+Value Lowering::identity(Location loc, Type element) {
+  Value &buffer = identityBuffers[element];
+  if (buffer)
+    return buffer;
   int64_t lanes = chip.lanes();
-  SmallVector<float> values(lanes * lanes, 0.0f);
+  auto type = RankedTensorType::get({lanes, lanes}, element);
+  Attribute zero = builder.getZeroAttr(element), one;
+  if (isa<FloatType>(element))
+    one = builder.getFloatAttr(element, 1.0);
+  else
+    one = builder.getIntegerAttr(element, 1);
+  SmallVector<Attribute> values(lanes * lanes, zero);
   for (int64_t i = 0; i < lanes; ++i)
-    values[i * lanes + i] = 1.0f;
-  auto type = RankedTensorType::get({lanes, lanes}, builder.getF32Type());
+    values[i * lanes + i] = one;
   // Constants may sit anywhere in the function; put it at the top so it
   // dominates every kernel that uses it.
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(builder.getInsertionBlock());
-  identityBuffer = htile::ConstantOp::create(
-      builder, loc, MemRefType::get({lanes, lanes}, builder.getF32Type()),
-      DenseElementsAttr::get(type, ArrayRef<float>(values)), IntegerAttr());
-  return identityBuffer;
+  buffer = htile::ConstantOp::create(
+      builder, loc, MemRefType::get({lanes, lanes}, element),
+      DenseElementsAttr::get(type, values), IntegerAttr());
+  return buffer;
+}
+
+/// Whether a matrix plane can transpose tiles of `type` (multiplying by an
+/// identity of that type is exact): the float types and 8-bit integers.
+static bool planeTransposes(Type type) {
+  return hisa::isFloatLane(type) || isByte(type);
 }
 
 LogicalResult Lowering::lowerTranspose(hgraph::TransposeOp op) {
@@ -387,13 +1009,17 @@ LogicalResult Lowering::lowerTranspose(hgraph::TransposeOp op) {
   bool keepsRows = rank == 0 || perm[rank - 1] == rank - 1;
   bool swapsInnermost = rank >= 2 && perm[rank - 1] == rank - 2 &&
                         perm[rank - 2] == rank - 1;
-  // Other permutations assemble each output vector on a switch unit.
-  if (!keepsRows && !swapsInnermost)
+  // Other permutations assemble each output vector on a switch unit, as do
+  // swaps of types the matrix unit does not multiply.
+  if ((!keepsRows && !swapsInnermost) ||
+      (swapsInnermost && !planeTransposes(elementOf(op.getInput()))))
     return lowerGather(op, op.getInput(), op.getResult(),
                        gather::transpose(op.getInput().getType().getShape(),
                                          perm, op.getType().getShape()));
   Value input = buffer(op.getInput());
-  Value eye = swapsInnermost ? identity(op.getLoc()) : Value();
+  Value eye = swapsInnermost
+                  ? identity(op.getLoc(), elementOf(op.getInput()))
+                  : Value();
   Value out = alloc(op.getResult());
   htile::TransposeOp::create(builder, op.getLoc(), input, out, eye,
                              op.getPermAttr());
@@ -426,6 +1052,16 @@ LogicalResult Lowering::lowerReduce(hgraph::ReduceOp op) {
            << llvm::make_range(axes.begin(), axes.end())
            << "] is not supported on the chip yet; supported: sum, mean, max "
               "or min over the innermost axis";
+  Type element = inType.getElementType();
+  if (hisa::isNarrowHeld(element) &&
+      (op.getKind() == hgraph::ReduceKind::sum ||
+       op.getKind() == hgraph::ReduceKind::mean))
+    return narrowHeldError(op, hgraph::stringifyReduceKind(op.getKind()),
+                           element);
+  if (!hisa::isFloatLane(element) && !isI32(hisa::laneTypeOf(element)))
+    return op.emitError("reduce on ")
+           << element << " is not supported on the chip; it runs on f32, "
+           << "f16, bf16 and i32";
   bool packed = !op.getKeepdims() && rank >= 2;
   Value rows = reduceInnermost(op.getLoc(), *kind,
                                op.getKind() == hgraph::ReduceKind::mean,
@@ -441,17 +1077,24 @@ LogicalResult Lowering::lowerReduce(hgraph::ReduceOp op) {
 
 Value Lowering::reduceInnermost(Location loc, htile::ReduceKind kind,
                                 bool mean, Value input, bool packed) {
-  Type f32 = builder.getF32Type();
+  Type element = cast<MemRefType>(input.getType()).getElementType();
   ArrayRef<int64_t> shape = cast<MemRefType>(input.getType()).getShape();
   int64_t rank = shape.size();
   SmallVector<int64_t> kept(shape);
   kept.back() = 1;
-  Value rows = alloc(MemRefType::get(kept, f32), loc);
+  Value rows = alloc(MemRefType::get(kept, element), loc);
   htile::ReduceOp::create(builder, loc, kind, input, rows);
   if (mean) {
     // The mean divides the sum by the count, as ONNX's definition does.
-    Value count = constantBuffer(loc, {1}, {float(shape.back())});
-    Value quotient = alloc(MemRefType::get(kept, f32), loc);
+    auto countType = RankedTensorType::get({1}, element);
+    Attribute countValue =
+        isa<FloatType>(element)
+            ? Attribute(builder.getFloatAttr(element, shape.back()))
+            : Attribute(builder.getIntegerAttr(element, shape.back()));
+    Value count = htile::ConstantOp::create(
+        builder, loc, MemRefType::get({1}, element),
+        DenseElementsAttr::get(countType, countValue), IntegerAttr());
+    Value quotient = alloc(MemRefType::get(kept, element), loc);
     htile::BinaryOp::create(builder, loc, htile::BinaryKind::div, rows, count,
                             quotient);
     rows = quotient;
@@ -462,9 +1105,15 @@ Value Lowering::reduceInnermost(Location loc, htile::ReduceKind kind,
     std::swap(swapped[rank - 1], swapped[rank - 2]);
     SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
     std::swap(perm[rank - 1], perm[rank - 2]);
-    Value result = alloc(MemRefType::get(swapped, f32), loc);
-    htile::TransposeOp::create(builder, loc, rows, result, identity(loc),
-                               builder.getDenseI64ArrayAttr(perm));
+    Value result = alloc(MemRefType::get(swapped, element), loc);
+    if (planeTransposes(element))
+      htile::TransposeOp::create(builder, loc, rows, result,
+                                 identity(loc, element),
+                                 builder.getDenseI64ArrayAttr(perm));
+    else
+      htile::GatherOp::create(
+          builder, loc, ValueRange{rows}, result,
+          builder.getDenseI64ArrayAttr(gather::transpose(kept, perm, swapped)));
     rows = result;
   }
   return rows;
@@ -716,8 +1365,10 @@ LogicalResult Lowering::lowerPad(hgraph::PadOp op) {
   if (Value value = op.getValue()) {
     DenseElementsAttr dense;
     bool zero = matchPattern(value, m_Constant(&dense)) &&
-                dense.getNumElements() == 1 &&
-                *dense.getValues<float>().begin() == 0.0f;
+                dense.getNumElements() == 1 && dense.isSplat() &&
+                dense == DenseElementsAttr::get(
+                             dense.getType(),
+                             builder.getZeroAttr(dense.getElementType()));
     if (cast<ShapedType>(value.getType()).getNumElements() != 1)
       return op.emitError("pad value must have one element");
     if (!zero) {

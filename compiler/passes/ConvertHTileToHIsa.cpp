@@ -46,43 +46,70 @@ private:
   }
 
   Type vec() { return hisa::VecType::get(b.getContext()); }
-  Value read(Location loc, int64_t address) {
-    return hisa::ReadOp::create(b, loc, vec(), b.getI64IntegerAttr(address),
-                                IntegerAttr(), hisa::StreamAttr());
+  /// The `dtype` attribute for lanes of `type`: none for f32, the default.
+  TypeAttr dtype(Type type) {
+    return !type || type.isF32() ? TypeAttr() : TypeAttr::get(type);
   }
-  void write(Location loc, Value v, int64_t address) {
-    hisa::WriteOp::create(b, loc, v, b.getI64IntegerAttr(address),
+  Type f32() { return b.getF32Type(); }
+  Value read(Location loc, int64_t address, Type type = {}) {
+    return hisa::ReadOp::create(b, loc, vec(), b.getI64IntegerAttr(address),
+                                dtype(type), IntegerAttr(), hisa::StreamAttr());
+  }
+  void write(Location loc, Value v, int64_t address, Type type = {}) {
+    hisa::WriteOp::create(b, loc, v, b.getI64IntegerAttr(address), dtype(type),
                           IntegerAttr());
   }
   Value binary(Location loc, hisa::VBinaryKind kind, Value x, Value y,
-               int32_t n) {
-    return hisa::VBinaryOp::create(b, loc, vec(), kind, x, y, n, IntegerAttr(),
-                                   hisa::StreamAttr());
+               int32_t n, Type type = {}) {
+    return hisa::VBinaryOp::create(b, loc, vec(), kind, x, y, n, dtype(type),
+                                   IntegerAttr(), hisa::StreamAttr());
   }
-  Value unary(Location loc, hisa::VUnaryKind kind, Value x, int32_t n) {
-    return hisa::VUnaryOp::create(b, loc, vec(), kind, x, n, IntegerAttr(),
-                                  hisa::StreamAttr());
+  Value unary(Location loc, hisa::VUnaryKind kind, Value x, int32_t n,
+              Type type = {}) {
+    return hisa::VUnaryOp::create(b, loc, vec(), kind, x, n, dtype(type),
+                                  IntegerAttr(), hisa::StreamAttr());
   }
-  Value reduce(Location loc, hisa::VReduceKind kind, Value x, int32_t n) {
-    return hisa::VReduceOp::create(b, loc, vec(), kind, x, n, IntegerAttr(),
-                                   hisa::StreamAttr());
+  Value reduce(Location loc, hisa::VReduceKind kind, Value x, int32_t n,
+               Type type = {}) {
+    return hisa::VReduceOp::create(b, loc, vec(), kind, x, n, dtype(type),
+                                   IntegerAttr(), hisa::StreamAttr());
+  }
+  Value convert(Location loc, Value x, Type from, Type to, int32_t n) {
+    return hisa::VCastOp::create(b, loc, vec(), x, TypeAttr::get(from),
+                                 TypeAttr::get(to), b.getI32IntegerAttr(n),
+                                 IntegerAttr(), hisa::StreamAttr());
+  }
+  /// `x`'s lane 0 in every lane: a one-lane sum reduction where the vector
+  /// unit reduces the type (f32, f16, bf16, i32), else a permute on a switch
+  /// unit, which moves lane words of any type.
+  Value spread(Location loc, Value x, Type type) {
+    if (hisa::isFloatLane(type) || type.isSignlessInteger(32))
+      return reduce(loc, hisa::VReduceKind::sum, x, 1, type);
+    return permute(loc, x, Value(), takeSwitch(),
+                   SmallVector<int32_t>(lanes, 0), type);
   }
 
+  /// Fails at `kernel` when one of its operands has one-element rows to
+  /// spread over longer output rows, of a type the vector unit does not
+  /// reduce, on a chip without a SWITCH unit to spread it with.
+  LogicalResult checkSpread(Operation *kernel);
   void expandBinary(htile::BinaryOp op);
   void expandUnary(htile::UnaryOp op);
   void expandMatMul(htile::MatMulOp op);
   void expandSoftmax(htile::SoftmaxOp op);
   /// Softmax over rows of several vectors.
   void expandWideSoftmax(Location loc, const Tensor &in, const Tensor &out,
-                         const Tensor &scratch);
+                         const Tensor &scratch, Type t);
   void expandTranspose(htile::TransposeOp op);
   void expandReduce(htile::ReduceOp op);
   void expandGather(htile::GatherOp op);
+  void expandCast(htile::CastOp op);
+  void expandSelect(htile::SelectOp op);
   Value permute(Location loc, Value input, Value into, uint32_t unit,
-                ArrayRef<int32_t> map) {
+                ArrayRef<int32_t> map, Type type = {}) {
     return hisa::PermuteOp::create(b, loc, vec(), input, into, unit,
-                                   b.getDenseI32ArrayAttr(map), IntegerAttr(),
-                                   hisa::StreamAttr());
+                                   b.getDenseI32ArrayAttr(map), dtype(type),
+                                   IntegerAttr(), hisa::StreamAttr());
   }
   uint32_t takeSwitch() {
     uint32_t unit = nextSwitch;
@@ -108,6 +135,12 @@ private:
 
 LogicalResult Expander::bind(Operation *op) {
   auto addressOf = [&](Operation *def) -> FailureOr<int64_t> {
+    Type element =
+        cast<MemRefType>(def->getResult(0).getType()).getElementType();
+    if (!hisa::laneTypeOf(element))
+      return def->emitError("buffer of element type ")
+             << element << " cannot be held by the chip (f32, f16, bf16, "
+             << "i8, ui8, i32, i1, and i64, i16, ui16, ui32, ui64 as i32)";
     auto attr = def->getAttrOfType<IntegerAttr>("address");
     if (!attr)
       return def->emitError("buffer has no SRAM address; run "
@@ -162,12 +195,24 @@ LogicalResult Expander::bind(Operation *op) {
 
 LogicalResult Expander::expand(Operation *op) {
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
-      .Case([&](htile::BinaryOp k) {
+      .Case([&](htile::BinaryOp k) -> LogicalResult {
+        if (failed(checkSpread(k)))
+          return failure();
         expandBinary(k);
         return success();
       })
       .Case([&](htile::UnaryOp k) {
         expandUnary(k);
+        return success();
+      })
+      .Case([&](htile::CastOp k) {
+        expandCast(k);
+        return success();
+      })
+      .Case([&](htile::SelectOp k) -> LogicalResult {
+        if (failed(checkSpread(k)))
+          return failure();
+        expandSelect(k);
         return success();
       })
       .Case([&](htile::MatMulOp k) -> LogicalResult {
@@ -210,6 +255,25 @@ LogicalResult Expander::expand(Operation *op) {
       });
 }
 
+LogicalResult Expander::checkSpread(Operation *kernel) {
+  if (chip.switches() != 0)
+    return success();
+  auto outShape =
+      cast<MemRefType>(kernel->getOperands().back().getType()).getShape();
+  if (outShape.empty() || outShape.back() == 1)
+    return success();
+  for (Value operand : kernel->getOperands().drop_back()) {
+    auto type = cast<MemRefType>(operand.getType());
+    Type lane = hisa::laneTypeOf(type.getElementType());
+    bool oneLane = type.getRank() == 0 || type.getShape().back() == 1;
+    if (oneLane && !hisa::isFloatLane(lane) && !lane.isSignlessInteger(32))
+      return kernel->emitError("chip '")
+             << chip.name() << "' has no SWITCH unit to spread "
+             << type.getElementType() << " lanes with";
+  }
+  return success();
+}
+
 /// Where one operand of a broadcasting elementwise kernel is read for each
 /// row of the output: its row index (leading dimensions of size 1 repeat)
 /// and whether its one-lane rows must be spread over the vector.
@@ -243,10 +307,16 @@ private:
   ArrayRef<int64_t> operand, output;
 };
 
+/// The lane type of buffer `v`'s elements (i32 for i64).
+static Type elementOf(Value v) {
+  return hisa::laneTypeOf(cast<MemRefType>(v.getType()).getElementType());
+}
+
 void Expander::expandBinary(htile::BinaryOp op) {
   Location loc = op.getLoc();
   Tensor lhs = tensor(op.getLhs()), rhs = tensor(op.getRhs()),
          out = tensor(op.getOutput());
+  Type type = elementOf(op.getLhs()), outType = elementOf(op.getOutput());
   ArrayRef<int64_t> shape = op.getOutput().getType().getShape();
   BroadcastOperand lhsMap(op.getLhs().getType().getShape(), shape);
   BroadcastOperand rhsMap(op.getRhs().getType().getShape(), shape);
@@ -255,11 +325,38 @@ void Expander::expandBinary(htile::BinaryOp op) {
     return t.at(map.rowFor(r), map.spread ? 0 : j);
   };
   auto operand = [&](int64_t at, const BroadcastOperand &map) {
-    Value v = read(loc, at);
-    // A one-lane row reaches every lane through a one-lane reduction.
-    return map.spread ? reduce(loc, hisa::VReduceKind::sum, v, 1) : v;
+    Value v = read(loc, at, type);
+    // A one-lane row reaches every lane of the vector.
+    return map.spread ? spread(loc, v, type) : v;
   };
-  auto kind = static_cast<hisa::VBinaryKind>(op.getKind());
+  // The comparisons give i1 lanes; greater (or equal) is less (or equal)
+  // with the operands swapped.
+  std::optional<hisa::VCompareKind> compare;
+  bool swap = false;
+  std::optional<hisa::VBinaryKind> kind;
+  switch (op.getKind()) {
+  case htile::BinaryKind::equal:
+    compare = hisa::VCompareKind::eq;
+    break;
+  case htile::BinaryKind::less:
+    compare = hisa::VCompareKind::lt;
+    break;
+  case htile::BinaryKind::less_equal:
+    compare = hisa::VCompareKind::le;
+    break;
+  case htile::BinaryKind::greater:
+    compare = hisa::VCompareKind::lt;
+    swap = true;
+    break;
+  case htile::BinaryKind::greater_equal:
+    compare = hisa::VCompareKind::le;
+    swap = true;
+    break;
+  default:
+    kind = hisa::symbolizeVBinaryKind(
+        htile::stringifyBinaryKind(op.getKind()));
+    break;
+  }
   for (int64_t r = 0; r < out.layout.rows; ++r)
     for (int64_t j = 0; j < out.layout.vectorsPerRow; ++j) {
       int64_t lhsAt = address(lhs, lhsMap, r, j);
@@ -270,21 +367,79 @@ void Expander::expandBinary(htile::BinaryOp op) {
       Value y = lhsAt == rhsAt && lhsMap.spread == rhsMap.spread
                     ? x
                     : operand(rhsAt, rhsMap);
-      write(loc, binary(loc, kind, x, y, lanesOf(out.layout.cols, j)),
-            out.at(r, j));
+      int32_t n = lanesOf(out.layout.cols, j);
+      Value result;
+      if (compare) {
+        if (swap)
+          std::swap(x, y);
+        result = hisa::VCompareOp::create(b, loc, vec(), *compare, x, y, n,
+                                          dtype(type), IntegerAttr(),
+                                          hisa::StreamAttr());
+      } else {
+        result = binary(loc, *kind, x, y, n, type);
+      }
+      write(loc, result, out.at(r, j), outType);
     }
+}
+
+void Expander::expandSelect(htile::SelectOp op) {
+  Location loc = op.getLoc();
+  Tensor cond = tensor(op.getCondition()), lhs = tensor(op.getLhs()),
+         rhs = tensor(op.getRhs()), out = tensor(op.getOutput());
+  Type type = elementOf(op.getOutput()), i1 = b.getI1Type();
+  ArrayRef<int64_t> shape = op.getOutput().getType().getShape();
+  BroadcastOperand condMap(op.getCondition().getType().getShape(), shape);
+  BroadcastOperand lhsMap(op.getLhs().getType().getShape(), shape);
+  BroadcastOperand rhsMap(op.getRhs().getType().getShape(), shape);
+  for (int64_t r = 0; r < out.layout.rows; ++r)
+    for (int64_t j = 0; j < out.layout.vectorsPerRow; ++j) {
+      // Each address is read once per vector (see expandBinary).
+      SmallVector<std::pair<std::pair<int64_t, bool>, Value>, 3> seen;
+      auto operand = [&](const Tensor &t, const BroadcastOperand &map,
+                         Type lanesType) {
+        int64_t at = t.at(map.rowFor(r), map.spread ? 0 : j);
+        for (auto &[key, value] : seen)
+          if (key == std::make_pair(at, map.spread))
+            return value;
+        Value v = read(loc, at, lanesType);
+        if (map.spread)
+          v = spread(loc, v, lanesType);
+        seen.push_back({{at, map.spread}, v});
+        return v;
+      };
+      Value c = operand(cond, condMap, i1);
+      Value x = operand(lhs, lhsMap, type);
+      Value y = operand(rhs, rhsMap, type);
+      Value result = hisa::VSelectOp::create(
+          b, loc, vec(), c, x, y, lanesOf(out.layout.cols, j), dtype(type),
+          IntegerAttr(), hisa::StreamAttr());
+      write(loc, result, out.at(r, j), type);
+    }
+}
+
+void Expander::expandCast(htile::CastOp op) {
+  Location loc = op.getLoc();
+  Tensor in = tensor(op.getInput()), out = tensor(op.getOutput());
+  Type from = elementOf(op.getInput()), to = elementOf(op.getOutput());
+  for (int64_t r = 0; r < out.layout.rows; ++r)
+    for (int64_t j = 0; j < out.layout.vectorsPerRow; ++j)
+      write(loc,
+            convert(loc, read(loc, in.at(r, j), from), from, to,
+                 lanesOf(out.layout.cols, j)),
+            out.at(r, j), to);
 }
 
 void Expander::expandUnary(htile::UnaryOp op) {
   Location loc = op.getLoc();
   Tensor in = tensor(op.getInput()), out = tensor(op.getOutput());
-  auto kind = static_cast<hisa::VUnaryKind>(op.getKind());
+  Type type = elementOf(op.getInput());
+  auto kind = *hisa::symbolizeVUnaryKind(htile::stringifyUnaryKind(op.getKind()));
   for (int64_t r = 0; r < out.layout.rows; ++r)
     for (int64_t j = 0; j < out.layout.vectorsPerRow; ++j)
       write(loc,
-            unary(loc, kind, read(loc, in.at(r, j)),
-                  lanesOf(out.layout.cols, j)),
-            out.at(r, j));
+            unary(loc, kind, read(loc, in.at(r, j), type),
+                  lanesOf(out.layout.cols, j), type),
+            out.at(r, j), type);
 }
 
 void Expander::expandMatMul(htile::MatMulOp op) {
@@ -295,6 +450,13 @@ void Expander::expandMatMul(htile::MatMulOp op) {
   if (op.getBias())
     bias = tensor(op.getBias());
   int64_t k = x.layout.cols, kTiles = x.layout.vectorsPerRow;
+  // Products of f16 and bf16 inputs accumulate in f32 and of i8 and ui8 in
+  // i32 on the plane; partial sums over K tiles stay in that type in the
+  // output buffer (a lane holds 32 bits whatever the type), and the last
+  // K tile converts the result to the output's type.
+  Type type = elementOf(op.getInput()), outType = elementOf(op.getOutput());
+  Type weightType = elementOf(op.getWeight());
+  Type acc = hisa::isFloatLane(type) ? f32() : Type(b.getI32Type());
   std::optional<hisa::VUnaryKind> activation;
   switch (op.getActivation()) {
   case htile::Activation::none:
@@ -318,24 +480,33 @@ void Expander::expandMatMul(htile::MatMulOp op) {
       // K keep older weights; they meet zero padding lanes of the input.
       int64_t kRows = std::min<int64_t>(lanes, k - jk * lanes);
       for (int64_t i = 0; i < kRows; ++i)
-        hisa::LoadWeightsOp::create(b, loc, read(loc, w.at(jk * lanes + i, jn)),
-                                    plane, hisa::WeightSlot::row, int32_t(i),
-                                    IntegerAttr());
+        hisa::LoadWeightsOp::create(
+            b, loc, read(loc, w.at(jk * lanes + i, jn), weightType), plane,
+            hisa::WeightSlot::row, int32_t(i), dtype(weightType),
+            IntegerAttr());
       bool last = jk == kTiles - 1;
       for (int64_t r = 0; r < x.layout.rows; ++r) {
-        Value acc = hisa::MatMulOp::create(b, loc, vec(), read(loc, x.at(r, jk)),
-                                           plane, IntegerAttr(),
-                                           hisa::StreamAttr());
+        Value sum = hisa::MatMulOp::create(
+            b, loc, vec(), read(loc, x.at(r, jk), type), plane, dtype(type),
+            IntegerAttr(), hisa::StreamAttr());
         // Partial sums over K tiles accumulate through the output buffer.
         if (jk > 0)
-          acc = binary(loc, hisa::VBinaryKind::add, acc,
-                       read(loc, out.at(r, jn)), nLanes);
-        if (last && bias)
-          acc = binary(loc, hisa::VBinaryKind::add, acc,
-                       read(loc, bias->at(0, jn)), nLanes);
+          sum = binary(loc, hisa::VBinaryKind::add, sum,
+                       read(loc, out.at(r, jn), acc), nLanes, acc);
+        if (last && bias) {
+          Value row = read(loc, bias->at(0, jn), outType);
+          if (outType != acc)
+            row = convert(loc, row, outType, acc, nLanes);
+          sum = binary(loc, hisa::VBinaryKind::add, sum, row, nLanes, acc);
+        }
         if (last && activation)
-          acc = unary(loc, *activation, acc, nLanes);
-        write(loc, acc, out.at(r, jn));
+          sum = unary(loc, *activation, sum, nLanes, acc);
+        if (last && outType != acc) {
+          sum = convert(loc, sum, acc, outType, nLanes);
+          write(loc, sum, out.at(r, jn), outType);
+        } else {
+          write(loc, sum, out.at(r, jn), acc);
+        }
       }
     }
   }
@@ -346,26 +517,29 @@ void Expander::expandSoftmax(htile::SoftmaxOp op) {
   Tensor in = tensor(op.getInput()), out = tensor(op.getOutput()),
          scratch = tensor(op.getScratch());
   int32_t n = int32_t(in.layout.cols);
+  Type t = elementOf(op.getInput());
   if (in.layout.vectorsPerRow > 1)
-    return expandWideSoftmax(loc, in, out, scratch);
+    return expandWideSoftmax(loc, in, out, scratch, t);
   for (int64_t r = 0; r < in.layout.rows; ++r) {
     // e = exp(x - max(x)), kept in scratch while its sum is formed.
-    Value max = reduce(loc, hisa::VReduceKind::max, read(loc, in.at(r, 0)), n);
-    Value shifted =
-        binary(loc, hisa::VBinaryKind::sub, read(loc, in.at(r, 0)), max, n);
-    write(loc, unary(loc, hisa::VUnaryKind::exp, shifted, n),
-          scratch.at(r, 0));
-    Value sum =
-        reduce(loc, hisa::VReduceKind::sum, read(loc, scratch.at(r, 0)), n);
+    Value max =
+        reduce(loc, hisa::VReduceKind::max, read(loc, in.at(r, 0), t), n, t);
+    Value shifted = binary(loc, hisa::VBinaryKind::sub,
+                           read(loc, in.at(r, 0), t), max, n, t);
+    write(loc, unary(loc, hisa::VUnaryKind::exp, shifted, n, t),
+          scratch.at(r, 0), t);
+    Value sum = reduce(loc, hisa::VReduceKind::sum,
+                       read(loc, scratch.at(r, 0), t), n, t);
     write(loc,
-          binary(loc, hisa::VBinaryKind::div, read(loc, scratch.at(r, 0)),
-                 sum, n),
-          out.at(r, 0));
+          binary(loc, hisa::VBinaryKind::div, read(loc, scratch.at(r, 0), t),
+                 sum, n, t),
+          out.at(r, 0), t);
   }
 }
 
 void Expander::expandWideSoftmax(Location loc, const Tensor &in,
-                                 const Tensor &out, const Tensor &scratch) {
+                                 const Tensor &out, const Tensor &scratch,
+                                 Type t) {
   int64_t vectors = in.layout.vectorsPerRow, cols = in.layout.cols;
   int32_t all = int32_t(lanes);
   // The row's maximum and sum are combined across its vectors, each
@@ -376,24 +550,25 @@ void Expander::expandWideSoftmax(Location loc, const Tensor &in,
   for (int64_t r = 0; r < in.layout.rows; ++r) {
     Value max = nullptr;
     for (int64_t j = 0; j < vectors; ++j) {
-      Value part = reduce(loc, hisa::VReduceKind::max, read(loc, in.at(r, j)),
-                          lanesOf(cols, j));
-      max = max ? binary(loc, hisa::VBinaryKind::max, max, part, all) : part;
+      Value part = reduce(loc, hisa::VReduceKind::max, read(loc, in.at(r, j), t),
+                          lanesOf(cols, j), t);
+      max =
+          max ? binary(loc, hisa::VBinaryKind::max, max, part, all, t) : part;
     }
-    write(loc, max, out.at(r, 0));
+    write(loc, max, out.at(r, 0), t);
     Value sum = nullptr;
     for (int64_t j = 0; j < vectors; ++j) {
       int32_t n = lanesOf(cols, j);
-      Value x = read(loc, in.at(r, j));
+      Value x = read(loc, in.at(r, j), t);
       Value shifted =
-          binary(loc, hisa::VBinaryKind::sub, x, read(loc, out.at(r, 0)), n);
-      write(loc, unary(loc, hisa::VUnaryKind::exp, shifted, n),
-            scratch.at(r, j));
+          binary(loc, hisa::VBinaryKind::sub, x, read(loc, out.at(r, 0), t), n, t);
+      write(loc, unary(loc, hisa::VUnaryKind::exp, shifted, n, t),
+            scratch.at(r, j), t);
       Value part =
-          reduce(loc, hisa::VReduceKind::sum, read(loc, scratch.at(r, j)), n);
-      sum = sum ? binary(loc, hisa::VBinaryKind::add, sum, part, all) : part;
+          reduce(loc, hisa::VReduceKind::sum, read(loc, scratch.at(r, j), t), n, t);
+      sum = sum ? binary(loc, hisa::VBinaryKind::add, sum, part, all, t) : part;
     }
-    write(loc, sum, out.at(r, 1));
+    write(loc, sum, out.at(r, 1), t);
     // Vector 1 holds the sum, so it is divided last; vector 0 (the maximum,
     // no longer needed) just before it.
     std::vector<int64_t> order;
@@ -402,11 +577,11 @@ void Expander::expandWideSoftmax(Location loc, const Tensor &in,
     order.push_back(0);
     order.push_back(1);
     for (int64_t j : order) {
-      Value e = read(loc, scratch.at(r, j));
+      Value e = read(loc, scratch.at(r, j), t);
       write(loc,
-            binary(loc, hisa::VBinaryKind::div, e, read(loc, out.at(r, 1)),
-                   lanesOf(cols, j)),
-            out.at(r, j));
+            binary(loc, hisa::VBinaryKind::div, e, read(loc, out.at(r, 1), t),
+                   lanesOf(cols, j), t),
+            out.at(r, j), t);
     }
   }
 }
@@ -436,16 +611,20 @@ void Expander::expandTranspose(htile::TransposeOp op) {
   ArrayRef<int64_t> inShape = op.getInput().getType().getShape();
   ArrayRef<int64_t> perm = op.getPerm();
   int64_t rank = perm.size();
+  Type type = elementOf(op.getInput());
   if (!op.swapsInnermost()) {
     // Whole rows move: each vector goes from SRAM to SRAM on a stream.
     ArrayRef<int64_t> lead = rank ? perm.drop_back() : perm;
     for (int64_t r = 0; r < out.layout.rows; ++r) {
       int64_t source = permutedRow(r, inShape.drop_back(), lead);
       for (int64_t j = 0; j < out.layout.vectorsPerRow; ++j)
-        write(loc, read(loc, in.at(source, j)), out.at(r, j));
+        write(loc, read(loc, in.at(source, j), type), out.at(r, j), type);
     }
     return;
   }
+  // The plane's result is f32 (i32 for 8-bit integers): other types are
+  // converted back, exactly, by a cast that also masks the lanes.
+  Type acc = hisa::isFloatLane(type) ? f32() : Type(b.getI32Type());
   // Each matrix [m, k] becomes [k, m], a lanes x lanes tile at a time: the
   // tile's rows go in as weight columns, and multiplying unit vector e_c
   // reads out column c as a row. Columns past the tile's rows hold older
@@ -463,16 +642,18 @@ void Expander::expandTranspose(htile::TransposeOp op) {
         int64_t tileCols = std::min<int64_t>(lanes, k - ki * lanes);
         for (int64_t i = 0; i < tileRows; ++i)
           hisa::LoadWeightsOp::create(
-              b, loc, read(loc, in.at(source * m + mi * lanes + i, ki)),
-              plane, hisa::WeightSlot::column, int32_t(i), IntegerAttr());
+              b, loc, read(loc, in.at(source * m + mi * lanes + i, ki), type),
+              plane, hisa::WeightSlot::column, int32_t(i), dtype(type),
+              IntegerAttr());
         for (int64_t c = 0; c < tileCols; ++c) {
-          Value column = hisa::MatMulOp::create(b, loc, vec(),
-                                                read(loc, eye.at(c, 0)), plane,
-                                                IntegerAttr(),
-                                                hisa::StreamAttr());
-          Value masked = binary(loc, hisa::VBinaryKind::max, column, column,
-                                int32_t(tileRows));
-          write(loc, masked, out.at(batch * k + ki * lanes + c, mi));
+          Value column = hisa::MatMulOp::create(
+              b, loc, vec(), read(loc, eye.at(c, 0), type), plane, dtype(type),
+              IntegerAttr(), hisa::StreamAttr());
+          Value masked =
+              type == acc ? binary(loc, hisa::VBinaryKind::max, column, column,
+                                   int32_t(tileRows))
+                          : convert(loc, column, acc, type, int32_t(tileRows));
+          write(loc, masked, out.at(batch * k + ki * lanes + c, mi), type);
         }
       }
   }
@@ -482,6 +663,7 @@ void Expander::expandReduce(htile::ReduceOp op) {
   Location loc = op.getLoc();
   Tensor in = tensor(op.getInput()), out = tensor(op.getOutput());
   auto kind = static_cast<hisa::VReduceKind>(op.getKind());
+  Type type = elementOf(op.getInput());
   hisa::VBinaryKind combine = kind == hisa::VReduceKind::sum
                                   ? hisa::VBinaryKind::add
                               : kind == hisa::VReduceKind::max
@@ -489,13 +671,15 @@ void Expander::expandReduce(htile::ReduceOp op) {
                                   : hisa::VBinaryKind::min;
   for (int64_t r = 0; r < in.layout.rows; ++r)
     for (int64_t j = 0; j < in.layout.vectorsPerRow; ++j) {
-      Value part = reduce(loc, kind, read(loc, in.at(r, j)),
-                          lanesOf(in.layout.cols, j));
+      Value part = reduce(loc, kind, read(loc, in.at(r, j), type),
+                          lanesOf(in.layout.cols, j), type);
       // The reduction fills every lane; combining (or, for the first
       // vector, max with itself) keeps lane 0 and zeroes the rest.
-      Value other = j ? read(loc, out.at(r, 0)) : part;
-      write(loc, binary(loc, j ? combine : hisa::VBinaryKind::max, part, other, 1),
-            out.at(r, 0));
+      Value other = j ? read(loc, out.at(r, 0), type) : part;
+      write(loc,
+            binary(loc, j ? combine : hisa::VBinaryKind::max, part, other, 1,
+                   type),
+            out.at(r, 0), type);
     }
 }
 
@@ -513,6 +697,7 @@ void Expander::expandGather(htile::GatherOp op) {
     total += cast<MemRefType>(input.getType()).getNumElements();
   }
   Tensor out = tensor(op.getOutput());
+  Type type = elementOf(op.getOutput());
   ArrayRef<int64_t> indices = op.getIndices();
   int64_t cols = out.layout.cols;
   // One input vector an output vector draws from, and the lane map that
@@ -550,7 +735,7 @@ void Expander::expandGather(htile::GatherOp op) {
       if (parts.size() == 1 && parts[0].sourceLanes == n &&
           llvm::all_of(llvm::seq<int32_t>(0, n),
                        [&](int32_t l) { return parts[0].map[l] == l; })) {
-        write(loc, read(loc, parts[0].address), target);
+        write(loc, read(loc, parts[0].address, type), target, type);
         continue;
       }
       uint32_t unit = takeSwitch();
@@ -563,16 +748,17 @@ void Expander::expandGather(htile::GatherOp op) {
             break;
           }
         write(loc,
-              permute(loc, read(loc, some), Value(), unit,
-                      SmallVector<int32_t>(n, -1)),
-              target);
+              permute(loc, read(loc, some, type), Value(), unit,
+                      SmallVector<int32_t>(n, -1), type),
+              target, type);
         continue;
       }
       // Each part merges its lanes into the partial vector before it.
       Value partial;
       for (const Part &part : parts)
-        partial = permute(loc, read(loc, part.address), partial, unit, part.map);
-      write(loc, partial, target);
+        partial = permute(loc, read(loc, part.address, type), partial, unit,
+                          part.map, type);
+      write(loc, partial, target, type);
     }
 }
 

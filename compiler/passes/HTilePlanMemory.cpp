@@ -136,7 +136,8 @@ struct HTilePlanMemoryPass
     // Buffers a kernel reads or writes together are partners.
     std::vector<SmallVector<Buffer *>> partners(buffers.size());
     func.walk([&](Operation *op) {
-      if (!isa<htile::BinaryOp, htile::UnaryOp, htile::MatMulOp,
+      if (!isa<htile::BinaryOp, htile::UnaryOp, htile::CastOp,
+               htile::SelectOp, htile::MatMulOp,
                htile::SoftmaxOp, htile::TransposeOp, htile::ReduceOp,
                htile::GatherOp>(op))
         return;

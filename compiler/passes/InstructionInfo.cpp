@@ -92,7 +92,8 @@ hetc::describeInstruction(Operation *op, const chip::ChipSpec &chip) {
       .Case([&](hisa::WriteOp w) {
         return memory(w.getAddress(), lat.mem_write());
       })
-      .Case<hisa::VBinaryOp, hisa::VUnaryOp>(
+      .Case<hisa::VBinaryOp, hisa::VUnaryOp, hisa::VCompareOp,
+            hisa::VSelectOp, hisa::VCastOp>(
           [&](Operation *) { return vector(lat.vector_op()); })
       .Case([&](hisa::VReduceOp) { return vector(lat.vector_reduce()); })
       .Case([&](hisa::LoadWeightsOp l) {

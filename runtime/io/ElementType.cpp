@@ -33,6 +33,13 @@ Range rangeOf(ElementType type) {
     return {0, 255};
   case ElementType::Bool:
     return {0, 1};
+  case ElementType::I16:
+    return {-32768, 32767};
+  case ElementType::U16:
+    return {0, 65535};
+  case ElementType::U32:
+  case ElementType::U64:
+    return {0, std::numeric_limits<int32_t>::max()};
   default:
     return {std::numeric_limits<int32_t>::min(),
             std::numeric_limits<int32_t>::max()};
@@ -49,6 +56,12 @@ unsigned byteWidth(ElementType type) {
   case ElementType::U8:
   case ElementType::Bool:
     return 1;
+  case ElementType::I64:
+  case ElementType::U64:
+    return 8;
+  case ElementType::I16:
+  case ElementType::U16:
+    return 2;
   default:
     return 4;
   }
@@ -70,6 +83,16 @@ std::string typeName(ElementType type) {
     return "i32";
   case ElementType::Bool:
     return "bool";
+  case ElementType::I64:
+    return "i64";
+  case ElementType::I16:
+    return "i16";
+  case ElementType::U16:
+    return "u16";
+  case ElementType::U32:
+    return "u32";
+  case ElementType::U64:
+    return "u64";
   }
   return "?";
 }
@@ -77,7 +100,9 @@ std::string typeName(ElementType type) {
 std::optional<ElementType> parseTypeName(const std::string &name) {
   for (ElementType type :
        {ElementType::F32, ElementType::F16, ElementType::BF16, ElementType::I8,
-        ElementType::U8, ElementType::I32, ElementType::Bool})
+        ElementType::U8, ElementType::I32, ElementType::Bool,
+        ElementType::I64, ElementType::I16, ElementType::U16, ElementType::U32,
+        ElementType::U64})
     if (typeName(type) == name)
       return type;
   return std::nullopt;

@@ -22,7 +22,19 @@
 
 namespace hetc::io {
 
-enum class ElementType : uint8_t { F32, F16, BF16, I8, U8, I32, Bool };
+/// I64, I16, U16, U32 and U64 are host types only: the chip holds them as
+/// int32 lanes, so their elements are int32 values (Tensor::ints) and their
+/// range is the type's range within that of I32.
+enum class ElementType : uint8_t {
+  F32, F16, BF16, I8, U8, I32, Bool, I64, I16, U16, U32, U64
+};
+
+/// Whether `type` exists only at the chip's edge (held as I32 lanes).
+inline bool isHostOnly(ElementType type) {
+  return type == ElementType::I64 || type == ElementType::I16 ||
+         type == ElementType::U16 || type == ElementType::U32 ||
+         type == ElementType::U64;
+}
 
 /// Whether elements of `type` are floating-point values (F32, F16, BF16).
 inline bool isFloat(ElementType type) {

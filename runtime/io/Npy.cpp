@@ -177,7 +177,10 @@ std::optional<ElementType> typeOfDescr(const std::string &descr) {
       {"<f4", ElementType::F32}, {"<f2", ElementType::F16},
       {"|i1", ElementType::I8},  {"<i1", ElementType::I8},
       {"|u1", ElementType::U8},  {"<u1", ElementType::U8},
-      {"<i4", ElementType::I32}, {"|b1", ElementType::Bool}};
+      {"<i4", ElementType::I32}, {"|b1", ElementType::Bool},
+      {"<i8", ElementType::I64}, {"<i2", ElementType::I16},
+      {"<u2", ElementType::U16}, {"<u4", ElementType::U32},
+      {"<u8", ElementType::U64}};
   for (const auto &[name, type] : kTypes)
     if (descr == name)
       return type;
@@ -195,6 +198,16 @@ std::string descrOf(ElementType type) {
     return "|u1";
   case ElementType::I32:
     return "<i4";
+  case ElementType::I64:
+    return "<i8";
+  case ElementType::I16:
+    return "<i2";
+  case ElementType::U16:
+    return "<u2";
+  case ElementType::U32:
+    return "<u4";
+  case ElementType::U64:
+    return "<u8";
   case ElementType::Bool:
     return "|b1";
   default:
@@ -203,7 +216,8 @@ std::string descrOf(ElementType type) {
 }
 
 /// Decodes `count` little-endian elements of `out.type` into `out`; false
-/// (with the elements up to the bad one) for a bool byte other than 0 or 1.
+/// (with the elements up to the bad one) for a bool byte other than 0 or 1
+/// or an int64 outside the int32 range the chip holds it in.
 bool decodeElements(const char *data, uint64_t count, Tensor &out) {
   const auto *bytes = reinterpret_cast<const unsigned char *>(data);
   for (uint64_t i = 0; i < count; ++i) {
@@ -240,6 +254,26 @@ bool decodeElements(const char *data, uint64_t count, Tensor &out) {
       out.ints.push_back(int32_t(bits));
       break;
     }
+    case ElementType::I64:
+    case ElementType::I16:
+    case ElementType::U16:
+    case ElementType::U32:
+    case ElementType::U64: {
+      // Host-only integers: held as int32, so their values must fit.
+      unsigned width = byteWidth(out.type);
+      uint64_t bits = 0;
+      for (int b = int(width) - 1; b >= 0; --b)
+        bits = bits << 8 | bytes[width * i + b];
+      int64_t value = int64_t(bits);
+      if (out.type == ElementType::I16)
+        value = int16_t(bits);
+      if (out.type == ElementType::U64 && bits > uint64_t(INT64_MAX))
+        return false;
+      if (!inRange(out.type, value))
+        return false;
+      out.ints.push_back(int32_t(value));
+      break;
+    }
     }
   }
   return true;
@@ -266,6 +300,20 @@ void encodeElements(const Tensor &tensor, std::string &out) {
       break;
     case ElementType::I32:
       put(uint32_t(tensor.ints[i]), 4);
+      break;
+    case ElementType::I64:
+    case ElementType::U64: {
+      // Sign-extended: the high word is all ones for negative values.
+      put(uint32_t(tensor.ints[i]), 4);
+      put(tensor.ints[i] < 0 ? 0xffffffffu : 0u, 4);
+      break;
+    }
+    case ElementType::U32:
+      put(uint32_t(tensor.ints[i]), 4);
+      break;
+    case ElementType::I16:
+    case ElementType::U16:
+      put(uint32_t(tensor.ints[i]), 2);
       break;
     default:
       put(uint32_t(tensor.ints[i]), 1);
@@ -333,7 +381,9 @@ bool parseNpy(const std::string &bytes, const std::string &source, Tensor &out,
   if (!type)
     return fail("unsupported dtype " + describeDtype(header.descr) +
                 "; supported: float32 ('<f4'), float16 ('<f2'), int8 "
-                "('|i1'), uint8 ('|u1'), int32 ('<i4') and bool ('|b1'), "
+                "('|i1'), uint8 ('|u1'), int32 ('<i4'), bool ('|b1'), and int16 "
+                "('<i2'), uint16 ('<u2'), uint32 ('<u4'), uint64 ('<u8') and "
+                "int64 ('<i8') with values in the int32 range, "
                 "little-endian (convert with array.astype(...))");
   if (header.fortranOrder)
     return fail("Fortran-order arrays are not supported; save a C-order "
@@ -357,7 +407,10 @@ bool parseNpy(const std::string &bytes, const std::string &source, Tensor &out,
   out.ints.clear();
   if (!decodeElements(bytes.data() + headerStart + headerBytes, count, out))
     return fail("element " + std::to_string(out.size()) +
-                " is not a bool (0 or 1)");
+                (isHostOnly(out.type)
+                     ? " is outside the range of " + typeName(out.type) +
+                           " that the chip holds (as int32)"
+                     : std::string(" is not a bool (0 or 1)")));
   return true;
 }
 

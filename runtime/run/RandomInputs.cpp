@@ -35,10 +35,10 @@ io::Tensor randomTensor(const std::string &name,
     }
     return tensor;
   }
-  int64_t lo = type == io::ElementType::I8    ? -128
-               : type == io::ElementType::I32 ? -1024
-                                               : 0;
-  int64_t span = type == io::ElementType::I32    ? 2048
+  bool wide = type == io::ElementType::I32 || type == io::ElementType::I64 ||
+              type == io::ElementType::I16;
+  int64_t lo = type == io::ElementType::I8 ? -128 : wide ? -1024 : 0;
+  int64_t span = wide                            ? 2048
                  : type == io::ElementType::Bool ? 2
                                                  : 256;
   tensor.ints.resize(count);

@@ -36,6 +36,16 @@ inline std::optional<io::ElementType> elementTypeOf(hetx::DataType type) {
     return io::ElementType::I32;
   case hetx::BOOL:
     return io::ElementType::Bool;
+  case hetx::I64:
+    return io::ElementType::I64;
+  case hetx::I16:
+    return io::ElementType::I16;
+  case hetx::U16:
+    return io::ElementType::U16;
+  case hetx::U32:
+    return io::ElementType::U32;
+  case hetx::U64:
+    return io::ElementType::U64;
   default:
     return std::nullopt;
   }

@@ -184,7 +184,7 @@ inline const float *Machine::readStream(const Op &op, uint32_t index,
   const float *value = streams.read(port.dir, port.group(), op.position, cycle,
                                     producer, missed);
   if (value && (!port.hasProducer || port.producer == producer))
-    return ops[producer].outType == op.inType ||
+    return ops[producer].outType == op.sourceType(which) ||
                    failType(op, index, which, cycle, producer)
                ? value
                : nullptr;
@@ -195,9 +195,10 @@ inline const float *Machine::readStream(const Op &op, uint32_t index,
 bool Machine::failType(const Op &op, uint32_t index, int which,
                        int64_t cycle, uint32_t producer) {
   io::ElementType made = ops[producer].outType;
+  io::ElementType wanted = op.sourceType(which);
   return fail("type mismatch", cycle, index,
               "src[" + std::to_string(which) + "] takes " +
-                  io::typeName(op.inType) + " lanes, but instruction " +
+                  io::typeName(wanted) + " lanes, but instruction " +
                   text.instruction(producer) + " put " + io::typeName(made) +
                   " lanes there");
 }
@@ -417,7 +418,7 @@ inline bool Machine::execute(uint32_t index, int64_t cycle) {
     if (!checkWeightType(op, index, cycle))
       return false;
   }
-  const float *src[2] = {nullptr, nullptr};
+  const float *src[3] = {nullptr, nullptr, nullptr};
   for (int s = 0; s < op.sources; ++s)
     if (!(src[s] = readStream(op, index, s, cycle)))
       return false;
@@ -463,11 +464,23 @@ void Machine::compute(const Op &op, const float *const *src, float *out) {
   case OpClass::Link: // moved by executeLink
     break;
   case OpClass::VectorBinary:
-    if (io::isFloat(op.inType))
+    if (op.outType == io::ElementType::Bool &&
+        op.inType != io::ElementType::Bool)
+      compareLanes(op.opcode, io::isFloat(op.inType), src[0], src[1],
+                   out, op.lanes, lanes);
+    else if (io::isFloat(op.inType))
       vectorBinary(op.opcode, src[0], src[1], out, op.lanes, lanes);
+    else if (op.inType == io::ElementType::Bool &&
+             op.opcode != hetx::V_AND && op.opcode != hetx::V_OR &&
+             op.opcode != hetx::V_XOR)
+      compareLanes(op.opcode, false, src[0], src[1], out, op.lanes,
+                   lanes);
     else
       integerBinary(op.opcode, src[0], src[1], out, op.lanes, lanes);
     roundLanes(op.outType, out, op.lanes);
+    break;
+  case OpClass::VectorSelect:
+    selectLanes(src[0], src[1], src[2], out, op.lanes, lanes);
     break;
   case OpClass::VectorUnary:
     if (op.opcode == hetx::V_CAST)

@@ -19,7 +19,17 @@ std::optional<OpClass> opClassOf(hetx::Opcode opcode) {
   case hetx::V_MAX:
   case hetx::V_MIN:
   case hetx::V_POW:
+  case hetx::V_EQUAL:
+  case hetx::V_LESS:
+  case hetx::V_LESS_EQUAL:
+  case hetx::V_AND:
+  case hetx::V_OR:
+  case hetx::V_XOR:
+  case hetx::V_MOD:
+  case hetx::V_FMOD:
     return OpClass::VectorBinary;
+  case hetx::V_SELECT:
+    return OpClass::VectorSelect;
   case hetx::V_RELU:
   case hetx::V_SIGMOID:
   case hetx::V_TANH:
@@ -36,6 +46,7 @@ std::optional<OpClass> opClassOf(hetx::Opcode opcode) {
   case hetx::V_COS:
   case hetx::V_ROUND:
   case hetx::V_CAST:
+  case hetx::V_NOT:
     return OpClass::VectorUnary;
   case hetx::V_REDUCE_SUM:
   case hetx::V_REDUCE_MAX:
@@ -75,6 +86,7 @@ bool classify(const chip::Latencies &lat, Op &op) {
                        op.opcode == hetx::C2C_RECV
                    ? 0
                : *kind == OpClass::VectorBinary ? 2
+               : *kind == OpClass::VectorSelect ? 3
                                                 : 1;
   switch (*kind) {
   case OpClass::MemRead:
@@ -85,6 +97,7 @@ bool classify(const chip::Latencies &lat, Op &op) {
     break;
   case OpClass::VectorBinary:
   case OpClass::VectorUnary:
+  case OpClass::VectorSelect:
     op.latency = lat.vector_op();
     break;
   case OpClass::VectorReduce:
@@ -122,10 +135,28 @@ bool definedOnI32(hetx::Opcode opcode) {
   case hetx::V_REDUCE_SUM:
   case hetx::V_REDUCE_MAX:
   case hetx::V_REDUCE_MIN:
+  case hetx::V_EQUAL:
+  case hetx::V_LESS:
+  case hetx::V_LESS_EQUAL:
+  case hetx::V_MOD:
+  case hetx::V_FMOD:
     return true;
   default:
     return false;
   }
+}
+
+/// Whether `opcode` is one of the comparisons, whose result is BOOL.
+bool isComparison(hetx::Opcode opcode) {
+  return opcode == hetx::V_EQUAL || opcode == hetx::V_LESS ||
+         opcode == hetx::V_LESS_EQUAL;
+}
+
+/// Whether `opcode` is a logical operation: BOOL lanes, and for V_AND,
+/// V_OR and V_XOR also I32 lanes (bitwise).
+bool isLogical(hetx::Opcode opcode) {
+  return opcode == hetx::V_AND || opcode == hetx::V_OR ||
+         opcode == hetx::V_XOR || opcode == hetx::V_NOT;
 }
 
 /// Sets the operand and result types of `op` from the instruction's dtype
@@ -137,6 +168,11 @@ bool decodeTypes(const hetx::Instruction &instr, Op &op, std::string &kind,
   hetx::DataType raw =
       instr.dtype() == hetx::DTYPE_UNSPECIFIED ? hetx::F32 : instr.dtype();
   std::optional<io::ElementType> type = elementTypeOf(raw);
+  if (type && io::isHostOnly(*type)) {
+    details = io::typeName(*type) + " is a binding type only; the chip "
+              "holds such tensors as I32 lanes";
+    return false;
+  }
   if (!type) {
     details = "dtype " + std::to_string(instr.dtype()) +
               " is not an element type of the chip";
@@ -159,6 +195,7 @@ bool decodeTypes(const hetx::Instruction &instr, Op &op, std::string &kind,
   case OpClass::Dma:
   case OpClass::Permute: // moves lane words of any type
   case OpClass::Link:
+  case OpClass::VectorSelect:
     return true;
   case OpClass::LoadWeights:
     return isFloat || isByte ? true
@@ -173,6 +210,11 @@ bool decodeTypes(const hetx::Instruction &instr, Op &op, std::string &kind,
   }
   if (op.opcode == hetx::V_CAST) {
     std::optional<io::ElementType> from = elementTypeOf(instr.src_dtype());
+    if (from && io::isHostOnly(*from)) {
+      details = io::typeName(*from) + " is a binding type only; the chip "
+                "holds such tensors as I32 lanes";
+      return false;
+    }
     if (!from) {
       details = "V_CAST needs src_dtype, the type it converts from";
       return false;
@@ -180,18 +222,31 @@ bool decodeTypes(const hetx::Instruction &instr, Op &op, std::string &kind,
     op.inType = *from;
     return true;
   }
+  if (isComparison(op.opcode)) {
+    op.outType = io::ElementType::Bool;
+    if (isFloat || *type == io::ElementType::I32 ||
+        *type == io::ElementType::Bool)
+      return true;
+    return refuse("lanes (comparisons take f32, f16, bf16, i32 or bool)");
+  }
+  if (isLogical(op.opcode))
+    return *type == io::ElementType::Bool ||
+                   (*type == io::ElementType::I32 && op.opcode != hetx::V_NOT)
+               ? true
+               : refuse("lanes (bool, and i32 for V_AND, V_OR and V_XOR)");
   if (isFloat)
     return true;
   if (*type == io::ElementType::I32 && definedOnI32(op.opcode))
     return true;
   return refuse("lanes (the vector unit computes on f32, f16, bf16 and, for "
-                "add, sub, mul, div, max, min, relu, neg, abs and the "
-                "reductions, i32; convert other types with V_CAST)");
+                "add, sub, mul, div, max, min, relu, neg, abs, fmod, the "
+                "comparisons and the reductions, i32; convert other types "
+                "with V_CAST)");
 }
 
 bool isVector(OpClass kind) {
   return kind == OpClass::VectorBinary || kind == OpClass::VectorUnary ||
-         kind == OpClass::VectorReduce;
+         kind == OpClass::VectorReduce || kind == OpClass::VectorSelect;
 }
 
 /// Checks that `unit` is one of the chip's `count` units of a kind, named

@@ -27,6 +27,8 @@ enum class OpClass : uint8_t {
   VectorBinary,
   VectorUnary,
   VectorReduce,
+  /// V_SELECT: three sources.
+  VectorSelect,
   LoadWeights,
   MatMul,
   /// DMA_IN and DMA_OUT.
@@ -71,7 +73,7 @@ struct Op {
   /// S_PERMUTE: `lanes` entries of the artifact's lane_map, which outlives
   /// the decoded program; null otherwise.
   const uint32_t *laneMap = nullptr;
-  StreamPort src[2];
+  StreamPort src[3];
   StreamPort dst;
   /// Whether the instruction puts a value on `dst`.
   bool produces = false;
@@ -79,6 +81,13 @@ struct Op {
   /// installs), and of the result.
   io::ElementType inType = io::ElementType::F32;
   io::ElementType outType = io::ElementType::F32;
+
+  /// The element type source `which` must carry: the condition of a
+  /// V_SELECT is BOOL, every other source is `inType`.
+  io::ElementType sourceType(int which) const {
+    return opcode == hetx::V_SELECT && which == 0 ? io::ElementType::Bool
+                                                  : inType;
+  }
 };
 
 /// Host memory holds at most this many vectors.

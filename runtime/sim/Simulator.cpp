@@ -65,6 +65,12 @@ bool placeBindings(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
     if (!checkBinding(constant.binding(), placed.what, chip, placed.layout,
                       error))
       return false;
+    if (io::isHostOnly(placed.layout.type)) {
+      error = placed.what + ": is " + io::typeName(placed.layout.type) +
+              ", a type of input and output bindings only; constants hold "
+              "such data as I32";
+      return false;
+    }
     if (constant.binding().has_host_address()) {
       error = placed.what + ": has a host_address, but constants are "
                             "preloaded into SRAM (only inputs and outputs are "

@@ -5,6 +5,7 @@
 #include "runtime/sim/DataTypes.h"
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 
 namespace hetc::sim {
@@ -19,6 +20,19 @@ int32_t divide(int32_t a, int32_t b) {
   if (a == std::numeric_limits<int32_t>::min() && b == -1)
     return a;
   return a / b;
+}
+
+/// The remainder of a / b with the dividend's sign (C's %); 0 for b = 0.
+int32_t truncatedRemainder(int32_t a, int32_t b) {
+  if (b == 0 || b == -1)
+    return 0;
+  return a % b;
+}
+
+/// The remainder of a / b with the divisor's sign; 0 for b = 0.
+int32_t flooredRemainder(int32_t a, int32_t b) {
+  int32_t r = truncatedRemainder(a, b);
+  return r != 0 && ((r < 0) != (b < 0)) ? wrap(uint32_t(r) + uint32_t(b)) : r;
 }
 
 template <typename Fn>
@@ -52,10 +66,48 @@ void integerBinary(hetx::Opcode op, const float *a, const float *b, float *out,
       return divide(x, y);
     case hetx::V_MIN:
       return std::min(x, y);
+    case hetx::V_MOD:
+      return flooredRemainder(x, y);
+    case hetx::V_FMOD:
+      return truncatedRemainder(x, y);
+    case hetx::V_AND:
+      return x & y;
+    case hetx::V_OR:
+      return x | y;
+    case hetx::V_XOR:
+      return x ^ y;
     default: // V_MAX
       return std::max(x, y);
     }
   });
+}
+
+void compareLanes(hetx::Opcode op, bool isFloat, const float *a,
+                  const float *b, float *out, uint32_t active, uint32_t width) {
+  for (uint32_t i = 0; i < active; ++i) {
+    bool holds;
+    if (isFloat) {
+      float x = a[i], y = b[i];
+      holds = op == hetx::V_EQUAL  ? x == y
+              : op == hetx::V_LESS ? x < y
+                                   : x <= y;
+    } else {
+      int32_t x = intOfWord(a[i]), y = intOfWord(b[i]);
+      holds = op == hetx::V_EQUAL  ? x == y
+              : op == hetx::V_LESS ? x < y
+                                   : x <= y;
+    }
+    out[i] = wordOfInt(holds ? 1 : 0);
+  }
+  std::fill(out + active, out + width, 0.0f);
+}
+
+void selectLanes(const float *condition, const float *a, const float *b,
+                 float *out, uint32_t active, uint32_t width) {
+  for (uint32_t i = 0; i < active; ++i)
+    std::memcpy(&out[i], intOfWord(condition[i]) != 0 ? &a[i] : &b[i],
+                sizeof(float));
+  std::fill(out + active, out + width, 0.0f);
 }
 
 void integerUnary(hetx::Opcode op, const float *a, float *out, uint32_t active,
@@ -66,6 +118,8 @@ void integerUnary(hetx::Opcode op, const float *a, float *out, uint32_t active,
       return std::max(x, 0);
     case hetx::V_NEG:
       return wrap(0u - uint32_t(x));
+    case hetx::V_NOT:
+      return x == 0 ? 1 : 0;
     default: // V_ABS
       return x < 0 ? wrap(0u - uint32_t(x)) : x;
     }

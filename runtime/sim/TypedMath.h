@@ -23,12 +23,25 @@ namespace hetc::sim {
 void roundLanes(io::ElementType type, float *lanes, uint32_t active);
 
 /// out = a op b on int32 lanes [0, active); zero beyond. Division truncates
-/// towards zero; a division by zero gives 0.
+/// towards zero; a division by zero gives 0, as does a remainder (V_MOD:
+/// the divisor's sign, V_FMOD: the dividend's) by zero. V_AND, V_OR and
+/// V_XOR work on the words bitwise (BOOL lanes hold 0 or 1).
 void integerBinary(hetx::Opcode op, const float *a, const float *b, float *out,
                    uint32_t active, uint32_t width);
 
-/// out = op(a) on int32 lanes [0, active) (V_RELU, V_NEG, V_ABS); zero
-/// beyond.
+/// out = a <relation> b (V_EQUAL, V_LESS, V_LESS_EQUAL) as BOOL words on
+/// lanes [0, active), comparing fp32 values (`isFloat`; NaN compares false)
+/// or int32 words; zero beyond.
+void compareLanes(hetx::Opcode op, bool isFloat, const float *a,
+                  const float *b, float *out, uint32_t active, uint32_t width);
+
+/// V_SELECT: out = condition ? a : b, lane words unchanged, on lanes
+/// [0, active); zero beyond.
+void selectLanes(const float *condition, const float *a, const float *b,
+                 float *out, uint32_t active, uint32_t width);
+
+/// out = op(a) on int32 lanes [0, active) (V_RELU, V_NEG, V_ABS, V_NOT);
+/// zero beyond.
 void integerUnary(hetx::Opcode op, const float *a, float *out, uint32_t active,
                   uint32_t width);
 

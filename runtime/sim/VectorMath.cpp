@@ -57,6 +57,17 @@ void vectorBinary(hetx::Opcode op, const float *a, const float *b, float *out,
   case hetx::V_POW:
     return apply(a, out, active, width,
                  [b](float x, uint32_t i) { return std::pow(x, b[i]); });
+  case hetx::V_FMOD:
+    return apply(a, out, active, width,
+                 [b](float x, uint32_t i) { return std::fmod(x, b[i]); });
+  case hetx::V_MOD:
+    // numpy's mod: the remainder takes the divisor's sign, a zero one too.
+    return apply(a, out, active, width, [b](float x, uint32_t i) {
+      float r = std::fmod(x, b[i]);
+      if (r == 0.0f)
+        return std::copysign(0.0f, b[i]);
+      return (r < 0.0f) != (b[i] < 0.0f) ? r + b[i] : r;
+    });
   default:
     return apply(a, out, active, width,
                  [b](float x, uint32_t i) { return maxOf(x, b[i]); });

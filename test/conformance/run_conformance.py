@@ -114,12 +114,23 @@ def sanitize(name):
     return stem
 
 
-def compare(expected, actual):
-    """None if `actual` matches `expected`, else why not."""
+def host_array(tensor):
+    """The TensorProto as a numpy array hetc reads and writes: bfloat16,
+    which numpy lacks and `.npy` files cannot name, as the float32 values
+    it holds (exactly), as hetc itself writes bf16 outputs."""
+    array = numpy_helper.to_array(tensor)
+    if tensor.data_type == onnx.TensorProto.BFLOAT16:
+        array = array.astype(np.float32)
+    return array
+
+
+def compare(expected, actual, narrow_float=False):
+    """None if `actual` matches `expected`, else why not. `narrow_float`:
+    the values are of a float type narrower than float32 held as float32."""
     if tuple(expected.shape) != tuple(actual.shape):
         return f"shape {tuple(actual.shape)}, expected {tuple(expected.shape)}"
     if expected.dtype.kind == "f":
-        if expected.dtype == np.float32:
+        if expected.dtype == np.float32 and not narrow_float:
             rtol, atol = 1e-4, 1e-5
         else:
             rtol, atol = 1e-3, 1e-4
@@ -172,7 +183,7 @@ def run_test(hetc, test_dir, work_dir, timeout):
             with open(os.path.join(data_dir, f"input_{j}.pb"), "rb") as f:
                 tensor.ParseFromString(f.read())
             npy = os.path.join(out, f"{data_set}_input_{j}.npy")
-            np.save(npy, numpy_helper.to_array(tensor))
+            np.save(npy, host_array(tensor))
             args += ["--input", f"{input_name}={npy}"]
         result_dir = os.path.join(out, data_set)
         try:
@@ -187,11 +198,12 @@ def run_test(hetc, test_dir, work_dir, timeout):
             tensor = onnx.TensorProto()
             with open(os.path.join(data_dir, f"output_{j}.pb"), "rb") as f:
                 tensor.ParseFromString(f.read())
-            expected = numpy_helper.to_array(tensor)
+            expected = host_array(tensor)
             path = os.path.join(result_dir, sanitize(output_name) + ".npy")
             if not os.path.exists(path):
                 return "fail", f"output '{output_name}' was not written"
-            why = compare(expected, np.load(path))
+            why = compare(expected, np.load(path),
+                          tensor.data_type == onnx.TensorProto.BFLOAT16)
             if why:
                 return "fail", f"output '{output_name}': {why}"
     shutil.rmtree(out, ignore_errors=True)

@@ -1,4 +1,5 @@
-"""Small fp32 models for hetc's end-to-end tests, built with onnx.helper.
+"""Small models for hetc's end-to-end tests, built with onnx.helper: fp32
+ones, one in float16 and one with int8 quantisation.
 
 Each builder returns an onnx.ModelProto; weights come from a fixed seed so
 that the models (and the bundled example) are reproducible.
@@ -338,6 +339,66 @@ def small_cnn(seed=10):
                   inits, "small_cnn", opset=18)
 
 
+def mlp_f16(batch=4, dims=(24, 12), seed=9):
+    """A float16 model: a Cast of the float32 input, MatMul with K = 24 (two
+    weight tiles on a 16-lane chip, accumulated in f32), Add, Relu, a
+    Less/Where mask and Softmax."""
+    rng = np.random.default_rng(seed)
+    k, n = dims
+    inits = [
+        numpy_helper.from_array(_weights(rng, k, n).astype(np.float16), "w"),
+        numpy_helper.from_array((0.1 * rng.standard_normal(n)).astype(np.float16), "b"),
+        numpy_helper.from_array(np.array(0.25, np.float16), "limit"),
+    ]
+    nodes = [
+        helper.make_node("Cast", ["x"], ["xh"], name="to_half", to=TensorProto.FLOAT16),
+        helper.make_node("MatMul", ["xh", "w"], ["mm"], name="fc/matmul"),
+        helper.make_node("Add", ["mm", "b"], ["z"], name="fc/bias"),
+        helper.make_node("Relu", ["z"], ["h"], name="fc/relu"),
+        helper.make_node("Less", ["h", "limit"], ["small"], name="mask/less"),
+        helper.make_node("Where", ["small", "z", "h"], ["m"], name="mask/where"),
+        helper.make_node("Softmax", ["m"], ["y"], name="head/softmax", axis=-1),
+    ]
+    return _model(nodes,
+                  [helper.make_tensor_value_info("x", TensorProto.FLOAT, [batch, k])],
+                  [helper.make_tensor_value_info("y", TensorProto.FLOAT16, [batch, n])],
+                  inits, "mlp_f16")
+
+
+def quant_int8(batch=4, dims=(20, 6), seed=10):
+    """int8 quantisation: QuantizeLinear of the input (saturating), a
+    MatMulInteger by int8 weights with zero points, its int32 result scaled
+    back to float, a DequantizeLinear of the quantised input, the ArgMax
+    of each result row as an int64 output, and an int8 Add that wraps."""
+    rng = np.random.default_rng(seed)
+    k, n = dims
+    inits = [
+        numpy_helper.from_array(np.array(1 / 128, np.float32), "x_scale"),
+        numpy_helper.from_array(np.array(3, np.int8), "x_zero"),
+        numpy_helper.from_array(rng.integers(-100, 100, (k, n)).astype(np.int8), "w"),
+        numpy_helper.from_array(np.array(-2, np.int8), "w_zero"),
+        numpy_helper.from_array(np.array(1 / 128 / 64, np.float32), "y_scale"),
+    ]
+    nodes = [
+        helper.make_node("QuantizeLinear", ["x", "x_scale", "x_zero"], ["q"], name="quant"),
+        helper.make_node("MatMulInteger", ["q", "w", "x_zero", "w_zero"], ["acc"], name="qmatmul"),
+        helper.make_node("Cast", ["acc"], ["accf"], name="to_float", to=TensorProto.FLOAT),
+        helper.make_node("Mul", ["accf", "y_scale"], ["y"], name="rescale"),
+        helper.make_node("DequantizeLinear", ["q", "x_scale", "x_zero"], ["xr"], name="dequant"),
+        helper.make_node("ArgMax", ["y"], ["best"], name="best", axis=1, keepdims=0),
+        helper.make_node("Add", ["q", "q"], ["q2"], name="wrapping_add"),
+    ]
+    return _model(nodes,
+                  [helper.make_tensor_value_info("x", TensorProto.FLOAT, [batch, k])],
+                  [helper.make_tensor_value_info("y", TensorProto.FLOAT, [batch, n]),
+                   helper.make_tensor_value_info("q", TensorProto.INT8, [batch, k]),
+                   helper.make_tensor_value_info("acc", TensorProto.INT32, [batch, n]),
+                   helper.make_tensor_value_info("xr", TensorProto.FLOAT, [batch, k]),
+                   helper.make_tensor_value_info("best", TensorProto.INT64, [batch]),
+                   helper.make_tensor_value_info("q2", TensorProto.INT8, [batch, k])],
+                  inits, "quant_int8")
+
+
 MODELS = {
     "mlp_relu": (mlp_relu, {}),
     "mlp_gemm_softmax": (mlp_gemm_softmax, {}),
@@ -351,6 +412,8 @@ MODELS = {
     "small_cnn": (small_cnn, {}),
     # Softmax over 40 keys: rows of three vectors on test-chip.
     "long_attention": (lambda: attention_head(seq=40, seed=12), {}),
+    "mlp_f16": (mlp_f16, {}),
+    "quant_int8": (quant_int8, {}),
 }
 
 

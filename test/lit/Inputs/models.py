@@ -54,7 +54,7 @@ def unsupported(path):
     """Three unsupported nodes among supported ones."""
     nodes = [
         helper.make_node("Relu", ["x"], ["r"], name="ok_relu"),
-        helper.make_node("Mod", ["r", "r"], ["c"], name="mod1"),
+        helper.make_node("BitShift", ["r", "r"], ["c"], name="shift1", direction="LEFT"),
         helper.make_node("Det", ["c"], ["p"], name="det1"),
         helper.make_node("FancyOp", ["p"], ["y"], name="custom1", domain="com.example"),
     ]
@@ -104,6 +104,33 @@ def mlp(path):
         helper.make_node("MatMul", ["h0", "w1"], ["y"], name="fc1/matmul"),
     ]
     _save(nodes, [_t("x", [2, 16])], [_t("y", [2, 10])], inits, path)
+
+
+def typed_ops(path):
+    """Mod (both modes), Round, a comparison with Where, BitwiseAnd and
+    BitwiseNot on int32 and float16 tensors."""
+    i32 = lambda name, shape: helper.make_tensor_value_info(name, TensorProto.INT32, shape)
+    f16 = lambda name, shape: helper.make_tensor_value_info(name, TensorProto.FLOAT16, shape)
+    nodes = [
+        helper.make_node("Mod", ["a", "b"], ["m"], name="mod"),
+        helper.make_node("Mod", ["a", "b"], ["f"], name="fmod", fmod=1),
+        helper.make_node("Round", ["h"], ["r"], name="round"),
+        helper.make_node("Less", ["m", "f"], ["c"], name="less"),
+        helper.make_node("Where", ["c", "m", "f"], ["w"], name="where"),
+        helper.make_node("BitwiseAnd", ["a", "b"], ["ba"], name="bitand"),
+        helper.make_node("BitwiseNot", ["ba"], ["bn"], name="bitnot"),
+    ]
+    _save(nodes, [i32("a", [2, 8]), i32("b", [2, 8]), f16("h", [2, 8])],
+          [i32("w", [2, 8]), f16("r", [2, 8]), i32("bn", [2, 8])], [], path)
+
+
+def big_int64(path):
+    """An int64 Add whose constant does not fit the int32 lanes the chip
+    holds int64 tensors in."""
+    i64 = lambda name, shape: helper.make_tensor_value_info(name, TensorProto.INT64, shape)
+    inits = [numpy_helper.from_array(np.array([1 << 40, 5], np.int64), "big")]
+    nodes = [helper.make_node("Add", ["x", "big"], ["y"], name="add_big")]
+    _save(nodes, [i64("x", [3, 2])], [i64("y", [3, 2])], inits, path)
 
 
 if __name__ == "__main__":

@@ -109,3 +109,82 @@ func.func @bad_link() {
   %0 = hisa.c2c_recv link -1
   return
 }
+
+// -----
+
+// Tests that a dtype must be an element type of the chip.
+func.func @bad_dtype() {
+  // expected-error @+1 {{dtype 'f64' is not an element type of the chip (f32, f16, bf16, i8, ui8, i32, i1)}}
+  %0 = hisa.read 0 as f64
+  return
+}
+
+// -----
+
+// Tests that pow is refused on integers.
+func.func @pow_on_i32() {
+  %0 = hisa.read 0 as i32
+  // expected-error @+1 {{pow is not defined on 'i32'; it is defined on f32, f16 and bf16}}
+  %1 = hisa.vbinary pow %0, %0 lanes 4 as i32
+  return
+}
+
+// -----
+
+// Tests that the logical kinds take only booleans.
+func.func @and_on_f32() {
+  %0 = hisa.read 0
+  // expected-error @+1 {{and is not defined on 'f32'; it is defined on i1 and i32}}
+  %1 = hisa.vbinary and %0, %0 lanes 4
+  return
+}
+
+// -----
+
+// Tests that transcendental functions are refused on integers.
+func.func @exp_on_i32() {
+  %0 = hisa.read 0 as i32
+  // expected-error @+1 {{exp is not defined on 'i32'; it is defined on f32, f16 and bf16}}
+  %1 = hisa.vunary exp %0 lanes 4 as i32
+  return
+}
+
+// -----
+
+// Tests that the vector unit does not reduce 8-bit lanes.
+func.func @reduce_on_i8() {
+  %0 = hisa.read 0 as i8
+  // expected-error @+1 {{vreduce is not defined on 'i8'; it is defined on f32, f16, bf16 and i32}}
+  %1 = hisa.vreduce sum %0 lanes 4 as i8
+  return
+}
+
+// -----
+
+// Tests that the matrix unit does not multiply i32.
+func.func @matmul_on_i32() {
+  %0 = hisa.read 0 as i32
+  // expected-error @+1 {{matmul is not defined on 'i32'; it is defined on f32, f16, bf16, i8 and ui8}}
+  %1 = hisa.matmul %0 plane 0 as i32
+  return
+}
+
+// -----
+
+// Tests that vcast converts only between element types of the chip.
+func.func @bad_cast() {
+  %0 = hisa.read 0
+  // expected-error @+1 {{type 'i64' is not an element type of the chip}}
+  %1 = hisa.vcast %0 from f32 to i64 lanes 4
+  return
+}
+
+// -----
+
+// Tests that mod is refused on booleans.
+func.func @mod_on_i1() {
+  %0 = hisa.read 0 as i1
+  // expected-error @+1 {{mod is not defined on 'i1'; it is defined on f32, f16, bf16 and i32}}
+  %1 = hisa.vbinary mod %0, %0 lanes 4 as i1
+  return
+}

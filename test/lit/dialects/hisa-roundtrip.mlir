@@ -62,3 +62,53 @@ func.func @c2c() {
   hisa.write %1 to 3
   return
 }
+
+// Tests that element types print and parse back, that f32 prints no type,
+// and that vcast, vcompare, vselect and the logical kinds round-trip.
+// CHECK-LABEL: func.func @typed
+func.func @typed() {
+  // CHECK: hisa.input "h" at 0 : tensor<1x16xf16>
+  hisa.input "h" at 0 : tensor<1x16xf16>
+  // CHECK: hisa.constant at 2 dense<3> : tensor<16xi8>
+  hisa.constant at 2 dense<3> : tensor<16xi8>
+  // CHECK: %[[H:.*]] = hisa.read 0 as f16 at 3 on <east, 0>
+  %0 = hisa.read 0 as f16 at 3 on <east, 0>
+  // CHECK: %[[F:.*]] = hisa.read 1{{$}}
+  %1 = hisa.read 1
+  // CHECK: hisa.vbinary mul %[[H]], %[[H]] lanes 16 as f16 at 7 on <west, 4>
+  %2 = hisa.vbinary mul %0, %0 lanes 16 as f16 at 7 on <west, 4>
+  // CHECK: hisa.vcast %{{.*}} from f16 to f32 lanes 16
+  %3 = hisa.vcast %2 from f16 to f32 lanes 16
+  // CHECK: %[[B:.*]] = hisa.vcompare lt %{{.*}}, %[[F]] lanes 16{{$}}
+  %4 = hisa.vcompare lt %3, %1 lanes 16
+  // CHECK: hisa.vunary not %[[B]] lanes 16 as i1
+  %5 = hisa.vunary not %4 lanes 16 as i1
+  // CHECK: hisa.vbinary xor %[[B]], %{{.*}} lanes 16 as i1
+  %6 = hisa.vbinary xor %4, %5 lanes 16 as i1
+  %7 = hisa.read 2 as i32
+  %8 = hisa.read 3 as i32
+  // CHECK: hisa.vbinary mod %{{.*}}, %{{.*}} lanes 16 as i32
+  %9 = hisa.vbinary mod %7, %8 lanes 16 as i32
+  // CHECK: hisa.vselect %{{.*}}, %{{.*}}, %{{.*}} lanes 16 as i32
+  %10 = hisa.vselect %6, %9, %7 lanes 16 as i32
+  // CHECK: hisa.vreduce sum %{{.*}} lanes 16 as i32
+  %11 = hisa.vreduce sum %10 lanes 16 as i32
+  hisa.write %11 to 4 as i32
+  // CHECK: hisa.vunary round %{{.*}} lanes 16 as bf16
+  %12 = hisa.read 5 as bf16
+  %13 = hisa.vunary round %12 lanes 16 as bf16
+  // CHECK: hisa.write %{{.*}} to 5 as bf16
+  hisa.write %13 to 5 as bf16
+  %14 = hisa.read 2 as i8
+  // CHECK: hisa.load_weights %{{.*}} plane 0 row 0 as i8
+  hisa.load_weights %14 plane 0 row 0 as i8
+  %15 = hisa.read 6 as ui8
+  // CHECK: hisa.matmul %{{.*}} plane 0 as ui8
+  %16 = hisa.matmul %15 plane 0 as ui8
+  hisa.write %16 to 7 as i32
+  %17 = hisa.read 2 as i1
+  // CHECK: hisa.permute %{{.*}} switch 0 map [0, 0] as i1
+  %18 = hisa.permute %17 switch 0 map [0, 0] as i1
+  hisa.write %18 to 8 as i1
+  return
+}

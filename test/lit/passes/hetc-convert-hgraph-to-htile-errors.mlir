@@ -63,8 +63,45 @@ func.func @main(%x: tensor<3x4xf32>) -> tensor<1x4xf32> {
 
 // -----
 
-// Tests that a model input of another element type is reported.
-// expected-error @+1 {{model input 'i' has element type 'i8'; only float32 tensors run on the chip yet}}
-func.func @main(%x: tensor<3x4xi8> {hgraph.name = "i"}) -> tensor<3x4xi8> {
-  return %x : tensor<3x4xi8>
+// Tests that a model input of a type the chip does not hold is reported.
+// expected-error @+1 {{model input 'i' has element type 'f64', which the chip does not hold yet; supported: f32, f16, bf16, i8, ui8, i32, i1 (bool), and i64, i16, ui16, ui32, ui64 (held as i32)}}
+func.func @main(%x: tensor<3x4xf64> {hgraph.name = "i"}) -> tensor<3x4xf64> {
+  return %x : tensor<3x4xf64>
+}
+
+// -----
+
+// Tests that arithmetic that could leave the range of a type held as i32
+// is reported.
+func.func @main(%x: tensor<3x4xui32>) -> tensor<3x4xui32> {
+  // expected-error @+1 {{'add' on 'ui32' is not supported on the chip: the chip holds 'ui32' as i32 and would not wrap or saturate as 'ui32' does}}
+  %0 = hgraph.add %x, %x : (tensor<3x4xui32>, tensor<3x4xui32>) -> tensor<3x4xui32>
+  return %0 : tensor<3x4xui32>
+}
+
+// -----
+
+// Tests that pow on 8-bit integers is reported.
+func.func @main(%x: tensor<3x4xi8>) -> tensor<3x4xi8> {
+  // expected-error @+1 {{'pow' on 'i8' is not supported on the chip; it runs on f32, f16 and bf16}}
+  %0 = hgraph.pow %x, %x : (tensor<3x4xi8>, tensor<3x4xi8>) -> tensor<3x4xi8>
+  return %0 : tensor<3x4xi8>
+}
+
+// -----
+
+// Tests that transcendental functions on integers are reported.
+func.func @main(%x: tensor<3x4xi32>) -> tensor<3x4xi32> {
+  // expected-error @+1 {{'exp' on 'i32' is not supported on the chip; it runs on f32, f16 and bf16}}
+  %0 = hgraph.exp %x : tensor<3x4xi32>
+  return %0 : tensor<3x4xi32>
+}
+
+// -----
+
+// Tests that a cast to a type the chip does not hold is reported.
+func.func @main(%x: tensor<3x4xf32>) -> tensor<3x4xf64> {
+  // expected-error @+1 {{element type 'f64' (of 'tensor<3x4xf64>') is not supported on the chip yet; supported: f32, f16, bf16, i8, ui8, i32, i1 (bool), and i64, i16, ui16, ui32, ui64 (held as i32)}}
+  %0 = hgraph.cast %x : tensor<3x4xf32> -> tensor<3x4xf64>
+  return %0 : tensor<3x4xf64>
 }

@@ -115,18 +115,69 @@ TEST(NpyTest, UnsupportedDtype) {
                              std::string(16, '\0'))),
             "t.npy: unsupported dtype '<f8' (float64); supported: float32 "
             "('<f4'), float16 ('<f2'), int8 ('|i1'), uint8 ('|u1'), int32 "
-            "('<i4') and bool ('|b1'), little-endian (convert with "
+            "('<i4'), bool ('|b1'), and int16 ('<i2'), uint16 ('<u2'), "
+            "uint32 ('<u4'), uint64 ('<u8') and int64 ('<i8') with values in "
+            "the int32 range, little-endian (convert with "
             "array.astype(...))");
   EXPECT_NE(parseError(image("{'descr': '>f4', 'fortran_order': False, "
                              "'shape': (2,), }",
                              std::string(8, '\0')))
                 .find("unsupported dtype '>f4' (big-endian float32)"),
             std::string::npos);
-  EXPECT_NE(parseError(image("{'descr': '<i8', 'fortran_order': False, "
+  EXPECT_NE(parseError(image("{'descr': '<c8', 'fortran_order': False, "
                              "'shape': (2,), }",
                              std::string(16, '\0')))
-                .find("unsupported dtype '<i8' (int64)"),
+                .find("unsupported dtype '<c8'"),
             std::string::npos);
+}
+
+// Tests that int64 arrays are read into int32 values, refused outside the
+// int32 range, and written back sign-extended.
+TEST(NpyTest, Int64HeldAsInt32) {
+  const char *dict = "{'descr': '<i8', 'fortran_order': False, 'shape': (3,), }";
+  std::string data;
+  for (int64_t v : {int64_t(-5), int64_t(7), int64_t(2147483647)})
+    for (int b = 0; b < 8; ++b)
+      data.push_back(char((uint64_t(v) >> (8 * b)) & 0xff));
+  Tensor tensor;
+  std::string error;
+  ASSERT_TRUE(parseNpy(image(dict, data), "t.npy", tensor, error)) << error;
+  EXPECT_EQ(tensor.type, ElementType::I64);
+  EXPECT_EQ(tensor.ints, (std::vector<int32_t>{-5, 7, 2147483647}));
+  std::string bytes;
+  ASSERT_TRUE(serializeNpy(tensor, bytes, error)) << error;
+  EXPECT_NE(bytes.find("'<i8'"), std::string::npos);
+  EXPECT_EQ(bytes.substr(bytes.size() - 24), data);
+
+  std::string big = data;
+  big[16 + 4] = 1; // 2^32 + 2147483647: outside int32
+  EXPECT_EQ(parseError(image(dict, big)),
+            "t.npy: element 2 is outside the range of i64 that the chip "
+            "holds (as int32)");
+}
+
+// Tests the other host-only integer types: int16 and uint16 round-trip,
+// uint32 values above the int32 range are refused.
+TEST(NpyTest, NarrowAndUnsignedHeldAsInt32) {
+  for (ElementType type : {ElementType::I16, ElementType::U16,
+                           ElementType::U32, ElementType::U64}) {
+    Tensor tensor;
+    tensor.type = type;
+    tensor.shape = {3};
+    tensor.ints = {0, type == ElementType::I16 ? -32768 : 65535, 7};
+    std::string bytes, error;
+    ASSERT_TRUE(serializeNpy(tensor, bytes, error)) << error;
+    Tensor back;
+    ASSERT_TRUE(parseNpy(bytes, "t.npy", back, error)) << error;
+    EXPECT_EQ(back.type, type) << typeName(type);
+    EXPECT_EQ(back.ints, tensor.ints) << typeName(type);
+  }
+  std::string data = {'\xff', '\xff', '\xff', '\xff'};
+  EXPECT_EQ(parseError(image("{'descr': '<u4', 'fortran_order': False, "
+                             "'shape': (1,), }",
+                             data)),
+            "t.npy: element 0 is outside the range of u32 that the chip "
+            "holds (as int32)");
 }
 
 TEST(NpyTest, FortranOrder) {

@@ -41,6 +41,9 @@ HGRAPH_UNARY(CeilOp, std::ceil(x), nullptr)
 HGRAPH_UNARY(SinOp, std::sin(x), nullptr)
 HGRAPH_UNARY(CosOp, std::cos(x), nullptr)
 HGRAPH_UNARY(NotOp, double(x == 0), INT_FN(int64_t(x == 0)))
+HGRAPH_UNARY(RoundOp, std::nearbyint(x), INT_FN(x))
+// Integer types only (ONNX); the float form is never used.
+HGRAPH_UNARY(BitwiseNotOp, double(~int64_t(x)), INT_FN(~x))
 #undef INT_FN
 #undef HGRAPH_UNARY
 

@@ -46,6 +46,8 @@ def HGraph_CeilOp : HGraph_MathUnaryOp<"ceil", "Ceil", "smallest integer >= x">;
 def HGraph_SinOp : HGraph_MathUnaryOp<"sin", "Sin", "sine of x">;
 def HGraph_CosOp : HGraph_MathUnaryOp<"cos", "Cos", "cosine of x">;
 def HGraph_NotOp : HGraph_MathUnaryOp<"not", "Not", "logical negation of a boolean">;
+def HGraph_RoundOp : HGraph_MathUnaryOp<"round", "Round", "the nearest integer, halfway cases to even">;
+def HGraph_BitwiseNotOp : HGraph_MathUnaryOp<"bitwise_not", "BitwiseNot", "the integer with every bit of x flipped">;
 
 def HGraph_LeakyReluOp : HGraph_Op<"leaky_relu", [Pure, SameOperandsAndResultType]> {
   let summary = "Elementwise LeakyRelu: x if x >= 0, alpha * x otherwise";
@@ -128,6 +130,13 @@ def HGraph_MaxOp : HGraph_BinaryOp<"max", "Max">;
 def HGraph_AndOp : HGraph_BinaryOp<"and", "And">;
 def HGraph_OrOp : HGraph_BinaryOp<"or", "Or">;
 def HGraph_XorOp : HGraph_BinaryOp<"xor", "Xor">;
+// ONNX Mod with fmod = 0 (integers: the remainder takes the divisor's sign)
+// and with fmod = 1 (the remainder takes the dividend's sign, C's fmod).
+def HGraph_ModOp : HGraph_BinaryOp<"mod", "Mod (fmod = 0, remainder with the divisor's sign)">;
+def HGraph_FModOp : HGraph_BinaryOp<"fmod", "Mod (fmod = 1, remainder with the dividend's sign)">;
+def HGraph_BitwiseAndOp : HGraph_BinaryOp<"bitwise_and", "BitwiseAnd">;
+def HGraph_BitwiseOrOp : HGraph_BinaryOp<"bitwise_or", "BitwiseOr">;
+def HGraph_BitwiseXorOp : HGraph_BinaryOp<"bitwise_xor", "BitwiseXor">;
 
 class HGraph_CompareOp<string mnemonic, string onnxName, string relation>
     : HGraph_Op<mnemonic, [Pure]> {

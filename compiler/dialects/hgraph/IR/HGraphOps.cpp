@@ -58,6 +58,19 @@ LogicalResult ConstantOp::inferReturnTypes(
 // Elementwise
 //===----------------------------------------------------------------------===//
 
+/// The remainder of a / b with the divisor's sign (Python's %); integer
+/// remainders by zero are 0, as on the chip.
+static double flooredRemainder(double a, double b) {
+  double r = std::fmod(a, b);
+  return r != 0 && ((r < 0) != (b < 0)) ? r + b : r;
+}
+static int64_t flooredRemainder(int64_t a, int64_t b) {
+  if (b == 0 || b == -1)
+    return 0;
+  int64_t r = a % b;
+  return r != 0 && ((r < 0) != (b < 0)) ? r + b : r;
+}
+
 #define HGRAPH_BINARY(OP, FEXPR, IEXPR)                                       \
   LogicalResult OP::verify() {                                                 \
     return verifyBroadcast(*this, getLhs().getType(), getRhs().getType(),      \
@@ -89,6 +102,13 @@ HGRAPH_BINARY(MaxOp, std::isnan(a) || std::isnan(b) ? NAN : std::max(a, b),
 HGRAPH_BINARY(AndOp, double(a != 0 && b != 0), int64_t(a != 0 && b != 0))
 HGRAPH_BINARY(OrOp, double(a != 0 || b != 0), int64_t(a != 0 || b != 0))
 HGRAPH_BINARY(XorOp, double((a != 0) != (b != 0)), int64_t((a != 0) != (b != 0)))
+HGRAPH_BINARY(ModOp, flooredRemainder(a, b), flooredRemainder(a, b))
+HGRAPH_BINARY(FModOp, std::fmod(a, b),
+              b == 0 || b == -1 ? 0 : a % b)
+// Integer types only (ONNX); the float forms are never used.
+HGRAPH_BINARY(BitwiseAndOp, double(int64_t(a) & int64_t(b)), a & b)
+HGRAPH_BINARY(BitwiseOrOp, double(int64_t(a) | int64_t(b)), a | b)
+HGRAPH_BINARY(BitwiseXorOp, double(int64_t(a) ^ int64_t(b)), a ^ b)
 #undef HGRAPH_BINARY
 
 LogicalResult SoftmaxOp::verify() {

@@ -18,4 +18,31 @@
 #define GET_OP_CLASSES
 #include "compiler/dialects/hisa/IR/HIsaOps.h.inc"
 
+namespace hetc::hisa {
+
+/// Whether `type` is an element type of the chip's lanes (docs/isa.md,
+/// "Element types"): f32, f16, bf16, i8 (ONNX int8), ui8, i32 or i1 (bool).
+bool isLaneType(mlir::Type type);
+
+/// The lane type that holds elements of `type` on the chip: `type` itself
+/// for a lane type, i32 for the integer types held as int32 lanes and
+/// converted at the chip's edge (i64, i16, ui16, ui32, ui64; docs/isa.md),
+/// null otherwise.
+mlir::Type laneTypeOf(mlir::Type type);
+
+/// Whether `type` is held as i32 lanes but is narrower than int32 or
+/// unsigned (i16, ui16, ui32, ui64): arithmetic whose result could leave
+/// its range does not run on it, as the chip would not wrap as the type
+/// does. (i64 is held as i32 too, and wraps at 32 bits.)
+bool isNarrowHeld(mlir::Type type);
+
+/// Whether `type` is one of the float lane types f32, f16 and bf16.
+bool isFloatLane(mlir::Type type);
+
+/// The element type instruction `op` works on: its `dtype` attribute, or
+/// f32 when it has none.
+mlir::Type dtypeOf(mlir::Operation *op);
+
+} // namespace hetc::hisa
+
 #endif // HETC_DIALECTS_HISA_IR_HISA_H

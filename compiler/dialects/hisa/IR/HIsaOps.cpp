@@ -71,14 +71,184 @@ LogicalResult DmaOutOp::verify() {
   return verifyDma(*this, getAddress(), getHost(), getEngine());
 }
 
-LogicalResult ReadOp::verify() { return verifyAddress(*this, getAddress()); }
-LogicalResult WriteOp::verify() { return verifyAddress(*this, getAddress()); }
-LogicalResult VBinaryOp::verify() { return verifyLanes(*this, getLanes()); }
-LogicalResult VUnaryOp::verify() { return verifyLanes(*this, getLanes()); }
-LogicalResult VReduceOp::verify() { return verifyLanes(*this, getLanes()); }
-LogicalResult MatMulOp::verify() { return verifyPlane(*this, getPlane()); }
+bool hetc::hisa::isFloatLane(Type type) {
+  return type.isF32() || type.isF16() || type.isBF16();
+}
+
+bool hetc::hisa::isLaneType(Type type) {
+  if (isFloatLane(type))
+    return true;
+  auto integer = dyn_cast<IntegerType>(type);
+  if (!integer)
+    return false;
+  switch (integer.getWidth()) {
+  case 1:
+  case 32:
+    return integer.isSignless();
+  case 8:
+    return integer.isSignless() || integer.isUnsigned();
+  default:
+    return false;
+  }
+}
+
+bool hetc::hisa::isNarrowHeld(Type type) {
+  return type.isSignlessInteger(16) || type.isUnsignedInteger(16) ||
+         type.isUnsignedInteger(32) || type.isUnsignedInteger(64);
+}
+
+Type hetc::hisa::laneTypeOf(Type type) {
+  if (isLaneType(type))
+    return type;
+  if (type.isSignlessInteger(64) || isNarrowHeld(type))
+    return IntegerType::get(type.getContext(), 32);
+  return Type();
+}
+
+Type hetc::hisa::dtypeOf(Operation *op) {
+  if (auto type = op->getAttrOfType<TypeAttr>("dtype"))
+    return type.getValue();
+  return Float32Type::get(op->getContext());
+}
+
+namespace {
+bool isI32(Type type) { return type.isSignlessInteger(32); }
+bool isBool(Type type) { return type.isSignlessInteger(1); }
+bool isByteLane(Type type) {
+  return type.isSignlessInteger(8) || type.isUnsignedInteger(8);
+}
+
+/// Checks that `op`'s dtype is a lane type and that `defined` holds for it;
+/// `what` names the kind and `where` lists the types it is defined on.
+LogicalResult verifyDtype(Operation *op, StringRef what, bool defined,
+                          StringRef where) {
+  Type type = dtypeOf(op);
+  if (!isLaneType(type))
+    return op->emitOpError("dtype ")
+           << type << " is not an element type of the chip (f32, f16, bf16, "
+           << "i8, ui8, i32, i1)";
+  if (!defined)
+    return op->emitOpError() << what << " is not defined on " << type
+                             << "; it is defined on " << where;
+  return success();
+}
+} // namespace
+
+LogicalResult ReadOp::verify() {
+  if (failed(verifyDtype(*this, "read", true, "")))
+    return failure();
+  return verifyAddress(*this, getAddress());
+}
+LogicalResult WriteOp::verify() {
+  if (failed(verifyDtype(*this, "write", true, "")))
+    return failure();
+  return verifyAddress(*this, getAddress());
+}
+
+LogicalResult VBinaryOp::verify() {
+  Type type = dtypeOf(*this);
+  bool defined = false;
+  StringRef where;
+  switch (getKind()) {
+  case VBinaryKind::add:
+  case VBinaryKind::sub:
+  case VBinaryKind::mul:
+  case VBinaryKind::div:
+  case VBinaryKind::max:
+  case VBinaryKind::min:
+  case VBinaryKind::fmod:
+  case VBinaryKind::mod:
+    defined = isFloatLane(type) || isI32(type);
+    where = "f32, f16, bf16 and i32";
+    break;
+  case VBinaryKind::pow:
+    defined = isFloatLane(type);
+    where = "f32, f16 and bf16";
+    break;
+  case VBinaryKind::and_:
+  case VBinaryKind::or_:
+  case VBinaryKind::xor_:
+    defined = isBool(type) || isI32(type);
+    where = "i1 and i32";
+    break;
+  }
+  if (failed(verifyDtype(*this, stringifyVBinaryKind(getKind()), defined,
+                         where)))
+    return failure();
+  return verifyLanes(*this, getLanes());
+}
+
+LogicalResult VUnaryOp::verify() {
+  Type type = dtypeOf(*this);
+  bool defined = false;
+  StringRef where = "f32, f16 and bf16";
+  switch (getKind()) {
+  case VUnaryKind::relu:
+  case VUnaryKind::neg:
+  case VUnaryKind::abs:
+    defined = isFloatLane(type) || isI32(type);
+    where = "f32, f16, bf16 and i32";
+    break;
+  case VUnaryKind::not_:
+    defined = isBool(type);
+    where = "i1";
+    break;
+  default:
+    defined = isFloatLane(type);
+    break;
+  }
+  if (failed(verifyDtype(*this, stringifyVUnaryKind(getKind()), defined,
+                         where)))
+    return failure();
+  return verifyLanes(*this, getLanes());
+}
+
+LogicalResult VReduceOp::verify() {
+  Type type = dtypeOf(*this);
+  if (failed(verifyDtype(*this, "vreduce", isFloatLane(type) || isI32(type),
+                         "f32, f16, bf16 and i32")))
+    return failure();
+  return verifyLanes(*this, getLanes());
+}
+
+LogicalResult VCompareOp::verify() {
+  Type type = dtypeOf(*this);
+  if (failed(verifyDtype(*this, "vcompare",
+                         isFloatLane(type) || isI32(type) || isBool(type),
+                         "f32, f16, bf16, i32 and i1")))
+    return failure();
+  return verifyLanes(*this, getLanes());
+}
+
+LogicalResult VSelectOp::verify() {
+  if (failed(verifyDtype(*this, "vselect", true, "")))
+    return failure();
+  return verifyLanes(*this, getLanes());
+}
+
+LogicalResult VCastOp::verify() {
+  for (Type type : {getFrom(), getTo()})
+    if (!isLaneType(type))
+      return emitOpError("type ")
+             << type << " is not an element type of the chip (f32, f16, "
+             << "bf16, i8, ui8, i32, i1)";
+  return verifyLanes(*this, getLanes());
+}
+
+LogicalResult MatMulOp::verify() {
+  Type type = dtypeOf(*this);
+  if (failed(verifyDtype(*this, "matmul", isFloatLane(type) || isByteLane(type),
+                         "f32, f16, bf16, i8 and ui8")))
+    return failure();
+  return verifyPlane(*this, getPlane());
+}
 
 LogicalResult LoadWeightsOp::verify() {
+  Type type = dtypeOf(*this);
+  if (failed(verifyDtype(*this, "load_weights",
+                         isFloatLane(type) || isByteLane(type),
+                         "f32, f16, bf16, i8 and ui8")))
+    return failure();
   // I32Attr getters are unsigned; read the index as written.
   int32_t index = int32_t(getIndex());
   if (index < 0)
@@ -88,6 +258,8 @@ LogicalResult LoadWeightsOp::verify() {
 }
 
 LogicalResult PermuteOp::verify() {
+  if (failed(verifyDtype(*this, "permute", true, "")))
+    return failure();
   int32_t unit = int32_t(getSwitchUnit());
   if (unit < 0)
     return emitOpError("switch must be >= 0, got ") << unit;

@@ -69,12 +69,16 @@ def HIsa_ReadOp : HIsa_Instruction<"read"> {
 
     ```mlir
     %0 = hisa.read 12 at 3 on <east, 0>
+    %1 = hisa.read 13 as f16 at 4 on <east, 4>
     ```
   }];
-  let arguments = (ins I64Attr:$address, OptionalAttr<I64Attr>:$cycle,
+  let arguments = (ins I64Attr:$address, OptionalAttr<TypeAttr>:$dtype,
+                       OptionalAttr<I64Attr>:$cycle,
                        OptionalAttr<HIsa_StreamAttr>:$stream);
   let results = (outs HIsa_VecType:$result);
-  let assemblyFormat = "$address (`at` $cycle^)? (`on` $stream^)? attr-dict";
+  let assemblyFormat = [{
+    $address (`as` $dtype^)? (`at` $cycle^)? (`on` $stream^)? attr-dict
+  }];
   let hasVerifier = 1;
 }
 
@@ -86,8 +90,11 @@ def HIsa_WriteOp : HIsa_Instruction<"write"> {
     ```
   }];
   let arguments = (ins HIsa_VecType:$value, I64Attr:$address,
+                       OptionalAttr<TypeAttr>:$dtype,
                        OptionalAttr<I64Attr>:$cycle);
-  let assemblyFormat = "$value `to` $address (`at` $cycle^)? attr-dict";
+  let assemblyFormat = [{
+    $value `to` $address (`as` $dtype^)? (`at` $cycle^)? attr-dict
+  }];
   let hasVerifier = 1;
 }
 
@@ -95,7 +102,9 @@ def HIsa_VBinaryKind : I32EnumAttr<"VBinaryKind", "vector binary operation", [
     I32EnumAttrCase<"add", 0>, I32EnumAttrCase<"sub", 1>,
     I32EnumAttrCase<"mul", 2>, I32EnumAttrCase<"div", 3>,
     I32EnumAttrCase<"max", 4>, I32EnumAttrCase<"min", 5>,
-    I32EnumAttrCase<"pow", 6>]> {
+    I32EnumAttrCase<"pow", 6>, I32EnumAttrCase<"and_", 7, "and">,
+    I32EnumAttrCase<"or_", 8, "or">, I32EnumAttrCase<"xor_", 9, "xor">,
+    I32EnumAttrCase<"mod", 10>, I32EnumAttrCase<"fmod", 11>]> {
   let cppNamespace = "::hetc::hisa";
 }
 
@@ -106,7 +115,14 @@ def HIsa_VUnaryKind : I32EnumAttr<"VUnaryKind", "vector unary operation", [
     I32EnumAttrCase<"sqrt", 6>, I32EnumAttrCase<"reciprocal", 7>,
     I32EnumAttrCase<"log", 8>, I32EnumAttrCase<"erf", 9>,
     I32EnumAttrCase<"floor", 10>, I32EnumAttrCase<"ceil", 11>,
-    I32EnumAttrCase<"sin", 12>, I32EnumAttrCase<"cos", 13>]> {
+    I32EnumAttrCase<"sin", 12>, I32EnumAttrCase<"cos", 13>,
+    I32EnumAttrCase<"round", 14>, I32EnumAttrCase<"not_", 15, "not">]> {
+  let cppNamespace = "::hetc::hisa";
+}
+
+def HIsa_VCompareKind : I32EnumAttr<"VCompareKind", "vector comparison", [
+    I32EnumAttrCase<"eq", 0>, I32EnumAttrCase<"lt", 1>,
+    I32EnumAttrCase<"le", 2>]> {
   let cppNamespace = "::hetc::hisa";
 }
 
@@ -117,38 +133,54 @@ def HIsa_VReduceKind : I32EnumAttr<"VReduceKind", "vector lane reduction", [
 }
 
 def HIsa_VBinaryOp : HIsa_Instruction<"vbinary"> {
-  let summary = "V_ADD/SUB/MUL/DIV/MAX/MIN/POW: lanes [0, lanes) of lhs <kind> rhs";
+  let summary = "V_ADD/SUB/MUL/DIV/MAX/MIN/POW/AND/OR/XOR/MOD/FMOD: lanes [0, lanes) of lhs <kind> rhs";
   let description = [{
-    A vector-unit instruction; lanes from `lanes` on are zero.
+    A vector-unit instruction; lanes from `lanes` on are zero. `dtype` is
+    the type of the operands and the result (f32 when absent): every kind
+    but the logical ones is defined on f32, f16 and bf16; add, sub, mul,
+    div, max, min, mod and fmod on i32; and, or and xor on i1 and (bitwise)
+    on i32. `mod`
+    is the remainder with the divisor's sign (numpy's mod), `fmod` the
+    remainder with the dividend's sign.
 
     ```mlir
     %2 = hisa.vbinary add %0, %1 lanes 16 at 4 on <east, 4>
+    %3 = hisa.vbinary mul %0, %1 lanes 16 as bf16
     ```
   }];
   let arguments = (ins HIsa_VBinaryKind:$kind, HIsa_VecType:$lhs,
                        HIsa_VecType:$rhs, I32Attr:$lanes,
+                       OptionalAttr<TypeAttr>:$dtype,
                        OptionalAttr<I64Attr>:$cycle,
                        OptionalAttr<HIsa_StreamAttr>:$stream);
   let results = (outs HIsa_VecType:$result);
   let assemblyFormat = [{
-    $kind $lhs `,` $rhs `lanes` $lanes (`at` $cycle^)? (`on` $stream^)? attr-dict
+    $kind $lhs `,` $rhs `lanes` $lanes (`as` $dtype^)? (`at` $cycle^)?
+    (`on` $stream^)? attr-dict
   }];
   let hasVerifier = 1;
 }
 
 def HIsa_VUnaryOp : HIsa_Instruction<"vunary"> {
-  let summary = "V_RELU/SIGMOID/TANH/EXP/NEG/ABS/SQRT/...: kind(x) on lanes [0, lanes)";
+  let summary = "V_RELU/SIGMOID/TANH/EXP/NEG/ABS/SQRT/.../ROUND/NOT: kind(x) on lanes [0, lanes)";
   let description = [{
+    `dtype` is the type of the operand and the result (f32 when absent):
+    every kind but `not` is defined on f32, f16 and bf16; relu, neg and abs
+    on i32; `not` only on i1. `round` rounds half to even.
+
     ```mlir
     %1 = hisa.vunary relu %0 lanes 16 at 4 on <east, 0>
+    %2 = hisa.vunary not %0 lanes 16 as i1
     ```
   }];
   let arguments = (ins HIsa_VUnaryKind:$kind, HIsa_VecType:$input,
-                       I32Attr:$lanes, OptionalAttr<I64Attr>:$cycle,
+                       I32Attr:$lanes, OptionalAttr<TypeAttr>:$dtype,
+                       OptionalAttr<I64Attr>:$cycle,
                        OptionalAttr<HIsa_StreamAttr>:$stream);
   let results = (outs HIsa_VecType:$result);
   let assemblyFormat = [{
-    $kind $input `lanes` $lanes (`at` $cycle^)? (`on` $stream^)? attr-dict
+    $kind $input `lanes` $lanes (`as` $dtype^)? (`at` $cycle^)? (`on` $stream^)?
+    attr-dict
   }];
   let hasVerifier = 1;
 }
@@ -162,14 +194,90 @@ def HIsa_VReduceOp : HIsa_Instruction<"vreduce"> {
 
     ```mlir
     %1 = hisa.vreduce max %0 lanes 10 at 4 on <east, 0>
+    %2 = hisa.vreduce sum %0 lanes 10 as i32
     ```
+
+    Defined on f32, f16, bf16 and i32 (`dtype`, f32 when absent).
   }];
   let arguments = (ins HIsa_VReduceKind:$kind, HIsa_VecType:$input,
+                       I32Attr:$lanes, OptionalAttr<TypeAttr>:$dtype,
+                       OptionalAttr<I64Attr>:$cycle,
+                       OptionalAttr<HIsa_StreamAttr>:$stream);
+  let results = (outs HIsa_VecType:$result);
+  let assemblyFormat = [{
+    $kind $input `lanes` $lanes (`as` $dtype^)? (`at` $cycle^)? (`on` $stream^)?
+    attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def HIsa_VCompareOp : HIsa_Instruction<"vcompare"> {
+  let summary = "V_EQUAL/LESS/LESS_EQUAL: lanes [0, lanes) of lhs <kind> rhs as booleans";
+  let description = [{
+    Compares the operands, of type `dtype` (f32 when absent: f32, f16,
+    bf16, i32 or i1), lane by lane; the result lanes are i1 (1 where the
+    relation holds, 0 elsewhere, also for NaN operands). Greater-than is
+    `lt` with the operands swapped.
+
+    ```mlir
+    %2 = hisa.vcompare lt %0, %1 lanes 16 as f16 at 4 on <east, 4>
+    ```
+  }];
+  let arguments = (ins HIsa_VCompareKind:$kind, HIsa_VecType:$lhs,
+                       HIsa_VecType:$rhs, I32Attr:$lanes,
+                       OptionalAttr<TypeAttr>:$dtype,
+                       OptionalAttr<I64Attr>:$cycle,
+                       OptionalAttr<HIsa_StreamAttr>:$stream);
+  let results = (outs HIsa_VecType:$result);
+  let assemblyFormat = [{
+    $kind $lhs `,` $rhs `lanes` $lanes (`as` $dtype^)? (`at` $cycle^)?
+    (`on` $stream^)? attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def HIsa_VSelectOp : HIsa_Instruction<"vselect"> {
+  let summary = "V_SELECT: lanes [0, lanes) of condition ? lhs : rhs";
+  let description = [{
+    `condition` holds i1 lanes; `lhs`, `rhs` and the result are of type
+    `dtype` (f32 when absent; any element type). The lane words move
+    without arithmetic, so infinities and NaNs are kept.
+
+    ```mlir
+    %3 = hisa.vselect %0, %1, %2 lanes 16 as i32 at 6 on <west, 0>
+    ```
+  }];
+  let arguments = (ins HIsa_VecType:$condition, HIsa_VecType:$lhs,
+                       HIsa_VecType:$rhs, I32Attr:$lanes,
+                       OptionalAttr<TypeAttr>:$dtype,
+                       OptionalAttr<I64Attr>:$cycle,
+                       OptionalAttr<HIsa_StreamAttr>:$stream);
+  let results = (outs HIsa_VecType:$result);
+  let assemblyFormat = [{
+    $condition `,` $lhs `,` $rhs `lanes` $lanes (`as` $dtype^)? (`at` $cycle^)?
+    (`on` $stream^)? attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def HIsa_VCastOp : HIsa_Instruction<"vcast"> {
+  let summary = "V_CAST: convert lanes [0, lanes) from one element type to another";
+  let description = [{
+    Converts each lane from `from` to `to` with the rules of docs/isa.md
+    ("Numerics"): float to integer truncates towards zero and saturates,
+    integer to integer saturates, float to float rounds to nearest even.
+
+    ```mlir
+    %1 = hisa.vcast %0 from f32 to f16 lanes 16 at 4 on <east, 0>
+    ```
+  }];
+  let arguments = (ins HIsa_VecType:$input, TypeAttr:$from, TypeAttr:$to,
                        I32Attr:$lanes, OptionalAttr<I64Attr>:$cycle,
                        OptionalAttr<HIsa_StreamAttr>:$stream);
   let results = (outs HIsa_VecType:$result);
   let assemblyFormat = [{
-    $kind $input `lanes` $lanes (`at` $cycle^)? (`on` $stream^)? attr-dict
+    $input `from` $from `to` $to `lanes` $lanes (`at` $cycle^)? (`on` $stream^)?
+    attr-dict
   }];
   let hasVerifier = 1;
 }
@@ -190,12 +298,19 @@ def HIsa_LoadWeightsOp : HIsa_Instruction<"load_weights"> {
     ```mlir
     hisa.load_weights %0 plane 1 row 3 at 7
     hisa.load_weights %1 plane 0 column 5
+    hisa.load_weights %2 plane 2 row 0 as i8
     ```
+
+    `dtype` (f32 when absent) is the weights' type: f32, f16, bf16, i8 or
+    ui8.
   }];
   let arguments = (ins HIsa_VecType:$value, I32Attr:$plane,
                        HIsa_WeightSlot:$slot, I32Attr:$index,
+                       OptionalAttr<TypeAttr>:$dtype,
                        OptionalAttr<I64Attr>:$cycle);
-  let assemblyFormat = "$value `plane` $plane $slot $index (`at` $cycle^)? attr-dict";
+  let assemblyFormat = [{
+    $value `plane` $plane $slot $index (`as` $dtype^)? (`at` $cycle^)? attr-dict
+  }];
   let hasVerifier = 1;
 }
 
@@ -203,17 +318,23 @@ def HIsa_MatMulOp : HIsa_Instruction<"matmul"> {
   let summary = "M_MATMUL: multiply a stream vector by a plane's weights";
   let description = [{
     Emits `out[j] = sum_i in[i] * W[i][j]` with the weights installed in
-    `plane`.
+    `plane`. `dtype` (f32 when absent) is the input's type, which must be
+    the type of the plane's weights (i8 and ui8 mix): f32, f16 and bf16
+    inputs give f32 results, i8 and ui8 inputs i32 results.
 
     ```mlir
     %1 = hisa.matmul %0 plane 1 at 9 on <west, 8>
+    %2 = hisa.matmul %0 plane 2 as f16
     ```
   }];
   let arguments = (ins HIsa_VecType:$input, I32Attr:$plane,
+                       OptionalAttr<TypeAttr>:$dtype,
                        OptionalAttr<I64Attr>:$cycle,
                        OptionalAttr<HIsa_StreamAttr>:$stream);
   let results = (outs HIsa_VecType:$result);
-  let assemblyFormat = "$input `plane` $plane (`at` $cycle^)? (`on` $stream^)? attr-dict";
+  let assemblyFormat = [{
+    $input `plane` $plane (`as` $dtype^)? (`at` $cycle^)? (`on` $stream^)? attr-dict
+  }];
   let hasVerifier = 1;
 }
 
@@ -224,7 +345,8 @@ def HIsa_PermuteOp : HIsa_Instruction<"permute"> {
     `map` has one entry per result lane `j` (its length is the instruction's
     `lanes`): lane `map[j]` of `input`, or `-1` to keep lane `j` of `into`
     (zero without `into`). Lanes past the map's length are zero. It moves
-    32-bit lane values and does no arithmetic.
+    32-bit lane values and does no arithmetic; `dtype` (f32 when absent)
+    names the lanes' type, which the result keeps.
 
     ```mlir
     %2 = hisa.permute %0 switch 0 map [3, 2, -1, 0] at 5 on <west, 4>
@@ -233,12 +355,13 @@ def HIsa_PermuteOp : HIsa_Instruction<"permute"> {
   }];
   let arguments = (ins HIsa_VecType:$input, Optional<HIsa_VecType>:$into,
                        I32Attr:$switch_unit, DenseI32ArrayAttr:$map,
+                       OptionalAttr<TypeAttr>:$dtype,
                        OptionalAttr<I64Attr>:$cycle,
                        OptionalAttr<HIsa_StreamAttr>:$stream);
   let results = (outs HIsa_VecType:$result);
   let assemblyFormat = [{
-    $input (`into` $into^)? `switch` $switch_unit `map` $map (`at` $cycle^)?
-    (`on` $stream^)? attr-dict
+    $input (`into` $into^)? `switch` $switch_unit `map` $map (`as` $dtype^)?
+    (`at` $cycle^)? (`on` $stream^)? attr-dict
   }];
   let hasVerifier = 1;
 }

@@ -83,6 +83,29 @@ LogicalResult BinaryOp::verify() {
   return success();
 }
 
+LogicalResult CastOp::verify() {
+  if (getInput().getType().getShape() != getOutput().getType().getShape())
+    return emitOpError("output shape must equal input shape");
+  return success();
+}
+
+LogicalResult SelectOp::verify() {
+  MemRefType cond = getCondition().getType(), lhs = getLhs().getType(),
+             rhs = getRhs().getType(), out = getOutput().getType();
+  if (!cond.getElementType().isSignlessInteger(1))
+    return emitOpError("condition must hold i1, not ") << cond.getElementType();
+  if (lhs.getElementType() != out.getElementType() ||
+      rhs.getElementType() != out.getElementType())
+    return emitOpError("lhs, rhs and output must share an element type");
+  SmallVector<int64_t> partial, shape;
+  if (!OpTrait::util::getBroadcastedShape(cond.getShape(), lhs.getShape(),
+                                          partial) ||
+      !OpTrait::util::getBroadcastedShape(partial, rhs.getShape(), shape) ||
+      ArrayRef<int64_t>(shape) != out.getShape())
+    return emitOpError("operands do not broadcast to the output ") << out;
+  return success();
+}
+
 LogicalResult UnaryOp::verify() {
   if (getInput().getType().getShape() != getOutput().getType().getShape())
     return emitOpError("output shape must equal input shape");

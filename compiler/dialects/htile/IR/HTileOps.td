@@ -106,7 +106,12 @@ def HTile_BinaryKindAttr : I32EnumAttr<"BinaryKind", "elementwise binary operati
     I32EnumAttrCase<"add", 0>, I32EnumAttrCase<"sub", 1>,
     I32EnumAttrCase<"mul", 2>, I32EnumAttrCase<"div", 3>,
     I32EnumAttrCase<"max", 4>, I32EnumAttrCase<"min", 5>,
-    I32EnumAttrCase<"pow", 6>]> {
+    I32EnumAttrCase<"pow", 6>, I32EnumAttrCase<"and_", 7, "and">,
+    I32EnumAttrCase<"or_", 8, "or">, I32EnumAttrCase<"xor_", 9, "xor">,
+    I32EnumAttrCase<"mod", 10>, I32EnumAttrCase<"fmod", 11>,
+    I32EnumAttrCase<"equal", 12>, I32EnumAttrCase<"less", 13>,
+    I32EnumAttrCase<"less_equal", 14>, I32EnumAttrCase<"greater", 15>,
+    I32EnumAttrCase<"greater_equal", 16>]> {
   let cppNamespace = "::hetc::htile";
 }
 
@@ -117,7 +122,8 @@ def HTile_UnaryKindAttr : I32EnumAttr<"UnaryKind", "elementwise unary operation"
     I32EnumAttrCase<"sqrt", 6>, I32EnumAttrCase<"reciprocal", 7>,
     I32EnumAttrCase<"log", 8>, I32EnumAttrCase<"erf", 9>,
     I32EnumAttrCase<"floor", 10>, I32EnumAttrCase<"ceil", 11>,
-    I32EnumAttrCase<"sin", 12>, I32EnumAttrCase<"cos", 13>]> {
+    I32EnumAttrCase<"sin", 12>, I32EnumAttrCase<"cos", 13>,
+    I32EnumAttrCase<"round", 14>, I32EnumAttrCase<"not_", 15, "not">]> {
   let cppNamespace = "::hetc::htile";
 }
 
@@ -160,7 +166,13 @@ def HTile_BinaryOp : HTile_Op<"binary"> {
     ```mlir
     htile.binary add ins(%a, %b) outs(%c) : memref<4x16xf32>, memref<16xf32>, memref<4x16xf32>
     htile.binary div ins(%a, %s) outs(%c) : memref<4x16xf32>, memref<4x1xf32>, memref<4x16xf32>
+    htile.binary less ins(%a, %b) outs(%m) : memref<4x16xf16>, memref<4x16xf16>, memref<4x16xi1>
     ```
+
+    The operands have one element type, which the output shares except for
+    the comparisons (`equal` ... `greater_equal`), whose output is `i1`.
+    `mod` is the remainder with the divisor's sign, `fmod` with the
+    dividend's.
   }];
   let arguments = (ins HTile_BinaryKindAttr:$kind, HTile_Buffer:$lhs,
                        HTile_Buffer:$rhs, HTile_Buffer:$output);
@@ -185,6 +197,45 @@ def HTile_UnaryOp : HTile_Op<"unary"> {
   let assemblyFormat = [{
     $kind `ins` `(` $input `)` `outs` `(` $output `)` attr-dict `:`
     type($input) `,` type($output)
+  }];
+  let hasVerifier = 1;
+}
+
+def HTile_CastOp : HTile_Op<"cast"> {
+  let summary = "Vector-unit kernel: converts each element to the output's element type";
+  let description = [{
+    Converts with the chip's V_CAST rules (docs/isa.md, "Numerics"): float
+    to integer truncates towards zero and saturates, integer to integer
+    saturates, to a narrower float rounds to nearest even.
+
+    ```mlir
+    htile.cast ins(%a) outs(%b) : memref<4x16xf32>, memref<4x16xf16>
+    ```
+  }];
+  let arguments = (ins HTile_Buffer:$input, HTile_Buffer:$output);
+  let assemblyFormat = [{
+    `ins` `(` $input `)` `outs` `(` $output `)` attr-dict `:` type($input) `,`
+    type($output)
+  }];
+  let hasVerifier = 1;
+}
+
+def HTile_SelectOp : HTile_Op<"select"> {
+  let summary = "Vector-unit kernel: output = condition ? lhs : rhs with broadcasting";
+  let description = [{
+    `condition` holds `i1`; `lhs`, `rhs` and `output` share an element
+    type. The three operands broadcast to the output shape as in
+    `htile.binary`.
+
+    ```mlir
+    htile.select ins(%c, %a, %b) outs(%o) : memref<4x16xi1>, memref<4x16xf32>, memref<16xf32>, memref<4x16xf32>
+    ```
+  }];
+  let arguments = (ins HTile_Buffer:$condition, HTile_Buffer:$lhs,
+                       HTile_Buffer:$rhs, HTile_Buffer:$output);
+  let assemblyFormat = [{
+    `ins` `(` $condition `,` $lhs `,` $rhs `)` `outs` `(` $output `)` attr-dict
+    `:` type($condition) `,` type($lhs) `,` type($rhs) `,` type($output)
   }];
   let hasVerifier = 1;
 }

@@ -1,0 +1,9 @@
+// RUN: hetc-opt %s --split-input-file --verify-diagnostics --hetc-convert-htile-to-hisa=chip=%chips/test-chip.chip
+
+// Tests that a buffer of a type the chip cannot hold is reported.
+func.func @main() {
+  // expected-error @+1 {{buffer of element type 'f64' cannot be held by the chip (f32, f16, bf16, i8, ui8, i32, i1, and i64, i16, ui16, ui32, ui64 as i32)}}
+  %x = htile.input "x" {address = 0 : i64} : memref<1x8xf64>
+  htile.output "x", %x : memref<1x8xf64>
+  return
+}
