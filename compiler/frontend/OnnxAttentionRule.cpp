@@ -274,6 +274,16 @@ Results importAttention(NodeContext &ctx) {
   if (anyMasked)
     probs = binary<hgraph::MulOp>(ctx, probs,
                                   f32Constant(ctx, {seq, 1}, keepRow));
+  if (mask) {
+    // A row the run-time mask hides entirely softmaxes to NaN (every logit
+    // -inf); ONNX defines its probabilities as zero. NaN != NaN picks those
+    // out (as it would a NaN that came with the inputs).
+    RankedTensorType pt = tensorType(probs);
+    Value isNumber = ctx.create<hgraph::EqualOp>(
+        RankedTensorType::get(pt.getShape(), ctx.builder.getI1Type()), probs,
+        probs);
+    probs = ctx.create<hgraph::WhereOp>(pt, isNumber, probs, scalar(ctx, 0.0f));
+  }
   if (mode == 3)
     qkOutput = probs;
 
