@@ -18,6 +18,19 @@ hetc::loadChipForPass(Operation *op, StringRef path, StringRef passArg) {
   return spec;
 }
 
+LogicalResult hetc::forEachFunctionOnChip(
+    ModuleOp module, StringRef chipPath, StringRef passArg,
+    function_ref<LogicalResult(func::FuncOp, const chip::ChipSpec &)> fn) {
+  FailureOr<chip::ChipSpec> spec = loadChipForPass(module, chipPath, passArg);
+  if (failed(spec))
+    return failure();
+  SmallVector<func::FuncOp> funcs(module.getOps<func::FuncOp>());
+  for (func::FuncOp func : funcs)
+    if (failed(fn(func, *spec)))
+      return failure();
+  return success();
+}
+
 hetc::BufferLayout hetc::layoutOf(ArrayRef<int64_t> shape, uint32_t lanes) {
   BufferLayout layout;
   if (shape.empty())

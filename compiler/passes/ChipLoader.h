@@ -4,6 +4,8 @@
 
 #include "runtime/chip/ChipSpec.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Operation.h"
 
 namespace hetc {
@@ -13,6 +15,16 @@ namespace hetc {
 mlir::FailureOr<chip::ChipSpec> loadChipForPass(mlir::Operation *op,
                                                 llvm::StringRef path,
                                                 llvm::StringRef passArg);
+
+/// The driver of the passes that need the chip: loads the chip file named
+/// by the pass's `chip` option, then runs `fn` on each function of
+/// `module` (the list is taken first, so `fn` may replace or erase the
+/// function it is given). Fails at the first function `fn` fails on.
+mlir::LogicalResult forEachFunctionOnChip(
+    mlir::ModuleOp module, llvm::StringRef chipPath, llvm::StringRef passArg,
+    llvm::function_ref<mlir::LogicalResult(mlir::func::FuncOp,
+                                           const chip::ChipSpec &)>
+        fn);
 
 /// Layout of a buffer of `shape` on `chip`: rows, row length, vectors/row.
 struct BufferLayout {

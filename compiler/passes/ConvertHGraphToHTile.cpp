@@ -1435,17 +1435,16 @@ struct ConvertHGraphToHTilePass
   using Base::Base;
 
   void runOnOperation() override {
-    FailureOr<chip::ChipSpec> spec =
-        loadChipForPass(getOperation(), chip, getArgument());
-    if (failed(spec))
-      return signalPassFailure();
-    SmallVector<func::FuncOp> funcs(getOperation().getOps<func::FuncOp>());
-    for (func::FuncOp func : funcs) {
-      FailureOr<func::FuncOp> lowered = Lowering(func, *spec).run();
-      if (failed(lowered))
-        return signalPassFailure();
+    auto lower = [](func::FuncOp func,
+                    const chip::ChipSpec &spec) -> LogicalResult {
+      if (failed(Lowering(func, spec).run()))
+        return failure();
       func.erase();
-    }
+      return success();
+    };
+    if (failed(forEachFunctionOnChip(getOperation(), chip, getArgument(),
+                                     lower)))
+      signalPassFailure();
   }
 };
 

@@ -767,32 +767,35 @@ struct ConvertHTileToHIsaPass
   using Base::Base;
 
   void runOnOperation() override {
-    FailureOr<chip::ChipSpec> spec =
-        loadChipForPass(getOperation(), chip, getArgument());
-    if (failed(spec))
-      return signalPassFailure();
-    SmallVector<func::FuncOp> funcs(getOperation().getOps<func::FuncOp>());
-    for (func::FuncOp func : funcs) {
-      OpBuilder builder(func);
-      auto target = func::FuncOp::create(builder, func.getLoc(),
-                                         func.getName(), func.getFunctionType());
-      target->setDiscardableAttrs(func->getDiscardableAttrDictionary());
-      builder.setInsertionPointToStart(target.addEntryBlock());
-      Expander expander(builder, *spec);
-      bool ok = true;
-      for (Operation &op : func.getBody().front())
-        ok &= succeeded(expander.bind(&op));
-      // Expand only when every buffer is bound; report every kernel that
-      // cannot be expanded.
-      bool bound = ok;
-      for (Operation &op : func.getBody().front())
-        if (bound)
-          ok &= succeeded(expander.expand(&op));
-      if (!ok)
-        return signalPassFailure();
-      func::ReturnOp::create(builder, func.getLoc());
-      func.erase();
-    }
+    if (failed(forEachFunctionOnChip(getOperation(), chip, getArgument(),
+                                     expandFunction)))
+      signalPassFailure();
+  }
+
+  /// Replaces `func` with a function of the same name holding its
+  /// instructions.
+  static LogicalResult expandFunction(func::FuncOp func,
+                                      const chip::ChipSpec &spec) {
+    OpBuilder builder(func);
+    auto target = func::FuncOp::create(builder, func.getLoc(), func.getName(),
+                                       func.getFunctionType());
+    target->setDiscardableAttrs(func->getDiscardableAttrDictionary());
+    builder.setInsertionPointToStart(target.addEntryBlock());
+    Expander expander(builder, spec);
+    bool ok = true;
+    for (Operation &op : func.getBody().front())
+      ok &= succeeded(expander.bind(&op));
+    // Expand only when every buffer is bound; report every kernel that
+    // cannot be expanded.
+    bool bound = ok;
+    for (Operation &op : func.getBody().front())
+      if (bound)
+        ok &= succeeded(expander.expand(&op));
+    if (!ok)
+      return failure();
+    func::ReturnOp::create(builder, func.getLoc());
+    func.erase();
+    return success();
   }
 };
 

@@ -257,13 +257,12 @@ struct HIsaSchedulePass : hetc::impl::HIsaScheduleBase<HIsaSchedulePass> {
   using Base::Base;
 
   void runOnOperation() override {
-    FailureOr<chip::ChipSpec> spec =
-        loadChipForPass(getOperation(), chip, getArgument());
-    if (failed(spec))
-      return signalPassFailure();
-    for (func::FuncOp func : getOperation().getOps<func::FuncOp>())
-      if (failed(scheduleFunction(func, *spec)))
-        return signalPassFailure();
+    if (failed(forEachFunctionOnChip(
+            getOperation(), chip, getArgument(),
+            [&](func::FuncOp func, const chip::ChipSpec &spec) {
+              return scheduleFunction(func, spec);
+            })))
+      signalPassFailure();
   }
 
   LogicalResult scheduleFunction(func::FuncOp func,

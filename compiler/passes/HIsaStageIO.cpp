@@ -25,12 +25,13 @@ struct HIsaStageIOPass : hetc::impl::HIsaStageIOBase<HIsaStageIOPass> {
   using Base::Base;
 
   void runOnOperation() override {
-    FailureOr<chip::ChipSpec> spec =
-        loadChipForPass(getOperation(), chip, getArgument());
-    if (failed(spec))
-      return signalPassFailure();
-    for (func::FuncOp func : getOperation().getOps<func::FuncOp>())
-      stage(func, *spec);
+    if (failed(forEachFunctionOnChip(
+            getOperation(), chip, getArgument(),
+            [&](func::FuncOp func, const chip::ChipSpec &spec) {
+              stage(func, spec);
+              return success();
+            })))
+      signalPassFailure();
   }
 
   /// The location of a binding's transfers: named "<kind> <tensor>" so

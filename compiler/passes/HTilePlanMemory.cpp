@@ -106,13 +106,12 @@ struct HTilePlanMemoryPass
   using Base::Base;
 
   void runOnOperation() override {
-    FailureOr<chip::ChipSpec> spec =
-        loadChipForPass(getOperation(), chip, getArgument());
-    if (failed(spec))
-      return signalPassFailure();
-    for (func::FuncOp func : getOperation().getOps<func::FuncOp>())
-      if (failed(plan(func, *spec)))
-        return signalPassFailure();
+    if (failed(forEachFunctionOnChip(
+            getOperation(), chip, getArgument(),
+            [&](func::FuncOp func, const chip::ChipSpec &spec) {
+              return plan(func, spec);
+            })))
+      signalPassFailure();
   }
 
   LogicalResult plan(func::FuncOp func, const chip::ChipSpec &spec) {
