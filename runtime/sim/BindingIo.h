@@ -3,8 +3,9 @@
 // A tensor binding laid out from a base vector address (hetx.proto,
 // TensorBinding): row r starts at base + r * vectors_per_row, element c is
 // lane c % lanes of vector c / lanes, padding lanes are zero. One walk
-// serves SRAM and host memory alike: any memory with write(address, data,
-// writer, storedAt), storedAt(address) and vector(address).
+// serves SRAM and host memory alike: any memory with place(address, writer,
+// storedAt) (which returns where the values go, or null), storedAt(address)
+// and vector(address).
 //
 //===----------------------------------------------------------------------===//
 #ifndef HETC_RUNTIME_SIM_BINDINGIO_H
@@ -30,18 +31,16 @@ template <typename Memory>
 void placeRows(Memory &memory, uint64_t base, uint64_t rows, uint64_t cols,
                uint64_t vectorsPerRow, uint32_t lanes, const float *words,
                uint32_t writer) {
-  std::vector<float> vector(lanes);
   for (uint64_t r = 0; r < rows; ++r)
     for (uint64_t v = 0; v < vectorsPerRow; ++v) {
+      float *out = memory.place(base + r * vectorsPerRow + v, writer, -1);
+      if (!out || !words)
+        continue;
       uint64_t first = v * lanes;
       uint64_t count =
           first < cols ? std::min<uint64_t>(lanes, cols - first) : 0;
-      if (words)
-        std::memcpy(vector.data(), words + r * cols + first,
-                    sizeof(float) * count);
-      std::fill(vector.begin() + count, vector.end(), 0.0f);
-      memory.write(base + r * vectorsPerRow + v, words ? vector.data() : nullptr,
-                   writer, -1);
+      std::memcpy(out, words + r * cols + first, sizeof(float) * count);
+      std::fill(out + count, out + lanes, 0.0f);
     }
 }
 

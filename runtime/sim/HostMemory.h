@@ -43,6 +43,13 @@ public:
   /// `storedAt`, on behalf of instruction `writer`.
   void write(uint64_t address, const float *data, uint32_t writer,
              int64_t storedAt) {
+    float *out = place(address, writer, storedAt);
+    if (out && data)
+      std::memcpy(out, data, sizeof(float) * lanes);
+  }
+  /// Records a store to `address` by `writer` landing at `storedAt` and
+  /// returns where its values go (null without values).
+  float *place(uint64_t address, uint32_t writer, int64_t storedAt) {
     auto [it, fresh] = entries.try_emplace(address);
     if (fresh) {
       it->second.slot = uint32_t(pool.size() / lanes);
@@ -51,9 +58,7 @@ public:
     }
     it->second.storedAt = storedAt;
     it->second.writer = writer;
-    if (values && data)
-      std::memcpy(pool.data() + size_t(it->second.slot) * lanes, data,
-                  sizeof(float) * lanes);
+    return values ? pool.data() + size_t(it->second.slot) * lanes : nullptr;
   }
 
   /// Places a staged input's lane words (row-major; ignored without

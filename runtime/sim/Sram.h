@@ -74,11 +74,18 @@ public:
   /// instruction `writer`; the write lands at `storedAt`.
   void write(uint64_t address, const float *data, uint32_t writer,
              int64_t storedAt) {
+    float *out = place(address, writer, storedAt);
+    if (out && data)
+      std::memcpy(out, data, sizeof(float) * lanes);
+  }
+  /// Records a write of `address` by `writer` landing at `storedAt` and
+  /// returns where its values go (null without values), for the caller to
+  /// fill.
+  float *place(uint64_t address, uint32_t writer, int64_t storedAt) {
     Meta &entry = claim(address);
     entry.storedAt = storedAt;
     entry.writer = writer;
-    if (values && data)
-      std::memcpy(slotOf(entry), data, sizeof(float) * lanes);
+    return values ? slotOf(entry) : nullptr;
   }
 
   /// Makes room for the values of `vectors` addresses at once, so that the
