@@ -28,19 +28,20 @@ bool checkDispatch(const std::vector<Op> &ops, const chip::ChipSpec &chip,
   uint32_t perCycle = proto.dispatch().per_cycle();
   uint32_t slices = proto.memory().slices(), planes = proto.matrix().planes();
   uint32_t engines = proto.dma().engines();
-  // Queues: slices, planes, the vector unit, DMA engines, switch units.
-  size_t firstDma = size_t(slices) + planes + 1;
+  // Queues: slices, planes, the vector unit, DMA engines, switch units,
+  // links. A queue holds `depth` entries per instruction its unit issues in
+  // a cycle: one for all but the slices and the vector unit.
+  size_t vectorQueue = size_t(slices) + planes;
+  size_t firstDma = vectorQueue + 1;
   size_t firstSwitch = firstDma + engines;
   size_t firstLink = firstSwitch + chip.switches();
   std::vector<Queue> queues(firstLink + proto.c2c().links());
-  for (size_t q = 0; q < queues.size(); ++q) {
-    uint32_t width = q < slices ? proto.memory().banks_per_slice() *
-                                      proto.memory().accesses_per_bank_per_cycle()
-                     : q < size_t(slices) + planes     ? 1
-                     : q == size_t(slices) + planes ? proto.vector().alus()
-                                                    : 1; // DMA, switch
-    queues[q].capacity = depth * width;
-  }
+  for (Queue &queue : queues)
+    queue.capacity = depth;
+  for (uint32_t s = 0; s < slices; ++s)
+    queues[s].capacity = depth * proto.memory().banks_per_slice() *
+                         proto.memory().accesses_per_bank_per_cycle();
+  queues[vectorQueue].capacity = depth * proto.vector().alus();
   auto queueOf = [&](const Op &op) -> size_t {
     switch (op.kind) {
     case OpClass::MemRead:
@@ -56,7 +57,7 @@ bool checkDispatch(const std::vector<Op> &ops, const chip::ChipSpec &chip,
     case OpClass::Link:
       return firstLink + op.unit;
     default:
-      return size_t(slices) + planes;
+      return vectorQueue;
     }
   };
 
