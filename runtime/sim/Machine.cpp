@@ -302,6 +302,13 @@ inline bool Machine::checkSramRead(const Op &op, uint32_t index,
   return true;
 }
 
+inline bool Machine::complete(const Op &op, uint32_t index, int64_t cycle) {
+  stats.cycles = std::max(stats.cycles, uint64_t(cycle + op.latency));
+  if (observer)
+    observer->executed(index, uint64_t(cycle), op.latency);
+  return true;
+}
+
 bool Machine::executeDma(const Op &op, uint32_t index, int64_t cycle) {
   int64_t done = cycle + op.latency;
   if (op.opcode == hetx::DMA_OUT) {
@@ -324,10 +331,7 @@ bool Machine::executeDma(const Op &op, uint32_t index, int64_t cycle) {
     sram.write(op.address,
                timingOnly ? nullptr : host.vector(op.hostAddress), index, done);
   }
-  stats.cycles = std::max(stats.cycles, uint64_t(done));
-  if (observer)
-    observer->executed(index, uint64_t(cycle), op.latency);
-  return true;
+  return complete(op, index, cycle);
 }
 
 bool Machine::executeLink(const Op &op, uint32_t index, int64_t cycle,
@@ -341,13 +345,13 @@ bool Machine::executeLink(const Op &op, uint32_t index, int64_t cycle,
                             timingOnly ? std::vector<float>()
                                        : std::vector<float>(sent, sent + lanes)});
   } else {
-    std::string where = "C2C link " + std::to_string(op.unit);
+    auto where = [&] { return "C2C link " + std::to_string(op.unit); };
     if (link.vectors.empty() || link.vectors.front().arrival > cycle)
       return fail(
           link.vectors.empty() ? "no value" : "too early", cycle, index,
           link.vectors.empty()
-              ? where + " has no vector arrived or on its way"
-              : where + " has no vector arrived by cycle " +
+              ? where() + " has no vector arrived or on its way"
+              : where() + " has no vector arrived by cycle " +
                     std::to_string(cycle) + ": the next, from instruction " +
                     text.instruction(link.vectors.front().sender) +
                     ", arrives at cycle " +
@@ -358,7 +362,7 @@ bool Machine::executeLink(const Op &op, uint32_t index, int64_t cycle,
     uint32_t capacity = chip.proto().c2c().receive_buffer();
     if (buffered > capacity)
       return fail("receive buffer overflow", cycle, index,
-                  where + " holds " + std::to_string(buffered) +
+                  where() + " holds " + std::to_string(buffered) +
                       " arrived vectors at this cycle, but its receive "
                       "buffer takes " +
                       std::to_string(capacity) + " (c2c.receive_buffer)");
@@ -376,10 +380,7 @@ bool Machine::executeLink(const Op &op, uint32_t index, int64_t cycle,
     if (!timingOnly)
       std::memcpy(out, vector.values.data(), sizeof(float) * lanes);
   }
-  stats.cycles = std::max(stats.cycles, uint64_t(done));
-  if (observer)
-    observer->executed(index, uint64_t(cycle), op.latency);
-  return true;
+  return complete(op, index, cycle);
 }
 
 bool Machine::checkLinksDrained() {
@@ -444,10 +445,7 @@ inline bool Machine::execute(uint32_t index, int64_t cycle) {
     out = streams.emit(op.dst.dir, op.dst.group(), op.position, done, index);
   if (!timingOnly)
     compute(op, src, out);
-  stats.cycles = std::max(stats.cycles, uint64_t(done));
-  if (observer)
-    observer->executed(index, uint64_t(cycle), op.latency);
-  return true;
+  return complete(op, index, cycle);
 }
 
 void Machine::compute(const Op &op, const float *const *src, float *out) {

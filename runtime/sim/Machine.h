@@ -94,6 +94,9 @@ private:
                                              uint32_t producer);
   bool checkWeightType(const Op &op, uint32_t index, int64_t cycle);
   bool checkSramRead(const Op &op, uint32_t index, int64_t cycle);
+  /// Books instruction `index`'s completion (the program's cycles, the
+  /// observer); true.
+  bool complete(const Op &op, uint32_t index, int64_t cycle);
   bool executeDma(const Op &op, uint32_t index, int64_t cycle);
   bool executeLink(const Op &op, uint32_t index, int64_t cycle,
                    const float *sent);
