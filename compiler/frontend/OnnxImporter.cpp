@@ -3,6 +3,7 @@
 #include "compiler/frontend/OnnxImporter.h"
 
 #include "compiler/dialects/hgraph/IR/HGraph.h"
+#include "compiler/frontend/InputValues.h"
 #include "compiler/frontend/OnnxOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -51,6 +52,8 @@ public:
 private:
   LogicalResult checkOperators();
   FailureOr<RankedTensorType> inputType(const onnx::ValueInfoProto &info);
+  FailureOr<DenseElementsAttr> inputValue(const onnx::ValueInfoProto &info,
+                                          const std::string &path);
   LogicalResult importInitializers();
   LogicalResult importNodes();
   bool readExternal(const onnx::TensorProto &tensor, std::string &bytes,
@@ -189,8 +192,55 @@ Importer::inputType(const onnx::ValueInfoProto &info) {
   return RankedTensorType::get(shape, element);
 }
 
+/// The value `--input-value` gives the graph input `info`: it must have the
+/// input's element type and a shape the declared one admits (symbolic and
+/// unknown dimensions take the value's).
+FailureOr<DenseElementsAttr>
+Importer::inputValue(const onnx::ValueInfoProto &info,
+                     const std::string &path) {
+  auto fail = [&]() {
+    return emitError(fileLoc) << "--input-value " << info.name() << "=" << path
+                              << ": ";
+  };
+  std::string error;
+  FailureOr<DenseElementsAttr> attr = readInputValue(path, &context, error);
+  if (failed(attr))
+    return fail() << "the file " << error;
+  if (!info.type().has_tensor_type())
+    return fail() << "graph input '" << info.name() << "' is not a tensor";
+  const onnx::TypeProto::Tensor &tensor = info.type().tensor_type();
+  auto type = cast<RankedTensorType>(attr->getType());
+  Type declared = elementTypeOf(tensor.elem_type(), &context);
+  if (declared && declared != type.getElementType())
+    return fail() << "the file holds " << type.getElementType()
+                  << " elements, graph input '" << info.name() << "' is "
+                  << dataTypeName(tensor.elem_type());
+  if (tensor.has_shape()) {
+    const auto &dims = tensor.shape().dim();
+    bool fits = dims.size() == type.getRank();
+    for (int i = 0; fits && i < dims.size(); ++i)
+      fits = !dims[i].has_dim_value() ||
+             dims[i].dim_value() == type.getDimSize(i);
+    if (!fits) {
+      std::string declaredShape;
+      llvm::raw_string_ostream os(declaredShape);
+      for (auto [i, dim] : llvm::enumerate(dims))
+        os << (i ? "x" : "")
+           << (dim.has_dim_value() ? std::to_string(dim.dim_value())
+                                   : std::string("?"));
+      return fail() << "the file holds a tensor of shape " << type
+                    << ", graph input '" << info.name() << "' has shape ["
+                    << declaredShape << "]";
+    }
+  }
+  return attr;
+}
+
 LogicalResult Importer::importInitializers() {
   for (const onnx::TensorProto &init : graph.initializer()) {
+    // An input's default gives way to the value given for it.
+    if (options.inputValues.count(init.name()))
+      continue;
     std::string error;
     FailureOr<DenseElementsAttr> attr = tensorToAttr(
         init, &context, error,
@@ -288,10 +338,28 @@ OwningOpRef<ModuleOp> Importer::run() {
   OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
   SmallVector<Type> argTypes;
   SmallVector<const onnx::ValueInfoProto *> args;
+  SmallVector<std::pair<std::string, DenseElementsAttr>> fixed;
   llvm::StringSet<> initializers;
   for (const onnx::TensorProto &init : graph.initializer())
     initializers.insert(init.name());
+  llvm::StringSet<> inputNames;
+  for (const onnx::ValueInfoProto &input : graph.input())
+    inputNames.insert(input.name());
+  for (const auto &[name, path] : options.inputValues)
+    if (!inputNames.contains(name)) {
+      emitError(fileLoc) << "--input-value names '" << name
+                         << "', which is not an input of the graph";
+      return nullptr;
+    }
   for (const onnx::ValueInfoProto &input : graph.input()) {
+    auto given = options.inputValues.find(input.name());
+    if (given != options.inputValues.end()) {
+      FailureOr<DenseElementsAttr> value = inputValue(input, given->second);
+      if (failed(value))
+        return nullptr;
+      fixed.emplace_back(input.name(), *value);
+      continue;
+    }
     // Inputs that are also initializers are constants with a default.
     if (initializers.contains(input.name()))
       continue;
@@ -311,6 +379,9 @@ OwningOpRef<ModuleOp> Importer::run() {
     values[input->name()] = body->getArgument(i);
   }
   builder.setInsertionPointToEnd(body);
+  for (const auto &[name, value] : fixed)
+    values[name] = hgraph::ConstantOp::create(
+        builder, NameLoc::get(builder.getStringAttr(name)), value);
   if (failed(importInitializers()) || failed(importNodes()) || !operatorsOk)
     return nullptr;
 

@@ -3,7 +3,8 @@
 // Imports an ONNX model into a module holding one `func.func @main` in the
 // hgraph dialect. Initializers become constants, each op's location is the
 // ONNX node name, and shapes are specialised to static ones (symbolic
-// dimensions are pinned with `dims`). Problems are reported as MLIR
+// dimensions are pinned with `dims`; inputs named in `inputValues` become
+// constants). Problems are reported as MLIR
 // diagnostics; every unsupported operator of a model is listed at once.
 //
 //===----------------------------------------------------------------------===//
@@ -26,6 +27,10 @@ namespace hetc::frontend {
 struct ImportOptions {
   /// Values for symbolic dimensions, by their ONNX `dim_param` name.
   std::map<std::string, int64_t> dims;
+  /// Graph inputs fixed at compile time: input name -> the file holding its
+  /// value (`.npy` or a serialised TensorProto). Each becomes a constant
+  /// and is no longer an input of the compiled program.
+  std::map<std::string, std::string> inputValues;
 };
 
 /// Reads and imports the ONNX file at `path`. Returns null after emitting

@@ -135,7 +135,7 @@ int compileCommand(const CompileOptions &options) {
   ScopedDiagnosticHandler diagnostics(&context, printDiagnostic);
   context.loadDialect<hgraph::HGraphDialect, htile::HTileDialect,
                       hisa::HIsaDialect, func::FuncDialect>();
-  frontend::ImportOptions importOptions{options.dims};
+  frontend::ImportOptions importOptions{options.dims, options.inputValues};
   OwningOpRef<ModuleOp> module =
       frontend::importOnnxFile(options.model, context, importOptions);
   if (!module)

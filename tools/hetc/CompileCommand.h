@@ -18,6 +18,8 @@ struct CompileOptions {
   std::string chip;
   EmitKind emit = EmitKind::Hetx;
   std::map<std::string, int64_t> dims;
+  /// Graph inputs fixed at compile time: name -> .npy or TensorProto file.
+  std::map<std::string, std::string> inputValues;
   bool quiet = false;
   /// Print every kernel's cycles, not only the three least busy.
   bool allKernels = false;

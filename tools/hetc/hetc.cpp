@@ -1,7 +1,7 @@
 //===- hetc.cpp - The hetc command-line driver ------------------------===//
 //
 //   hetc compile model.onnx [-o model.hetx] [--chip FILE] [--emit LEVEL]
-//                           [--dim NAME=N ...]
+//                           [--dim NAME=N ...] [--input-value NAME=FILE ...]
 //   hetc run model.hetx [--chip FILE] [--input NAME=FILE.npy ...]
 //                       [--output-dir DIR] [--seed N] [--trace FILE]
 //
@@ -36,6 +36,7 @@ int main(int argc, char **argv) {
   hetc::CompileOptions compile;
   compile.chip = hetc::run::chipsDirectory() + "/tsp-v1.chip";
   std::vector<std::string> dims;
+  std::vector<std::string> inputValues;
   std::string emit = "hetx";
   CLI::App *compileApp =
       app.add_subcommand("compile", "Compile an ONNX model to a .hetx artifact");
@@ -58,6 +59,12 @@ int main(int argc, char **argv) {
   compileApp->add_option("--dim", dims,
                          "Pin a symbolic input dimension, NAME=N "
                          "(repeatable)");
+  compileApp->add_option(
+      "--input-value", inputValues,
+      "Fix a graph input's value at compile time, NAME=FILE (.npy or an ONNX "
+      "TensorProto .pb; repeatable). The input becomes a constant and is no "
+      "longer an input of the program: use it for inputs that set shapes, "
+      "such as axes, pads or a target shape");
   compileApp->add_flag("--print-locations", compile.printLocations,
                        "Print IR with locations (the ONNX node names)");
   compileApp->add_flag("--host-io", compile.hostIO,
@@ -104,6 +111,12 @@ int main(int argc, char **argv) {
         throw CLI::ValidationError("--dim", "'" + value +
                                                 "' is not a positive integer");
       compile.dims[name] = n;
+    }
+    for (const std::string &v : inputValues) {
+      auto [name, file] = splitPair(v, "--input-value");
+      if (!compile.inputValues.emplace(name, file).second)
+        throw CLI::ValidationError("--input-value",
+                                   "input '" + name + "' is given twice");
     }
     for (const std::string &i : inputs) {
       auto [name, file] = splitPair(i, "--input");

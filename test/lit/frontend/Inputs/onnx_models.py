@@ -137,5 +137,47 @@ def attention(path):
           [], path, opset=23)
 
 
+def input_value(path):
+    """ReduceSum whose axes are a graph input (with a default initializer
+    for 'scale'), and the files giving inputs' values: axes as .pb and
+    .npy, a scale, and axes of the wrong type and of the wrong rank."""
+    nodes = [
+        helper.make_node("ReduceSum", ["x", "axes"], ["s"], name="sum", keepdims=0),
+        helper.make_node("Mul", ["s", "scale"], ["y"], name="scale"),
+    ]
+    scale = numpy_helper.from_array(np.array(2.0, dtype=np.float32), "scale")
+    model = _save(nodes, [_t("x", [2, 3, 4]), _t("axes", ["n"], TensorProto.INT64),
+                          _t("scale", [])],
+                  [_t("y", [2, 4])], [scale], path, opset=18)
+    stem = os.path.splitext(path)[0]
+    axes = np.array([1], dtype=np.int64)
+    with open(stem + "-axes.pb", "wb") as f:
+        f.write(numpy_helper.from_array(axes).SerializeToString())
+    np.save(stem + "-axes.npy", axes)
+    np.save(stem + "-float.npy", axes.astype(np.float32))
+    np.save(stem + "-rank2.npy", axes.reshape(1, 1))
+    np.save(stem + "-scale.npy", np.array(3.0, dtype=np.float32))
+    return model
+
+
+def pointwise(path):
+    """The ONNX functions hgraph.pointwise expresses, and PRelu, IsNaN and
+    IsInf."""
+    names = ["Elu", "Selu", "Celu", "HardSigmoid", "HardSwish", "Softplus",
+             "Softsign", "ThresholdedRelu", "Shrink", "Mish", "Sinh", "Cosh",
+             "Tan", "Asinh", "Acosh", "Atanh", "Asin", "Acos", "Atan", "Sign"]
+    nodes = [helper.make_node(n, ["x"], [n.lower()], name=n.lower()) for n in names]
+    nodes[0].attribute.append(helper.make_attribute("alpha", 0.5))
+    nodes += [
+        helper.make_node("PRelu", ["x", "slope"], ["prelu"], name="prelu"),
+        helper.make_node("IsNaN", ["x"], ["isnan"], name="isnan"),
+        helper.make_node("IsInf", ["x"], ["isinf"], name="isinf", detect_negative=0),
+    ]
+    outputs = [_t(n.lower(), [2, 3]) for n in names] + [
+        _t("prelu", [2, 3]), _t("isnan", [2, 3], TensorProto.BOOL),
+        _t("isinf", [2, 3], TensorProto.BOOL)]
+    _save(nodes, [_t("x", [2, 3]), _t("slope", [3])], outputs, [], path, opset=18)
+
+
 if __name__ == "__main__":
     globals()[sys.argv[1]](sys.argv[2])
