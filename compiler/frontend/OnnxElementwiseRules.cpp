@@ -248,6 +248,143 @@ Results importSoftmaxLike(NodeContext &ctx) {
       ctx.create<hgraph::ReshapeOp>(type, make(flat, 1))};
 }
 
+/// An ONNX function that `hgraph.pointwise` expresses; `alphaName` and
+/// `betaName` are the ONNX attributes it carries (empty: none), with
+/// their defaults.
+struct PointwiseRule {
+  hgraph::PointwiseFn fn;
+  const char *alphaName;
+  float alphaDefault;
+  const char *betaName;
+  float betaDefault;
+};
+
+Results importPointwise(NodeContext &ctx, const PointwiseRule &rule) {
+  if (failed(expectInputs(ctx, 1, 1)))
+    return failure();
+  Type element = tensorType(ctx.inputs[0]).getElementType();
+  bool floatOnly = rule.fn != hgraph::PointwiseFn::sign;
+  if (floatOnly ? !isa<FloatType>(element) : element.isInteger(1))
+    return ctx.error() << "is not defined on " << element << " elements";
+  auto param = [&](const char *name, float fallback) {
+    return ctx.builder.getF32FloatAttr(*name ? ctx.floatAttr(name, fallback)
+                                             : fallback);
+  };
+  return SmallVector<Value>{ctx.create<hgraph::PointwiseOp>(
+      tensorType(ctx.inputs[0]),
+      hgraph::PointwiseFnAttr::get(ctx.builder.getContext(), rule.fn),
+      ctx.inputs[0], param(rule.alphaName, rule.alphaDefault),
+      param(rule.betaName, rule.betaDefault))};
+}
+
+/// The pointwise rule of `opType`, or null.
+const PointwiseRule *pointwiseRule(StringRef opType) {
+  using F = hgraph::PointwiseFn;
+  static const llvm::StringMap<PointwiseRule> rules = {
+      {"Elu", {F::elu, "alpha", 1.0f, "", 0.0f}},
+      {"Selu",
+       {F::selu, "alpha", 1.67326319217681884765625f, "gamma",
+        1.05070102214813232421875f}},
+      {"Celu", {F::celu, "alpha", 1.0f, "", 0.0f}},
+      {"HardSigmoid", {F::hard_sigmoid, "alpha", 0.2f, "beta", 0.5f}},
+      {"HardSwish", {F::hard_swish, "", 0.0f, "", 0.0f}},
+      {"Softplus", {F::softplus, "", 0.0f, "", 0.0f}},
+      {"Softsign", {F::softsign, "", 0.0f, "", 0.0f}},
+      {"ThresholdedRelu", {F::thresholded_relu, "alpha", 1.0f, "", 0.0f}},
+      {"Shrink", {F::shrink, "lambd", 0.5f, "bias", 0.0f}},
+      {"Swish", {F::swish, "alpha", 1.0f, "", 0.0f}},
+      {"Mish", {F::mish, "", 0.0f, "", 0.0f}},
+      {"Sinh", {F::sinh, "", 0.0f, "", 0.0f}},
+      {"Cosh", {F::cosh, "", 0.0f, "", 0.0f}},
+      {"Tan", {F::tan, "", 0.0f, "", 0.0f}},
+      {"Asinh", {F::asinh, "", 0.0f, "", 0.0f}},
+      {"Acosh", {F::acosh, "", 0.0f, "", 0.0f}},
+      {"Atanh", {F::atanh, "", 0.0f, "", 0.0f}},
+      {"Asin", {F::asin, "", 0.0f, "", 0.0f}},
+      {"Acos", {F::acos, "", 0.0f, "", 0.0f}},
+      {"Atan", {F::atan, "", 0.0f, "", 0.0f}},
+      {"Sign", {F::sign, "", 0.0f, "", 0.0f}},
+  };
+  auto it = rules.find(opType);
+  return it == rules.end() ? nullptr : &it->second;
+}
+
+Results importPointwiseNode(NodeContext &ctx) {
+  return importPointwise(ctx, *pointwiseRule(ctx.node.op_type()));
+}
+
+/// PRelu: x < 0 ? slope * x : x, the slope broadcast to x's shape.
+Results importPRelu(NodeContext &ctx) {
+  if (failed(expectInputs(ctx, 2, 2)))
+    return failure();
+  Value x = ctx.inputs[0], slope = ctx.inputs[1];
+  RankedTensorType type = tensorType(x);
+  FailureOr<RankedTensorType> product =
+      broadcastType(ctx, x, slope, type.getElementType());
+  if (failed(product))
+    return failure();
+  if (*product != type)
+    return ctx.error() << "slope " << tensorType(slope)
+                       << " does not broadcast to X " << type;
+  if (tensorType(slope).getElementType() != type.getElementType())
+    return ctx.error() << "X and slope have different element types";
+  auto scalar = RankedTensorType::get({}, type.getElementType());
+  Value zero = hgraph::ConstantOp::create(
+      ctx.builder, ctx.loc,
+      cast<DenseElementsAttr>(ctx.builder.getZeroAttr(scalar)));
+  Value negative = ctx.create<hgraph::LessOp>(
+      RankedTensorType::get(type.getShape(), ctx.builder.getI1Type()), x,
+      zero);
+  Value scaled = ctx.create<hgraph::MulOp>(type, x, slope);
+  return SmallVector<Value>{
+      ctx.create<hgraph::WhereOp>(type, negative, scaled, x)};
+}
+
+/// IsNaN: x != x, as Not(Equal(x, x)).
+Results importIsNaN(NodeContext &ctx) {
+  if (failed(expectInputs(ctx, 1, 1)))
+    return failure();
+  Value x = ctx.inputs[0];
+  if (!isa<FloatType>(tensorType(x).getElementType()))
+    return ctx.error() << "X must have a float element type, got "
+                       << tensorType(x);
+  auto boolType = RankedTensorType::get(tensorType(x).getShape(),
+                                        ctx.builder.getI1Type());
+  return SmallVector<Value>{ctx.create<hgraph::NotOp>(
+      ctx.create<hgraph::EqualOp>(boolType, x, x))};
+}
+
+/// IsInf: x == +inf (detect_positive) or x == -inf (detect_negative).
+Results importIsInf(NodeContext &ctx) {
+  if (failed(expectInputs(ctx, 1, 1)))
+    return failure();
+  Value x = ctx.inputs[0];
+  auto element = dyn_cast<FloatType>(tensorType(x).getElementType());
+  if (!element)
+    return ctx.error() << "X must have a float element type, got "
+                       << tensorType(x);
+  auto boolType = RankedTensorType::get(tensorType(x).getShape(),
+                                        ctx.builder.getI1Type());
+  auto scalar = RankedTensorType::get({}, element);
+  auto equalTo = [&](bool negative) {
+    Value inf = hgraph::ConstantOp::create(
+        ctx.builder, ctx.loc,
+        DenseElementsAttr::get(
+            scalar, APFloat::getInf(element.getFloatSemantics(), negative)));
+    return ctx.create<hgraph::EqualOp>(boolType, x, inf);
+  };
+  bool positive = ctx.intAttr("detect_positive", 1) != 0;
+  bool negative = ctx.intAttr("detect_negative", 1) != 0;
+  if (positive && negative)
+    return SmallVector<Value>{
+        ctx.create<hgraph::OrOp>(boolType, equalTo(false), equalTo(true))};
+  if (positive || negative)
+    return SmallVector<Value>{equalTo(negative)};
+  return SmallVector<Value>{hgraph::ConstantOp::create(
+      ctx.builder, ctx.loc,
+      DenseElementsAttr::get(boolType, false))};
+}
+
 } // namespace
 
 void hetc::frontend::addElementwiseRules(llvm::StringMap<ImportRule> &rules) {
@@ -298,5 +435,16 @@ void hetc::frontend::addElementwiseRules(llvm::StringMap<ImportRule> &rules) {
       {"Clip", importClip},
       {"Softmax", importSoftmaxLike<hgraph::SoftmaxOp>},
       {"LogSoftmax", importSoftmaxLike<hgraph::LogSoftmaxOp>},
+      {"PRelu", importPRelu},
+      {"IsNaN", importIsNaN},
+      {"IsInf", importIsInf},
   });
+  for (StringRef opType :
+       {"Elu", "Selu", "Celu", "HardSigmoid", "HardSwish", "Softplus",
+        "Softsign", "ThresholdedRelu", "Shrink", "Swish", "Mish", "Sinh",
+        "Cosh", "Tan", "Asinh", "Acosh", "Atanh", "Asin", "Acos", "Atan",
+        "Sign"}) {
+    assert(pointwiseRule(opType) && "pointwise op without a rule");
+    rules[opType] = importPointwiseNode;
+  }
 }

@@ -2,6 +2,8 @@
 
 #include "compiler/passes/Passes.h"
 
+#include "compiler/passes/DecomposePatterns.h"
+
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -409,6 +411,7 @@ struct HGraphDecomposePass
                  DecomposeGelu, DecomposeNorm<LayerNormOp, true>,
                  DecomposeNorm<RMSNormOp, false>, DecomposeBatchedMatMul,
                  DecomposeReduce>(&getContext());
+    populateDecomposePointwisePatterns(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

@@ -26,7 +26,31 @@ def HGraphDecompose : Pass<"hetc-hgraph-decompose", "mlir::func::FuncOp"> {
     as a transpose moving the reduced axes innermost, a reshape merging
     them and one innermost reduction, and the reductions `sum_square`,
     `l1`, `l2`, `log_sum` and `log_sum_exp` as sums with elementwise
-    steps. Constant operands fold afterwards under
+    steps; and `pointwise` functions by their formulas:
+
+    | fn | formula |
+    |---|---|
+    | elu | x < 0 ? alpha (e^x - 1) : x |
+    | selu | beta (x > 0 ? x : alpha (e^x - 1)) |
+    | celu | max(0, x) + min(0, alpha (e^(x / alpha) - 1)) |
+    | hard_sigmoid | max(0, min(1, alpha x + beta)) |
+    | hard_swish | x max(0, min(1, x / 6 + 1/2)) |
+    | softplus | max(x, 0) + log(1 + e^-abs(x)) (= log(1 + e^x)) |
+    | softsign | x / (1 + abs(x)) |
+    | thresholded_relu | x > alpha ? x : 0 |
+    | shrink | x < -alpha ? x + beta : (x > alpha ? x - beta : 0) |
+    | swish | x sigmoid(alpha x) |
+    | mish | x tanh(softplus(x)) |
+    | sinh, cosh | (e^x -/+ e^-x) / 2 |
+    | tan | sin(x) / cos(x) |
+    | asinh | sign(x) log(abs(x) + sqrt(x^2 + 1)) |
+    | acosh | log(x + sqrt(x^2 - 1)) |
+    | atanh | log((1 + x) / (1 - x)) / 2 |
+    | atan | range reduction to abs(u) <= tan(pi/8), then an odd polynomial of degree 9 |
+    | asin, acos | atan(x / sqrt(1 - x^2)), pi/2 - asin(x) |
+    | sign | x > 0 ? 1 : (x < 0 ? -1 : 0) |
+
+    Constant operands fold afterwards under
     canonicalisation, so a Gemm with constant weights and `transB = 1`
     leaves a plain `matmul` with the pre-transposed weight.
 

@@ -51,3 +51,30 @@ func.func @gelu(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = hgraph.gelu %x {approximate = "fast"} : tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// Tests that the float functions of pointwise refuse integer tensors.
+func.func @pointwise_elu_int(%x: tensor<4xi32>) -> tensor<4xi32> {
+  // expected-error @+1 {{'elu' is not defined on 'i32' elements}}
+  %0 = hgraph.pointwise elu %x : tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
+// Tests that sign refuses booleans.
+func.func @pointwise_sign_bool(%x: tensor<4xi1>) -> tensor<4xi1> {
+  // expected-error @+1 {{'sign' is not defined on 'i1' elements}}
+  %0 = hgraph.pointwise sign %x : tensor<4xi1>
+  return %0 : tensor<4xi1>
+}
+
+// -----
+
+// Tests that an unknown function name is a parse error.
+func.func @pointwise_unknown(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{containing one of the following enum values for attribute 'fn'}}
+  %0 = hgraph.pointwise gamma %x : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

@@ -59,3 +59,14 @@ func.func @nn(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %v: tensor<3xf32
   %4 = hgraph.dequantize_linear %q, %qs {axis = 1 : i64} : (tensor<4x8xui8>, tensor<f32>) -> tensor<4x8xf32>
   return %4 : tensor<4x8xf32>
 }
+
+// CHECK-LABEL: func.func @pointwise
+func.func @pointwise(%x: tensor<2x3xf32>, %i: tensor<4xi32>) -> (tensor<2x3xf32>, tensor<2x3xf32>, tensor<4xi32>) {
+  // CHECK: hgraph.pointwise selu %{{.*}} {alpha = 1.500000e+00 : f32, beta = 2.000000e+00 : f32} : tensor<2x3xf32>
+  %0 = hgraph.pointwise selu %x {alpha = 1.5 : f32, beta = 2.0 : f32} : tensor<2x3xf32>
+  // CHECK: hgraph.pointwise atan %{{.*}} : tensor<2x3xf32>
+  %1 = hgraph.pointwise atan %x : tensor<2x3xf32>
+  // CHECK: hgraph.pointwise sign %{{.*}} : tensor<4xi32>
+  %2 = hgraph.pointwise sign %i : tensor<4xi32>
+  return %0, %1, %2 : tensor<2x3xf32>, tensor<2x3xf32>, tensor<4xi32>
+}

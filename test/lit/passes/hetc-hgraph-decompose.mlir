@@ -179,3 +179,79 @@ func.func @reduce_kinds(%x: tensor<3x4xf32>) -> (tensor<3xf32>, tensor<3x1xf32>,
   %2 = hgraph.reduce prod %x {axes = array<i64: 1>, keepdims = false} : tensor<3x4xf32> -> tensor<3xf32>
   return %0, %1, %2 : tensor<3xf32>, tensor<3x1xf32>, tensor<3xf32>
 }
+
+// -----
+
+// Tests that elu selects between x and alpha * (exp(x) - 1).
+// CHECK-LABEL: func.func @pointwise_elu
+func.func @pointwise_elu(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  // CHECK-DAG: %[[ZERO:.*]] = hgraph.constant dense<0.000000e+00> : tensor<f32>
+  // CHECK-DAG: %[[ONE:.*]] = hgraph.constant dense<1.000000e+00> : tensor<f32>
+  // CHECK-DAG: %[[ALPHA:.*]] = hgraph.constant dense<5.000000e-01> : tensor<f32>
+  // CHECK: %[[NEG:.*]] = hgraph.less %arg0, %[[ZERO]] : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xi1>
+  // CHECK: %[[EXP:.*]] = hgraph.exp %arg0
+  // CHECK: %[[EM1:.*]] = hgraph.sub %[[EXP]], %[[ONE]]
+  // CHECK: %[[SCALED:.*]] = hgraph.mul %[[ALPHA]], %[[EM1]]
+  // CHECK: %[[R:.*]] = hgraph.where %[[NEG]], %[[SCALED]], %arg0
+  // CHECK: return %[[R]]
+  %0 = hgraph.pointwise elu %x {alpha = 0.5 : f32} : tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// Tests that softplus takes the form that neither overflows nor loses small
+// values: max(x, 0) + log(1 + exp(-|x|)).
+// CHECK-LABEL: func.func @pointwise_softplus
+func.func @pointwise_softplus(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // CHECK: %[[ABS:.*]] = hgraph.abs %arg0
+  // CHECK: %[[NEG:.*]] = hgraph.neg %[[ABS]]
+  // CHECK: %[[EXP:.*]] = hgraph.exp %[[NEG]]
+  // CHECK: %[[ONEP:.*]] = hgraph.add %{{.*}}, %[[EXP]]
+  // CHECK: %[[LOG:.*]] = hgraph.log %[[ONEP]]
+  // CHECK: %[[POS:.*]] = hgraph.max %arg0, %{{.*}}
+  // CHECK: %[[R:.*]] = hgraph.add %[[POS]], %[[LOG]]
+  // CHECK: return %[[R]]
+  %0 = hgraph.pointwise softplus %x : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// Tests that atan reduces its argument twice (1/|x| above 1, (t-1)/(t+1)
+// above tan(pi/8)) before the polynomial, and restores the sign.
+// CHECK-LABEL: func.func @pointwise_atan
+func.func @pointwise_atan(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // CHECK: %[[ABS:.*]] = hgraph.abs %arg0
+  // CHECK: %[[BIG:.*]] = hgraph.greater %[[ABS]]
+  // CHECK: %[[INV:.*]] = hgraph.div %{{.*}}, %[[ABS]]
+  // CHECK: %[[T:.*]] = hgraph.where %[[BIG]], %[[INV]], %[[ABS]]
+  // CHECK: %[[MID:.*]] = hgraph.greater %[[T]], %{{.*}}
+  // CHECK: hgraph.where %[[MID]]
+  // CHECK-COUNT-4: hgraph.mul
+  // CHECK: hgraph.where %[[MID]]
+  // CHECK: hgraph.where %[[BIG]]
+  // CHECK: %[[SIGN:.*]] = hgraph.less %arg0
+  // CHECK: hgraph.neg
+  // CHECK: %[[R:.*]] = hgraph.where %[[SIGN]]
+  // CHECK-NOT: hgraph.pointwise
+  // CHECK: return %[[R]]
+  %0 = hgraph.pointwise atan %x : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// Tests that sign works on integers with integer constants.
+// CHECK-LABEL: func.func @pointwise_sign_int
+func.func @pointwise_sign_int(%x: tensor<4xi32>) -> tensor<4xi32> {
+  // CHECK-DAG: hgraph.constant dense<1> : tensor<i32>
+  // CHECK-DAG: hgraph.constant dense<-1> : tensor<i32>
+  // CHECK: %[[NEG:.*]] = hgraph.less %arg0
+  // CHECK: %[[INNER:.*]] = hgraph.where %[[NEG]]
+  // CHECK: %[[POS:.*]] = hgraph.greater %arg0
+  // CHECK: %[[R:.*]] = hgraph.where %[[POS]], %{{.*}}, %[[INNER]]
+  // CHECK: return %[[R]]
+  %0 = hgraph.pointwise sign %x : tensor<4xi32>
+  return %0 : tensor<4xi32>
+}

@@ -54,6 +54,15 @@ LogicalResult GeluOp::verify() {
   return success();
 }
 
+LogicalResult PointwiseOp::verify() {
+  Type element = getType().getElementType();
+  if (getFn() == PointwiseFn::sign ? !element.isIntOrFloat() || element.isInteger(1)
+                                   : !isa<FloatType>(element))
+    return emitOpError("'") << stringifyPointwiseFn(getFn())
+                            << "' is not defined on " << element << " elements";
+  return success();
+}
+
 LogicalResult CastOp::verify() {
   if (getInput().getType().getShape() != getType().getShape())
     return emitOpError("input shape ")

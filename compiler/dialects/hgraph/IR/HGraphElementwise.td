@@ -10,6 +10,7 @@
 
 include "compiler/dialects/hgraph/IR/HGraphDialect.td"
 include "mlir/IR/CommonAttrConstraints.td"
+include "mlir/IR/EnumAttr.td"
 include "mlir/IR/OpBase.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
@@ -78,6 +79,47 @@ def HGraph_GeluOp : HGraph_Op<"gelu", [Pure, SameOperandsAndResultType]> {
   let arguments = (ins AnyStaticShapeTensor:$input, StrAttr:$approximate);
   let results = (outs AnyStaticShapeTensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input)";
+  let hasVerifier = 1;
+}
+
+def HGraph_PointwiseFnAttr : I32EnumAttr<"PointwiseFn",
+    "an elementwise function that simpler elementwise ops express", [
+    I32EnumAttrCase<"elu", 0>, I32EnumAttrCase<"selu", 1>,
+    I32EnumAttrCase<"celu", 2>, I32EnumAttrCase<"hard_sigmoid", 3>,
+    I32EnumAttrCase<"hard_swish", 4>, I32EnumAttrCase<"softplus", 5>,
+    I32EnumAttrCase<"softsign", 6>, I32EnumAttrCase<"thresholded_relu", 7>,
+    I32EnumAttrCase<"shrink", 8>, I32EnumAttrCase<"swish", 9>,
+    I32EnumAttrCase<"mish", 10>, I32EnumAttrCase<"sinh", 11>,
+    I32EnumAttrCase<"cosh", 12>, I32EnumAttrCase<"tan", 13>,
+    I32EnumAttrCase<"asinh", 14>, I32EnumAttrCase<"acosh", 15>,
+    I32EnumAttrCase<"atanh", 16>, I32EnumAttrCase<"asin", 17>,
+    I32EnumAttrCase<"acos", 18>, I32EnumAttrCase<"atan", 19>,
+    I32EnumAttrCase<"sign", 20>]> {
+  let cppNamespace = "::hetc::hgraph";
+}
+
+def HGraph_PointwiseOp : HGraph_Op<"pointwise", [Pure, SameOperandsAndResultType]> {
+  let summary = "An ONNX elementwise function with up to two float parameters";
+  let description = [{
+    The ONNX activations and math functions that other elementwise ops
+    express: `elu`, `selu`, `celu`, `hard_sigmoid`, `hard_swish`,
+    `softplus`, `softsign`, `thresholded_relu`, `shrink`, `swish`, `mish`,
+    `sinh`, `cosh`, `tan`, `asinh`, `acosh`, `atanh`, `asin`, `acos`,
+    `atan` and `sign`. `alpha` and `beta` carry the ONNX attributes (Selu's
+    `gamma` is `beta`, Shrink's `lambd` and `bias` are `alpha` and `beta`);
+    functions without parameters ignore them. `hetc-hgraph-decompose`
+    rewrites each into the ops the chip runs; the pass's description gives
+    the formulas.
+
+    ```mlir
+    %0 = hgraph.pointwise elu %x {alpha = 1.000000e+00 : f32} : tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins HGraph_PointwiseFnAttr:$fn, AnyStaticShapeTensor:$input,
+                       DefaultValuedAttr<F32Attr, "0.0f">:$alpha,
+                       DefaultValuedAttr<F32Attr, "0.0f">:$beta);
+  let results = (outs AnyStaticShapeTensor:$result);
+  let assemblyFormat = "$fn $input attr-dict `:` type($input)";
   let hasVerifier = 1;
 }
 
