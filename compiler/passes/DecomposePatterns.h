@@ -11,6 +11,15 @@ namespace hetc {
 /// `hgraph.pointwise` as the elementwise ops the chip runs.
 void populateDecomposePointwisePatterns(mlir::RewritePatternSet &patterns);
 
+/// `hgraph.gather` and `hgraph.gather_elements` with indices computed at
+/// run time as one-hot selections and sums.
+void populateDecomposeGatherPatterns(mlir::RewritePatternSet &patterns);
+
+/// `hgraph.log_softmax` as reductions and elementwise ops, and
+/// `hgraph.softmax` along another than the last axis as transposes around
+/// one along the last.
+void populateDecomposeSoftmaxPatterns(mlir::RewritePatternSet &patterns);
+
 } // namespace hetc
 
 #endif // HETC_COMPILER_PASSES_DECOMPOSEPATTERNS_H

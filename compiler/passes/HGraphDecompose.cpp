@@ -412,6 +412,8 @@ struct HGraphDecomposePass
                  DecomposeNorm<RMSNormOp, false>, DecomposeBatchedMatMul,
                  DecomposeReduce>(&getContext());
     populateDecomposePointwisePatterns(patterns);
+    populateDecomposeGatherPatterns(patterns);
+    populateDecomposeSoftmaxPatterns(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

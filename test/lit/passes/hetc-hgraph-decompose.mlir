@@ -255,3 +255,86 @@ func.func @pointwise_sign_int(%x: tensor<4xi32>) -> tensor<4xi32> {
   %0 = hgraph.pointwise sign %x : tensor<4xi32>
   return %0 : tensor<4xi32>
 }
+
+// -----
+
+// Tests that a gather by run-time indices becomes a one-hot selection: the
+// indices (negative ones wrapped) compared with the positions 0..4, the
+// table with the gathered axis last, a where and a sum over the positions.
+// CHECK-LABEL: func.func @gather_dynamic
+func.func @gather_dynamic(%x: tensor<5x3xf32>, %i: tensor<2xi64>) -> tensor<2x3xf32> {
+  // CHECK-DAG: %[[ZERO:.*]] = hgraph.constant dense<0.000000e+00> : tensor<f32>
+  // CHECK-DAG: %[[IOTA:.*]] = hgraph.constant dense<[0, 1, 2, 3, 4]> : tensor<5xi64>
+  // CHECK-DAG: %[[N:.*]] = hgraph.constant dense<5> : tensor<i64>
+  // CHECK: %[[T:.*]] = hgraph.transpose %arg0 {perm = array<i64: 1, 0>} : tensor<5x3xf32> -> tensor<3x5xf32>
+  // CHECK: %[[TABLE:.*]] = hgraph.reshape %[[T]] : tensor<3x5xf32> -> tensor<1x3x5xf32>
+  // CHECK: %[[NEG:.*]] = hgraph.less %arg1
+  // CHECK: %[[UP:.*]] = hgraph.add %arg1, %[[N]]
+  // CHECK: %[[IDX:.*]] = hgraph.where %[[NEG]], %[[UP]], %arg1
+  // CHECK: %[[COL:.*]] = hgraph.reshape %[[IDX]] : tensor<2xi64> -> tensor<2x1x1xi64>
+  // CHECK: %[[HOT:.*]] = hgraph.equal %[[COL]], %[[IOTA]] : (tensor<2x1x1xi64>, tensor<5xi64>) -> tensor<2x1x5xi1>
+  // CHECK: %[[SEL:.*]] = hgraph.where %[[HOT]], %[[TABLE]], %[[ZERO]] : (tensor<2x1x5xi1>, tensor<1x3x5xf32>, tensor<f32>) -> tensor<2x3x5xf32>
+  // CHECK: %[[R:.*]] = hgraph.reduce sum %[[SEL]] {axes = array<i64: 2>, keepdims = false} : tensor<2x3x5xf32> -> tensor<2x3xf32>
+  // CHECK: return %[[R]]
+  %0 = hgraph.gather %x, %i {axis = 0 : i64} : (tensor<5x3xf32>, tensor<2xi64>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// Tests that gather_elements by run-time indices cuts the input to the
+// indices' extent and selects along the axis.
+// CHECK-LABEL: func.func @gather_elements_dynamic
+func.func @gather_elements_dynamic(%x: tensor<3x4xf32>, %i: tensor<2x4xi64>) -> tensor<2x4xf32> {
+  // CHECK: %[[CUT:.*]] = hgraph.slice %arg0 {starts = array<i64: 0, 0>, steps = array<i64: 1, 1>} : tensor<3x4xf32> -> tensor<2x4xf32>
+  // CHECK: %[[TABLE:.*]] = hgraph.reshape %[[CUT]] : tensor<2x4xf32> -> tensor<2x1x4xf32>
+  // CHECK: %[[HOT:.*]] = hgraph.equal %{{.*}}, %{{.*}} : (tensor<2x4x1xi64>, tensor<4xi64>) -> tensor<2x4x4xi1>
+  // CHECK: %[[SEL:.*]] = hgraph.where %[[HOT]], %[[TABLE]], %{{.*}} : (tensor<2x4x4xi1>, tensor<2x1x4xf32>, tensor<f32>) -> tensor<2x4x4xf32>
+  // CHECK: hgraph.reduce sum %[[SEL]] {axes = array<i64: 2>, keepdims = false} : tensor<2x4x4xf32> -> tensor<2x4xf32>
+  %0 = hgraph.gather_elements %x, %i {axis = 1 : i64} : (tensor<3x4xf32>, tensor<2x4xi64>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+// Tests that a gather by constant indices is left for the switch units.
+// CHECK-LABEL: func.func @gather_constant
+func.func @gather_constant(%x: tensor<5x3xf32>) -> tensor<2x3xf32> {
+  // CHECK: hgraph.gather %arg0
+  %i = hgraph.constant dense<[4, 0]> : tensor<2xi64>
+  %0 = hgraph.gather %x, %i {axis = 0 : i64} : (tensor<5x3xf32>, tensor<2xi64>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+
+// Tests that log_softmax is (x - max) - log(sum(exp(x - max))) along its
+// axis (the reductions then move the axis innermost).
+// CHECK-LABEL: func.func @log_softmax
+func.func @log_softmax(%x: tensor<2x3x4xf32>) -> tensor<2x3x4xf32> {
+  // CHECK: hgraph.reduce max
+  // CHECK: %[[MAX:.*]] = hgraph.reshape %{{.*}} : tensor<2x4xf32> -> tensor<2x1x4xf32>
+  // CHECK: %[[SHIFTED:.*]] = hgraph.sub %arg0, %[[MAX]]
+  // CHECK: %[[EXP:.*]] = hgraph.exp %[[SHIFTED]]
+  // CHECK: hgraph.reduce sum
+  // CHECK: %[[SUM:.*]] = hgraph.reshape %{{.*}} : tensor<2x4xf32> -> tensor<2x1x4xf32>
+  // CHECK: %[[LOG:.*]] = hgraph.log %[[SUM]]
+  // CHECK: %[[R:.*]] = hgraph.sub %[[SHIFTED]], %[[LOG]]
+  // CHECK: return %[[R]]
+  %0 = hgraph.log_softmax %x {axis = 1 : i64} : tensor<2x3x4xf32>
+  return %0 : tensor<2x3x4xf32>
+}
+
+// -----
+
+// Tests that softmax along another than the last axis runs along the last
+// between two transposes swapping the axes.
+// CHECK-LABEL: func.func @softmax_axis0
+func.func @softmax_axis0(%x: tensor<2x3x4xf32>) -> tensor<2x3x4xf32> {
+  // CHECK: %[[T:.*]] = hgraph.transpose %arg0 {perm = array<i64: 2, 1, 0>} : tensor<2x3x4xf32> -> tensor<4x3x2xf32>
+  // CHECK: %[[S:.*]] = hgraph.softmax %[[T]] {axis = 2 : i64} : tensor<4x3x2xf32>
+  // CHECK: %[[R:.*]] = hgraph.transpose %[[S]] {perm = array<i64: 2, 1, 0>} : tensor<4x3x2xf32> -> tensor<2x3x4xf32>
+  // CHECK: return %[[R]]
+  %0 = hgraph.softmax %x {axis = 0 : i64} : tensor<2x3x4xf32>
+  return %0 : tensor<2x3x4xf32>
+}
