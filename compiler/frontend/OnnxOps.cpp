@@ -454,6 +454,7 @@ ImportRule hetc::frontend::lookupImportRule(StringRef opType) {
     addShapeRules(r);
     addNNRules(r);
     addAttentionRules(r);
+    addLossRules(r);
     return r;
   }();
   auto it = rules.find(opType);

@@ -60,6 +60,7 @@ void addElementwiseRules(llvm::StringMap<ImportRule> &rules);
 void addShapeRules(llvm::StringMap<ImportRule> &rules);
 void addNNRules(llvm::StringMap<ImportRule> &rules);
 void addAttentionRules(llvm::StringMap<ImportRule> &rules);
+void addLossRules(llvm::StringMap<ImportRule> &rules);
 
 /// Helpers shared by the rule files.
 mlir::RankedTensorType tensorType(mlir::Value v);

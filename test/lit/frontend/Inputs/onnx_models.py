@@ -179,5 +179,31 @@ def pointwise(path):
     _save(nodes, [_t("x", [2, 3]), _t("slope", [3])], outputs, [], path, opset=18)
 
 
+def losses(path):
+    """NegativeLogLikelihoodLoss with weights and ignore_index (mean), and
+    SoftmaxCrossEntropyLoss with its log_prob output (no reduction)."""
+    nodes = [
+        helper.make_node("NegativeLogLikelihoodLoss", ["x", "t", "w"], ["nll"],
+                         name="nll", ignore_index=1),
+        helper.make_node("SoftmaxCrossEntropyLoss", ["x", "t"], ["sce", "log_prob"],
+                         name="sce", reduction="none"),
+    ]
+    _save(nodes, [_t("x", [2, 3, 4]), _t("t", [2, 4], TensorProto.INT64), _t("w", [3])],
+          [_t("nll", []), _t("sce", [2, 4]), _t("log_prob", [2, 3, 4])],
+          [], path, opset=18)
+
+
+def bad_losses(path):
+    """Loss nodes with an unknown reduction and a target of the wrong shape."""
+    nodes = [
+        helper.make_node("NegativeLogLikelihoodLoss", ["x", "t"], ["a"],
+                         name="reduction", reduction="average"),
+        helper.make_node("NegativeLogLikelihoodLoss", ["x", "t3"], ["b"], name="shape"),
+    ]
+    _save(nodes, [_t("x", [2, 3, 4]), _t("t", [2, 4], TensorProto.INT64),
+                  _t("t3", [2, 3], TensorProto.INT64)],
+          [_t("a", []), _t("b", [])], [], path, opset=18)
+
+
 if __name__ == "__main__":
     globals()[sys.argv[1]](sys.argv[2])
