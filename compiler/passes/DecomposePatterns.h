@@ -20,6 +20,9 @@ void populateDecomposeGatherPatterns(mlir::RewritePatternSet &patterns);
 /// one along the last.
 void populateDecomposeSoftmaxPatterns(mlir::RewritePatternSet &patterns);
 
+/// `hgraph.trilu` as a where with a constant mask.
+void populateDecomposeTriluPatterns(mlir::RewritePatternSet &patterns);
+
 } // namespace hetc
 
 #endif // HETC_COMPILER_PASSES_DECOMPOSEPATTERNS_H

@@ -414,6 +414,7 @@ struct HGraphDecomposePass
     populateDecomposePointwisePatterns(patterns);
     populateDecomposeGatherPatterns(patterns);
     populateDecomposeSoftmaxPatterns(patterns);
+    populateDecomposeTriluPatterns(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

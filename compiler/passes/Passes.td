@@ -50,6 +50,15 @@ def HGraphDecompose : Pass<"hetc-hgraph-decompose", "mlir::func::FuncOp"> {
     | asin, acos | atan(x / sqrt(1 - x^2)), pi/2 - asin(x) |
     | sign | x > 0 ? 1 : (x < 0 ? -1 : 0) |
 
+    `gather` and `gather_elements` whose indices are computed at run time
+    become one-hot selections: the indices (negative ones wrapped) are
+    compared with the positions along the axis, a `where` picks the
+    matching elements (zeros elsewhere) and a `reduce sum` over the
+    positions leaves the picked one (an out-of-range index gives 0).
+    `log_softmax` becomes (x - max) - log(sum(exp(x - max))) along its
+    axis; `softmax` along another than the last axis runs along the last
+    between two transposes; `trilu` is a `where` with a constant mask.
+
     Constant operands fold afterwards under
     canonicalisation, so a Gemm with constant weights and `transB = 1`
     leaves a plain `matmul` with the pre-transposed weight.

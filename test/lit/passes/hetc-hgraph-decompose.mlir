@@ -338,3 +338,17 @@ func.func @softmax_axis0(%x: tensor<2x3x4xf32>) -> tensor<2x3x4xf32> {
   %0 = hgraph.softmax %x {axis = 0 : i64} : tensor<2x3x4xf32>
   return %0 : tensor<2x3x4xf32>
 }
+
+// -----
+
+// Tests that trilu keeps the upper triangle from diagonal 1 by a where with
+// a constant mask, broadcast over the batch dimension.
+// CHECK-LABEL: func.func @trilu_upper
+func.func @trilu_upper(%x: tensor<2x3x3xf32>) -> tensor<2x3x3xf32> {
+  // CHECK-DAG: %[[MASK:.*]] = hgraph.constant dense<{{\[\[}}false, true, true], [false, false, true], [false, false, false]]> : tensor<3x3xi1>
+  // CHECK-DAG: %[[ZERO:.*]] = hgraph.constant dense<0.000000e+00> : tensor<f32>
+  // CHECK: %[[R:.*]] = hgraph.where %[[MASK]], %arg0, %[[ZERO]] : (tensor<3x3xi1>, tensor<2x3x3xf32>, tensor<f32>) -> tensor<2x3x3xf32>
+  // CHECK: return %[[R]]
+  %0 = hgraph.trilu %x {k = 1 : i64, upper = true} : tensor<2x3x3xf32>
+  return %0 : tensor<2x3x3xf32>
+}
