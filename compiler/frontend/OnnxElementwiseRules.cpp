@@ -375,9 +375,12 @@ Results importIsInf(NodeContext &ctx) {
   };
   bool positive = ctx.intAttr("detect_positive", 1) != 0;
   bool negative = ctx.intAttr("detect_negative", 1) != 0;
-  if (positive && negative)
+  if (positive && negative) {
+    Value plus = equalTo(false);
+    Value minus = equalTo(true);
     return SmallVector<Value>{
-        ctx.create<hgraph::OrOp>(boolType, equalTo(false), equalTo(true))};
+        ctx.create<hgraph::OrOp>(boolType, plus, minus)};
+  }
   if (positive || negative)
     return SmallVector<Value>{equalTo(negative)};
   return SmallVector<Value>{hgraph::ConstantOp::create(

@@ -455,6 +455,7 @@ ImportRule hetc::frontend::lookupImportRule(StringRef opType) {
     addNNRules(r);
     addAttentionRules(r);
     addLossRules(r);
+    addIndexRules(r);
     return r;
   }();
   auto it = rules.find(opType);

@@ -61,6 +61,7 @@ void addShapeRules(llvm::StringMap<ImportRule> &rules);
 void addNNRules(llvm::StringMap<ImportRule> &rules);
 void addAttentionRules(llvm::StringMap<ImportRule> &rules);
 void addLossRules(llvm::StringMap<ImportRule> &rules);
+void addIndexRules(llvm::StringMap<ImportRule> &rules);
 
 /// Helpers shared by the rule files.
 mlir::RankedTensorType tensorType(mlir::Value v);

@@ -172,7 +172,8 @@ SHAPE_OPERANDS = {
     "CenterCropPad": {1, 2}, "ReduceSum": {1}, "ReduceMean": {1},
     "ReduceMax": {1}, "ReduceMin": {1}, "ReduceProd": {1},
     "ReduceSumSquare": {1}, "ReduceL1": {1}, "ReduceL2": {1},
-    "ReduceLogSum": {1}, "ReduceLogSumExp": {1},
+    "ReduceLogSum": {1}, "ReduceLogSumExp": {1}, "HannWindow": {0},
+    "HammingWindow": {0}, "BlackmanWindow": {0},
 }
 
 

@@ -205,5 +205,22 @@ def bad_losses(path):
           [_t("a", []), _t("b", [])], [], path, opset=18)
 
 
+def index_ops(path):
+    """Hardmax, OneHot (with run-time values), EyeLike, HannWindow and
+    LpNormalization."""
+    depth = numpy_helper.from_array(np.array(4, dtype=np.int64), "depth")
+    size = numpy_helper.from_array(np.array(4, dtype=np.int64), "size")
+    nodes = [
+        helper.make_node("Hardmax", ["x"], ["hardmax"], name="hardmax"),
+        helper.make_node("OneHot", ["i", "depth", "v"], ["onehot"], name="onehot", axis=0),
+        helper.make_node("EyeLike", ["x"], ["eye"], name="eye", k=1),
+        helper.make_node("HannWindow", ["size"], ["hann"], name="hann"),
+        helper.make_node("LpNormalization", ["x"], ["lp"], name="lp", p=1),
+    ]
+    _save(nodes, [_t("x", [2, 3]), _t("i", [3], TensorProto.INT64), _t("v", [2])],
+          [_t("hardmax", [2, 3]), _t("onehot", [4, 3]), _t("eye", [2, 3]),
+           _t("hann", [4]), _t("lp", [2, 3])], [depth, size], path, opset=18)
+
+
 if __name__ == "__main__":
     globals()[sys.argv[1]](sys.argv[2])

@@ -1,0 +1,268 @@
+//===- OnnxIndexRules.cpp - Operators built from index comparisons ----===//
+//
+// Hardmax and OneHot compare indices with the positions along an axis and
+// select; EyeLike and the window functions (HannWindow, HammingWindow,
+// BlackmanWindow) depend only on positions, so their values are constants
+// computed here; LpNormalization divides by a norm along an axis.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/frontend/OnnxOps.h"
+
+#include "compiler/dialects/hgraph/IR/HGraph.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace hetc;
+using namespace hetc::frontend;
+
+namespace {
+
+using Results = FailureOr<SmallVector<Value>>;
+
+/// The positions 0..n-1 as i64, laid along dimension `axis` of a tensor of
+/// rank `rank` (unit dimensions elsewhere).
+Value positions(NodeContext &ctx, int64_t n, int64_t axis, int64_t rank) {
+  SmallVector<int64_t> shape(rank, 1);
+  shape[axis] = n;
+  SmallVector<int64_t> values = llvm::to_vector(llvm::seq<int64_t>(0, n));
+  return hgraph::ConstantOp::create(
+      ctx.builder, ctx.loc,
+      DenseElementsAttr::get(
+          RankedTensorType::get(shape, ctx.builder.getI64Type()),
+          ArrayRef<int64_t>(values)));
+}
+
+/// A scalar constant of `element` (float or integer) holding `value`.
+Value scalar(NodeContext &ctx, Type element, double value) {
+  auto type = RankedTensorType::get({}, element);
+  if (auto floatType = dyn_cast<FloatType>(element)) {
+    APFloat v(value);
+    bool lost;
+    v.convert(floatType.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+              &lost);
+    return hgraph::ConstantOp::create(ctx.builder, ctx.loc,
+                                      DenseElementsAttr::get(type, v));
+  }
+  if (element.isInteger(1))
+    return hgraph::ConstantOp::create(ctx.builder, ctx.loc,
+                                      DenseElementsAttr::get(type, value != 0));
+  return hgraph::ConstantOp::create(
+      ctx.builder, ctx.loc,
+      DenseElementsAttr::get(type, APInt(element.getIntOrFloatBitWidth(),
+                                         int64_t(value), /*isSigned=*/true)));
+}
+
+/// Hardmax: 1 where the element is the first largest along `axis`, else 0.
+Results importHardmax(NodeContext &ctx) {
+  if (failed(expectInputs(ctx, 1, 1)))
+    return failure();
+  Value x = ctx.inputs[0];
+  RankedTensorType type = tensorType(x);
+  int64_t rank = type.getRank();
+  FailureOr<int64_t> axis =
+      normalizeAxis(ctx, ctx.intAttr("axis", ctx.opset >= 13 ? -1 : 1), rank);
+  if (failed(axis))
+    return failure();
+  // Before opset 13 the input was flattened to 2-D at the axis; that equals
+  // the per-axis form only when the axis is the last one.
+  if (ctx.opset < 13 && *axis != rank - 1)
+    return ctx.error() << "axis " << *axis
+                       << " flattens the input before opset 13, which is "
+                          "supported for the last axis only";
+  SmallVector<int64_t> kept(type.getShape());
+  kept[*axis] = 1;
+  Value best = ctx.create<hgraph::ArgMaxOp>(
+      RankedTensorType::get(kept, ctx.builder.getI64Type()), x,
+      ctx.builder.getI64IntegerAttr(*axis), ctx.builder.getBoolAttr(true),
+      ctx.builder.getBoolAttr(false), ctx.builder.getBoolAttr(false));
+  Value hit = ctx.create<hgraph::EqualOp>(
+      RankedTensorType::get(type.getShape(), ctx.builder.getI1Type()), best,
+      positions(ctx, type.getDimSize(*axis), *axis, rank));
+  Type element = type.getElementType();
+  Value one = scalar(ctx, element, 1);
+  Value zero = scalar(ctx, element, 0);
+  return SmallVector<Value>{
+      ctx.create<hgraph::WhereOp>(type, hit, one, zero)};
+}
+
+/// OneHot(indices, depth, values = [off, on]): a new dimension of size
+/// depth at `axis`, `on` where the position equals the index (negative
+/// indices count from the end) and `off` elsewhere.
+Results importOneHot(NodeContext &ctx) {
+  if (failed(expectInputs(ctx, 3, 3)))
+    return failure();
+  Value indices = ctx.inputs[0], values = ctx.inputs[2];
+  // depth may be of any numeric type; a float one is truncated.
+  std::optional<SmallVector<double>> depthValues = constantFloats(ctx.inputs[1]);
+  if (std::optional<SmallVector<int64_t>> ints = constantInts(ctx.inputs[1]))
+    depthValues = SmallVector<double>(ints->begin(), ints->end());
+  if (!depthValues || depthValues->size() != 1)
+    return ctx.error() << "depth must be a constant with one value (it sets "
+                          "the output's shape; hetc needs static shapes)";
+  int64_t depth = int64_t(std::trunc((*depthValues)[0]));
+  if (depth <= 0)
+    return ctx.error() << "depth must be positive, got " << depth;
+  RankedTensorType valuesType = tensorType(values);
+  if (valuesType.getNumElements() != 2)
+    return ctx.error() << "values must hold two elements [off, on], got "
+                       << valuesType;
+  RankedTensorType idxType = tensorType(indices);
+  int64_t rank = idxType.getRank() + 1;
+  FailureOr<int64_t> axis = normalizeAxis(ctx, ctx.intAttr("axis", -1), rank);
+  if (failed(axis))
+    return failure();
+  // Indices of any numeric type are truncated to integers.
+  auto i64Type = RankedTensorType::get(idxType.getShape(),
+                                       ctx.builder.getI64Type());
+  Value index = castTo(ctx, indices, ctx.builder.getI64Type());
+  Value negative = ctx.create<hgraph::LessOp>(
+      RankedTensorType::get(idxType.getShape(), ctx.builder.getI1Type()),
+      index, scalar(ctx, ctx.builder.getI64Type(), 0));
+  Value wrapped = ctx.create<hgraph::AddOp>(
+      i64Type, index, scalar(ctx, ctx.builder.getI64Type(), double(depth)));
+  index = ctx.create<hgraph::WhereOp>(i64Type, negative, wrapped, index);
+  SmallVector<int64_t> spread(idxType.getShape());
+  spread.insert(spread.begin() + *axis, 1);
+  index = ctx.create<hgraph::ReshapeOp>(
+      RankedTensorType::get(spread, ctx.builder.getI64Type()), index);
+  SmallVector<int64_t> shape(idxType.getShape());
+  shape.insert(shape.begin() + *axis, depth);
+  Value hit = ctx.create<hgraph::EqualOp>(
+      RankedTensorType::get(shape, ctx.builder.getI1Type()), index,
+      positions(ctx, depth, *axis, rank));
+  Type element = valuesType.getElementType();
+  auto pick = [&](int64_t i) -> Value {
+    Value flat = ctx.create<hgraph::ReshapeOp>(
+        RankedTensorType::get({2}, element), values);
+    Value one = ctx.create<hgraph::SliceOp>(
+        RankedTensorType::get({1}, element), flat,
+        ctx.builder.getDenseI64ArrayAttr({i}),
+        ctx.builder.getDenseI64ArrayAttr({1}));
+    return ctx.create<hgraph::ReshapeOp>(RankedTensorType::get({}, element),
+                                         one);
+  };
+  Value off = pick(0);
+  Value on = pick(1);
+  return SmallVector<Value>{ctx.create<hgraph::WhereOp>(
+      RankedTensorType::get(shape, element), hit, on, off)};
+}
+
+/// EyeLike: ones on diagonal k of a 2-D tensor shaped like the input.
+Results importEyeLike(NodeContext &ctx) {
+  if (failed(expectInputs(ctx, 1, 1)))
+    return failure();
+  RankedTensorType type = tensorType(ctx.inputs[0]);
+  if (type.getRank() != 2)
+    return ctx.error() << "the input must be 2-D, got " << type;
+  Type element = type.getElementType();
+  if (const onnx::AttributeProto *dtype = ctx.attr("dtype")) {
+    element = elementTypeOf(dtype->i(), ctx.builder.getContext());
+    if (!element)
+      return ctx.error() << "dtype " << dataTypeName(dtype->i())
+                         << " is not supported";
+  }
+  int64_t k = ctx.intAttr("k", 0);
+  auto resultType = RankedTensorType::get(type.getShape(), element);
+  SmallVector<Attribute> values;
+  for (int64_t r = 0; r < type.getDimSize(0); ++r)
+    for (int64_t c = 0; c < type.getDimSize(1); ++c) {
+      double v = c - r == k ? 1.0 : 0.0;
+      if (auto f = dyn_cast<FloatType>(element))
+        values.push_back(FloatAttr::get(f, v));
+      else
+        values.push_back(IntegerAttr::get(element, APInt(
+            element.getIntOrFloatBitWidth(), int64_t(v))));
+    }
+  return SmallVector<Value>{hgraph::ConstantOp::create(
+      ctx.builder, ctx.loc, DenseElementsAttr::get(resultType, values))};
+}
+
+/// The generalised cosine windows: a0 - a1 cos(2 pi n / D) + a2 cos(4 pi n
+/// / D), D = size (periodic) or size - 1 (symmetric).
+template <int Window>
+Results importWindow(NodeContext &ctx) {
+  if (failed(expectInputs(ctx, 1, 1)))
+    return failure();
+  std::optional<SmallVector<int64_t>> size = constantInts(ctx.inputs[0]);
+  if (!size || size->size() != 1)
+    return ctx.error() << "size must be a constant with one value (it sets "
+                          "the output's shape; hetc needs static shapes)";
+  int64_t n = (*size)[0];
+  if (n <= 0)
+    return ctx.error() << "size must be positive, got " << n;
+  Type element = elementTypeOf(
+      int(ctx.intAttr("output_datatype", onnx::TensorProto::FLOAT)),
+      ctx.builder.getContext());
+  if (!element)
+    return ctx.error() << "output_datatype "
+                       << dataTypeName(int(ctx.intAttr("output_datatype", 1)))
+                       << " is not supported";
+  bool periodic = ctx.intAttr("periodic", 1) != 0;
+  double a0 = Window == 0 ? 0.5 : Window == 1 ? 25.0 / 46.0 : 0.42;
+  double a1 = Window == 0 ? 0.5 : Window == 1 ? 21.0 / 46.0 : 0.5;
+  double a2 = Window == 2 ? 0.08 : 0.0;
+  double d = periodic ? double(n) : double(n - 1);
+  SmallVector<Attribute> values;
+  for (int64_t i = 0; i < n; ++i) {
+    double t = d > 0 ? 2.0 * M_PI * double(i) / d : 0.0;
+    double v = a0 - a1 * std::cos(t) + a2 * std::cos(2.0 * t);
+    if (auto f = dyn_cast<FloatType>(element))
+      values.push_back(FloatAttr::get(f, v));
+    else
+      values.push_back(IntegerAttr::get(
+          element, APInt(element.getIntOrFloatBitWidth(), int64_t(v),
+                         /*isSigned=*/true)));
+  }
+  return SmallVector<Value>{hgraph::ConstantOp::create(
+      ctx.builder, ctx.loc,
+      DenseElementsAttr::get(RankedTensorType::get({n}, element), values))};
+}
+
+/// LpNormalization: x / norm_p(x) along `axis` (p = 1 or 2).
+Results importLpNormalization(NodeContext &ctx) {
+  if (failed(expectInputs(ctx, 1, 1)))
+    return failure();
+  Value x = ctx.inputs[0];
+  RankedTensorType type = tensorType(x);
+  FailureOr<int64_t> axis =
+      normalizeAxis(ctx, ctx.intAttr("axis", -1), type.getRank());
+  if (failed(axis))
+    return failure();
+  int64_t p = ctx.intAttr("p", 2);
+  if (p != 1 && p != 2)
+    return ctx.error() << "p must be 1 or 2, got " << p;
+  SmallVector<int64_t> kept(type.getShape());
+  kept[*axis] = 1;
+  Value norm = ctx.create<hgraph::ReduceOp>(
+      RankedTensorType::get(kept, type.getElementType()),
+      hgraph::ReduceKindAttr::get(ctx.builder.getContext(),
+                                  p == 1 ? hgraph::ReduceKind::l1
+                                         : hgraph::ReduceKind::l2),
+      x, ctx.builder.getDenseI64ArrayAttr({*axis}),
+      ctx.builder.getBoolAttr(true));
+  // A zero norm divides by 1 instead (its slice is all zeros), as ONNX's
+  // reference does.
+  auto keptType = RankedTensorType::get(kept, type.getElementType());
+  Value zeroNorm = ctx.create<hgraph::EqualOp>(
+      RankedTensorType::get(kept, ctx.builder.getI1Type()), norm,
+      scalar(ctx, type.getElementType(), 0));
+  Value divisor = ctx.create<hgraph::WhereOp>(
+      keptType, zeroNorm, scalar(ctx, type.getElementType(), 1), norm);
+  return SmallVector<Value>{ctx.create<hgraph::DivOp>(type, x, divisor)};
+}
+
+} // namespace
+
+void hetc::frontend::addIndexRules(llvm::StringMap<ImportRule> &rules) {
+  rules.insert({
+      {"Hardmax", importHardmax},
+      {"OneHot", importOneHot},
+      {"EyeLike", importEyeLike},
+      {"HannWindow", importWindow<0>},
+      {"HammingWindow", importWindow<1>},
+      {"BlackmanWindow", importWindow<2>},
+      {"LpNormalization", importLpNormalization},
+  });
+}
