@@ -263,59 +263,163 @@ Results importPool(NodeContext &ctx) {
       b.getBoolAttr(ctx.intAttr("count_include_pad", 0) != 0))};
 }
 
+/// Resize, following ONNX's reference: `axes` (opset 18) lists the
+/// dimensions that `roi`, `scales` and `sizes` describe (the others keep
+/// scale 1); with `sizes` the scales are sizes / input sizes, or for
+/// `keep_aspect_ratio_policy` not_larger / not_smaller their minimum /
+/// maximum over the axes, with sizes rounded half up; with `scales` the
+/// sizes are floor(input size * scale). Before opset 11 (and in Upsample)
+/// the coordinates are asymmetric and nearest rounds down.
 Results importResize(NodeContext &ctx) {
-  if (failed(expectInputs(ctx, 1, 4)))
+  bool upsample = ctx.node.op_type() == "Upsample";
+  bool legacy = upsample || ctx.opset < 11;
+  if (failed(expectInputs(ctx, 1, legacy ? 2 : 4)))
     return failure();
   RankedTensorType x = tensorType(ctx.inputs[0]);
   int64_t rank = x.getRank();
-  if (ctx.opset < 11)
-    return ctx.error() << "Resize before opset 11 is not supported";
-  if (ctx.attr("axes"))
-    return ctx.error() << "attribute 'axes' is not supported";
-  std::string aspect = ctx.stringAttr("keep_aspect_ratio_policy", "stretch");
-  if (aspect != "stretch")
-    return ctx.error() << "keep_aspect_ratio_policy '" << aspect
-                       << "' is not supported";
-  if (ctx.input(1) && !constantFloats(ctx.input(1)))
-    return ctx.error() << "roi must be a constant";
-  SmallVector<float> scales;
-  SmallVector<int64_t> shape;
-  auto sizes = ctx.input(3) ? constantInts(ctx.input(3)) : std::nullopt;
-  auto given = ctx.input(2) ? constantFloats(ctx.input(2)) : std::nullopt;
-  if ((ctx.input(2) && !given) || (ctx.input(3) && !sizes))
-    return ctx.error() << "scales and sizes must be constants";
-  if (sizes && !sizes->empty()) {
-    if (int64_t(sizes->size()) != rank)
-      return ctx.error() << "sizes needs one entry per dimension";
-    shape = *sizes;
-    for (int64_t d = 0; d < rank; ++d)
-      scales.push_back(float(shape[d]) / float(x.getDimSize(d)));
-  } else if (given && !given->empty()) {
-    if (int64_t(given->size()) != rank)
-      return ctx.error() << "scales needs one entry per dimension";
-    for (int64_t d = 0; d < rank; ++d) {
-      scales.push_back(float((*given)[d]));
-      shape.push_back(
-          int64_t(std::floor(double(x.getDimSize(d)) * float((*given)[d]))));
+  Value roiInput = legacy ? Value() : ctx.input(1);
+  Value scalesInput = legacy ? ctx.input(1) : ctx.input(2);
+  Value sizesInput = legacy ? Value() : ctx.input(3);
+
+  SmallVector<int64_t> axes = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  if (std::optional<SmallVector<int64_t>> given = ctx.intsAttr("axes")) {
+    axes.clear();
+    for (int64_t a : *given) {
+      FailureOr<int64_t> axis = normalizeAxis(ctx, a, rank, "axes entry");
+      if (failed(axis))
+        return failure();
+      if (llvm::is_contained(axes, *axis))
+        return ctx.error() << "axes lists dimension " << *axis << " twice";
+      axes.push_back(*axis);
+    }
+  }
+  size_t count = axes.size();
+
+  std::optional<SmallVector<double>> given;
+  if (scalesInput) {
+    given = constantFloats(scalesInput);
+    if (!given)
+      return ctx.error() << "scales must be a constant (it sets the output's "
+                            "shape; hetc needs static shapes)";
+  } else if (upsample && ctx.opset < 9) {
+    if (const onnx::AttributeProto *a = ctx.attr("scales"))
+      given = SmallVector<double>(a->floats().begin(), a->floats().end());
+  }
+  std::optional<SmallVector<int64_t>> sizes;
+  if (sizesInput) {
+    sizes = constantInts(sizesInput);
+    if (!sizes)
+      return ctx.error() << "sizes must be a constant (it sets the output's "
+                            "shape; hetc needs static shapes)";
+  }
+  if (given && given->empty())
+    given.reset();
+  if (sizes && sizes->empty())
+    sizes.reset();
+  if (given && sizes)
+    return ctx.error() << "give scales or sizes, not both";
+
+  SmallVector<double> scales(rank, 1.0);
+  SmallVector<int64_t> shape(x.getShape());
+  if (sizes) {
+    if (sizes->size() != count)
+      return ctx.error() << "sizes needs one entry per resized dimension ("
+                         << count << "), got " << sizes->size();
+    for (auto [i, d] : llvm::enumerate(axes)) {
+      if ((*sizes)[i] <= 0)
+        return ctx.error() << "sizes must be positive, got " << (*sizes)[i];
+      scales[d] = double((*sizes)[i]) / double(x.getDimSize(d));
+      shape[d] = (*sizes)[i];
+    }
+    std::string policy = ctx.stringAttr("keep_aspect_ratio_policy", "stretch");
+    if (policy != "stretch" && policy != "not_larger" && policy != "not_smaller")
+      return ctx.error() << "keep_aspect_ratio_policy must be stretch, "
+                            "not_larger or not_smaller, got '"
+                         << policy << "'";
+    if (policy != "stretch") {
+      double scale = scales[axes[0]];
+      for (int64_t d : axes)
+        scale = policy == "not_larger" ? std::min(scale, scales[d])
+                                       : std::max(scale, scales[d]);
+      for (int64_t d : axes) {
+        scales[d] = scale;
+        shape[d] = int64_t(scale * double(x.getDimSize(d)) + 0.5);
+      }
+    }
+  } else if (given) {
+    if (given->size() != count)
+      return ctx.error() << "scales needs one entry per resized dimension ("
+                         << count << "), got " << given->size();
+    for (auto [i, d] : llvm::enumerate(axes)) {
+      // Scales are float32 values; the reference computes in float64.
+      double scale = double(float((*given)[i]));
+      if (!(scale > 0))
+        return ctx.error() << "scales must be positive, got " << scale;
+      scales[d] = scale;
+      shape[d] = int64_t(std::floor(double(x.getDimSize(d)) * scale));
     }
   } else {
     return ctx.error() << "needs scales or sizes";
   }
+  for (int64_t d = 0; d < rank; ++d)
+    if (shape[d] <= 0)
+      return ctx.error() << "the output's dimension " << d
+                         << " would be empty (input " << x.getDimSize(d)
+                         << ", scale " << scales[d] << ")";
+
   std::string mode = ctx.stringAttr("mode", "nearest");
   std::string ctm =
-      ctx.stringAttr("coordinate_transformation_mode", "half_pixel");
-  if (ctm == "tf_crop_and_resize")
-    return ctx.error() << "coordinate_transformation_mode "
-                          "'tf_crop_and_resize' is not supported";
-  if (ctx.intAttr("exclude_outside", 0) != 0)
-    return ctx.error() << "exclude_outside is not supported";
+      legacy ? "asymmetric"
+             : ctx.stringAttr("coordinate_transformation_mode", "half_pixel");
+  std::string nearest =
+      legacy ? "floor" : ctx.stringAttr("nearest_mode", "round_prefer_floor");
+  if (!llvm::is_contained({"nearest", "linear", "cubic"}, mode))
+    return ctx.error() << "mode must be nearest, linear or cubic, got '"
+                       << mode << "'";
+  if (!llvm::is_contained({"half_pixel", "half_pixel_symmetric",
+                           "pytorch_half_pixel", "align_corners", "asymmetric",
+                           "tf_crop_and_resize"},
+                          ctm))
+    return ctx.error() << "coordinate_transformation_mode '" << ctm
+                       << "' is not one of half_pixel, half_pixel_symmetric, "
+                          "pytorch_half_pixel, align_corners, asymmetric and "
+                          "tf_crop_and_resize";
+  if (!llvm::is_contained(
+          {"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"},
+          nearest))
+    return ctx.error() << "nearest_mode '" << nearest
+                       << "' is not one of round_prefer_floor, "
+                          "round_prefer_ceil, floor and ceil";
+  bool antialias = ctx.intAttr("antialias", 0) != 0;
+  if (antialias && mode == "nearest")
+    return ctx.error() << "antialias is not defined for mode 'nearest'";
   Builder &b = ctx.builder;
+  DenseF64ArrayAttr roi;
+  if (ctm == "tf_crop_and_resize") {
+    std::optional<SmallVector<double>> values =
+        roiInput ? constantFloats(roiInput) : std::nullopt;
+    if (!values)
+      return ctx.error() << "tf_crop_and_resize needs roi as a constant";
+    if (values->size() != 2 * count)
+      return ctx.error() << "roi needs a start and an end per resized "
+                            "dimension ("
+                         << 2 * count << " values), got " << values->size();
+    SmallVector<double> full(rank, 0.0);
+    full.append(rank, 1.0);
+    for (auto [i, d] : llvm::enumerate(axes)) {
+      full[d] = (*values)[i];
+      full[rank + d] = (*values)[count + i];
+    }
+    roi = b.getDenseF64ArrayAttr(full);
+  }
   return SmallVector<Value>{ctx.create<hgraph::ResizeOp>(
-      RankedTensorType::get(shape, x.getElementType()), ctx.inputs[0],
-      b.getDenseF32ArrayAttr(scales), b.getStringAttr(mode),
-      b.getStringAttr(ctm),
-      b.getStringAttr(ctx.stringAttr("nearest_mode", "round_prefer_floor")),
-      b.getF32FloatAttr(ctx.floatAttr("cubic_coeff_a", -0.75f)))};
+      RankedTensorType::get(shape, x.getElementType()),
+      ctx.inputs[0], b.getDenseF64ArrayAttr(scales), b.getStringAttr(mode),
+      b.getStringAttr(ctm), b.getStringAttr(nearest),
+      b.getF32FloatAttr(ctx.floatAttr("cubic_coeff_a", -0.75f)),
+      b.getBoolAttr(ctx.intAttr("exclude_outside", 0) != 0),
+      b.getF32FloatAttr(ctx.floatAttr("extrapolation_value", 0.0f)),
+      b.getBoolAttr(antialias), roi)};
 }
 
 /// Quantisation operands: block quantisation (opset 21 block_size) is not
@@ -402,6 +506,7 @@ void hetc::frontend::addNNRules(llvm::StringMap<ImportRule> &rules) {
       {"MaxPool", importPool<hgraph::MaxPoolOp>},
       {"AveragePool", importPool<hgraph::AveragePoolOp>},
       {"Resize", importResize},
+      {"Upsample", importResize},
       {"QuantizeLinear", importQuantizeLinear},
       {"DequantizeLinear", importDequantizeLinear},
       {"MatMulInteger", importMatMulInteger},

@@ -23,6 +23,10 @@ void populateDecomposeSoftmaxPatterns(mlir::RewritePatternSet &patterns);
 /// `hgraph.trilu` as a where with a constant mask.
 void populateDecomposeTriluPatterns(mlir::RewritePatternSet &patterns);
 
+/// `hgraph.resize` as products with constant interpolation matrices, one
+/// per resampled dimension.
+void populateDecomposeResizePatterns(mlir::RewritePatternSet &patterns);
+
 } // namespace hetc
 
 #endif // HETC_COMPILER_PASSES_DECOMPOSEPATTERNS_H

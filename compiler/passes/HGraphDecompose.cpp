@@ -415,6 +415,7 @@ struct HGraphDecomposePass
     populateDecomposeGatherPatterns(patterns);
     populateDecomposeSoftmaxPatterns(patterns);
     populateDecomposeTriluPatterns(patterns);
+    populateDecomposeResizePatterns(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

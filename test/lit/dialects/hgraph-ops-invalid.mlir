@@ -78,3 +78,12 @@ func.func @pointwise_unknown(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = hgraph.pointwise gamma %x : tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// Tests that tf_crop_and_resize needs a start and an end per dimension.
+func.func @resize_roi(%x: tensor<2x4xf32>) -> tensor<3x4xf32> {
+  // expected-error @+1 {{tf_crop_and_resize needs a roi of 4 values (a start and an end per dimension)}}
+  %0 = hgraph.resize %x {coordinate_transformation_mode = "tf_crop_and_resize", cubic_coeff_a = -7.500000e-01 : f32, mode = "linear", nearest_mode = "round_prefer_floor", scales = array<f64: 1.5, 1.0>, roi = array<f64: 0.0, 2.0>} : tensor<2x4xf32> -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}

@@ -54,7 +54,7 @@ func.func @nn(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %v: tensor<3xf32
   // CHECK: hgraph.max_pool %{{.*}} {ceil_mode = false, count_include_pad = false, dilations = array<i64: 1, 1>, kernel_shape = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>} : tensor<1x3x8x8xf32> -> tensor<1x3x4x4xf32>
   %2 = hgraph.max_pool %1 {ceil_mode = false, count_include_pad = false, dilations = array<i64: 1, 1>, kernel_shape = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>} : tensor<1x3x8x8xf32> -> tensor<1x3x4x4xf32>
   // CHECK: hgraph.resize
-  %3 = hgraph.resize %2 {coordinate_transformation_mode = "half_pixel", cubic_coeff_a = -7.500000e-01 : f32, mode = "nearest", nearest_mode = "round_prefer_floor", scales = array<f32: 1.0, 1.0, 2.0, 2.0>} : tensor<1x3x4x4xf32> -> tensor<1x3x8x8xf32>
+  %3 = hgraph.resize %2 {coordinate_transformation_mode = "half_pixel", cubic_coeff_a = -7.500000e-01 : f32, mode = "nearest", nearest_mode = "round_prefer_floor", scales = array<f64: 1.0, 1.0, 2.0, 2.0>} : tensor<1x3x4x4xf32> -> tensor<1x3x8x8xf32>
   // CHECK: hgraph.dequantize_linear %{{.*}}, %{{.*}} {axis = 1 : i64} : (tensor<4x8xui8>, tensor<f32>) -> tensor<4x8xf32>
   %4 = hgraph.dequantize_linear %q, %qs {axis = 1 : i64} : (tensor<4x8xui8>, tensor<f32>) -> tensor<4x8xf32>
   return %4 : tensor<4x8xf32>

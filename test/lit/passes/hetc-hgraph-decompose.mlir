@@ -352,3 +352,37 @@ func.func @trilu_upper(%x: tensor<2x3x3xf32>) -> tensor<2x3x3xf32> {
   %0 = hgraph.trilu %x {k = 1 : i64, upper = true} : tensor<2x3x3xf32>
   return %0 : tensor<2x3x3xf32>
 }
+
+// -----
+
+// Tests that nearest resize along the last dimension is a product with a
+// constant selection matrix (asymmetric coordinates, rounding down), the
+// unchanged dimensions flattened into rows.
+// CHECK-LABEL: func.func @resize_nearest
+func.func @resize_nearest(%x: tensor<1x2x3xf32>) -> tensor<1x2x6xf32> {
+  // CHECK: %[[W:.*]] = hgraph.constant dense<{{\[\[}}1.000000e+00, 1.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00], [0.000000e+00, 0.000000e+00, 1.000000e+00, 1.000000e+00, 0.000000e+00, 0.000000e+00], [0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 1.000000e+00, 1.000000e+00]]> : tensor<3x6xf32>
+  // CHECK: %[[ROWS:.*]] = hgraph.reshape %arg0 : tensor<1x2x3xf32> -> tensor<2x3xf32>
+  // CHECK: %[[P:.*]] = hgraph.matmul %[[ROWS]], %[[W]] : (tensor<2x3xf32>, tensor<3x6xf32>) -> tensor<2x6xf32>
+  // CHECK: %[[R:.*]] = hgraph.reshape %[[P]] : tensor<2x6xf32> -> tensor<1x2x6xf32>
+  // CHECK: return %[[R]]
+  %0 = hgraph.resize %x {coordinate_transformation_mode = "asymmetric", cubic_coeff_a = -7.500000e-01 : f32, mode = "nearest", nearest_mode = "floor", scales = array<f64: 1.0, 1.0, 2.0>} : tensor<1x2x3xf32> -> tensor<1x2x6xf32>
+  return %0 : tensor<1x2x6xf32>
+}
+
+// -----
+
+// Tests that tf_crop_and_resize resamples the first dimension between two
+// transposes and adds the extrapolation value where the crop leaves the
+// input; the second dimension, cropped whole, is left alone.
+// CHECK-LABEL: func.func @resize_crop
+func.func @resize_crop(%x: tensor<2x4xf32>) -> tensor<3x4xf32> {
+  // CHECK-DAG: %[[BIAS:.*]] = hgraph.constant dense<[0.000000e+00, 0.000000e+00, 5.000000e+00]> : tensor<3xf32>
+  // CHECK-DAG: %[[W:.*]] = hgraph.constant dense<{{\[\[}}1.000000e+00, 0.000000e+00, 0.000000e+00], [0.000000e+00, 1.000000e+00, 0.000000e+00]]> : tensor<2x3xf32>
+  // CHECK: %[[T:.*]] = hgraph.transpose %arg0 {perm = array<i64: 1, 0>} : tensor<2x4xf32> -> tensor<4x2xf32>
+  // CHECK: %[[P:.*]] = hgraph.matmul %[[T]], %[[W]]
+  // CHECK: %[[E:.*]] = hgraph.add %[[P]], %[[BIAS]]
+  // CHECK: %[[R:.*]] = hgraph.transpose %[[E]] {perm = array<i64: 1, 0>} : tensor<4x3xf32> -> tensor<3x4xf32>
+  // CHECK-NEXT: return %[[R]]
+  %0 = hgraph.resize %x {coordinate_transformation_mode = "tf_crop_and_resize", cubic_coeff_a = -7.500000e-01 : f32, mode = "linear", nearest_mode = "round_prefer_floor", scales = array<f64: 1.5, 1.0>, roi = array<f64: 0.0, 0.0, 2.0, 1.0>, extrapolation_value = 5.0 : f32} : tensor<2x4xf32> -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}

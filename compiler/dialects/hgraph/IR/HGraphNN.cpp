@@ -139,12 +139,32 @@ LogicalResult MaxPoolOp::verify() { return verifyPool(*this); }
 LogicalResult AveragePoolOp::verify() { return verifyPool(*this); }
 
 LogicalResult ResizeOp::verify() {
-  if (getScales().size() != size_t(getType().getRank()))
-    return emitOpError("scales needs one entry per dimension (")
-           << getType().getRank() << ")";
+  int64_t rank = getType().getRank();
+  if (getScales().size() != size_t(rank))
+    return emitOpError("scales needs one entry per dimension (") << rank << ")";
+  for (double scale : getScales())
+    if (!(scale > 0))
+      return emitOpError("scales must be positive, got ") << scale;
+  if (getInput().getType().getElementType() != getType().getElementType())
+    return emitOpError("input and result element types differ");
   StringRef mode = getMode();
   if (mode != "nearest" && mode != "linear" && mode != "cubic")
     return emitOpError("mode must be nearest, linear or cubic, got ") << mode;
+  StringRef ctm = getCoordinateTransformationMode();
+  if (!llvm::is_contained({"half_pixel", "half_pixel_symmetric",
+                           "pytorch_half_pixel", "align_corners", "asymmetric",
+                           "tf_crop_and_resize"},
+                          ctm))
+    return emitOpError("unknown coordinate_transformation_mode '") << ctm << "'";
+  StringRef nearest = getNearestMode();
+  if (!llvm::is_contained(
+          {"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"},
+          nearest))
+    return emitOpError("unknown nearest_mode '") << nearest << "'";
+  if (ctm == "tf_crop_and_resize" &&
+      (!getRoi() || getRoi()->size() != size_t(2 * rank)))
+    return emitOpError("tf_crop_and_resize needs a roi of ")
+           << 2 * rank << " values (a start and an end per dimension)";
   return success();
 }
 

@@ -171,21 +171,29 @@ def HGraph_MaxPoolOp : HGraph_PoolOp<"max_pool", "MaxPool", "maximum">;
 def HGraph_AveragePoolOp : HGraph_PoolOp<"average_pool", "AveragePool", "mean">;
 
 def HGraph_ResizeOp : HGraph_Op<"resize", [Pure]> {
-  let summary = "Resamples the spatial dimensions of a tensor (ONNX Resize)";
+  let summary = "Resamples a tensor along its dimensions (ONNX Resize)";
   let description = [{
-    Scales each dimension by `scales` (the importer derives them from ONNX
-    `sizes` where given) with `mode` `nearest`, `linear` or `cubic`;
-    `coordinate_transformation_mode`, `nearest_mode` and `cubic_coeff_a`
-    keep their ONNX meaning.
+    Scales dimension d by `scales[d]` (the importer derives the scales from
+    ONNX `sizes`, `axes` and `keep_aspect_ratio_policy`; the result type
+    gives the output sizes) with `mode` `nearest`, `linear` or `cubic`.
+    `coordinate_transformation_mode`, `nearest_mode`, `cubic_coeff_a`,
+    `exclude_outside`, `extrapolation_value`, `antialias` and `roi` (one
+    start and one end per dimension, used by `tf_crop_and_resize`) keep
+    their ONNX meaning. `hetc-hgraph-decompose` turns each resampled
+    dimension into a product with a constant interpolation matrix.
 
     ```mlir
-    %0 = hgraph.resize %x {coordinate_transformation_mode = "half_pixel", cubic_coeff_a = -7.500000e-01 : f32, mode = "nearest", nearest_mode = "round_prefer_floor", scales = array<f32: 1.0, 1.0, 2.0, 2.0>}
+    %0 = hgraph.resize %x {coordinate_transformation_mode = "half_pixel", cubic_coeff_a = -7.500000e-01 : f32, mode = "nearest", nearest_mode = "round_prefer_floor", scales = array<f64: 1.0, 1.0, 2.0, 2.0>}
         : tensor<1x1x2x2xf32> -> tensor<1x1x4x4xf32>
     ```
   }];
-  let arguments = (ins AnyStaticShapeTensor:$input, DenseF32ArrayAttr:$scales,
+  let arguments = (ins AnyStaticShapeTensor:$input, DenseF64ArrayAttr:$scales,
                        StrAttr:$mode, StrAttr:$coordinate_transformation_mode,
-                       StrAttr:$nearest_mode, F32Attr:$cubic_coeff_a);
+                       StrAttr:$nearest_mode, F32Attr:$cubic_coeff_a,
+                       DefaultValuedAttr<BoolAttr, "false">:$exclude_outside,
+                       DefaultValuedAttr<F32Attr, "0.0f">:$extrapolation_value,
+                       DefaultValuedAttr<BoolAttr, "false">:$antialias,
+                       OptionalAttr<DenseF64ArrayAttr>:$roi);
   let results = (outs AnyStaticShapeTensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
   let hasVerifier = 1;

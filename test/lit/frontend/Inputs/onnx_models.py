@@ -73,7 +73,7 @@ def problems(path):
     nodes = [
         helper.make_node("NonZero", ["x"], ["nz"], name="nonzero"),
         helper.make_node("Resize", ["x", "", "scales"], ["r"], name="resize",
-                         mode="linear", coordinate_transformation_mode="tf_crop_and_resize"),
+                         mode="linear", coordinate_transformation_mode="tf_half_pixel"),
         helper.make_node("Gelu", ["x"], ["g"], name="gelu", approximate="fast"),
         helper.make_node("Relu", ["g"], ["y"], name="after_gelu"),
         helper.make_node("FancyOp", ["x"], ["f"], name="custom", domain="com.example"),
@@ -220,6 +220,21 @@ def index_ops(path):
     _save(nodes, [_t("x", [2, 3]), _t("i", [3], TensorProto.INT64), _t("v", [2])],
           [_t("hardmax", [2, 3]), _t("onehot", [4, 3]), _t("eye", [2, 3]),
            _t("hann", [4]), _t("lp", [2, 3])], [depth, size], path, opset=18)
+
+
+def resize_axes(path):
+    """Resize with axes and sizes under keep_aspect_ratio_policy, and an
+    opset 9 Upsample."""
+    sizes = numpy_helper.from_array(np.array([6, 5], dtype=np.int64), "sizes")
+    scales = numpy_helper.from_array(np.array([1, 1, 2, 3], dtype=np.float32), "scales")
+    nodes = [
+        helper.make_node("Resize", ["x", "", "", "sizes"], ["r"], name="resize",
+                         axes=[3, 2], keep_aspect_ratio_policy="not_larger"),
+    ]
+    _save(nodes, [_t("x", [1, 1, 2, 4])], [_t("r", [1, 1, 3, 6])], [sizes], path, opset=19)
+    up = [helper.make_node("Upsample", ["x", "scales"], ["u"], name="upsample")]
+    _save(up, [_t("x", [1, 1, 2, 4])], [_t("u", [1, 1, 4, 12])], [scales],
+          os.path.splitext(path)[0] + "-upsample.onnx", opset=9)
 
 
 if __name__ == "__main__":
