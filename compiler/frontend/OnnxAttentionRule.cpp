@@ -81,7 +81,7 @@ Value splitHeads(NodeContext &ctx, Value x, int64_t heads) {
   return transpose(ctx, r, {0, 2, 1, 3});
 }
 
-Results importAttention(NodeContext &ctx) {
+Results importAttentionF32(NodeContext &ctx) {
   if (failed(expectInputs(ctx, 3, 7)))
     return failure();
   Value q = ctx.inputs[0], k = ctx.inputs[1], v = ctx.inputs[2];
@@ -89,8 +89,8 @@ Results importAttention(NodeContext &ctx) {
         pastValue = ctx.input(5);
   for (Value x : {q, k, v, pastKey, pastValue})
     if (x && !tensorType(x).getElementType().isF32())
-      return ctx.error() << "only float32 Q, K, V and caches are supported, "
-                            "got "
+      return ctx.error() << "Q, K, V and the caches must all be float32, "
+                            "float16 or bfloat16 (one type), got "
                          << tensorType(x);
   if (ctx.input(6))
     return ctx.error() << "input 6 ('nonpad_kv_seqlen') is not supported";
@@ -294,6 +294,28 @@ Results importAttention(NodeContext &ctx) {
                 {batch, seq, qHeads * vSize});
   }
   return SmallVector<Value>{y, presentKey, presentValue, qkOutput};
+}
+
+/// Attention on f16 or bf16 tensors computes in f32 (the chip's vector
+/// and matrix units accumulate in f32 anyway) and rounds the outputs back
+/// to the inputs' type.
+Results importAttention(NodeContext &ctx) {
+  if (ctx.inputs.empty() || !ctx.inputs[0])
+    return importAttentionF32(ctx);
+  Type element = tensorType(ctx.inputs[0]).getElementType();
+  if (!element.isF16() && !element.isBF16())
+    return importAttentionF32(ctx);
+  Type f32 = ctx.builder.getF32Type();
+  for (Value &input : ctx.inputs)
+    if (input && tensorType(input).getElementType() == element)
+      input = castTo(ctx, input, f32);
+  Results results = importAttentionF32(ctx);
+  if (failed(results))
+    return failure();
+  for (Value &result : *results)
+    if (result)
+      result = castTo(ctx, result, element);
+  return results;
 }
 
 } // namespace

@@ -227,8 +227,8 @@ struct DecomposeBatchedMatMul : OpRewritePattern<MatMulOp> {
     auto lt = cast<RankedTensorType>(op.getLhs().getType());
     auto rt = cast<RankedTensorType>(op.getRhs().getType());
     auto resultType = cast<RankedTensorType>(op.getType());
-    if (!resultType.getElementType().isF32())
-      return rewriter.notifyMatchFailure(op, "only f32");
+    if (!isa<FloatType>(resultType.getElementType()))
+      return rewriter.notifyMatchFailure(op, "only floats");
     if (lt.getRank() >= 2 && rt.getRank() == 2)
       return rewriter.notifyMatchFailure(op, "runs as linear");
     if (lt.getRank() == 0 || rt.getRank() == 0)

@@ -237,5 +237,14 @@ def resize_axes(path):
           os.path.splitext(path)[0] + "-upsample.onnx", opset=9)
 
 
+def attention_f16(path):
+    """Attention on float16 tensors."""
+    nodes = [helper.make_node("Attention", ["q", "k", "v"], ["y"], name="attn")]
+    f16 = TensorProto.FLOAT16
+    _save(nodes, [_t("q", [1, 2, 3, 4], f16), _t("k", [1, 2, 5, 4], f16),
+                  _t("v", [1, 2, 5, 4], f16)], [_t("y", [1, 2, 3, 4], f16)], [], path,
+          opset=23)
+
+
 if __name__ == "__main__":
     globals()[sys.argv[1]](sys.argv[2])
