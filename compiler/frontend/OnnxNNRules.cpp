@@ -224,10 +224,20 @@ Results importConvTranspose(NodeContext &ctx) {
 }
 
 template <typename OpTy>
+Results poolOf(NodeContext &ctx, Value input, bool countIncludePad);
+
+template <typename OpTy>
 Results importPool(NodeContext &ctx) {
   if (failed(expectInputs(ctx, 1, 1)) || failed(onlyOutputs(ctx, 1)))
     return failure();
-  RankedTensorType x = tensorType(ctx.inputs[0]);
+  return poolOf<OpTy>(ctx, ctx.inputs[0],
+                      ctx.intAttr("count_include_pad", 0) != 0);
+}
+
+/// The pooling `OpTy` of `input` with the node's window attributes.
+template <typename OpTy>
+Results poolOf(NodeContext &ctx, Value input, bool countIncludePad) {
+  RankedTensorType x = tensorType(input);
   std::optional<SmallVector<int64_t>> kernel = ctx.intsAttr("kernel_shape");
   if (x.getRank() < 3 || !kernel || int64_t(kernel->size()) != x.getRank() - 2)
     return ctx.error() << "needs kernel_shape with one entry per spatial "
@@ -256,11 +266,52 @@ Results importPool(NodeContext &ctx) {
   }
   Builder &b = ctx.builder;
   return SmallVector<Value>{ctx.create<OpTy>(
-      RankedTensorType::get(shape, x.getElementType()), ctx.inputs[0],
+      RankedTensorType::get(shape, x.getElementType()), input,
       b.getDenseI64ArrayAttr(w->kernel), b.getDenseI64ArrayAttr(w->strides),
       b.getDenseI64ArrayAttr(w->pads), b.getDenseI64ArrayAttr(w->dilations),
-      b.getBoolAttr(ceil),
-      b.getBoolAttr(ctx.intAttr("count_include_pad", 0) != 0))};
+      b.getBoolAttr(ceil), b.getBoolAttr(countIncludePad))};
+}
+
+/// LpPool: (sum of |x|^p over each window)^(1/p), padding counting as
+/// zeros: an average pool of |x|^p that counts the padding, times the
+/// window size, to the power 1/p.
+Results importLpPool(NodeContext &ctx) {
+  if (failed(expectInputs(ctx, 1, 1)) || failed(onlyOutputs(ctx, 1)))
+    return failure();
+  Value x = ctx.inputs[0];
+  Type element = tensorType(x).getElementType();
+  if (!isa<FloatType>(element))
+    return ctx.error() << "X must be a float tensor, got " << tensorType(x);
+  int64_t p = ctx.intAttr("p", 2);
+  if (p <= 0)
+    return ctx.error() << "p must be positive, got " << p;
+  std::optional<SmallVector<int64_t>> kernel = ctx.intsAttr("kernel_shape");
+  if (!kernel)
+    return ctx.error() << "needs kernel_shape";
+  auto scalar = [&](double v) -> Value {
+    return hgraph::ConstantOp::create(
+        ctx.builder, ctx.loc,
+        DenseElementsAttr::get(RankedTensorType::get({}, element),
+                               FloatAttr::get(element, v).getValue()));
+  };
+  Value powered = ctx.create<hgraph::AbsOp>(x);
+  if (p != 1)
+    powered = ctx.create<hgraph::PowOp>(tensorType(x), powered,
+                                        scalar(double(p)));
+  Results mean = poolOf<hgraph::AveragePoolOp>(ctx, powered, true);
+  if (failed(mean))
+    return failure();
+  int64_t size = 1;
+  for (int64_t k : *kernel)
+    size *= k;
+  RankedTensorType type = tensorType((*mean)[0]);
+  Value sum = ctx.create<hgraph::MulOp>(type, (*mean)[0], scalar(double(size)));
+  if (p == 1)
+    return SmallVector<Value>{sum};
+  if (p == 2)
+    return SmallVector<Value>{ctx.create<hgraph::SqrtOp>(sum)};
+  return SmallVector<Value>{
+      ctx.create<hgraph::PowOp>(type, sum, scalar(1.0 / double(p)))};
 }
 
 /// Resize, following ONNX's reference: `axes` (opset 18) lists the
@@ -505,6 +556,7 @@ void hetc::frontend::addNNRules(llvm::StringMap<ImportRule> &rules) {
       {"ConvTranspose", importConvTranspose},
       {"MaxPool", importPool<hgraph::MaxPoolOp>},
       {"AveragePool", importPool<hgraph::AveragePoolOp>},
+      {"LpPool", importLpPool},
       {"Resize", importResize},
       {"Upsample", importResize},
       {"QuantizeLinear", importQuantizeLinear},

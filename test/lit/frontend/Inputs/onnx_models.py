@@ -246,5 +246,12 @@ def attention_f16(path):
           opset=23)
 
 
+def lp_pool(path):
+    """LpPool with p = 3 and padding."""
+    nodes = [helper.make_node("LpPool", ["x"], ["y"], name="lppool", kernel_shape=[2],
+                              pads=[1, 0], p=3)]
+    _save(nodes, [_t("x", [1, 2, 5])], [_t("y", [1, 2, 5])], [], path, opset=18)
+
+
 if __name__ == "__main__":
     globals()[sys.argv[1]](sys.argv[2])
