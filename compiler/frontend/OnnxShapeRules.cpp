@@ -632,6 +632,29 @@ Results importArgMax(NodeContext &ctx) {
       ctx.builder.getBoolAttr(ctx.intAttr("select_last_index", 0) != 0))};
 }
 
+/// CumSum and CumProd: the axis is a constant (a scalar or one value).
+template <hgraph::ReduceKind Kind>
+Results importCumulative(NodeContext &ctx) {
+  if (failed(expectInputs(ctx, 2, 2)))
+    return failure();
+  RankedTensorType type = tensorType(ctx.inputs[0]);
+  std::optional<SmallVector<int64_t>> axis = constantInts(ctx.inputs[1]);
+  if (!axis || axis->size() != 1)
+    return ctx.error() << "axis must be a constant with one value";
+  if (type.getRank() == 0)
+    return ctx.error() << "x must have rank 1 or more";
+  FailureOr<int64_t> a = normalizeAxis(ctx, (*axis)[0], type.getRank());
+  if (failed(a))
+    return failure();
+  if (type.getElementType().isInteger(1))
+    return ctx.error() << "x must be numbers, got " << type;
+  return SmallVector<Value>{ctx.create<hgraph::CumulativeOp>(
+      type, hgraph::ReduceKindAttr::get(ctx.builder.getContext(), Kind),
+      ctx.inputs[0], ctx.builder.getI64IntegerAttr(*a),
+      ctx.builder.getBoolAttr(ctx.intAttr("exclusive", 0) != 0),
+      ctx.builder.getBoolAttr(ctx.intAttr("reverse", 0) != 0))};
+}
+
 /// Dropout at inference is the identity; its optional mask is all true.
 Results importDropout(NodeContext &ctx) {
   if (failed(expectInputs(ctx, 1, 3)))
@@ -691,6 +714,8 @@ void hetc::frontend::addShapeRules(llvm::StringMap<ImportRule> &rules) {
       {"GlobalAveragePool", importGlobalPool<ReduceKind::mean>},
       {"GlobalMaxPool", importGlobalPool<ReduceKind::max>},
       {"ArgMax", importArgMax<false>},
+      {"CumSum", importCumulative<hgraph::ReduceKind::sum>},
+      {"CumProd", importCumulative<hgraph::ReduceKind::prod>},
       {"ArgMin", importArgMax<true>},
   });
 }

@@ -27,6 +27,9 @@ void populateDecomposeTriluPatterns(mlir::RewritePatternSet &patterns);
 /// per resampled dimension.
 void populateDecomposeResizePatterns(mlir::RewritePatternSet &patterns);
 
+/// `hgraph.cumulative` as a log-step scan of shifted adds or multiplies.
+void populateDecomposeCumulativePatterns(mlir::RewritePatternSet &patterns);
+
 } // namespace hetc
 
 #endif // HETC_COMPILER_PASSES_DECOMPOSEPATTERNS_H

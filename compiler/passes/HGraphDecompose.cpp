@@ -416,6 +416,7 @@ struct HGraphDecomposePass
     populateDecomposeSoftmaxPatterns(patterns);
     populateDecomposeTriluPatterns(patterns);
     populateDecomposeResizePatterns(patterns);
+    populateDecomposeCumulativePatterns(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

@@ -57,7 +57,11 @@ def HGraphDecompose : Pass<"hetc-hgraph-decompose", "mlir::func::FuncOp"> {
     positions leaves the picked one (an out-of-range index gives 0).
     `log_softmax` becomes (x - max) - log(sum(exp(x - max))) along its
     axis; `softmax` along another than the last axis runs along the last
-    between two transposes; `trilu` is a `where` with a constant mask.
+    between two transposes; `trilu` is a `where` with a constant mask;
+    `resize` is, per resampled dimension, a `matmul` with a constant
+    interpolation matrix (plus a constant row where tf_crop_and_resize
+    extrapolates); `cumulative` is a log-step scan of slices, pads and
+    adds (or multiplies).
 
     Constant operands fold afterwards under
     canonicalisation, so a Gemm with constant weights and `transB = 1`

@@ -161,7 +161,8 @@ def compare(expected, actual, narrow_float=False):
 
 
 # Operand positions that set the shape of a node's result (or, for Resize,
-# its sampling grid): a graph input feeding one of them is given to
+# its sampling grid; for CumSum and CumProd, the axis): a graph input
+# feeding one of them is given to
 # `hetc compile --input-value` from the data set, as TensorRT takes shape
 # tensors when it builds an engine. hetc compiles static shapes only.
 SHAPE_OPERANDS = {
@@ -173,7 +174,7 @@ SHAPE_OPERANDS = {
     "ReduceMax": {1}, "ReduceMin": {1}, "ReduceProd": {1},
     "ReduceSumSquare": {1}, "ReduceL1": {1}, "ReduceL2": {1},
     "ReduceLogSum": {1}, "ReduceLogSumExp": {1}, "HannWindow": {0},
-    "HammingWindow": {0}, "BlackmanWindow": {0},
+    "HammingWindow": {0}, "BlackmanWindow": {0}, "CumSum": {1}, "CumProd": {1},
 }
 
 

@@ -87,3 +87,12 @@ func.func @resize_roi(%x: tensor<2x4xf32>) -> tensor<3x4xf32> {
   %0 = hgraph.resize %x {coordinate_transformation_mode = "tf_crop_and_resize", cubic_coeff_a = -7.500000e-01 : f32, mode = "linear", nearest_mode = "round_prefer_floor", scales = array<f64: 1.5, 1.0>, roi = array<f64: 0.0, 2.0>} : tensor<2x4xf32> -> tensor<3x4xf32>
   return %0 : tensor<3x4xf32>
 }
+
+// -----
+
+// Tests that cumulative only sums or multiplies.
+func.func @cumulative_max(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{kind must be sum or prod, got max}}
+  %0 = hgraph.cumulative max %x {axis = 0 : i64, exclusive = false, reverse = false} : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

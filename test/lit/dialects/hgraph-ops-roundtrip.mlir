@@ -70,3 +70,10 @@ func.func @pointwise(%x: tensor<2x3xf32>, %i: tensor<4xi32>) -> (tensor<2x3xf32>
   %2 = hgraph.pointwise sign %i : tensor<4xi32>
   return %0, %1, %2 : tensor<2x3xf32>, tensor<2x3xf32>, tensor<4xi32>
 }
+
+// CHECK-LABEL: func.func @cumulative
+func.func @cumulative(%x: tensor<2x5xf32>) -> tensor<2x5xf32> {
+  // CHECK: hgraph.cumulative prod %{{.*}} {axis = 1 : i64, exclusive = false, reverse = true} : tensor<2x5xf32>
+  %0 = hgraph.cumulative prod %x {axis = 1 : i64, exclusive = false, reverse = true} : tensor<2x5xf32>
+  return %0 : tensor<2x5xf32>
+}

@@ -386,3 +386,26 @@ func.func @resize_crop(%x: tensor<2x4xf32>) -> tensor<3x4xf32> {
   %0 = hgraph.resize %x {coordinate_transformation_mode = "tf_crop_and_resize", cubic_coeff_a = -7.500000e-01 : f32, mode = "linear", nearest_mode = "round_prefer_floor", scales = array<f64: 1.5, 1.0>, roi = array<f64: 0.0, 0.0, 2.0, 1.0>, extrapolation_value = 5.0 : f32} : tensor<2x4xf32> -> tensor<3x4xf32>
   return %0 : tensor<3x4xf32>
 }
+
+// -----
+
+// Tests that a reversed exclusive running sum flips the input, adds copies
+// shifted by 1, 2 and 4 (zeros padded in front), shifts the result by one
+// and flips it back.
+// CHECK-LABEL: func.func @cumulative_sum
+func.func @cumulative_sum(%x: tensor<2x5xi32>) -> tensor<2x5xi32> {
+  // CHECK: %[[ZERO:.*]] = hgraph.constant dense<0> : tensor<i32>
+  // CHECK: %[[FLIP:.*]] = hgraph.slice %arg0 {starts = array<i64: 0, 4>, steps = array<i64: 1, -1>} : tensor<2x5xi32> -> tensor<2x5xi32>
+  // CHECK: hgraph.pad %{{.*}}, %[[ZERO]] {mode = "constant", pads = array<i64: 0, 1, 0, 0>}
+  // CHECK: %[[S1:.*]] = hgraph.add %[[FLIP]]
+  // CHECK: hgraph.pad %{{.*}}, %[[ZERO]] {mode = "constant", pads = array<i64: 0, 2, 0, 0>}
+  // CHECK: %[[S2:.*]] = hgraph.add %[[S1]]
+  // CHECK: hgraph.pad %{{.*}}, %[[ZERO]] {mode = "constant", pads = array<i64: 0, 4, 0, 0>}
+  // CHECK: %[[S4:.*]] = hgraph.add %[[S2]]
+  // CHECK: %[[HEAD:.*]] = hgraph.slice %[[S4]] {starts = array<i64: 0, 0>, steps = array<i64: 1, 1>} : tensor<2x5xi32> -> tensor<2x4xi32>
+  // CHECK: %[[EXCL:.*]] = hgraph.pad %[[HEAD]], %[[ZERO]] {mode = "constant", pads = array<i64: 0, 1, 0, 0>}
+  // CHECK: %[[R:.*]] = hgraph.slice %[[EXCL]] {starts = array<i64: 0, 4>, steps = array<i64: 1, -1>}
+  // CHECK: return %[[R]]
+  %0 = hgraph.cumulative sum %x {axis = 1 : i64, exclusive = true, reverse = true} : tensor<2x5xi32>
+  return %0 : tensor<2x5xi32>
+}

@@ -330,6 +330,15 @@ SmallVector<int64_t> reducedShape(ArrayRef<int64_t> in, ArrayRef<int64_t> axes,
 
 } // namespace
 
+LogicalResult CumulativeOp::verify() {
+  if (getKind() != ReduceKind::sum && getKind() != ReduceKind::prod)
+    return emitOpError("kind must be sum or prod, got ")
+           << stringifyReduceKind(getKind());
+  if (getType().getElementType().isInteger(1))
+    return emitOpError("is not defined on booleans");
+  return verifyAxis(*this, int64_t(getAxis()), getType().getRank());
+}
+
 LogicalResult ReduceOp::verify() {
   ShapedType in = getInput().getType();
   int64_t previous = -1;

@@ -214,6 +214,25 @@ def HGraph_ReduceOp : HGraph_Op<"reduce", [Pure]> {
   let hasFolder = 1;
 }
 
+def HGraph_CumulativeOp : HGraph_Op<"cumulative", [Pure, SameOperandsAndResultType]> {
+  let summary = "Running sums or products along an axis (ONNX CumSum, CumProd)";
+  let description = [{
+    `kind` is `sum` or `prod`. Element i along `axis` combines elements 0..i
+    (0..i-1 with `exclusive`, whose first element is the identity); with
+    `reverse` the run goes from the end. `hetc-hgraph-decompose` expresses
+    it as log2(n) shifted adds (or multiplies).
+
+    ```mlir
+    %0 = hgraph.cumulative sum %x {axis = 1 : i64, exclusive = false, reverse = false} : tensor<2x5xf32>
+    ```
+  }];
+  let arguments = (ins HGraph_ReduceKindAttr:$kind, AnyStaticShapeTensor:$input,
+                       I64Attr:$axis, BoolAttr:$exclusive, BoolAttr:$reverse);
+  let results = (outs AnyStaticShapeTensor:$result);
+  let assemblyFormat = "$kind $input attr-dict `:` type($input)";
+  let hasVerifier = 1;
+}
+
 def HGraph_ArgMaxOp : HGraph_Op<"arg_max", [Pure]> {
   let summary = "Index of the largest (or smallest) element along an axis (ONNX ArgMax/ArgMin)";
   let description = [{

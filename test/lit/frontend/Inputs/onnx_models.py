@@ -246,6 +246,17 @@ def attention_f16(path):
           opset=23)
 
 
+def cumulative(path):
+    """CumSum with a negative constant axis and CumProd (opset 26)."""
+    axis = numpy_helper.from_array(np.array(-1, dtype=np.int64), "axis")
+    nodes = [
+        helper.make_node("CumSum", ["x", "axis"], ["s"], name="cumsum", exclusive=1),
+        helper.make_node("CumProd", ["x", "axis"], ["p"], name="cumprod", reverse=1),
+    ]
+    _save(nodes, [_t("x", [2, 3])], [_t("s", [2, 3]), _t("p", [2, 3])], [axis], path,
+          opset=26)
+
+
 def lp_pool(path):
     """LpPool with p = 3 and padding."""
     nodes = [helper.make_node("LpPool", ["x"], ["y"], name="lppool", kernel_shape=[2],
