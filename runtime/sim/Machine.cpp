@@ -501,22 +501,14 @@ void Machine::compute(const Op &op, const float *const *src, float *out) {
   case OpClass::LoadWeights:
     loadWeights(op, src[0]);
     break;
-  case OpClass::MatMul: {
-    const Plane &plane = planes[op.unit];
-    PlaneWeights weights;
-    weights.data = plane.weights.get();
-    weights.rows = plane.rows.data();
-    weights.rowCount = uint32_t(plane.rows.size());
-    weights.cols = plane.cols;
-    weights.finite = plane.finite.data();
+  case OpClass::MatMul:
     // f16 and bf16 products are exact in fp32, so the fp32 routine is
     // their "fp32 accumulation" as it stands.
     if (io::isFloat(op.inType))
-      matmul(src[0], weights, out, lanes);
+      queueMatmul(op, src[0], out);
     else
-      integerMatmul(src[0], weights, out, lanes);
+      integerMatmul(src[0], weightsOf(planes[op.unit]), out, lanes);
     break;
-  }
   case OpClass::Permute:
     for (uint32_t j = 0; j < lanes; ++j) {
       uint32_t from = j < op.lanes ? op.laneMap[j] : kLaneKeep;
@@ -538,6 +530,53 @@ bool isPositiveZero(float value) {
 }
 } // namespace
 
+PlaneWeights Machine::weightsOf(const Plane &plane) const {
+  PlaneWeights weights;
+  weights.data = plane.weights.get();
+  weights.rows = plane.rows.data();
+  weights.rowCount = uint32_t(plane.rows.size());
+  weights.cols = plane.cols;
+  weights.finite = plane.finite.data();
+  return weights;
+}
+
+void Machine::queueMatmul(const Op &op, const float *src, float *out) {
+  // The input is copied: its stream value may retire before the product is
+  // computed. The result's stream value (`out`) cannot: nobody reads it
+  // before it is on its stream at cycle + latency, run() computes the
+  // deferred products before executing that cycle, and a value's storage
+  // is reused only after it retires, long after it was emitted. A weight
+  // load computes the plane's deferred products first (loadWeights()).
+  Plane &plane = planes[op.unit];
+  if (!plane.batchInputs)
+    plane.batchInputs = makeBuffer(size_t(kMatmulBatch) * lanes);
+  std::memcpy(plane.batchInputs.get() +
+                  plane.batchOutputs.size() * size_t(lanes),
+              src, sizeof(float) * lanes);
+  plane.batchOutputs.push_back(out);
+  matmulsDue = std::min(matmulsDue, op.cycle + int64_t(op.latency));
+  if (plane.batchOutputs.size() == kMatmulBatch)
+    flushMatmuls(plane);
+}
+
+void Machine::flushMatmuls(Plane &plane) {
+  uint32_t count = uint32_t(plane.batchOutputs.size());
+  if (count == 0)
+    return;
+  const float *inputs[kMatmulBatch];
+  for (uint32_t b = 0; b < count; ++b)
+    inputs[b] = plane.batchInputs.get() + size_t(b) * lanes;
+  matmulBatch(inputs, plane.batchOutputs.data(), count, weightsOf(plane),
+              lanes);
+  plane.batchOutputs.clear();
+}
+
+void Machine::flushMatmuls() {
+  for (Plane &plane : planes)
+    flushMatmuls(plane);
+  matmulsDue = std::numeric_limits<int64_t>::max();
+}
+
 float *Machine::liveRow(Plane &plane, uint32_t row) {
   float *data = plane.weights.get() + size_t(row) * lanes;
   if (!plane.live[row]) {
@@ -555,6 +594,7 @@ void Machine::loadWeights(const Op &op, const float *src) {
   // would otherwise cost every run megabytes of zeros, and M_MATMUL reads
   // only the rows that are in memory (see Plane).
   Plane &plane = planes[op.unit];
+  flushMatmuls(plane);
   if (!plane.weights) {
     plane.weights = makeBuffer(size_t(lanes) * lanes);
     plane.live.assign(lanes, 0);
@@ -654,6 +694,8 @@ bool Machine::run(const std::vector<uint32_t> &order, SimStats &out,
     int64_t cycle = ops[index].cycle;
     if (k == 0 || cycle != current) {
       current = cycle;
+      if (cycle >= matmulsDue)
+        flushMatmuls();
       bool ok = checkCollisions(cycle);
       streams.retire(cycle);
       if (!ok) {
@@ -666,6 +708,7 @@ bool Machine::run(const std::vector<uint32_t> &order, SimStats &out,
       return false;
     }
   }
+  flushMatmuls();
   if (!checkCollisions(std::numeric_limits<int64_t>::max()) ||
       !checkLinksDrained()) {
     errorOut = error;

@@ -16,9 +16,11 @@
 #include "runtime/sim/Simulator.h"
 #include "runtime/sim/Sram.h"
 #include "runtime/sim/StreamNetwork.h"
+#include "runtime/sim/VectorMath.h"
 
 #include <cstdint>
 #include <deque>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -79,11 +81,26 @@ private:
     io::ElementType weightType = io::ElementType::F32;
     bool typed = false;
     uint32_t typedBy = 0;
+    /// Float M_MATMULs issued on the plane whose products are not computed
+    /// yet: copies of their inputs (kMatmulBatch vectors, allocated on first
+    /// use) and the stream values their results go to. See queueMatmul().
+    Buffer batchInputs;
+    std::vector<float *> batchOutputs;
   };
+  /// The most M_MATMULs of one plane computed together.
+  static constexpr uint32_t kMatmulBatch = 32;
 
   [[gnu::always_inline]] inline bool execute(uint32_t index, int64_t cycle);
   void compute(const Op &op, const float *const *src, float *out);
   void loadWeights(const Op &op, const float *src);
+  /// Defers the product of a float M_MATMUL until its result can first be
+  /// read, so that the products of consecutive M_MATMULs on unchanged
+  /// weights are computed together (same bits; see matmulBatch()).
+  void queueMatmul(const Op &op, const float *src, float *out);
+  /// Computes the deferred products of `plane`, or of every plane.
+  void flushMatmuls(Plane &plane);
+  void flushMatmuls();
+  PlaneWeights weightsOf(const Plane &plane) const;
   /// Row `row` of `plane`'s weights, put in memory (as +0.0) if it was not.
   float *liveRow(Plane &plane, uint32_t row);
   bool claimUnit(const Op &op, uint32_t index, int64_t cycle);
@@ -136,6 +153,9 @@ private:
   Issue vectorIssue;
   std::vector<uint32_t> vectorIssued;
   std::vector<Plane> planes;
+  /// The first cycle at which a deferred M_MATMUL's result is on its
+  /// stream; INT64_MAX when none is deferred.
+  int64_t matmulsDue = std::numeric_limits<int64_t>::max();
   std::vector<Issue> sliceIssue;
   /// Per DMA engine: the cycle it is free again and the instruction that
   /// holds it until then.

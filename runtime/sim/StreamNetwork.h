@@ -63,10 +63,14 @@ public:
                 uint32_t hopCycles, uint32_t lanes, bool values = true);
 
   /// Puts a value from instruction `producer` on (dir, group) at `position`
-  /// at `cycle`. Returns a buffer of `lanes` floats for the caller to fill
-  /// before the next call to any method. It is never the buffer of a value
-  /// that has not retired, so the caller may compute into it from values it
-  /// read at this cycle.
+  /// at `cycle`. Returns a buffer of `lanes` floats for the caller to fill.
+  /// It is never the buffer of a value that has not retired, so the caller
+  /// may compute into it from values it read at this cycle, and it stays
+  /// the value's own until the value retires (kRetireWindow cycles, at
+  /// least, after `cycle`), so the caller may also fill it later, as long
+  /// as no read can reach the value first. (In timing-only mode, and for a
+  /// value that collides exactly with another, all share one scratch
+  /// buffer.)
   float *emit(uint8_t dir, uint32_t group, uint32_t position, int64_t cycle,
               uint32_t producer);
 

@@ -48,6 +48,12 @@ struct PlaneWeights {
 void matmul(const float *x, const PlaneWeights &weights, float *out,
             uint32_t width);
 
+/// matmul(xs[b], weights, outs[b], width) for every b < count, with the same
+/// bits, but each weight row read once for the whole batch rather than once
+/// per vector. No out may alias an x.
+void matmulBatch(const float *const *xs, float *const *outs, uint32_t count,
+                 const PlaneWeights &weights, uint32_t width);
+
 } // namespace hetc::sim
 
 #endif // HETC_RUNTIME_SIM_VECTORMATH_H
