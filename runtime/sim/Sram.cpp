@@ -15,6 +15,24 @@ Sram::Sram(const chip::ChipSpec &chip, bool values)
     : values(values), lanes(chip.lanes()),
       chunks((chip.totalVectors() >> kChunkBits) + 1) {}
 
+Sram::Sram(const Sram &image, bool values)
+    : values(values), occupiedCount(image.occupiedCount), lanes(image.lanes),
+      image(&image), chunks(image.chunks.size()) {
+  constexpr size_t kChunk = size_t(1) << kChunkBits;
+  for (size_t c = 0; c < chunks.size(); ++c) {
+    if (!image.chunks[c])
+      continue;
+    chunks[c] = std::make_unique<Meta[]>(kChunk);
+    Meta *to = chunks[c].get();
+    const Meta *from = image.chunks[c].get();
+    for (size_t i = 0; i < kChunk; ++i) {
+      to[i] = from[i];
+      if (to[i].slot != kNoSlot)
+        to[i].slot |= kImageSlot;
+    }
+  }
+}
+
 void Sram::preload(const hetx::TensorBinding &binding,
                    const BindingLayout &layout, const float *words) {
   placeRows(*this, binding.address(), layout.rows, layout.cols,

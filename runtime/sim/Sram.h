@@ -47,6 +47,14 @@ public:
   static constexpr uint32_t kPreloaded = std::numeric_limits<uint32_t>::max();
 
   explicit Sram(const chip::ChipSpec &chip, bool values = true);
+  /// An SRAM that starts as `image` holds (with values, however `values`
+  /// is set): a program's constants, placed once when it is loaded rather
+  /// than on every run. Its values are read from `image`, which must
+  /// outlive this SRAM and is never changed by it: a write to one of its
+  /// addresses takes a slot of this SRAM's own.
+  Sram(const Sram &image, bool values);
+  Sram(const Sram &) = delete;
+  Sram &operator=(const Sram &) = delete;
 
   /// Cycle at which the last write to `address` stores (-1 for preloaded
   /// data, kNever if none).
@@ -66,9 +74,11 @@ public:
   /// no values.
   const float *vector(uint64_t address) const {
     const Meta *entry = find(address);
-    return entry && entry->slot != kNoSlot
-               ? pool.data() + size_t(entry->slot) * lanes
-               : nullptr;
+    if (!entry || entry->slot == kNoSlot)
+      return nullptr;
+    if (entry->slot & kImageSlot)
+      return image->pool.data() + size_t(entry->slot & ~kImageSlot) * lanes;
+    return pool.data() + size_t(entry->slot) * lanes;
   }
   /// Stores `data` (ignored without values) at `address` on behalf of
   /// instruction `writer`; the write lands at `storedAt`.
@@ -108,6 +118,10 @@ public:
 
 private:
   static constexpr uint32_t kNoSlot = std::numeric_limits<uint32_t>::max();
+  /// Marks a slot of `image`'s pool. Slots are 32-bit, as before there was
+  /// an image; a pool of 2^31 vectors (8 GiB of values at one lane) is
+  /// beyond what the chip model runs.
+  static constexpr uint32_t kImageSlot = uint32_t(1) << 31;
   /// Addresses per chunk of state, a power of two.
   static constexpr unsigned kChunkBits = 10;
   struct Meta {
@@ -129,9 +143,10 @@ private:
     occupiedCount += entry.storedAt == kNever;
     return entry;
   }
-  /// The values of `entry`, taking a pool slot on first use.
+  /// The values of `entry`, taking a pool slot on first use (and on the
+  /// first write over the image's values).
   float *slotOf(Meta &entry) {
-    if (entry.slot == kNoSlot) {
+    if (entry.slot == kNoSlot || (entry.slot & kImageSlot)) {
       entry.slot = uint32_t(pool.size() / lanes);
       pool.resize(pool.size() + lanes);
     }
@@ -141,6 +156,7 @@ private:
   bool values;
   uint64_t occupiedCount = 0;
   uint32_t lanes;
+  const Sram *image = nullptr;
   std::vector<std::unique_ptr<Meta[]>> chunks;
   std::vector<float, CachedAllocator<float>> pool;
 };

@@ -261,6 +261,58 @@ TEST(SimulatorTest, Deterministic) {
   EXPECT_EQ(first.outputs[0].tensor.data, second.outputs[0].tensor.data);
 }
 
+// Tests that every run of a loaded program starts from its constants, even
+// when a run overwrites one: the constants are placed once, at load, and
+// runs write over them in SRAM of their own. y = c + b is written over the
+// constant c and read from there.
+TEST(SimulatorTest, RunsStartFromTheConstantsEvenAfterOneOverwritesThem) {
+  chip::ChipSpec chip = loadChip("test-chip");
+  uint32_t lanes = chip.lanes();
+  uint64_t addrC = 0, addrB = 4 * chip.vectorsPerSlice();
+  uint32_t posC = chip.slicePosition(0), posB = chip.slicePosition(4),
+           posV = chip.vectorPosition();
+  uint32_t readLat = latencyOf(chip, hetx::MEM_READ);
+  uint32_t hop = chip.proto().streams().hop_cycles();
+  std::vector<float> c;
+  for (uint32_t i = 0; i < lanes; ++i)
+    c.push_back(0.5f * float(i) - 3.0f);
+  ProgramBuilder builder(chip);
+  builder.setNode("Add_0");
+  builder.constant("c", {lanes}, addrC, c);
+  builder.input("b", {lanes}, addrB);
+  builder.output("y", {lanes}, addrC);
+  uint64_t atVector = 2 + readLat + (posV - posC) * hop;
+  builder.read(2, addrC, east(0));
+  builder.read(atVector - (posB - posV) * hop - readLat, addrB, west(0));
+  builder.vector(atVector, hetx::V_ADD, {east(0), west(0)}, west(4));
+  builder.write(atVector + latencyOf(chip, hetx::V_ADD) + (posV - posC) * hop,
+                addrC, west(4));
+  hetx::Artifact artifact = builder.build();
+
+  sim::LoadedProgram program;
+  std::string error;
+  ASSERT_TRUE(sim::load(artifact, chip, program, error)) << error;
+  for (int run = 0; run < 3; ++run) {
+    io::Tensor b{{lanes}, {}};
+    for (uint32_t i = 0; i < lanes; ++i)
+      b.data.push_back(float(run) + 0.25f * float(i));
+    sim::SimResult result;
+    for (bool timingOnly : {true, false}) {
+      sim::SimOptions options;
+      options.timingOnly = timingOnly;
+      ASSERT_TRUE(sim::run(program, {{"b", b}}, options, result, error))
+          << error;
+    }
+    ASSERT_EQ(result.outputs.size(), 1u);
+    ASSERT_EQ(result.outputs[0].tensor.data.size(), lanes);
+    for (uint32_t i = 0; i < lanes; ++i)
+      EXPECT_EQ(result.outputs[0].tensor.data[i], c[i] + b.data[i])
+          << "run " << run << ", lane " << i;
+    // The constant and the input, and the address written over.
+    EXPECT_EQ(result.stats.sramHighWater, 2u);
+  }
+}
+
 // Tests that an empty program takes 0 cycles.
 TEST(SimulatorTest, EmptyProgram) {
   chip::ChipSpec chip = loadChip("test-chip");
