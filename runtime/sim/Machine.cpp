@@ -441,8 +441,17 @@ inline bool Machine::execute(uint32_t index, int64_t cycle) {
     plane.typedBy = index;
   }
   float *out = nullptr;
-  if (op.produces)
-    out = streams.emit(op.dst.dir, op.dst.group(), op.position, done, index);
+  if (op.produces) {
+    // A read of a constant that no write has replaced lends the constant
+    // to the stream instead of copying it: it never changes.
+    const float *lend = op.kind == OpClass::MemRead && !timingOnly
+                            ? sram.fixedVector(op.address)
+                            : nullptr;
+    out = streams.emit(op.dst.dir, op.dst.group(), op.position, done, index,
+                       lend);
+    if (lend)
+      return complete(op, index, cycle);
+  }
   if (!timingOnly)
     compute(op, src, out);
   return complete(op, index, cycle);

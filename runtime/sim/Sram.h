@@ -80,6 +80,16 @@ public:
       return image->pool.data() + size_t(entry->slot & ~kImageSlot) * lanes;
     return pool.data() + size_t(entry->slot) * lanes;
   }
+  /// The vector at `address` if it is the image's (see Sram(const Sram &,
+  /// bool)) and so stays unchanged while this SRAM lives, whatever is
+  /// written; null otherwise.
+  const float *fixedVector(uint64_t address) const {
+    const Meta *entry = find(address);
+    return entry && entry->slot != kNoSlot && (entry->slot & kImageSlot)
+               ? image->pool.data() +
+                     size_t(entry->slot & ~kImageSlot) * lanes
+               : nullptr;
+  }
   /// Stores `data` (ignored without values) at `address` on behalf of
   /// instruction `writer`; the write lands at `storedAt`.
   void write(uint64_t address, const float *data, uint32_t writer,
