@@ -272,6 +272,7 @@ bool load(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
         decodeConstant(artifact.constants(i).data(), placed.layout.type);
     state->constants->preload(*placed.binding, placed.layout, words.data());
   }
+  state->constants->makeImage();
   std::vector<uint64_t> written;
   for (const Op &op : state->ops)
     if (op.kind == OpClass::MemWrite || op.opcode == hetx::DMA_IN)

@@ -13,24 +13,28 @@ namespace hetc::sim {
 
 Sram::Sram(const chip::ChipSpec &chip, bool values)
     : values(values), lanes(chip.lanes()),
-      chunks((chip.totalVectors() >> kChunkBits) + 1) {}
+      chunks((chip.totalVectors() >> kChunkBits) + 1, nullptr),
+      owned(chunks.size()) {}
 
 Sram::Sram(const Sram &image, bool values)
     : values(values), occupiedCount(image.occupiedCount), lanes(image.lanes),
-      image(&image), chunks(image.chunks.size()) {
+      image(&image), chunks(image.chunks), owned(chunks.size()) {}
+
+void Sram::makeImage() {
+  for (Meta *chunk : chunks)
+    if (chunk)
+      for (size_t i = 0; i < (size_t(1) << kChunkBits); ++i)
+        if (chunk[i].slot != kNoSlot)
+          chunk[i].slot |= kImageSlot;
+  image = this;
+}
+
+Sram::Meta *Sram::ownChunk(size_t index) {
   constexpr size_t kChunk = size_t(1) << kChunkBits;
-  for (size_t c = 0; c < chunks.size(); ++c) {
-    if (!image.chunks[c])
-      continue;
-    chunks[c] = std::make_unique<Meta[]>(kChunk);
-    Meta *to = chunks[c].get();
-    const Meta *from = image.chunks[c].get();
-    for (size_t i = 0; i < kChunk; ++i) {
-      to[i] = from[i];
-      if (to[i].slot != kNoSlot)
-        to[i].slot |= kImageSlot;
-    }
-  }
+  owned[index] = std::make_unique<Meta[]>(kChunk);
+  if (chunks[index])
+    std::copy(chunks[index], chunks[index] + kChunk, owned[index].get());
+  return chunks[index] = owned[index].get();
 }
 
 void Sram::preload(const hetx::TensorBinding &binding,

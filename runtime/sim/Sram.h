@@ -47,12 +47,16 @@ public:
   static constexpr uint32_t kPreloaded = std::numeric_limits<uint32_t>::max();
 
   explicit Sram(const chip::ChipSpec &chip, bool values = true);
-  /// An SRAM that starts as `image` holds (with values, however `values`
-  /// is set): a program's constants, placed once when it is loaded rather
-  /// than on every run. Its values are read from `image`, which must
-  /// outlive this SRAM and is never changed by it: a write to one of its
-  /// addresses takes a slot of this SRAM's own.
+  /// An SRAM that starts as `image` (see makeImage()) holds: a program's
+  /// constants, placed once when it is loaded rather than on every run.
+  /// The image's state and values are shared, read-only, until this SRAM
+  /// writes: a write copies the state of the image's addresses near it
+  /// (one chunk) and takes a slot of this SRAM's own for its values. The
+  /// image must outlive this SRAM.
   Sram(const Sram &image, bool values);
+  /// Makes this SRAM, which holds values, an image for others to start
+  /// from; it must not be written after.
+  void makeImage();
   Sram(const Sram &) = delete;
   Sram &operator=(const Sram &) = delete;
 
@@ -141,18 +145,22 @@ private:
   };
 
   const Meta *find(uint64_t address) const {
-    const auto &chunk = chunks[address >> kChunkBits];
+    const Meta *chunk = chunks[address >> kChunkBits];
     return chunk ? &chunk[address & ((1u << kChunkBits) - 1)] : nullptr;
   }
   /// The state of `address`, counted as occupied from now on.
   Meta &claim(uint64_t address) {
-    auto &chunk = chunks[address >> kChunkBits];
-    if (!chunk)
-      chunk = std::make_unique<Meta[]>(size_t(1) << kChunkBits);
+    size_t index = address >> kChunkBits;
+    Meta *chunk = chunks[index];
+    if (!chunk || chunk != owned[index].get())
+      chunk = ownChunk(index);
     Meta &entry = chunk[address & ((1u << kChunkBits) - 1)];
     occupiedCount += entry.storedAt == kNever;
     return entry;
   }
+  /// Chunk `index` of this SRAM's own, allocated for it: the image's
+  /// copied, or a fresh one.
+  Meta *ownChunk(size_t index);
   /// The values of `entry`, taking a pool slot on first use (and on the
   /// first write over the image's values).
   float *slotOf(Meta &entry) {
@@ -167,7 +175,10 @@ private:
   uint64_t occupiedCount = 0;
   uint32_t lanes;
   const Sram *image = nullptr;
-  std::vector<std::unique_ptr<Meta[]>> chunks;
+  /// The state of each chunk of addresses: null where nothing is held,
+  /// else this SRAM's own chunk in `owned` or the image's.
+  std::vector<Meta *> chunks;
+  std::vector<std::unique_ptr<Meta[]>> owned;
   std::vector<float, CachedAllocator<float>> pool;
 };
 
