@@ -586,12 +586,16 @@ void Machine::flushMatmuls() {
   matmulsDue = std::numeric_limits<int64_t>::max();
 }
 
+void Machine::markLive(Plane &plane, uint32_t row) {
+  plane.live[row] = 1;
+  plane.rows.insert(
+      std::upper_bound(plane.rows.begin(), plane.rows.end(), row), row);
+}
+
 float *Machine::liveRow(Plane &plane, uint32_t row) {
   float *data = plane.weights.get() + size_t(row) * lanes;
   if (!plane.live[row]) {
-    plane.live[row] = 1;
-    plane.rows.insert(
-        std::upper_bound(plane.rows.begin(), plane.rows.end(), row), row);
+    markLive(plane, row);
     std::fill(data, data + lanes, 0.0f);
     plane.finite[row] = 1;
   }
@@ -619,33 +623,17 @@ void Machine::loadWeights(const Op &op, const float *src) {
     plane.cols = std::max(plane.cols, op.row + 1);
     return;
   }
-  // The row's extent: past its last value that is not +0.0. Narrow layers
-  // leave long tails of zeros, skipped 16 lanes at a time.
-  uint32_t extent = lanes;
-  while (extent >= 16) {
-    uint32_t any = 0;
-    for (uint32_t j = extent - 16; j < extent; ++j) {
-      uint32_t bits;
-      std::memcpy(&bits, &src[j], sizeof bits);
-      any |= bits;
-    }
-    if (any)
-      break;
-    extent -= 16;
+  // Copied to where it goes even if it stays out of memory: rows not in
+  // memory may hold anything.
+  bool finite = true;
+  uint32_t extent = copyWeightRow(
+      src, plane.weights.get() + size_t(op.row) * lanes, lanes, finite);
+  if (!plane.live[op.row]) {
+    if (extent == 0)
+      return; // +0.0 over +0.0
+    markLive(plane, op.row);
   }
-  while (extent > 0 && isPositiveZero(src[extent - 1]))
-    --extent;
-  if (extent == 0 && !plane.live[op.row])
-    return; // +0.0 over +0.0
-  std::memcpy(liveRow(plane, op.row), src, sizeof(float) * lanes);
-  // Infinite or NaN: all exponent bits set. Counted without branches.
-  uint32_t notFinite = 0;
-  for (uint32_t j = 0; j < extent; ++j) {
-    uint32_t bits;
-    std::memcpy(&bits, &src[j], sizeof bits);
-    notFinite |= uint32_t((bits & 0x7f800000u) == 0x7f800000u);
-  }
-  plane.finite[op.row] = !notFinite;
+  plane.finite[op.row] = finite;
   plane.cols = std::max(plane.cols, extent);
 }
 

@@ -103,6 +103,8 @@ private:
   PlaneWeights weightsOf(const Plane &plane) const;
   /// Row `row` of `plane`'s weights, put in memory (as +0.0) if it was not.
   float *liveRow(Plane &plane, uint32_t row);
+  /// Lists `row` of `plane` as in memory; the caller fills it.
+  void markLive(Plane &plane, uint32_t row);
   bool claimUnit(const Op &op, uint32_t index, int64_t cycle);
   const float *readStream(const Op &op, uint32_t index, int which,
                           int64_t cycle);

@@ -199,6 +199,31 @@ bool allFinite(const float *values, uint32_t count) {
 }
 } // namespace
 
+[[gnu::target_clones("avx512f", "avx2", "default")]] uint32_t
+copyWeightRow(const float *src, float *dst, uint32_t count, bool &finite) {
+  // One pass, without a branch per lane: narrow layers leave long tails of
+  // zeros, found 16 lanes at a time; infinite or NaN is all exponent bits
+  // set.
+  uint32_t extent = 0, notFinite = 0;
+  for (uint32_t first = 0; first < count; first += 16) {
+    uint32_t end = std::min(count, first + 16), any = 0;
+    for (uint32_t j = first; j < end; ++j) {
+      uint32_t bits;
+      std::memcpy(&bits, &src[j], sizeof bits);
+      any |= bits;
+      notFinite |= uint32_t((bits & 0x7f800000u) == 0x7f800000u);
+      dst[j] = src[j];
+    }
+    if (any)
+      extent = end;
+  }
+  // The last block with a value: back to past its last value.
+  while (extent > 0 && dst[extent - 1] == 0.0f && !std::signbit(dst[extent - 1]))
+    --extent;
+  finite = !notFinite;
+  return extent;
+}
+
 void matmul(const float *x, const PlaneWeights &weights, float *out,
             uint32_t width) {
   // Skipping work is exact, bit for bit, because of three facts:

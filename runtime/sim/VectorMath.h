@@ -42,6 +42,12 @@ struct PlaneWeights {
   const uint8_t *finite = nullptr;
 };
 
+/// Copies a weight row of `count` values from `src` to `dst` and returns
+/// its extent, the index past its last value that is not +0.0 (0 for a row
+/// of +0.0); `finite` says whether all its values are finite.
+uint32_t copyWeightRow(const float *src, float *dst, uint32_t count,
+                       bool &finite);
+
 /// out[j] = sum_i x[i] * weights[i * width + j], accumulated in fp32 from
 /// +0.0 in order i = 0 .. width - 1, bit-identical to computing every row
 /// and column.
