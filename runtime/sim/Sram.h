@@ -90,8 +90,7 @@ public:
   const float *fixedVector(uint64_t address) const {
     const Meta *entry = find(address);
     return entry && entry->slot != kNoSlot && (entry->slot & kImageSlot)
-               ? image->pool.data() +
-                     size_t(entry->slot & ~kImageSlot) * lanes
+               ? image->pool.data() + size_t(entry->slot & ~kImageSlot) * lanes
                : nullptr;
   }
   /// Stores `data` (ignored without values) at `address` on behalf of

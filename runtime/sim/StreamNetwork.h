@@ -172,8 +172,8 @@ private:
   /// phase; grows the ring when another live phase holds its place.
   Bucket &claim(Line &line, int64_t phase);
   /// emit() when the bucket of the new value holds a live value.
-  float *emitSlow(uint32_t lineIndex, Key key, int64_t cycle,
-                  uint32_t producer, const float *lend);
+  float *emitSlow(uint32_t lineIndex, Key key, int64_t cycle, uint32_t producer,
+                  const float *lend);
   /// Frees the values of `bucket` and empties it.
   void release(Bucket &bucket);
   /// Inserts `rec` at `index` of the bucket's sorted values.

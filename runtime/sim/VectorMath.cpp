@@ -218,7 +218,8 @@ copyWeightRow(const float *src, float *dst, uint32_t count, bool &finite) {
       extent = end;
   }
   // The last block with a value: back to past its last value.
-  while (extent > 0 && dst[extent - 1] == 0.0f && !std::signbit(dst[extent - 1]))
+  while (extent > 0 && dst[extent - 1] == 0.0f &&
+         !std::signbit(dst[extent - 1]))
     --extent;
   finite = !notFinite;
   return extent;

@@ -63,8 +63,8 @@ Plane randomPlane(std::mt19937 &rng, uint32_t width, bool special) {
     for (uint32_t j = 0; j < width; ++j) {
       float &w = plane.data[size_t(i) * width + j];
       unsigned pick = rng() % 16;
-      w = j >= plane.cols ? 0.0f
-          : pick == 0     ? -0.0f
+      w = j >= plane.cols        ? 0.0f
+          : pick == 0            ? -0.0f
           : pick == 1 && special ? std::numeric_limits<float>::infinity()
                                  : value(rng);
       plane.finite[i] = plane.finite[i] && std::isfinite(w);
@@ -90,13 +90,12 @@ TEST(MatmulBatchTest, SameBitsAsOneProductPerVector) {
     for (auto &x : xs)
       for (float &xi : x) {
         unsigned pick = rng() % 24;
-        xi = pick == 0                ? -0.0f
-             : pick == 1 && special   ? -std::numeric_limits<float>::infinity()
-             : pick == 2 && special   ? std::numeric_limits<float>::quiet_NaN()
-                                      : value(rng);
+        xi = pick == 0              ? -0.0f
+             : pick == 1 && special ? -std::numeric_limits<float>::infinity()
+             : pick == 2 && special ? std::numeric_limits<float>::quiet_NaN()
+                                    : value(rng);
       }
-    std::vector<std::vector<float>> expected(count,
-                                             std::vector<float>(width));
+    std::vector<std::vector<float>> expected(count, std::vector<float>(width));
     for (uint32_t b = 0; b < count; ++b)
       sim::matmul(xs[b].data(), plane.view(), expected[b].data(), width);
     std::vector<std::vector<float>> outs(count,
