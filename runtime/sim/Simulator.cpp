@@ -242,8 +242,8 @@ struct LoadedProgram::State {
   /// The most addresses a run's SRAM holds values of its own for: the
   /// inputs and those written.
   uint64_t sramVectors = 0;
-  /// Machine::executionOrder(ops).
-  std::vector<uint32_t> order;
+  /// Machine::plan(ops, chip).
+  ExecutionPlan plan;
 };
 
 LoadedProgram::LoadedProgram() = default;
@@ -282,7 +282,7 @@ bool load(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
       uint64_t(std::unique(written.begin(), written.end()) - written.begin());
   for (int i = 0; i < artifact.inputs_size(); ++i)
     state->sramVectors += state->preloaded[size_t(i)].layout.vectors;
-  state->order = Machine::executionOrder(state->ops);
+  state->plan = Machine::plan(state->ops, chip);
   program.state = std::move(state);
   return true;
 }
@@ -311,7 +311,7 @@ bool run(const LoadedProgram &program,
 
   Machine machine(state.chip, state.text, state.ops, sram, host, options);
   result = SimResult();
-  if (!machine.run(state.order, result.stats, error))
+  if (!machine.run(state.plan, result.stats, error))
     return false;
   result.stats.sramHighWater = sram.occupied();
   for (const Placed &placed : state.outputs) {
