@@ -757,8 +757,8 @@ bool Machine::run(const ExecutionPlan &plan, SimStats &out,
   for (size_t k = 0; k < steps.size(); ++k) {
     const Step &step = steps[k];
     // A long program does not fit in the caches: fetch ahead.
-    if (k + 16 < steps.size())
-      __builtin_prefetch(&steps[k + 16]);
+    if (k + 48 < steps.size())
+      __builtin_prefetch(&steps[k + 48]);
     if (k == 0 || step.cycle != current) {
       current = step.cycle;
       if (current >= matmulsDue)
