@@ -581,6 +581,7 @@ bool isPositiveZero(float value) {
 PlaneWeights Machine::weightsOf(const Plane &plane) const {
   PlaneWeights weights;
   weights.data = plane.weights.get();
+  weights.rowData = plane.rowData.data();
   weights.rows = plane.rows.data();
   weights.rowCount = uint32_t(plane.rows.size());
   weights.cols = plane.cols;
@@ -637,7 +638,10 @@ float *Machine::liveRow(Plane &plane, uint32_t row) {
     markLive(plane, row);
     std::fill(data, data + lanes, 0.0f);
     plane.finite[row] = 1;
+  } else if (plane.rowData[row] != data) {
+    std::memcpy(data, plane.rowData[row], sizeof(float) * lanes);
   }
+  plane.rowData[row] = data;
   return data;
 }
 
@@ -651,6 +655,7 @@ void Machine::loadWeights(const Op &op, const float *src) {
     plane.weights = makeBuffer(size_t(lanes) * lanes);
     plane.live.assign(lanes, 0);
     plane.finite.assign(lanes, 1);
+    plane.rowData.assign(lanes, nullptr);
   }
   if (op.opcode == hetx::M_LOAD_WEIGHTS_COLUMN) {
     for (uint32_t i = 0; i < lanes; ++i) {
@@ -662,16 +667,24 @@ void Machine::loadWeights(const Op &op, const float *src) {
     plane.cols = std::max(plane.cols, op.row + 1);
     return;
   }
-  // Copied to where it goes even if it stays out of memory: rows not in
-  // memory may hold anything.
+  // A row of a constant is referred to where it is, with its extent and
+  // finiteness found when the program was loaded; any other row is copied
+  // to where it goes, even if it stays out of memory: rows not in memory
+  // may hold anything.
+  uint32_t extent = 0;
   bool finite = true;
-  uint32_t extent = copyWeightRow(
-      src, plane.weights.get() + size_t(op.row) * lanes, lanes, finite);
+  const float *data = src;
+  if (!sram.imageRow(src, extent, finite)) {
+    float *own = plane.weights.get() + size_t(op.row) * lanes;
+    extent = copyWeightRow(src, own, lanes, finite);
+    data = own;
+  }
   if (!plane.live[op.row]) {
     if (extent == 0)
       return; // +0.0 over +0.0
     markLive(plane, op.row);
   }
+  plane.rowData[op.row] = data;
   plane.finite[op.row] = finite;
   plane.cols = std::max(plane.cols, extent);
 }

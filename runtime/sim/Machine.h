@@ -108,6 +108,9 @@ private:
     std::vector<uint8_t> live;
     /// The rows that may hold anything but +0.0, in increasing order.
     std::vector<uint32_t> rows;
+    /// Per row in `rows`: where its values are, its own in `weights` or
+    /// a constant's in the SRAM image, which no run changes.
+    std::vector<const float *> rowData;
     /// Columns from `cols` on are +0.0 in every row.
     uint32_t cols = 0;
     /// Per row in `rows`: whether it holds only finite values.
@@ -140,7 +143,8 @@ private:
   void flushMatmuls(Plane &plane);
   void flushMatmuls();
   PlaneWeights weightsOf(const Plane &plane) const;
-  /// Row `row` of `plane`'s weights, put in memory (as +0.0) if it was not.
+  /// Row `row` of `plane`'s weights, put in memory (as +0.0) if it was not,
+  /// and in the plane's own memory if it referred to a constant.
   float *liveRow(Plane &plane, uint32_t row);
   /// Lists `row` of `plane` as in memory; the caller fills it.
   void markLive(Plane &plane, uint32_t row);

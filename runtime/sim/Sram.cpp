@@ -5,6 +5,7 @@
 #include "runtime/sim/BindingIo.h"
 #include "runtime/sim/DataTypes.h"
 #include "runtime/sim/HostMemory.h"
+#include "runtime/sim/VectorMath.h"
 
 #include <algorithm>
 #include <cstring>
@@ -26,6 +27,15 @@ void Sram::makeImage() {
       for (size_t i = 0; i < (size_t(1) << kChunkBits); ++i)
         if (chunk[i].slot != kNoSlot)
           chunk[i].slot |= kImageSlot;
+  size_t slots = pool.size() / lanes;
+  rowExtent.resize(slots);
+  rowFinite.resize(slots);
+  for (size_t slot = 0; slot < slots; ++slot) {
+    bool finite = true;
+    rowExtent[slot] =
+        copyWeightRow(pool.data() + slot * lanes, nullptr, lanes, finite);
+    rowFinite[slot] = finite;
+  }
   image = this;
 }
 

@@ -15,6 +15,7 @@
 #include "runtime/schema/hetx.pb.h"
 #include "runtime/sim/BufferCache.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -57,6 +58,21 @@ public:
   /// Makes this SRAM, which holds values, an image for others to start
   /// from; it must not be written after.
   void makeImage();
+  /// Whether `values` is a vector of the image (as fixedVector() gives it),
+  /// and if so its extent and finiteness as a weight row, found once by
+  /// makeImage() (see copyWeightRow()).
+  bool imageRow(const float *values, uint32_t &extent, bool &finite) const {
+    if (!image)
+      return false;
+    auto at = reinterpret_cast<uintptr_t>(values);
+    auto base = reinterpret_cast<uintptr_t>(image->pool.data());
+    size_t offset = (at - base) / sizeof(float);
+    if (at < base || offset >= image->pool.size() || offset % lanes)
+      return false;
+    extent = image->rowExtent[offset / lanes];
+    finite = image->rowFinite[offset / lanes];
+    return true;
+  }
   Sram(const Sram &) = delete;
   Sram &operator=(const Sram &) = delete;
 
@@ -179,6 +195,9 @@ private:
   std::vector<Meta *> chunks;
   std::vector<std::unique_ptr<Meta[]>> owned;
   std::vector<float, CachedAllocator<float>> pool;
+  /// An image's: per pool slot, imageRow()'s extent and finiteness.
+  std::vector<uint32_t> rowExtent;
+  std::vector<uint8_t> rowFinite;
 };
 
 /// The lane words of `tensor`'s elements: its own data for float types,

@@ -212,14 +212,15 @@ copyWeightRow(const float *src, float *dst, uint32_t count, bool &finite) {
       std::memcpy(&bits, &src[j], sizeof bits);
       any |= bits;
       notFinite |= uint32_t((bits & 0x7f800000u) == 0x7f800000u);
-      dst[j] = src[j];
+      if (dst)
+        dst[j] = src[j];
     }
     if (any)
       extent = end;
   }
   // The last block with a value: back to past its last value.
-  while (extent > 0 && dst[extent - 1] == 0.0f &&
-         !std::signbit(dst[extent - 1]))
+  while (extent > 0 && src[extent - 1] == 0.0f &&
+         !std::signbit(src[extent - 1]))
     --extent;
   finite = !notFinite;
   return extent;
@@ -249,7 +250,7 @@ void matmul(const float *x, const PlaneWeights &weights, float *out,
     float xi = x[i];
     bool finite = std::isfinite(xi);
     if (live) {
-      const float *row = weights.data + size_t(i) * width;
+      const float *row = weights.row(i, width);
       if (finite && weights.finite[i])
         accumulateFiniteRow(xi, row, out, weights.cols);
       else
@@ -284,10 +285,10 @@ void matmulBatch(const float *const *xs, float *const *outs, uint32_t count,
   uint32_t k = 0;
   for (; k + 4 <= weights.rowCount; k += 4) {
     const uint32_t *rows = weights.rows + k;
-    const float *r0 = weights.data + size_t(rows[0]) * width;
-    const float *r1 = weights.data + size_t(rows[1]) * width;
-    const float *r2 = weights.data + size_t(rows[2]) * width;
-    const float *r3 = weights.data + size_t(rows[3]) * width;
+    const float *r0 = weights.row(rows[0], width);
+    const float *r1 = weights.row(rows[1], width);
+    const float *r2 = weights.row(rows[2], width);
+    const float *r3 = weights.row(rows[3], width);
     for (uint32_t b = 0; b < count; ++b) {
       float x[4] = {xs[b][rows[0]], xs[b][rows[1]], xs[b][rows[2]],
                     xs[b][rows[3]]};
@@ -297,7 +298,7 @@ void matmulBatch(const float *const *xs, float *const *outs, uint32_t count,
   for (; k < weights.rowCount; ++k) {
     uint32_t i = weights.rows[k];
     for (uint32_t b = 0; b < count; ++b)
-      accumulateFiniteRow(xs[b][i], weights.data + size_t(i) * width, outs[b],
+      accumulateFiniteRow(xs[b][i], weights.row(i, width), outs[b],
                           weights.cols);
   }
 }

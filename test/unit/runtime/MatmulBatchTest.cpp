@@ -1,10 +1,10 @@
 //===- MatmulBatchTest.cpp - M_MATMULs on one plane computed together ---===//
 //
 // The chip model defers the products of consecutive M_MATMULs on unchanged
-// weights and computes them together (matmulBatch). These tests check that
-// this gives the bits of one matrix-vector product per instruction, on its
-// own and inside a program, and that such a program's hazards are still
-// found.
+// weights and computes them together (matmulBatch), and lets a plane refer
+// to weight rows of constants where they are. These tests check that this
+// gives the bits of one matrix-vector product per instruction, on its own
+// and inside a program, and that such a program's hazards are still found.
 //
 //===----------------------------------------------------------------------===//
 
@@ -228,6 +228,89 @@ TEST(MatmulBatchTest, ProgramGivesTheBitsOfOneProductPerInstruction) {
         EXPECT_EQ(bitsOf(y[size_t(b) * lanes + j]), bitsOf(expected[j]))
             << "seed " << seed << ", row " << b << ", column " << j;
     }
+  }
+}
+
+// Tests that a weight row installed from a constant, which the plane refers
+// to where the constant is rather than copying, becomes the plane's own
+// when an M_LOAD_WEIGHTS_COLUMN changes it: the product uses the changed
+// row, and the constant, read again by the next run, is unchanged. W is
+// installed row by row, its column 3 replaced by the constant c, and x
+// multiplied.
+TEST(MatmulBatchTest, ColumnLoadOverRowsOfAConstant) {
+  chip::ChipSpec chip = loadChip("test-chip");
+  uint32_t lanes = chip.lanes();
+  uint64_t perSlice = chip.vectorsPerSlice();
+  uint64_t addrW = 1 * perSlice, addrC = addrW + lanes;
+  uint64_t addrX = 2 * perSlice, addrY = 3 * perSlice;
+  uint32_t posW = chip.slicePosition(1), posX = chip.slicePosition(2),
+           posY = chip.slicePosition(3), posP = chip.planePosition(0);
+  uint64_t readLat = latencyOf(chip, hetx::MEM_READ);
+  uint64_t loadLat = latencyOf(chip, hetx::M_LOAD_WEIGHTS);
+  uint64_t hop = chip.proto().streams().hop_cycles();
+  const uint32_t column = 3;
+
+  std::vector<float> w, c, x;
+  for (uint32_t i = 0; i < lanes * lanes; ++i)
+    w.push_back(float(int(i % 7) - 3) * 0.5f);
+  for (uint32_t i = 0; i < lanes; ++i) {
+    c.push_back(float(i) + 0.25f);
+    x.push_back(float(int(i) - 5));
+  }
+  ProgramBuilder builder(chip);
+  builder.setNode("MatMul_0");
+  builder.constant("W", {lanes, lanes}, addrW, w);
+  builder.constant("c", {1, lanes}, addrC, c);
+  builder.input("x", {1, lanes}, addrX);
+  builder.output("y", {1, lanes}, addrY);
+  uint64_t lastLoad = 0;
+  for (uint32_t i = 0; i < lanes; ++i) {
+    lastLoad = 2 + i + readLat + uint64_t(posW - posP) * hop;
+    builder.read(2 + i, addrW + i, west(0));
+    builder.loadWeights(lastLoad, 0, i, west(0));
+  }
+  uint64_t columnAt = lastLoad + 1;
+  builder.read(columnAt - uint64_t(posW - posP) * hop - readLat, addrC,
+               west(8));
+  builder.loadWeights(columnAt, 0, column, west(8))
+      .set_opcode(hetx::M_LOAD_WEIGHTS_COLUMN);
+  uint64_t multiplyAt = columnAt + loadLat;
+  builder.read(multiplyAt - uint64_t(posX - posP) * hop - readLat, addrX,
+               west(4));
+  builder.matmul(multiplyAt, 0, west(4), east(4));
+  builder.write(multiplyAt + latencyOf(chip, hetx::M_MATMUL) +
+                    uint64_t(posY - posP) * hop,
+                addrY, east(4));
+  hetx::Artifact artifact = builder.build();
+
+  std::vector<float> changed = w;
+  for (uint32_t i = 0; i < lanes; ++i)
+    changed[size_t(i) * lanes + column] = c[i];
+  std::vector<uint32_t> rows(lanes);
+  for (uint32_t i = 0; i < lanes; ++i)
+    rows[i] = i;
+  std::vector<uint8_t> finite(lanes, 1);
+  sim::PlaneWeights weights;
+  weights.data = changed.data();
+  weights.rows = rows.data();
+  weights.rowCount = lanes;
+  weights.cols = lanes;
+  weights.finite = finite.data();
+  std::vector<float> expected(lanes);
+  sim::matmul(x.data(), weights, expected.data(), lanes);
+
+  sim::LoadedProgram program;
+  std::string error;
+  ASSERT_TRUE(sim::load(artifact, chip, program, error)) << error;
+  for (int run = 0; run < 2; ++run) {
+    sim::SimResult result;
+    ASSERT_TRUE(sim::run(program, {{"x", io::Tensor{{1, lanes}, x}}},
+                         sim::SimOptions(), result, error))
+        << error;
+    ASSERT_EQ(result.outputs.size(), 1u);
+    for (uint32_t j = 0; j < lanes; ++j)
+      EXPECT_EQ(bitsOf(result.outputs[0].tensor.data[j]), bitsOf(expected[j]))
+          << "run " << run << ", column " << j;
   }
 }
 
