@@ -86,78 +86,94 @@ bool Machine::failAlus(uint32_t index, int64_t cycle) {
                   std::to_string(alus) + " ALUs (vector.alus)");
 }
 
-inline bool Machine::claimUnit(const Op &op, uint32_t index, int64_t cycle) {
+bool Machine::failDma(const Op &op, uint32_t index, int64_t cycle) {
+  auto [freeAt, holder] = dmaBusy[op.unit];
+  return fail("DMA engine busy", cycle, index,
+              "DMA engine " + std::to_string(op.unit) +
+                  " is moving the vector of instruction " +
+                  text.instruction(holder) + " until cycle " +
+                  std::to_string(freeAt) + " (one vector takes " +
+                  std::to_string(dmaCycles) + " cycles at " +
+                  std::to_string(chip.proto().dma().bytes_per_cycle()) +
+                  " bytes per cycle, dma.bytes_per_cycle)");
+}
+
+bool Machine::failLink(const Op &op, uint32_t index, int64_t cycle) {
+  const Link &link = links[op.unit];
+  return fail("link busy", cycle, index,
+              "C2C link " + std::to_string(op.unit) +
+                  " is sending the vector of instruction " +
+                  text.instruction(link.holder) + " until cycle " +
+                  std::to_string(link.freeAt) + " (one vector takes " +
+                  std::to_string(linkCycles) + " cycles at " +
+                  std::to_string(chip.proto().c2c().bytes_per_cycle()) +
+                  " bytes per cycle, c2c.bytes_per_cycle)");
+}
+
+bool Machine::failSwitch(const Op &op, uint32_t index, int64_t cycle) {
+  return fail("switch double issue", cycle, index,
+              "switch unit " + std::to_string(op.unit) +
+                  " already issues instruction " +
+                  text.instruction(switchIssue[op.unit].first) +
+                  " at this cycle; a switch unit issues one instruction "
+                  "per cycle");
+}
+
+inline bool Machine::claimUnit(const Step &step) {
   // Only the checks here: the messages are built out of line, so that
   // this stays small enough to inline.
-  switch (op.kind) {
+  int64_t cycle = step.cycle;
+  uint32_t index = step.index;
+  switch (step.kind) {
   case OpClass::MemRead:
   case OpClass::MemWrite: {
-    Issue &use = banks[size_t(op.unit) * banksPerSlice + op.bank];
+    Issue &use = banks[step.bankIndex];
     if (use.cycle == cycle && use.count >= bankLimit)
-      return failBank(op, index, cycle, use);
+      return failBank(ops[index], index, cycle, use);
     if (use.cycle != cycle)
       use = Issue{cycle, 0, index};
     ++use.count;
-    Issue &slice = sliceIssue[op.unit];
-    countBusy(stats.slices[op.unit], slice, cycle);
+    Issue &slice = sliceIssue[step.unit];
+    countBusy(stats.slices[step.unit], slice, cycle);
     slice.cycle = cycle;
     return true;
   }
   case OpClass::Dma: {
-    auto &[freeAt, holder] = dmaBusy[op.unit];
+    auto &[freeAt, holder] = dmaBusy[step.unit];
     if (cycle < freeAt)
-      return fail("DMA engine busy", cycle, index,
-                  "DMA engine " + std::to_string(op.unit) +
-                      " is moving the vector of instruction " +
-                      text.instruction(holder) + " until cycle " +
-                      std::to_string(freeAt) + " (one vector takes " +
-                      std::to_string(dmaCycles) + " cycles at " +
-                      std::to_string(chip.proto().dma().bytes_per_cycle()) +
-                      " bytes per cycle, dma.bytes_per_cycle)");
+      return failDma(ops[index], index, cycle);
     freeAt = cycle + dmaCycles;
     holder = index;
-    ++stats.dma[op.unit].instructions;
-    stats.dma[op.unit].cycles += dmaCycles;
+    ++stats.dma[step.unit].instructions;
+    stats.dma[step.unit].cycles += dmaCycles;
     return true;
   }
   case OpClass::LoadWeights:
   case OpClass::MatMul: {
-    Plane &plane = planes[op.unit];
+    Plane &plane = planes[step.unit];
     if (plane.issue.cycle == cycle)
-      return failPlane(op, index, cycle);
-    countBusy(stats.planes[op.unit], plane.issue, cycle);
+      return failPlane(ops[index], index, cycle);
+    countBusy(stats.planes[step.unit], plane.issue, cycle);
     plane.issue = Issue{cycle, 1, index};
     return true;
   }
   case OpClass::Link: {
-    if (op.opcode == hetx::C2C_RECV)
+    if (step.flags & Step::kReceive)
       return true; // the receive buffer decides, in executeLink
-    Link &link = links[op.unit];
+    Link &link = links[step.unit];
     if (cycle < link.freeAt)
-      return fail("link busy", cycle, index,
-                  "C2C link " + std::to_string(op.unit) +
-                      " is sending the vector of instruction " +
-                      text.instruction(link.holder) + " until cycle " +
-                      std::to_string(link.freeAt) + " (one vector takes " +
-                      std::to_string(linkCycles) + " cycles at " +
-                      std::to_string(chip.proto().c2c().bytes_per_cycle()) +
-                      " bytes per cycle, c2c.bytes_per_cycle)");
+      return failLink(ops[index], index, cycle);
     link.freeAt = cycle + linkCycles;
     link.holder = index;
-    ++stats.links[op.unit].instructions;
-    stats.links[op.unit].cycles += linkCycles;
+    ++stats.links[step.unit].instructions;
+    stats.links[step.unit].cycles += linkCycles;
     return true;
   }
   case OpClass::Permute: {
-    Issue &unit = switchIssue[op.unit];
+    Issue &unit = switchIssue[step.unit];
     if (unit.cycle == cycle)
-      return fail("switch double issue", cycle, index,
-                  "switch unit " + std::to_string(op.unit) +
-                      " already issues instruction " +
-                      text.instruction(unit.first) +
-                      " at this cycle; a switch unit issues one instruction "
-                      "per cycle");
-    countBusy(stats.switches[op.unit], unit, cycle);
+      return failSwitch(ops[index], index, cycle);
+    countBusy(stats.switches[step.unit], unit, cycle);
     unit = Issue{cycle, 1, index};
     return true;
   }
@@ -176,19 +192,22 @@ inline bool Machine::claimUnit(const Op &op, uint32_t index, int64_t cycle) {
   }
 }
 
-inline const float *Machine::readStream(const Op &op, uint32_t index,
-                                        int which, int64_t cycle) {
-  const StreamPort &port = op.src[which];
+inline const float *Machine::readStream(const Step &step, int which,
+                                        uint8_t dir, uint32_t group,
+                                        bool namesProducer,
+                                        uint32_t namedProducer,
+                                        io::ElementType wanted) {
   MissedRead missed;
   uint32_t producer = 0;
-  const float *value = streams.read(port.dir, port.group(), op.position, cycle,
-                                    producer, missed);
-  if (value && (!port.hasProducer || port.producer == producer))
-    return ops[producer].outType == op.sourceType(which) ||
-                   failType(op, index, which, cycle, producer)
+  const float *value =
+      streams.read(dir, group, step.position, step.cycle, producer, missed);
+  if (value && (!namesProducer || namedProducer == producer))
+    return outTypes[producer] == wanted || failType(ops[step.index], step.index,
+                                                    which, step.cycle, producer)
                ? value
                : nullptr;
-  failRead(op, index, which, cycle, value, producer, missed);
+  failRead(ops[step.index], step.index, which, step.cycle, value, producer,
+           missed);
   return nullptr;
 }
 
@@ -203,18 +222,22 @@ bool Machine::failType(const Op &op, uint32_t index, int which,
                   " lanes there");
 }
 
-bool Machine::checkWeightType(const Op &op, uint32_t index, int64_t cycle) {
-  const Plane &plane = planes[op.unit];
-  io::ElementType have = plane.weightType;
+inline bool Machine::checkWeightType(const Step &step) {
+  io::ElementType have = planes[step.unit].weightType;
   auto isByte = [](io::ElementType type) {
     return type == io::ElementType::I8 || type == io::ElementType::U8;
   };
-  if (have == op.inType || (isByte(have) && isByte(op.inType)))
-    return true;
+  return have == step.inType || (isByte(have) && isByte(step.inType)) ||
+         failWeightType(ops[step.index], step.index, step.cycle);
+}
+
+bool Machine::failWeightType(const Op &op, uint32_t index, int64_t cycle) {
+  const Plane &plane = planes[op.unit];
   return fail("type mismatch", cycle, index,
               "it multiplies " + io::typeName(op.inType) +
                   " inputs, but the weights of matrix plane " +
-                  std::to_string(op.unit) + " are " + io::typeName(have) +
+                  std::to_string(op.unit) + " are " +
+                  io::typeName(plane.weightType) +
                   (plane.typed ? " (last loaded by instruction " +
                                      text.instruction(plane.typedBy) + ")"
                                : " (never loaded)"));
@@ -294,25 +317,28 @@ bool Machine::failSramRead(const Op &op, uint32_t index, int64_t cycle) {
                   ", which stores at cycle " + std::to_string(storedAt));
 }
 
-inline bool Machine::checkSramRead(const Op &op, uint32_t index,
-                                   int64_t cycle) {
-  int64_t storedAt = sram.storedAt(op.address);
-  if (storedAt == Sram::kNever || storedAt > cycle)
-    return failSramRead(op, index, cycle);
+inline bool Machine::checkSramRead(const Step &step) {
+  int64_t storedAt = sram.storedAt(step.address);
+  if (storedAt == Sram::kNever || storedAt > step.cycle)
+    return failSramRead(ops[step.index], step.index, step.cycle);
   return true;
 }
 
-inline bool Machine::complete(const Op &op, uint32_t index, int64_t cycle) {
-  stats.cycles = std::max(stats.cycles, uint64_t(cycle + op.latency));
+inline bool Machine::complete(const Step &step) {
+  stats.cycles =
+      std::max(stats.cycles, uint64_t(step.cycle + int64_t(step.latency)));
   if (observer)
-    observer->executed(index, uint64_t(cycle), op.latency);
+    observer->executed(step.index, uint64_t(step.cycle), step.latency);
   return true;
 }
 
-bool Machine::executeDma(const Op &op, uint32_t index, int64_t cycle) {
+bool Machine::executeDma(const Step &step) {
+  const Op &op = ops[step.index];
+  uint32_t index = step.index;
+  int64_t cycle = step.cycle;
   int64_t done = cycle + op.latency;
   if (op.opcode == hetx::DMA_OUT) {
-    if (!checkSramRead(op, index, cycle))
+    if (!checkSramRead(step))
       return false;
     host.write(op.hostAddress, timingOnly ? nullptr : sram.vector(op.address),
                index, done);
@@ -331,11 +357,13 @@ bool Machine::executeDma(const Op &op, uint32_t index, int64_t cycle) {
     sram.write(op.address,
                timingOnly ? nullptr : host.vector(op.hostAddress), index, done);
   }
-  return complete(op, index, cycle);
+  return complete(step);
 }
 
-bool Machine::executeLink(const Op &op, uint32_t index, int64_t cycle,
-                          const float *sent) {
+bool Machine::executeLink(const Step &step, const float *sent) {
+  const Op &op = ops[step.index];
+  uint32_t index = step.index;
+  int64_t cycle = step.cycle;
   Link &link = links[op.unit];
   int64_t done = cycle + op.latency;
   if (op.opcode == hetx::C2C_SEND) {
@@ -380,7 +408,7 @@ bool Machine::executeLink(const Op &op, uint32_t index, int64_t cycle,
     if (!timingOnly)
       std::memcpy(out, vector.values.data(), sizeof(float) * lanes);
   }
-  return complete(op, index, cycle);
+  return complete(step);
 }
 
 bool Machine::checkLinksDrained() {
@@ -407,45 +435,65 @@ bool Machine::failWeightsInFlight(const Op &op, uint32_t index,
                   std::to_string(plane.loadStoredAt));
 }
 
-inline bool Machine::execute(uint32_t index, int64_t cycle) {
-  const Op &op = ops[index];
-  if (!claimUnit(op, index, cycle))
+inline bool Machine::execute(const Step &step) {
+  uint32_t index = step.index;
+  int64_t cycle = step.cycle;
+  if (!claimUnit(step))
     return false;
-  if (op.kind == OpClass::Dma)
-    return executeDma(op, index, cycle);
-  if (op.kind == OpClass::MatMul) {
-    if (planes[op.unit].loadStoredAt > cycle)
-      return failWeightsInFlight(op, index, cycle);
-    if (!checkWeightType(op, index, cycle))
+  if (step.kind == OpClass::Dma)
+    return executeDma(step);
+  if (step.kind == OpClass::MatMul) {
+    if (planes[step.unit].loadStoredAt > cycle)
+      return failWeightsInFlight(ops[index], index, cycle);
+    if (!checkWeightType(step))
       return false;
   }
   const float *src[3] = {nullptr, nullptr, nullptr};
-  for (int s = 0; s < op.sources; ++s)
-    if (!(src[s] = readStream(op, index, s, cycle)))
+  for (int s = 0; s < step.sources; ++s) {
+    if (s < 2)
+      src[s] = readStream(step, s, (step.dirs >> s) & 1, step.srcGroup[s],
+                          step.flags & (Step::kNamesProducer0 << s),
+                          step.producer[s], step.srcType[s]);
+    else // only V_SELECT has a third source
+      src[s] = readStream(step, s, ops[index].src[s].dir,
+                          ops[index].src[s].group(),
+                          ops[index].src[s].hasProducer,
+                          ops[index].src[s].producer, step.inType);
+    if (!src[s])
       return false;
-  if (op.kind == OpClass::Link)
-    return executeLink(op, index, cycle, src[0]);
-  if (op.kind == OpClass::MemRead && !checkSramRead(op, index, cycle))
+  }
+  if (step.kind == OpClass::Link)
+    return executeLink(step, src[0]);
+  if (step.kind == OpClass::MemRead && !checkSramRead(step))
     return false;
-  int64_t done = cycle + op.latency;
-  if (op.kind == OpClass::MemWrite)
-    sram.write(op.address, src[0], index, done);
-  if (op.kind == OpClass::LoadWeights) {
-    Plane &plane = planes[op.unit];
+  int64_t done = cycle + step.latency;
+  if (step.kind == OpClass::MemWrite)
+    sram.write(step.address, src[0], index, done);
+  if (step.kind == OpClass::LoadWeights) {
+    Plane &plane = planes[step.unit];
     if (done >= plane.loadStoredAt) {
       plane.loadStoredAt = done;
       plane.loader = index;
     }
-    plane.weightType = op.inType;
+    plane.weightType = step.inType;
     plane.typed = true;
     plane.typedBy = index;
   }
   float *out = nullptr;
-  if (op.produces)
-    out = streams.emit(op.dst.dir, op.dst.group(), op.position, done, index);
+  if (step.flags & Step::kProduces) {
+    // A read of a constant that no write has replaced lends the constant
+    // to the stream instead of copying it: it never changes.
+    const float *lend = step.kind == OpClass::MemRead && !timingOnly
+                            ? sram.fixedVector(step.address)
+                            : nullptr;
+    out = streams.emit((step.dirs >> 3) & 1, step.dstGroup, step.position,
+                       done, index, lend);
+    if (lend)
+      return complete(step);
+  }
   if (!timingOnly)
-    compute(op, src, out);
-  return complete(op, index, cycle);
+    compute(ops[index], src, out);
+  return complete(step);
 }
 
 void Machine::compute(const Op &op, const float *const *src, float *out) {
@@ -501,22 +549,14 @@ void Machine::compute(const Op &op, const float *const *src, float *out) {
   case OpClass::LoadWeights:
     loadWeights(op, src[0]);
     break;
-  case OpClass::MatMul: {
-    const Plane &plane = planes[op.unit];
-    PlaneWeights weights;
-    weights.data = plane.weights.get();
-    weights.rows = plane.rows.data();
-    weights.rowCount = uint32_t(plane.rows.size());
-    weights.cols = plane.cols;
-    weights.finite = plane.finite.data();
+  case OpClass::MatMul:
     // f16 and bf16 products are exact in fp32, so the fp32 routine is
     // their "fp32 accumulation" as it stands.
     if (io::isFloat(op.inType))
-      matmul(src[0], weights, out, lanes);
+      queueMatmul(op, src[0], out);
     else
-      integerMatmul(src[0], weights, out, lanes);
+      integerMatmul(src[0], weightsOf(planes[op.unit]), out, lanes);
     break;
-  }
   case OpClass::Permute:
     for (uint32_t j = 0; j < lanes; ++j) {
       uint32_t from = j < op.lanes ? op.laneMap[j] : kLaneKeep;
@@ -538,15 +578,70 @@ bool isPositiveZero(float value) {
 }
 } // namespace
 
+PlaneWeights Machine::weightsOf(const Plane &plane) const {
+  PlaneWeights weights;
+  weights.data = plane.weights.get();
+  weights.rowData = plane.rowData.data();
+  weights.rows = plane.rows.data();
+  weights.rowCount = uint32_t(plane.rows.size());
+  weights.cols = plane.cols;
+  weights.finite = plane.finite.data();
+  return weights;
+}
+
+void Machine::queueMatmul(const Op &op, const float *src, float *out) {
+  // The input is copied: its stream value may retire before the product is
+  // computed. The result's stream value (`out`) cannot: nobody reads it
+  // before it is on its stream at cycle + latency, run() computes the
+  // deferred products before executing that cycle, and a value's storage
+  // is reused only after it retires, long after it was emitted. A weight
+  // load computes the plane's deferred products first (loadWeights()).
+  Plane &plane = planes[op.unit];
+  if (!plane.batchInputs)
+    plane.batchInputs = makeBuffer(size_t(kMatmulBatch) * lanes);
+  std::memcpy(plane.batchInputs.get() +
+                  plane.batchOutputs.size() * size_t(lanes),
+              src, sizeof(float) * lanes);
+  plane.batchOutputs.push_back(out);
+  matmulsDue = std::min(matmulsDue, op.cycle + int64_t(op.latency));
+  if (plane.batchOutputs.size() == kMatmulBatch)
+    flushMatmuls(plane);
+}
+
+void Machine::flushMatmuls(Plane &plane) {
+  uint32_t count = uint32_t(plane.batchOutputs.size());
+  if (count == 0)
+    return;
+  const float *inputs[kMatmulBatch];
+  for (uint32_t b = 0; b < count; ++b)
+    inputs[b] = plane.batchInputs.get() + size_t(b) * lanes;
+  matmulBatch(inputs, plane.batchOutputs.data(), count, weightsOf(plane),
+              lanes);
+  plane.batchOutputs.clear();
+}
+
+void Machine::flushMatmuls() {
+  for (Plane &plane : planes)
+    flushMatmuls(plane);
+  matmulsDue = std::numeric_limits<int64_t>::max();
+}
+
+void Machine::markLive(Plane &plane, uint32_t row) {
+  plane.live[row] = 1;
+  plane.rows.insert(
+      std::upper_bound(plane.rows.begin(), plane.rows.end(), row), row);
+}
+
 float *Machine::liveRow(Plane &plane, uint32_t row) {
   float *data = plane.weights.get() + size_t(row) * lanes;
   if (!plane.live[row]) {
-    plane.live[row] = 1;
-    plane.rows.insert(
-        std::upper_bound(plane.rows.begin(), plane.rows.end(), row), row);
+    markLive(plane, row);
     std::fill(data, data + lanes, 0.0f);
     plane.finite[row] = 1;
+  } else if (plane.rowData[row] != data) {
+    std::memcpy(data, plane.rowData[row], sizeof(float) * lanes);
   }
+  plane.rowData[row] = data;
   return data;
 }
 
@@ -555,10 +650,12 @@ void Machine::loadWeights(const Op &op, const float *src) {
   // would otherwise cost every run megabytes of zeros, and M_MATMUL reads
   // only the rows that are in memory (see Plane).
   Plane &plane = planes[op.unit];
+  flushMatmuls(plane);
   if (!plane.weights) {
     plane.weights = makeBuffer(size_t(lanes) * lanes);
     plane.live.assign(lanes, 0);
     plane.finite.assign(lanes, 1);
+    plane.rowData.assign(lanes, nullptr);
   }
   if (op.opcode == hetx::M_LOAD_WEIGHTS_COLUMN) {
     for (uint32_t i = 0; i < lanes; ++i) {
@@ -570,33 +667,25 @@ void Machine::loadWeights(const Op &op, const float *src) {
     plane.cols = std::max(plane.cols, op.row + 1);
     return;
   }
-  // The row's extent: past its last value that is not +0.0. Narrow layers
-  // leave long tails of zeros, skipped 16 lanes at a time.
-  uint32_t extent = lanes;
-  while (extent >= 16) {
-    uint32_t any = 0;
-    for (uint32_t j = extent - 16; j < extent; ++j) {
-      uint32_t bits;
-      std::memcpy(&bits, &src[j], sizeof bits);
-      any |= bits;
-    }
-    if (any)
-      break;
-    extent -= 16;
+  // A row of a constant is referred to where it is, with its extent and
+  // finiteness found when the program was loaded; any other row is copied
+  // to where it goes, even if it stays out of memory: rows not in memory
+  // may hold anything.
+  uint32_t extent = 0;
+  bool finite = true;
+  const float *data = src;
+  if (!sram.imageRow(src, extent, finite)) {
+    float *own = plane.weights.get() + size_t(op.row) * lanes;
+    extent = copyWeightRow(src, own, lanes, finite);
+    data = own;
   }
-  while (extent > 0 && isPositiveZero(src[extent - 1]))
-    --extent;
-  if (extent == 0 && !plane.live[op.row])
-    return; // +0.0 over +0.0
-  std::memcpy(liveRow(plane, op.row), src, sizeof(float) * lanes);
-  // Infinite or NaN: all exponent bits set. Counted without branches.
-  uint32_t notFinite = 0;
-  for (uint32_t j = 0; j < extent; ++j) {
-    uint32_t bits;
-    std::memcpy(&bits, &src[j], sizeof bits);
-    notFinite |= uint32_t((bits & 0x7f800000u) == 0x7f800000u);
+  if (!plane.live[op.row]) {
+    if (extent == 0)
+      return; // +0.0 over +0.0
+    markLive(plane, op.row);
   }
-  plane.finite[op.row] = !notFinite;
+  plane.rowData[op.row] = data;
+  plane.finite[op.row] = finite;
   plane.cols = std::max(plane.cols, extent);
 }
 
@@ -621,9 +710,43 @@ bool Machine::checkCollisions(int64_t cycle) {
           std::to_string(hit.victimCycle) + ") before any instruction read it");
 }
 
-std::vector<uint32_t> Machine::executionOrder(const std::vector<Op> &ops) {
-  std::vector<uint32_t> order;
-  order.reserve(ops.size());
+ExecutionPlan Machine::plan(const std::vector<Op> &ops,
+                            const chip::ChipSpec &chip) {
+  ExecutionPlan plan;
+  plan.steps.reserve(ops.size());
+  plan.outTypes.reserve(ops.size());
+  for (const Op &op : ops)
+    plan.outTypes.push_back(op.outType);
+  uint32_t banks = chip.proto().memory().banks_per_slice();
+  auto add = [&](uint32_t index) {
+    const Op &op = ops[index];
+    Step step;
+    step.cycle = op.cycle;
+    step.address = op.address;
+    step.index = index;
+    step.unit = op.unit;
+    step.position = op.position;
+    step.latency = op.latency;
+    step.bankIndex = op.unit * banks + op.bank;
+    step.kind = op.kind;
+    step.sources = op.sources;
+    step.inType = op.inType;
+    for (int s = 0; s < 2 && s < op.sources; ++s) {
+      step.srcGroup[s] = op.src[s].group();
+      step.producer[s] = op.src[s].producer;
+      step.srcType[s] = op.sourceType(s);
+      step.dirs |= uint8_t(op.src[s].dir << s);
+      if (op.src[s].hasProducer)
+        step.flags |= uint8_t(Step::kNamesProducer0 << s);
+    }
+    step.dstGroup = op.dst.group();
+    step.dirs |= uint8_t(op.dst.dir << 3);
+    if (op.produces)
+      step.flags |= Step::kProduces;
+    if (op.opcode == hetx::C2C_RECV)
+      step.flags |= Step::kReceive;
+    plan.steps.push_back(step);
+  };
   size_t count = ops.size();
   for (size_t begin = 0; begin < count;) {
     size_t end = begin;
@@ -633,39 +756,39 @@ std::vector<uint32_t> Machine::executionOrder(const std::vector<Op> &ops) {
       for (size_t i = begin; i < end; ++i)
         if ((ops[i].kind == OpClass::MemWrite ||
              ops[i].opcode == hetx::DMA_IN) == (pass == 0))
-          order.push_back(uint32_t(i));
+          add(uint32_t(i));
     begin = end;
   }
-  return order;
+  return plan;
 }
 
-bool Machine::run(SimStats &out, std::string &errorOut) {
-  return run(executionOrder(ops), out, errorOut);
-}
-
-bool Machine::run(const std::vector<uint32_t> &order, SimStats &out,
+bool Machine::run(const ExecutionPlan &plan, SimStats &out,
                   std::string &errorOut) {
+  outTypes = plan.outTypes.data();
+  const std::vector<Step> &steps = plan.steps;
   int64_t current = 0;
-  for (size_t k = 0; k < order.size(); ++k) {
-    uint32_t index = order[k];
+  for (size_t k = 0; k < steps.size(); ++k) {
+    const Step &step = steps[k];
     // A long program does not fit in the caches: fetch ahead.
-    if (k + 8 < order.size())
-      __builtin_prefetch(&ops[order[k + 8]]);
-    int64_t cycle = ops[index].cycle;
-    if (k == 0 || cycle != current) {
-      current = cycle;
-      bool ok = checkCollisions(cycle);
-      streams.retire(cycle);
+    if (k + 48 < steps.size())
+      __builtin_prefetch(&steps[k + 48]);
+    if (k == 0 || step.cycle != current) {
+      current = step.cycle;
+      if (current >= matmulsDue)
+        flushMatmuls();
+      bool ok = checkCollisions(current);
+      streams.retire(current);
       if (!ok) {
         errorOut = error;
         return false;
       }
     }
-    if (!execute(index, cycle)) {
+    if (!execute(step)) {
       errorOut = error;
       return false;
     }
   }
+  flushMatmuls();
   if (!checkCollisions(std::numeric_limits<int64_t>::max()) ||
       !checkLinksDrained()) {
     errorOut = error;

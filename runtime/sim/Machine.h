@@ -16,14 +16,59 @@
 #include "runtime/sim/Simulator.h"
 #include "runtime/sim/Sram.h"
 #include "runtime/sim/StreamNetwork.h"
+#include "runtime/sim/VectorMath.h"
 
 #include <cstdint>
 #include <deque>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
 
 namespace hetc::sim {
+
+/// What the checks of one instruction read, in one cache line: the fields
+/// of its Op that every run needs, packed. The rest (lanes, row, lane map,
+/// host address, a third source) stays in the Op, read to compute values
+/// and to word hazards.
+struct alignas(64) Step {
+  int64_t cycle = 0;
+  /// MEM and DMA ops: the SRAM address.
+  uint64_t address = 0;
+  /// The instruction's index in the program.
+  uint32_t index = 0;
+  uint32_t unit = 0;
+  uint32_t position = 0;
+  uint32_t latency = 0;
+  /// MEM ops: the bank's index over all slices (slice * banks + bank).
+  uint32_t bankIndex = 0;
+  /// The first two sources' stream groups and named producers, and the
+  /// destination's group.
+  uint32_t srcGroup[2] = {0, 0};
+  uint32_t producer[2] = {0, 0};
+  uint32_t dstGroup = 0;
+  OpClass kind = OpClass::MemRead;
+  uint8_t sources = 0;
+  /// Bit s: source s flows WEST; bit 3: the destination does.
+  uint8_t dirs = 0;
+  /// The kFlag bits below.
+  uint8_t flags = 0;
+  /// The element types the first two sources must carry, and inType.
+  io::ElementType srcType[2] = {io::ElementType::F32, io::ElementType::F32};
+  io::ElementType inType = io::ElementType::F32;
+
+  static constexpr uint8_t kNamesProducer0 = 1, kNamesProducer1 = 2,
+                           kProduces = 4, kReceive = 8;
+};
+static_assert(sizeof(Step) == 64, "a Step fills one cache line");
+
+/// A program's steps in the order run() executes them, and what the
+/// checks look up by instruction index.
+struct ExecutionPlan {
+  std::vector<Step> steps;
+  /// Per instruction: the element type of its result.
+  std::vector<io::ElementType> outTypes;
+};
 
 /// Runs a decoded program against an SRAM that already holds the inputs
 /// and constants.
@@ -33,22 +78,18 @@ public:
           const std::vector<Op> &ops, Sram &sram, HostMemory &host,
           const SimOptions &options);
 
-  /// The order in which run() executes `ops`: by cycle, and within a cycle
-  /// the memory writes first (so that a read issued in the same cycle as a
+  /// The plan run() executes for `ops`: by cycle, and within a cycle the
+  /// memory writes first (so that a read issued in the same cycle as a
   /// write to its address sees that write in flight, whatever the list
   /// order), each kind in list order. A caller that runs a program many
-  /// times computes it once and passes it to run().
-  static std::vector<uint32_t> executionOrder(const std::vector<Op> &ops);
+  /// times makes it once.
+  static ExecutionPlan plan(const std::vector<Op> &ops,
+                            const chip::ChipSpec &chip);
 
-  /// Executes every instruction in `order` (executionOrder(ops)). Returns
-  /// false with a hazard message in `error` at the first broken rule; fills
-  /// `stats` otherwise.
-  bool run(const std::vector<uint32_t> &order, SimStats &stats,
-           std::string &error);
-
-  /// Executes every instruction. Returns false with a hazard message in
-  /// `error` at the first broken rule; fills `stats` otherwise.
-  bool run(SimStats &stats, std::string &error);
+  /// Executes every instruction of `plan` (plan(ops)). Returns false with a
+  /// hazard message in `error` at the first broken rule; fills `stats`
+  /// otherwise.
+  bool run(const ExecutionPlan &plan, SimStats &stats, std::string &error);
 
 private:
   /// Per-cycle use of one unit, reset when the cycle changes.
@@ -67,6 +108,9 @@ private:
     std::vector<uint8_t> live;
     /// The rows that may hold anything but +0.0, in increasing order.
     std::vector<uint32_t> rows;
+    /// Per row in `rows`: where its values are, its own in `weights` or
+    /// a constant's in the SRAM image, which no run changes.
+    std::vector<const float *> rowData;
     /// Columns from `cols` on are +0.0 in every row.
     uint32_t cols = 0;
     /// Per row in `rows`: whether it holds only finite values.
@@ -79,27 +123,48 @@ private:
     io::ElementType weightType = io::ElementType::F32;
     bool typed = false;
     uint32_t typedBy = 0;
+    /// Float M_MATMULs issued on the plane whose products are not computed
+    /// yet: copies of their inputs (kMatmulBatch vectors, allocated on first
+    /// use) and the stream values their results go to. See queueMatmul().
+    Buffer batchInputs;
+    std::vector<float *> batchOutputs;
   };
+  /// The most M_MATMULs of one plane computed together.
+  static constexpr uint32_t kMatmulBatch = 32;
 
-  [[gnu::always_inline]] inline bool execute(uint32_t index, int64_t cycle);
+  [[gnu::always_inline]] inline bool execute(const Step &step);
   void compute(const Op &op, const float *const *src, float *out);
   void loadWeights(const Op &op, const float *src);
-  /// Row `row` of `plane`'s weights, put in memory (as +0.0) if it was not.
+  /// Defers the product of a float M_MATMUL until its result can first be
+  /// read, so that the products of consecutive M_MATMULs on unchanged
+  /// weights are computed together (same bits; see matmulBatch()).
+  void queueMatmul(const Op &op, const float *src, float *out);
+  /// Computes the deferred products of `plane`, or of every plane.
+  void flushMatmuls(Plane &plane);
+  void flushMatmuls();
+  PlaneWeights weightsOf(const Plane &plane) const;
+  /// Row `row` of `plane`'s weights, put in memory (as +0.0) if it was not,
+  /// and in the plane's own memory if it referred to a constant.
   float *liveRow(Plane &plane, uint32_t row);
-  bool claimUnit(const Op &op, uint32_t index, int64_t cycle);
-  const float *readStream(const Op &op, uint32_t index, int which,
-                          int64_t cycle);
+  /// Lists `row` of `plane` as in memory; the caller fills it.
+  void markLive(Plane &plane, uint32_t row);
+  bool claimUnit(const Step &step);
+  /// Reads source `which` of `step` from (dir, group), which names its
+  /// producer if `namesProducer`; `wanted` is the type it must carry.
+  const float *readStream(const Step &step, int which, uint8_t dir,
+                          uint32_t group, bool namesProducer,
+                          uint32_t namedProducer, io::ElementType wanted);
   [[gnu::cold, gnu::noinline]] bool failType(const Op &op, uint32_t index,
                                              int which, int64_t cycle,
                                              uint32_t producer);
-  bool checkWeightType(const Op &op, uint32_t index, int64_t cycle);
-  bool checkSramRead(const Op &op, uint32_t index, int64_t cycle);
-  /// Books instruction `index`'s completion (the program's cycles, the
-  /// observer); true.
-  bool complete(const Op &op, uint32_t index, int64_t cycle);
-  bool executeDma(const Op &op, uint32_t index, int64_t cycle);
-  bool executeLink(const Op &op, uint32_t index, int64_t cycle,
-                   const float *sent);
+  bool checkWeightType(const Step &step);
+  [[gnu::cold, gnu::noinline]] bool failWeightType(const Op &op, uint32_t index,
+                                                   int64_t cycle);
+  bool checkSramRead(const Step &step);
+  /// Books `step`'s completion (the program's cycles, the observer); true.
+  bool complete(const Step &step);
+  bool executeDma(const Step &step);
+  bool executeLink(const Step &step, const float *sent);
   bool checkLinksDrained();
   bool checkCollisions(int64_t cycle);
   // The failures build their messages out of line, off the hot path.
@@ -113,6 +178,12 @@ private:
                                              int64_t cycle, const Issue &use);
   [[gnu::cold, gnu::noinline]] bool failPlane(const Op &op, uint32_t index,
                                               int64_t cycle);
+  [[gnu::cold, gnu::noinline]] bool failDma(const Op &op, uint32_t index,
+                                            int64_t cycle);
+  [[gnu::cold, gnu::noinline]] bool failLink(const Op &op, uint32_t index,
+                                             int64_t cycle);
+  [[gnu::cold, gnu::noinline]] bool failSwitch(const Op &op, uint32_t index,
+                                               int64_t cycle);
   [[gnu::cold, gnu::noinline]] bool failAlus(uint32_t index, int64_t cycle);
   [[gnu::cold, gnu::noinline]] bool failSramRead(const Op &op, uint32_t index,
                                                  int64_t cycle);
@@ -123,6 +194,8 @@ private:
   const chip::ChipSpec &chip;
   const HazardText &text;
   const std::vector<Op> &ops;
+  /// ExecutionPlan::outTypes of the plan being run.
+  const io::ElementType *outTypes = nullptr;
   Sram &sram;
   HostMemory &host;
   const bool timingOnly;
@@ -136,6 +209,9 @@ private:
   Issue vectorIssue;
   std::vector<uint32_t> vectorIssued;
   std::vector<Plane> planes;
+  /// The first cycle at which a deferred M_MATMUL's result is on its
+  /// stream; INT64_MAX when none is deferred.
+  int64_t matmulsDue = std::numeric_limits<int64_t>::max();
   std::vector<Issue> sliceIssue;
   /// Per DMA engine: the cycle it is free again and the instruction that
   /// holds it until then.

@@ -235,13 +235,15 @@ struct LoadedProgram::State {
   HazardText text;
   std::vector<Op> ops;
   std::vector<Placed> preloaded, outputs;
-  /// The constants' values, in artifact order.
-  std::vector<std::vector<float>> constants;
-  /// The most addresses a run's SRAM holds values for: those preloaded and
-  /// those written.
+  /// The constants placed in SRAM, where every run starts from (see
+  /// Sram(const Sram &, bool)): placing megabytes of weights once per run
+  /// cost more than a small model's run.
+  std::unique_ptr<Sram> constants;
+  /// The most addresses a run's SRAM holds values of its own for: the
+  /// inputs and those written.
   uint64_t sramVectors = 0;
-  /// Machine::executionOrder(ops).
-  std::vector<uint32_t> order;
+  /// Machine::plan(ops, chip).
+  ExecutionPlan plan;
 };
 
 LoadedProgram::LoadedProgram() = default;
@@ -263,10 +265,14 @@ bool load(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
       !checkDispatch(state->ops, chip, state->text, error) ||
       !placeBindings(artifact, chip, state->preloaded, state->outputs, error))
     return false;
-  for (int i = 0; i < artifact.constants_size(); ++i)
-    state->constants.push_back(decodeConstant(
-        artifact.constants(i).data(),
-        state->preloaded[size_t(artifact.inputs_size() + i)].layout.type));
+  state->constants = std::make_unique<Sram>(chip);
+  for (int i = 0; i < artifact.constants_size(); ++i) {
+    const Placed &placed = state->preloaded[size_t(artifact.inputs_size() + i)];
+    std::vector<float> words =
+        decodeConstant(artifact.constants(i).data(), placed.layout.type);
+    state->constants->preload(*placed.binding, placed.layout, words.data());
+  }
+  state->constants->makeImage();
   std::vector<uint64_t> written;
   for (const Op &op : state->ops)
     if (op.kind == OpClass::MemWrite || op.opcode == hetx::DMA_IN)
@@ -274,9 +280,9 @@ bool load(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
   std::sort(written.begin(), written.end());
   state->sramVectors =
       uint64_t(std::unique(written.begin(), written.end()) - written.begin());
-  for (const Placed &placed : state->preloaded)
-    state->sramVectors += placed.layout.vectors;
-  state->order = Machine::executionOrder(state->ops);
+  for (int i = 0; i < artifact.inputs_size(); ++i)
+    state->sramVectors += state->preloaded[size_t(i)].layout.vectors;
+  state->plan = Machine::plan(state->ops, chip);
   program.state = std::move(state);
   return true;
 }
@@ -288,18 +294,15 @@ bool run(const LoadedProgram &program,
   if (!options.timingOnly && !checkInputs(state.artifact, inputs, error))
     return false;
   bool values = !options.timingOnly;
-  Sram sram(state.chip, values);
+  Sram sram(*state.constants, values);
   HostMemory host(state.chip.lanes(), values);
   sram.reserve(state.sramVectors);
-  size_t inputCount = size_t(state.artifact.inputs_size());
   std::vector<float> storage;
-  for (size_t i = 0; i < state.preloaded.size(); ++i) {
-    const Placed &placed = state.preloaded[i];
-    const float *words = nullptr;
-    if (values)
-      words = i < inputCount
-                  ? laneWords(inputs.at(placed.binding->name()), storage)
-                  : state.constants[i - inputCount].data();
+  for (int i = 0; i < state.artifact.inputs_size(); ++i) {
+    const Placed &placed = state.preloaded[size_t(i)];
+    const float *words =
+        values ? laneWords(inputs.at(placed.binding->name()), storage)
+               : nullptr;
     if (placed.binding->has_host_address())
       host.preload(*placed.binding, placed.layout, words);
     else
@@ -308,7 +311,7 @@ bool run(const LoadedProgram &program,
 
   Machine machine(state.chip, state.text, state.ops, sram, host, options);
   result = SimResult();
-  if (!machine.run(state.order, result.stats, error))
+  if (!machine.run(state.plan, result.stats, error))
     return false;
   result.stats.sramHighWater = sram.occupied();
   for (const Placed &placed : state.outputs) {

@@ -5,6 +5,7 @@
 #include "runtime/sim/BindingIo.h"
 #include "runtime/sim/DataTypes.h"
 #include "runtime/sim/HostMemory.h"
+#include "runtime/sim/VectorMath.h"
 
 #include <algorithm>
 #include <cstring>
@@ -13,7 +14,38 @@ namespace hetc::sim {
 
 Sram::Sram(const chip::ChipSpec &chip, bool values)
     : values(values), lanes(chip.lanes()),
-      chunks((chip.totalVectors() >> kChunkBits) + 1) {}
+      chunks((chip.totalVectors() >> kChunkBits) + 1, nullptr),
+      owned(chunks.size()) {}
+
+Sram::Sram(const Sram &image, bool values)
+    : values(values), occupiedCount(image.occupiedCount), lanes(image.lanes),
+      image(&image), chunks(image.chunks), owned(chunks.size()) {}
+
+void Sram::makeImage() {
+  for (Meta *chunk : chunks)
+    if (chunk)
+      for (size_t i = 0; i < (size_t(1) << kChunkBits); ++i)
+        if (chunk[i].slot != kNoSlot)
+          chunk[i].slot |= kImageSlot;
+  size_t slots = pool.size() / lanes;
+  rowExtent.resize(slots);
+  rowFinite.resize(slots);
+  for (size_t slot = 0; slot < slots; ++slot) {
+    bool finite = true;
+    rowExtent[slot] =
+        copyWeightRow(pool.data() + slot * lanes, nullptr, lanes, finite);
+    rowFinite[slot] = finite;
+  }
+  image = this;
+}
+
+Sram::Meta *Sram::ownChunk(size_t index) {
+  constexpr size_t kChunk = size_t(1) << kChunkBits;
+  owned[index] = std::make_unique<Meta[]>(kChunk);
+  if (chunks[index])
+    std::copy(chunks[index], chunks[index] + kChunk, owned[index].get());
+  return chunks[index] = owned[index].get();
+}
 
 void Sram::preload(const hetx::TensorBinding &binding,
                    const BindingLayout &layout, const float *words) {

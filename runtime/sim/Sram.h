@@ -15,6 +15,7 @@
 #include "runtime/schema/hetx.pb.h"
 #include "runtime/sim/BufferCache.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -47,6 +48,33 @@ public:
   static constexpr uint32_t kPreloaded = std::numeric_limits<uint32_t>::max();
 
   explicit Sram(const chip::ChipSpec &chip, bool values = true);
+  /// An SRAM that starts as `image` (see makeImage()) holds: a program's
+  /// constants, placed once when it is loaded rather than on every run.
+  /// The image's state and values are shared, read-only, until this SRAM
+  /// writes: a write copies the state of the image's addresses near it
+  /// (one chunk) and takes a slot of this SRAM's own for its values. The
+  /// image must outlive this SRAM.
+  Sram(const Sram &image, bool values);
+  /// Makes this SRAM, which holds values, an image for others to start
+  /// from; it must not be written after.
+  void makeImage();
+  /// Whether `values` is a vector of the image (as fixedVector() gives it),
+  /// and if so its extent and finiteness as a weight row, found once by
+  /// makeImage() (see copyWeightRow()).
+  bool imageRow(const float *values, uint32_t &extent, bool &finite) const {
+    if (!image)
+      return false;
+    auto at = reinterpret_cast<uintptr_t>(values);
+    auto base = reinterpret_cast<uintptr_t>(image->pool.data());
+    size_t offset = (at - base) / sizeof(float);
+    if (at < base || offset >= image->pool.size() || offset % lanes)
+      return false;
+    extent = image->rowExtent[offset / lanes];
+    finite = image->rowFinite[offset / lanes];
+    return true;
+  }
+  Sram(const Sram &) = delete;
+  Sram &operator=(const Sram &) = delete;
 
   /// Cycle at which the last write to `address` stores (-1 for preloaded
   /// data, kNever if none).
@@ -66,8 +94,19 @@ public:
   /// no values.
   const float *vector(uint64_t address) const {
     const Meta *entry = find(address);
-    return entry && entry->slot != kNoSlot
-               ? pool.data() + size_t(entry->slot) * lanes
+    if (!entry || entry->slot == kNoSlot)
+      return nullptr;
+    if (entry->slot & kImageSlot)
+      return image->pool.data() + size_t(entry->slot & ~kImageSlot) * lanes;
+    return pool.data() + size_t(entry->slot) * lanes;
+  }
+  /// The vector at `address` if it is the image's (see Sram(const Sram &,
+  /// bool)) and so stays unchanged while this SRAM lives, whatever is
+  /// written; null otherwise.
+  const float *fixedVector(uint64_t address) const {
+    const Meta *entry = find(address);
+    return entry && entry->slot != kNoSlot && (entry->slot & kImageSlot)
+               ? image->pool.data() + size_t(entry->slot & ~kImageSlot) * lanes
                : nullptr;
   }
   /// Stores `data` (ignored without values) at `address` on behalf of
@@ -108,6 +147,10 @@ public:
 
 private:
   static constexpr uint32_t kNoSlot = std::numeric_limits<uint32_t>::max();
+  /// Marks a slot of `image`'s pool. Slots are 32-bit, as before there was
+  /// an image; a pool of 2^31 vectors (8 GiB of values at one lane) is
+  /// beyond what the chip model runs.
+  static constexpr uint32_t kImageSlot = uint32_t(1) << 31;
   /// Addresses per chunk of state, a power of two.
   static constexpr unsigned kChunkBits = 10;
   struct Meta {
@@ -117,21 +160,26 @@ private:
   };
 
   const Meta *find(uint64_t address) const {
-    const auto &chunk = chunks[address >> kChunkBits];
+    const Meta *chunk = chunks[address >> kChunkBits];
     return chunk ? &chunk[address & ((1u << kChunkBits) - 1)] : nullptr;
   }
   /// The state of `address`, counted as occupied from now on.
   Meta &claim(uint64_t address) {
-    auto &chunk = chunks[address >> kChunkBits];
-    if (!chunk)
-      chunk = std::make_unique<Meta[]>(size_t(1) << kChunkBits);
+    size_t index = address >> kChunkBits;
+    Meta *chunk = chunks[index];
+    if (!chunk || chunk != owned[index].get())
+      chunk = ownChunk(index);
     Meta &entry = chunk[address & ((1u << kChunkBits) - 1)];
     occupiedCount += entry.storedAt == kNever;
     return entry;
   }
-  /// The values of `entry`, taking a pool slot on first use.
+  /// Chunk `index` of this SRAM's own, allocated for it: the image's
+  /// copied, or a fresh one.
+  Meta *ownChunk(size_t index);
+  /// The values of `entry`, taking a pool slot on first use (and on the
+  /// first write over the image's values).
   float *slotOf(Meta &entry) {
-    if (entry.slot == kNoSlot) {
+    if (entry.slot == kNoSlot || (entry.slot & kImageSlot)) {
       entry.slot = uint32_t(pool.size() / lanes);
       pool.resize(pool.size() + lanes);
     }
@@ -141,8 +189,15 @@ private:
   bool values;
   uint64_t occupiedCount = 0;
   uint32_t lanes;
-  std::vector<std::unique_ptr<Meta[]>> chunks;
+  const Sram *image = nullptr;
+  /// The state of each chunk of addresses: null where nothing is held,
+  /// else this SRAM's own chunk in `owned` or the image's.
+  std::vector<Meta *> chunks;
+  std::vector<std::unique_ptr<Meta[]>> owned;
   std::vector<float, CachedAllocator<float>> pool;
+  /// An image's: per pool slot, imageRow()'s extent and finiteness.
+  std::vector<uint32_t> rowExtent;
+  std::vector<uint8_t> rowFinite;
 };
 
 /// The lane words of `tensor`'s elements: its own data for float types,

@@ -29,7 +29,8 @@ void StreamNetwork::release(Bucket &bucket) {
   if (values) {
     const Rec *list = recs(bucket);
     for (uint32_t i = 0; i < bucket.count; ++i)
-      freeSlots.push_back(list[i].slot);
+      if (!(list[i].slot & kLent))
+        freeSlots.push_back(list[i].slot);
   }
   if (bucket.count > 1) {
     spills[bucket.spill].clear();
@@ -109,7 +110,7 @@ uint32_t StreamNetwork::newSlot() {
 }
 
 float *StreamNetwork::emitSlow(uint32_t lineIndex, Key key, int64_t cycle,
-                               uint32_t producer) {
+                               uint32_t producer, const float *lend) {
   Line &line = lines[lineIndex];
   uint32_t origin = key.origin;
   Bucket &bucket = claim(line, key.phase);
@@ -123,7 +124,7 @@ float *StreamNetwork::emitSlow(uint32_t lineIndex, Key key, int64_t cycle,
     pending.push({cycle, lineIndex, key, key, true, producer});
     return scratch.data();
   }
-  uint32_t slot = allocSlot();
+  uint32_t slot = takeSlot(lend, kNoSlot);
   insert(bucket, at, Rec{origin, producer, slot, 0});
   list = recs(bucket);
   if (at > 0)
@@ -135,7 +136,7 @@ float *StreamNetwork::emitSlow(uint32_t lineIndex, Key key, int64_t cycle,
     pending.push({cycleAt(afterKey, after.origin), lineIndex, key, afterKey,
                   false, after.producer});
   }
-  return values ? slotData(slot) : scratch.data();
+  return values && !lend ? slotData(slot) : scratch.data();
 }
 
 void StreamNetwork::diagnose(const Line &line, int64_t phase, uint32_t at,

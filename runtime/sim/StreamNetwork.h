@@ -63,12 +63,20 @@ public:
                 uint32_t hopCycles, uint32_t lanes, bool values = true);
 
   /// Puts a value from instruction `producer` on (dir, group) at `position`
-  /// at `cycle`. Returns a buffer of `lanes` floats for the caller to fill
-  /// before the next call to any method. It is never the buffer of a value
-  /// that has not retired, so the caller may compute into it from values it
-  /// read at this cycle.
+  /// at `cycle`. Returns a buffer of `lanes` floats for the caller to fill.
+  /// It is never the buffer of a value that has not retired, so the caller
+  /// may compute into it from values it read at this cycle, and it stays
+  /// the value's own until the value retires (kRetireWindow cycles, at
+  /// least, after `cycle`), so the caller may also fill it later, as long
+  /// as no read can reach the value first. (In timing-only mode, and for a
+  /// value that collides exactly with another, all share one scratch
+  /// buffer.)
+  ///
+  /// With `lend`, the value's data is `lend` itself, not a copy, which must
+  /// stay unchanged until the value retires; the buffer returned is then
+  /// not the value's.
   float *emit(uint8_t dir, uint32_t group, uint32_t position, int64_t cycle,
-              uint32_t producer);
+              uint32_t producer, const float *lend = nullptr);
 
   /// Reads the value on (dir, group) at `position` at `cycle` and sets
   /// `producer` to the instruction that emitted it. Returns null and fills
@@ -164,8 +172,8 @@ private:
   /// phase; grows the ring when another live phase holds its place.
   Bucket &claim(Line &line, int64_t phase);
   /// emit() when the bucket of the new value holds a live value.
-  float *emitSlow(uint32_t lineIndex, Key key, int64_t cycle,
-                  uint32_t producer);
+  float *emitSlow(uint32_t lineIndex, Key key, int64_t cycle, uint32_t producer,
+                  const float *lend);
   /// Frees the values of `bucket` and empties it.
   void release(Bucket &bucket);
   /// Inserts `rec` at `index` of the bucket's sorted values.
@@ -180,8 +188,27 @@ private:
     return slot;
   }
   uint32_t newSlot();
-  float *slotData(uint32_t slot) {
+  /// The slot of a new value: an entry of `lent` for `lend`, else storage
+  /// of its own, `retired` (the slot of the retired value it replaces, or
+  /// kNoSlot) when that has storage.
+  uint32_t takeSlot(const float *lend, uint32_t retired) {
+    if (!values)
+      return 0;
+    bool owned = retired != kNoSlot && !(retired & kLent);
+    if (lend) {
+      if (owned)
+        freeSlots.push_back(retired);
+      lent.push_back(lend);
+      return kLent | uint32_t(lent.size() - 1);
+    }
+    return owned ? retired : allocSlot();
+  }
+  float *slotData(uint32_t slot) const {
     return blocks[slot / blockSlots].get() + size_t(slot % blockSlots) * lanes;
+  }
+  /// The values of a value in `slot`.
+  const float *dataOf(uint32_t slot) const {
+    return slot & kLent ? lent[slot & ~kLent] : slotData(slot);
   }
   /// The index in `bucket` of the value nearest upstream of (or at)
   /// `distance`, or bucket.count.
@@ -196,6 +223,10 @@ private:
   void diagnose(const Line &line, int64_t phase, uint32_t distance,
                 MissedRead &missed) const;
 
+  /// Marks a slot that is an index into `lent`.
+  static constexpr uint32_t kLent = uint32_t(1) << 31;
+  static constexpr uint32_t kNoSlot = ~uint32_t(0);
+
   uint32_t groups, groupWidth, positions, hop, lanes;
   bool values;
   /// Value slots per block of storage; blocks never move.
@@ -208,6 +239,8 @@ private:
   std::vector<Buffer> blocks;
   uint32_t slots = 0;
   std::vector<uint32_t> freeSlots;
+  /// The data of the values emitted with `lend`.
+  std::vector<const float *> lent;
   std::vector<float> scratch;
   std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>>
       pending;
@@ -218,7 +251,7 @@ private:
 
 inline float *StreamNetwork::emit(uint8_t dir, uint32_t group,
                                   uint32_t position, int64_t cycle,
-                                  uint32_t producer) {
+                                  uint32_t producer, const float *lend) {
   uint32_t lineIndex = lineOf(dir, group);
   Line &line = lines[lineIndex];
   uint32_t origin = distance(dir, position);
@@ -228,16 +261,16 @@ inline float *StreamNetwork::emit(uint8_t dir, uint32_t group,
     // An empty place, or one whose single value retired: the new value is
     // alone in its phase and replaces nothing.
     if (bucket.count == 0 || (bucket.count == 1 && bucket.phase < floor)) {
-      uint32_t slot = bucket.count ? bucket.one.slot : allocSlot();
+      uint32_t slot = takeSlot(lend, bucket.count ? bucket.one.slot : kNoSlot);
       bucket.phase = key.phase;
       bucket.count = 1;
       bucket.one = Rec{origin, producer, slot, 0};
       line.bottom = std::min(line.bottom, key.phase);
       line.top = std::max(line.top, key.phase);
-      return values ? slotData(slot) : scratch.data();
+      return values && !lend ? slotData(slot) : scratch.data();
     }
   }
-  return emitSlow(lineIndex, key, cycle, producer);
+  return emitSlow(lineIndex, key, cycle, producer, lend);
 }
 
 inline const float *StreamNetwork::read(uint8_t dir, uint32_t group,
@@ -254,7 +287,7 @@ inline const float *StreamNetwork::read(uint8_t dir, uint32_t group,
       Rec &value = list[found];
       ++value.reads;
       producer = value.producer;
-      return values ? slotData(value.slot) : scratch.data();
+      return values ? dataOf(value.slot) : scratch.data();
     }
   }
   diagnose(line, phase, at, missed);

@@ -162,7 +162,7 @@ void integerMatmul(const float *x, const PlaneWeights &weights, float *out,
     uint32_t xi = uint32_t(intOfWord(x[i]));
     if (xi == 0)
       continue; // adds nothing: integer sums are exact in any order
-    const float *row = weights.data + size_t(i) * width;
+    const float *row = weights.row(i, width);
     for (uint32_t j = 0; j < weights.cols; ++j)
       out[j] = wordOfInt(wrap(uint32_t(intOfWord(out[j])) +
                               xi * uint32_t(intOfWord(row[j]))));

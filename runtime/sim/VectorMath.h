@@ -10,6 +10,7 @@
 
 #include "runtime/schema/hetx.pb.h"
 
+#include <cstddef>
 #include <cstdint>
 
 namespace hetc::sim {
@@ -32,6 +33,13 @@ struct PlaneWeights {
   /// width x width; only the rows listed in `rows` are read (the others
   /// are all +0.0 and their memory may hold anything).
   const float *data = nullptr;
+  /// When set, row i is at rowData[i] instead of data + i * width.
+  const float *const *rowData = nullptr;
+
+  /// Row `i`'s `width` values.
+  const float *row(uint32_t i, uint32_t width) const {
+    return rowData ? rowData[i] : data + size_t(i) * width;
+  }
   /// The `rowCount` rows that may hold anything but +0.0, in increasing
   /// order.
   const uint32_t *rows = nullptr;
@@ -42,11 +50,24 @@ struct PlaneWeights {
   const uint8_t *finite = nullptr;
 };
 
+/// Copies a weight row of `count` values from `src` to `dst` (unless `dst`
+/// is null) and returns its extent, the index past its last value that is
+/// not +0.0 (0 for a row of +0.0); `finite` says whether all its values
+/// are finite.
+uint32_t copyWeightRow(const float *src, float *dst, uint32_t count,
+                       bool &finite);
+
 /// out[j] = sum_i x[i] * weights[i * width + j], accumulated in fp32 from
 /// +0.0 in order i = 0 .. width - 1, bit-identical to computing every row
 /// and column.
 void matmul(const float *x, const PlaneWeights &weights, float *out,
             uint32_t width);
+
+/// matmul(xs[b], weights, outs[b], width) for every b < count, with the same
+/// bits, but each weight row read once for the whole batch rather than once
+/// per vector. No out may alias an x.
+void matmulBatch(const float *const *xs, float *const *outs, uint32_t count,
+                 const PlaneWeights &weights, uint32_t width);
 
 } // namespace hetc::sim
 

@@ -261,6 +261,68 @@ TEST(SimulatorTest, Deterministic) {
   EXPECT_EQ(first.outputs[0].tensor.data, second.outputs[0].tensor.data);
 }
 
+// Tests that every run of a loaded program starts from its constants, even
+// when a run writes over one, and that a constant read onto a stream (which
+// lends the stream the constant's values instead of copying them) keeps
+// its value while a write over its address lands. The constants are placed
+// once, at load; runs write over them in SRAM of their own. Constant c is
+// read at 4; input b is written over c at 6 (stored at 7) and read again;
+// y = c + b is computed at 9 and written at 13; z, at c's address, is b.
+TEST(SimulatorTest, RunsStartFromTheConstantsEvenAfterOneOverwritesThem) {
+  chip::ChipSpec chip = loadChip("test-chip");
+  uint32_t lanes = chip.lanes();
+  uint64_t perSlice = chip.vectorsPerSlice();
+  uint64_t addrC = 0, addrB = 4 * perSlice, addrY = 5 * perSlice;
+  uint32_t posC = chip.slicePosition(0), posB = chip.slicePosition(4),
+           posY = chip.slicePosition(5), posV = chip.vectorPosition();
+  uint64_t readLat = latencyOf(chip, hetx::MEM_READ);
+  uint64_t hop = chip.proto().streams().hop_cycles();
+  std::vector<float> c;
+  for (uint32_t i = 0; i < lanes; ++i)
+    c.push_back(0.5f * float(i) - 3.0f);
+  ProgramBuilder builder(chip);
+  builder.setNode("Add_0");
+  builder.constant("c", {lanes}, addrC, c);
+  builder.input("b", {lanes}, addrB);
+  builder.output("y", {lanes}, addrY);
+  builder.output("z", {lanes}, addrC);
+  uint64_t atVector = 4 + readLat + (posV - posC) * hop;
+  uint64_t overwrite = atVector - 3;
+  builder.read(4, addrC, east(0));
+  builder.read(overwrite - (posB - posC) * hop - readLat, addrB, west(8));
+  builder.write(overwrite, addrC, west(8));
+  builder.read(atVector - (posB - posV) * hop - readLat, addrB, west(0));
+  builder.vector(atVector, hetx::V_ADD, {east(0), west(0)}, east(4));
+  builder.write(atVector + latencyOf(chip, hetx::V_ADD) + (posY - posV) * hop,
+                addrY, east(4));
+  hetx::Artifact artifact = builder.build();
+  ASSERT_LT(overwrite + latencyOf(chip, hetx::MEM_WRITE), atVector);
+
+  sim::LoadedProgram program;
+  std::string error;
+  ASSERT_TRUE(sim::load(artifact, chip, program, error)) << error;
+  for (int run = 0; run < 3; ++run) {
+    io::Tensor b{{lanes}, {}};
+    for (uint32_t i = 0; i < lanes; ++i)
+      b.data.push_back(float(run) + 0.25f * float(i));
+    sim::SimResult result;
+    for (bool timingOnly : {true, false}) {
+      sim::SimOptions options;
+      options.timingOnly = timingOnly;
+      ASSERT_TRUE(sim::run(program, {{"b", b}}, options, result, error))
+          << error;
+    }
+    ASSERT_EQ(result.outputs.size(), 2u);
+    ASSERT_EQ(result.outputs[0].tensor.data.size(), lanes);
+    for (uint32_t i = 0; i < lanes; ++i)
+      EXPECT_EQ(result.outputs[0].tensor.data[i], c[i] + b.data[i])
+          << "run " << run << ", lane " << i;
+    EXPECT_EQ(result.outputs[1].tensor.data, b.data) << "run " << run;
+    // The constant, the input and y.
+    EXPECT_EQ(result.stats.sramHighWater, 3u);
+  }
+}
+
 // Tests that an empty program takes 0 cycles.
 TEST(SimulatorTest, EmptyProgram) {
   chip::ChipSpec chip = loadChip("test-chip");

@@ -164,3 +164,29 @@ TEST(VectorMathTest, InfiniteInputOverZeroRowGivesNaN) {
   for (float value : out)
     EXPECT_TRUE(std::isnan(value));
 }
+
+// Tests that copyWeightRow() copies every bit and finds the extent past the
+// last value that is not +0.0 (a -0.0 counts) and whether all are finite.
+TEST(VectorMathTest, CopyWeightRowFindsExtentAndFiniteness) {
+  const uint32_t width = 40;
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  struct Case {
+    uint32_t at;
+    float value;
+    uint32_t extent;
+    bool finite;
+  };
+  for (Case c : {Case{0, 0.0f, 0, true}, Case{0, -0.0f, 1, true},
+                 Case{17, 2.0f, 18, true}, Case{39, -0.0f, 40, true},
+                 Case{31, nan, 32, false},
+                 Case{5, std::numeric_limits<float>::infinity(), 6, false}}) {
+    std::vector<float> src(width, 0.0f), dst(width, 7.0f);
+    src[c.at] = c.value;
+    bool finite = !c.finite;
+    EXPECT_EQ(copyWeightRow(src.data(), dst.data(), width, finite), c.extent)
+        << "value at " << c.at;
+    EXPECT_EQ(finite, c.finite) << "value at " << c.at;
+    for (uint32_t j = 0; j < width; ++j)
+      EXPECT_EQ(bitsOf(dst[j]), bitsOf(src[j])) << "lane " << j;
+  }
+}
