@@ -30,6 +30,10 @@ void populateDecomposeResizePatterns(mlir::RewritePatternSet &patterns);
 /// `hgraph.cumulative` as a log-step scan of shifted adds or multiplies.
 void populateDecomposeCumulativePatterns(mlir::RewritePatternSet &patterns);
 
+/// `hgraph.conv_transpose` as a convolution of the spread-out input with
+/// the flipped kernel.
+void populateDecomposeConvTransposePatterns(mlir::RewritePatternSet &patterns);
+
 } // namespace hetc
 
 #endif // HETC_COMPILER_PASSES_DECOMPOSEPATTERNS_H

@@ -15,6 +15,8 @@
 
 #include "compiler/passes/DecomposePatterns.h"
 
+#include "compiler/passes/AxisProduct.h"
+
 #include "compiler/dialects/hgraph/IR/HGraph.h"
 
 #include "mlir/IR/PatternMatch.h"
@@ -177,19 +179,6 @@ bool isIdentity(ResizeOp op, int64_t d) {
   return roi[d] == 0.0 && roi[op.getScales().size() + d] == 1.0;
 }
 
-DenseElementsAttr floats(RankedTensorType type, ArrayRef<double> values) {
-  auto element = cast<FloatType>(type.getElementType());
-  SmallVector<APFloat> converted;
-  for (double v : values) {
-    APFloat f(v);
-    bool lost;
-    f.convert(element.getFloatSemantics(), APFloat::rmNearestTiesToEven,
-              &lost);
-    converted.push_back(f);
-  }
-  return DenseElementsAttr::get(type, converted);
-}
-
 struct DecomposeResize : OpRewritePattern<ResizeOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -206,50 +195,8 @@ struct DecomposeResize : OpRewritePattern<ResizeOp> {
       if (isIdentity(op, d))
         continue;
       AxisMap map = axisMap(op, d);
-      auto type = cast<RankedTensorType>(x.getType());
-      // Move d last, flatten the others into rows, multiply, and undo.
-      SmallVector<int64_t> perm;
-      for (int64_t k = 0; k < rank; ++k)
-        if (k != d)
-          perm.push_back(k);
-      perm.push_back(d);
-      SmallVector<int64_t> moved;
-      for (int64_t k : perm)
-        moved.push_back(type.getDimSize(k));
-      Value v = x;
-      if (d != rank - 1)
-        v = TransposeOp::create(rewriter, loc,
-                                RankedTensorType::get(moved, element), v,
-                                rewriter.getDenseI64ArrayAttr(perm));
-      int64_t rows = type.getNumElements() / map.in;
-      v = ReshapeOp::create(rewriter, loc,
-                            RankedTensorType::get({rows, map.in}, element), v);
-      Value weights = ConstantOp::create(
-          rewriter, loc,
-          floats(RankedTensorType::get({map.in, map.out}, element),
-                 map.weights));
-      auto product = RankedTensorType::get({rows, map.out}, element);
-      v = MatMulOp::create(rewriter, loc, product, v, weights);
-      if (llvm::any_of(map.bias, [](double b) { return b != 0; })) {
-        Value bias = ConstantOp::create(
-            rewriter, loc,
-            floats(RankedTensorType::get({map.out}, element), map.bias));
-        v = AddOp::create(rewriter, loc, product, v, bias);
-      }
-      moved.back() = map.out;
-      v = ReshapeOp::create(rewriter, loc,
-                            RankedTensorType::get(moved, element), v);
-      if (d != rank - 1) {
-        SmallVector<int64_t> back(rank), shape(rank);
-        for (int64_t k = 0; k < rank; ++k)
-          back[perm[k]] = k;
-        for (int64_t k = 0; k < rank; ++k)
-          shape[k] = moved[back[k]];
-        v = TransposeOp::create(rewriter, loc,
-                                RankedTensorType::get(shape, element), v,
-                                rewriter.getDenseI64ArrayAttr(back));
-      }
-      x = v;
+      x = multiplyAlongAxis(rewriter, loc, x, d, map.weights, map.out,
+                            map.bias);
     }
     rewriter.replaceOp(op, x);
     return success();

@@ -417,6 +417,7 @@ struct HGraphDecomposePass
     populateDecomposeTriluPatterns(patterns);
     populateDecomposeResizePatterns(patterns);
     populateDecomposeCumulativePatterns(patterns);
+    populateDecomposeConvTransposePatterns(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

@@ -61,7 +61,10 @@ def HGraphDecompose : Pass<"hetc-hgraph-decompose", "mlir::func::FuncOp"> {
     `resize` is, per resampled dimension, a `matmul` with a constant
     interpolation matrix (plus a constant row where tf_crop_and_resize
     extrapolates); `cumulative` is a log-step scan of slices, pads and
-    adds (or multiplies).
+    adds (or multiplies); `conv_transpose` is a `conv` of the input spread
+    out by the strides and padded by dilation * (kernel - 1) - pad (each
+    spatial dimension a product with a constant 0/1 matrix) with the
+    kernel flipped and its channel dimensions swapped per group.
 
     Constant operands fold afterwards under
     canonicalisation, so a Gemm with constant weights and `transB = 1`

@@ -409,3 +409,25 @@ func.func @cumulative_sum(%x: tensor<2x5xi32>) -> tensor<2x5xi32> {
   %0 = hgraph.cumulative sum %x {axis = 1 : i64, exclusive = true, reverse = true} : tensor<2x5xi32>
   return %0 : tensor<2x5xi32>
 }
+
+// -----
+
+// Tests that a transposed convolution with stride 2 spreads the input out
+// (a product with a constant 0/1 matrix that also pads by kernel - 1 on
+// both sides), swaps the kernel's channel dimensions, flips it, and runs a
+// plain stride-1 convolution.
+// CHECK-LABEL: func.func @conv_transpose
+func.func @conv_transpose(%x: tensor<1x1x3xf32>, %w: tensor<1x2x3xf32>) -> tensor<1x2x7xf32> {
+  // CHECK: %[[SPREAD:.*]] = hgraph.constant dense<{{\[\[}}0.000000e+00, 0.000000e+00, 1.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00], [0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 1.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00], [0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 1.000000e+00, 0.000000e+00, 0.000000e+00]]> : tensor<3x9xf32>
+  // CHECK: %[[ROWS:.*]] = hgraph.reshape %arg0 : tensor<1x1x3xf32> -> tensor<1x3xf32>
+  // CHECK: %[[P:.*]] = hgraph.matmul %[[ROWS]], %[[SPREAD]] : (tensor<1x3xf32>, tensor<3x9xf32>) -> tensor<1x9xf32>
+  // CHECK: %[[X:.*]] = hgraph.reshape %[[P]] : tensor<1x9xf32> -> tensor<1x1x9xf32>
+  // CHECK: %[[G:.*]] = hgraph.reshape %arg1 : tensor<1x2x3xf32> -> tensor<1x1x2x3xf32>
+  // CHECK: %[[T:.*]] = hgraph.transpose %[[G]] {perm = array<i64: 0, 2, 1, 3>} : tensor<1x1x2x3xf32> -> tensor<1x2x1x3xf32>
+  // CHECK: %[[F:.*]] = hgraph.reshape %[[T]] : tensor<1x2x1x3xf32> -> tensor<2x1x3xf32>
+  // CHECK: %[[W:.*]] = hgraph.slice %[[F]] {starts = array<i64: 0, 0, 2>, steps = array<i64: 1, 1, -1>} : tensor<2x1x3xf32> -> tensor<2x1x3xf32>
+  // CHECK: %[[R:.*]] = hgraph.conv %[[X]], %[[W]] {dilations = array<i64: 1>, group = 1 : i64, pads = array<i64: 0, 0>, strides = array<i64: 1>} : (tensor<1x1x9xf32>, tensor<2x1x3xf32>) -> tensor<1x2x7xf32>
+  // CHECK: return %[[R]]
+  %0 = hgraph.conv_transpose %x, %w {dilations = array<i64: 1>, group = 1 : i64, output_padding = array<i64: 0>, pads = array<i64: 0, 0>, strides = array<i64: 2>} : (tensor<1x1x3xf32>, tensor<1x2x3xf32>) -> tensor<1x2x7xf32>
+  return %0 : tensor<1x2x7xf32>
+}
