@@ -456,6 +456,7 @@ ImportRule hetc::frontend::lookupImportRule(StringRef opType) {
     addAttentionRules(r);
     addLossRules(r);
     addIndexRules(r);
+    addScatterRules(r);
     return r;
   }();
   auto it = rules.find(opType);

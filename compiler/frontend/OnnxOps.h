@@ -62,6 +62,7 @@ void addNNRules(llvm::StringMap<ImportRule> &rules);
 void addAttentionRules(llvm::StringMap<ImportRule> &rules);
 void addLossRules(llvm::StringMap<ImportRule> &rules);
 void addIndexRules(llvm::StringMap<ImportRule> &rules);
+void addScatterRules(llvm::StringMap<ImportRule> &rules);
 
 /// Helpers shared by the rule files.
 mlir::RankedTensorType tensorType(mlir::Value v);

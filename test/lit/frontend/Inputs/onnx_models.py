@@ -257,6 +257,18 @@ def cumulative(path):
           opset=26)
 
 
+def scatter(path):
+    """ScatterElements along axis 0 with reduction max, and ScatterND."""
+    nodes = [
+        helper.make_node("ScatterElements", ["d", "i", "u"], ["se"], name="se",
+                         axis=0, reduction="max"),
+        helper.make_node("ScatterND", ["d", "ind", "row"], ["snd"], name="snd"),
+    ]
+    _save(nodes, [_t("d", [3, 2]), _t("i", [2, 2], TensorProto.INT64), _t("u", [2, 2]),
+                  _t("ind", [1, 1], TensorProto.INT64), _t("row", [1, 2])],
+          [_t("se", [3, 2]), _t("snd", [3, 2])], [], path, opset=18)
+
+
 def lp_pool(path):
     """LpPool with p = 3 and padding."""
     nodes = [helper.make_node("LpPool", ["x"], ["y"], name="lppool", kernel_shape=[2],

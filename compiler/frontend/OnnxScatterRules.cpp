@@ -1,0 +1,319 @@
+//===- OnnxScatterRules.cpp - ScatterElements and ScatterND -----------===//
+//
+// Scatters write updates at positions given by run-time indices. The chip
+// addresses memory at positions fixed at compile time, so each becomes a
+// one-hot combination, as run-time gathers do: every index is compared
+// with every target position, the updates meeting a position are combined
+// by the `reduction` (their sum for none and add, product for mul, max,
+// min), and the data is kept where no update lands. With reduction none,
+// duplicate indices (which ONNX leaves undefined) add up.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/frontend/OnnxOps.h"
+
+#include "compiler/dialects/hgraph/IR/HGraph.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace hetc;
+using namespace hetc::frontend;
+
+namespace {
+
+using Results = FailureOr<SmallVector<Value>>;
+
+RankedTensorType shaped(ArrayRef<int64_t> shape, Type element) {
+  return RankedTensorType::get(shape, element);
+}
+
+Value constantOf(NodeContext &ctx, RankedTensorType type, Attribute value) {
+  return hgraph::ConstantOp::create(ctx.builder, ctx.loc,
+                                    DenseElementsAttr::get(type, value));
+}
+
+Value scalarInt(NodeContext &ctx, Type element, int64_t value) {
+  return constantOf(ctx, shaped({}, element),
+                    IntegerAttr::get(element, APInt(element.getIntOrFloatBitWidth(),
+                                                    value, /*isSigned=*/true)));
+}
+
+Value reshape(NodeContext &ctx, Value v, ArrayRef<int64_t> shape) {
+  return ctx.create<hgraph::ReshapeOp>(
+      shaped(shape, tensorType(v).getElementType()), v);
+}
+
+/// How a reduction combines updates, and its identity.
+struct Combine {
+  hgraph::ReduceKind kind;
+  Attribute identity;
+};
+
+FailureOr<Combine> combineOf(NodeContext &ctx, Type element) {
+  std::string reduction = ctx.stringAttr("reduction", "none");
+  auto floatType = dyn_cast<FloatType>(element);
+  if (!floatType)
+    return ctx.error() << "scatters of " << element
+                       << " are not supported on the chip yet; they run on "
+                          "floats";
+  const llvm::fltSemantics &sem = floatType.getFloatSemantics();
+  if (reduction == "none" || reduction == "add")
+    return Combine{hgraph::ReduceKind::sum, FloatAttr::get(element, 0.0)};
+  if (reduction == "mul")
+    return Combine{hgraph::ReduceKind::prod, FloatAttr::get(element, 1.0)};
+  if (reduction == "max")
+    return Combine{hgraph::ReduceKind::max,
+                   FloatAttr::get(element, APFloat::getInf(sem, true))};
+  if (reduction == "min")
+    return Combine{hgraph::ReduceKind::min,
+                   FloatAttr::get(element, APFloat::getInf(sem, false))};
+  return ctx.error() << "reduction must be none, add, mul, max or min, got '"
+                     << reduction << "'";
+}
+
+Value reduceAxis(NodeContext &ctx, hgraph::ReduceKind kind, Value x,
+                 int64_t axis) {
+  RankedTensorType type = tensorType(x);
+  SmallVector<int64_t> shape(type.getShape());
+  shape.erase(shape.begin() + axis);
+  return ctx.create<hgraph::ReduceOp>(
+      shaped(shape, type.getElementType()),
+      hgraph::ReduceKindAttr::get(ctx.builder.getContext(), kind), x,
+      ctx.builder.getDenseI64ArrayAttr({axis}), ctx.builder.getBoolAttr(false));
+}
+
+/// Negative indices count from the end of a dimension of size `n`.
+Value wrapIndices(NodeContext &ctx, Value indices, int64_t n) {
+  RankedTensorType type = tensorType(indices);
+  Type element = type.getElementType();
+  Value negative = ctx.create<hgraph::LessOp>(
+      shaped(type.getShape(), ctx.builder.getI1Type()), indices,
+      scalarInt(ctx, element, 0));
+  Value wrapped = ctx.create<hgraph::AddOp>(type, indices,
+                                            scalarInt(ctx, element, n));
+  return ctx.create<hgraph::WhereOp>(type, negative, wrapped, indices);
+}
+
+/// The data where no update lands, else the combined updates with the data
+/// as the reduction says. `combined` holds the updates' combination (the
+/// identity where none lands); `landed` counts the updates.
+Value finish(NodeContext &ctx, Value data, Value combined, Value landed,
+             StringRef reduction) {
+  RankedTensorType type = tensorType(data);
+  Type element = type.getElementType();
+  auto boolType = shaped(type.getShape(), ctx.builder.getI1Type());
+  Value zero = constantOf(ctx, shaped({}, element), FloatAttr::get(element, 0.0));
+  Value any = ctx.create<hgraph::GreaterOp>(boolType, landed, zero);
+  Value merged = combined;
+  if (reduction == "add")
+    merged = ctx.create<hgraph::AddOp>(type, data, combined);
+  else if (reduction == "mul")
+    merged = ctx.create<hgraph::MulOp>(type, data, combined);
+  else if (reduction == "max")
+    merged = ctx.create<hgraph::MaxOp>(type, data, combined);
+  else if (reduction == "min")
+    merged = ctx.create<hgraph::MinOp>(type, data, combined);
+  return ctx.create<hgraph::WhereOp>(type, any, merged, data);
+}
+
+/// ScatterElements: data[i with i_axis = indices[i]] = updates[i].
+Results importScatterElements(NodeContext &ctx) {
+  if (failed(expectInputs(ctx, 3, 3)))
+    return failure();
+  Value data = ctx.inputs[0], indices = ctx.inputs[1], updates = ctx.inputs[2];
+  RankedTensorType dType = tensorType(data), iType = tensorType(indices);
+  int64_t rank = dType.getRank();
+  FailureOr<int64_t> axis = normalizeAxis(ctx, ctx.intAttr("axis", 0), rank);
+  if (failed(axis))
+    return failure();
+  if (iType.getRank() != rank || tensorType(updates).getShape() != iType.getShape())
+    return ctx.error() << "indices " << iType << " and updates "
+                       << tensorType(updates)
+                       << " must have one shape and the data's rank";
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != *axis && iType.getDimSize(d) > dType.getDimSize(d))
+      return ctx.error() << "indices " << iType << " exceed the data "
+                         << dType << " in dimension " << d;
+  Type element = dType.getElementType();
+  FailureOr<Combine> combine = combineOf(ctx, element);
+  if (failed(combine))
+    return failure();
+  int64_t n = dType.getDimSize(*axis);
+
+  // The updates are combined along the scatter axis, which goes last (so
+  // that the combination is an innermost reduction): with J the indices'
+  // shape without the axis, hit[j..., p, i] says that index (j, i) points
+  // at position p.
+  SmallVector<int64_t> perm, jShape;
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != *axis) {
+      perm.push_back(d);
+      jShape.push_back(iType.getDimSize(d));
+    }
+  perm.push_back(*axis);
+  int64_t along = iType.getDimSize(*axis);
+  auto moveAxisLast = [&](Value v) -> Value {
+    if (*axis == rank - 1)
+      return v;
+    RankedTensorType t = tensorType(v);
+    SmallVector<int64_t> shape(jShape);
+    shape.push_back(along);
+    return ctx.create<hgraph::TransposeOp>(
+        shaped(shape, t.getElementType()), v,
+        ctx.builder.getDenseI64ArrayAttr(perm));
+  };
+  SmallVector<int64_t> spread(jShape);
+  spread.append({1, along});
+  Value index = reshape(ctx, moveAxisLast(wrapIndices(ctx, indices, n)), spread);
+  Value update = reshape(ctx, moveAxisLast(updates), spread);
+  SmallVector<APInt> positions;
+  for (int64_t p = 0; p < n; ++p)
+    positions.push_back(
+        APInt(iType.getElementType().getIntOrFloatBitWidth(), p));
+  Value iota = hgraph::ConstantOp::create(
+      ctx.builder, ctx.loc,
+      DenseElementsAttr::get(shaped({n, 1}, iType.getElementType()),
+                             positions));
+  SmallVector<int64_t> hitShape(jShape);
+  hitShape.append({n, along});
+  Value hit = ctx.create<hgraph::EqualOp>(
+      shaped(hitShape, ctx.builder.getI1Type()), index, iota);
+  auto floats = shaped(hitShape, element);
+  Value identity = constantOf(ctx, shaped({}, element), combine->identity);
+  Value one = constantOf(ctx, shaped({}, element), FloatAttr::get(element, 1.0));
+  Value zero = constantOf(ctx, shaped({}, element), FloatAttr::get(element, 0.0));
+  int64_t last = int64_t(hitShape.size()) - 1;
+  Value contrib = ctx.create<hgraph::WhereOp>(floats, hit, update, identity);
+  Value combinedRows = reduceAxis(ctx, combine->kind, contrib, last);
+  Value count = ctx.create<hgraph::WhereOp>(floats, hit, one, zero);
+  Value countRows = reduceAxis(ctx, hgraph::ReduceKind::sum, count, last);
+  // Positions no update reaches hold the identity (an infinity for max
+  // and min); they become 0 before moving, as the data replaces them.
+  auto rowsType = tensorType(countRows);
+  Value reached = ctx.create<hgraph::GreaterOp>(
+      shaped(rowsType.getShape(), ctx.builder.getI1Type()), countRows, zero);
+  combinedRows = ctx.create<hgraph::WhereOp>(rowsType, reached, combinedRows,
+                                             zero);
+
+  // Put the positions in the axis's place and pad the other dimensions
+  // out to the data's.
+  auto place = [&](Value r) -> Value {
+    RankedTensorType rt = tensorType(r);
+    SmallVector<int64_t> back, shape;
+    for (int64_t d = 0; d < rank; ++d)
+      back.push_back(d < *axis ? d : d == *axis ? rank - 1 : d - 1);
+    for (int64_t d : back)
+      shape.push_back(rt.getDimSize(d));
+    if (*axis != rank - 1)
+      r = ctx.create<hgraph::TransposeOp>(shaped(shape, element), r,
+                                          ctx.builder.getDenseI64ArrayAttr(back));
+    SmallVector<int64_t> pads(2 * rank, 0);
+    bool padded = false;
+    for (int64_t d = 0; d < rank; ++d) {
+      pads[rank + d] = dType.getDimSize(d) - shape[d];
+      padded |= pads[rank + d] != 0;
+    }
+    if (padded)
+      r = ctx.create<hgraph::PadOp>(dType, r, zero,
+                                    ctx.builder.getDenseI64ArrayAttr(pads),
+                                    ctx.builder.getStringAttr("constant"));
+    return r;
+  };
+  Value combined = place(combinedRows);
+  Value landed = place(countRows);
+  return SmallVector<Value>{finish(ctx, data, combined, landed,
+                                   ctx.stringAttr("reduction", "none"))};
+}
+
+/// ScatterND: data[indices[b]] = updates[b], each index a tuple over the
+/// data's first k dimensions.
+Results importScatterND(NodeContext &ctx) {
+  if (failed(expectInputs(ctx, 3, 3)))
+    return failure();
+  Value data = ctx.inputs[0], indices = ctx.inputs[1], updates = ctx.inputs[2];
+  RankedTensorType dType = tensorType(data), iType = tensorType(indices);
+  int64_t rank = dType.getRank(), iRank = iType.getRank();
+  if (iRank < 1)
+    return ctx.error() << "indices must have rank 1 or more";
+  int64_t k = iType.getShape().back();
+  if (k < 1 || k > rank)
+    return ctx.error() << "index tuples of " << k
+                       << " values do not address the data " << dType;
+  SmallVector<int64_t> expected(iType.getShape().drop_back());
+  llvm::append_range(expected, dType.getShape().drop_front(k));
+  if (tensorType(updates).getShape() != ArrayRef<int64_t>(expected))
+    return ctx.error() << "updates " << tensorType(updates)
+                       << " must have the indices' batch shape followed by "
+                          "the data's trailing dimensions";
+  Type element = dType.getElementType();
+  FailureOr<Combine> combine = combineOf(ctx, element);
+  if (failed(combine))
+    return failure();
+  int64_t batch = 1, cells = 1, rest = 1;
+  for (int64_t d : iType.getShape().drop_back())
+    batch *= d;
+  for (int64_t d = 0; d < k; ++d)
+    cells *= dType.getDimSize(d);
+  for (int64_t d = k; d < rank; ++d)
+    rest *= dType.getDimSize(d);
+
+  // The flat cell each tuple names: sum of wrapped index_j * stride_j.
+  Type indexType = iType.getElementType();
+  Value tuples = reshape(ctx, indices, {batch, k});
+  auto columnType = shaped({batch, 1}, indexType);
+  Value flat;
+  int64_t stride = cells;
+  for (int64_t j = 0; j < k; ++j) {
+    stride /= dType.getDimSize(j);
+    Value part = ctx.create<hgraph::SliceOp>(
+        columnType, tuples, ctx.builder.getDenseI64ArrayAttr({0, j}),
+        ctx.builder.getDenseI64ArrayAttr({1, 1}));
+    part = wrapIndices(ctx, part, dType.getDimSize(j));
+    if (stride != 1)
+      part = ctx.create<hgraph::MulOp>(columnType, part,
+                                       scalarInt(ctx, indexType, stride));
+    flat = flat ? ctx.create<hgraph::AddOp>(columnType, flat, part) : part;
+  }
+  SmallVector<APInt> positions;
+  for (int64_t p = 0; p < cells; ++p)
+    positions.push_back(APInt(indexType.getIntOrFloatBitWidth(), p));
+  Value iota = hgraph::ConstantOp::create(
+      ctx.builder, ctx.loc,
+      DenseElementsAttr::get(shaped({cells}, indexType), positions));
+  // hit[p, 0, b]: tuple b names cell p. The updates are combined over b,
+  // which goes last so that the combination is an innermost reduction.
+  Value hit = ctx.create<hgraph::EqualOp>(
+      shaped({cells, 1, batch}, ctx.builder.getI1Type()),
+      reshape(ctx, flat, {1, 1, batch}), reshape(ctx, iota, {cells, 1, 1}));
+  Value rows = reshape(ctx, updates, {batch, rest});
+  if (batch > 1 && rest > 1)
+    rows = ctx.create<hgraph::TransposeOp>(
+        shaped({rest, batch}, element), rows,
+        ctx.builder.getDenseI64ArrayAttr({1, 0}));
+  Value update = reshape(ctx, rows, {1, rest, batch});
+  auto floats = shaped({cells, rest, batch}, element);
+  Value identity = constantOf(ctx, shaped({}, element), combine->identity);
+  Value zero = constantOf(ctx, shaped({}, element), FloatAttr::get(element, 0.0));
+  Value contrib = ctx.create<hgraph::WhereOp>(floats, hit, update, identity);
+  Value combined = reduceAxis(ctx, combine->kind, contrib, 2);
+  // The count needs the updates' cells: ones shaped like one update.
+  Value ones =
+      constantOf(ctx, shaped({1, rest, 1}, element), FloatAttr::get(element, 1.0));
+  Value count = ctx.create<hgraph::WhereOp>(floats, hit, ones, zero);
+  Value landed = reduceAxis(ctx, hgraph::ReduceKind::sum, count, 2);
+  combined = reshape(ctx, combined, dType.getShape());
+  landed = reshape(ctx, landed, dType.getShape());
+  return SmallVector<Value>{finish(ctx, data, combined, landed,
+                                   ctx.stringAttr("reduction", "none"))};
+}
+
+} // namespace
+
+void hetc::frontend::addScatterRules(llvm::StringMap<ImportRule> &rules) {
+  rules.insert({
+      {"ScatterElements", importScatterElements},
+      {"Scatter", importScatterElements},
+      {"ScatterND", importScatterND},
+  });
+}
