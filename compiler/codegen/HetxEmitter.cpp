@@ -94,6 +94,10 @@ hetx::Opcode binaryOpcode(hisa::VBinaryKind kind) {
     return hetx::V_MOD;
   case hisa::VBinaryKind::fmod:
     return hetx::V_FMOD;
+  case hisa::VBinaryKind::shl:
+    return hetx::V_SHL;
+  case hisa::VBinaryKind::shr:
+    return hetx::V_SHR;
   }
   llvm_unreachable("unknown vector binary kind");
 }

@@ -313,6 +313,32 @@ Results importPointwiseNode(NodeContext &ctx) {
   return importPointwise(ctx, *pointwiseRule(ctx.node.op_type()));
 }
 
+/// BitShift, LEFT or RIGHT: logical shifts of unsigned integers; since
+/// opset 28 also signed ones (arithmetic to the right).
+Results importBitShift(NodeContext &ctx) {
+  if (failed(expectInputs(ctx, 2, 2)))
+    return failure();
+  std::string direction = ctx.stringAttr("direction", "");
+  auto element = dyn_cast<IntegerType>(
+      tensorType(ctx.inputs[0]).getElementType());
+  if (!element || element.isInteger(1) ||
+      (ctx.opset < 28 && !element.isUnsigned()))
+    return ctx.error() << "X must be "
+                       << (ctx.opset < 28 ? "unsigned " : "")
+                       << "integers, got " << tensorType(ctx.inputs[0]);
+  FailureOr<Value> v;
+  if (direction == "LEFT")
+    v = binary<hgraph::ShiftLeftOp>(ctx, ctx.inputs[0], ctx.inputs[1]);
+  else if (direction == "RIGHT")
+    v = binary<hgraph::ShiftRightOp>(ctx, ctx.inputs[0], ctx.inputs[1]);
+  else
+    return ctx.error() << "direction must be \"LEFT\" or \"RIGHT\", got \""
+                       << direction << "\"";
+  if (failed(v))
+    return failure();
+  return SmallVector<Value>{*v};
+}
+
 /// PRelu: x < 0 ? slope * x : x, the slope broadcast to x's shape.
 Results importPRelu(NodeContext &ctx) {
   if (failed(expectInputs(ctx, 2, 2)))
@@ -439,6 +465,7 @@ void hetc::frontend::addElementwiseRules(llvm::StringMap<ImportRule> &rules) {
       {"Softmax", importSoftmaxLike<hgraph::SoftmaxOp>},
       {"LogSoftmax", importSoftmaxLike<hgraph::LogSoftmaxOp>},
       {"PRelu", importPRelu},
+      {"BitShift", importBitShift},
       {"IsNaN", importIsNaN},
       {"IsInf", importIsInf},
   });

@@ -94,6 +94,9 @@ private:
   LogicalResult lowerMatMulInteger(hgraph::MatMulIntegerOp op);
   LogicalResult lowerArgMax(hgraph::ArgMaxOp op);
   LogicalResult lowerBitwise(Operation *op, htile::BinaryKind kind);
+  /// BitShift: logical left shifts wrapped into the type's range; right
+  /// shifts logical for unsigned and arithmetic for signed integers.
+  LogicalResult lowerShift(Operation *op, bool left);
   LogicalResult lowerBitwiseNot(hgraph::BitwiseNotOp op);
   /// `value` (i32, of `shape`) wrapped into the range of the 8- or 16-bit
   /// integer type `type` as two's complement arithmetic would: a floored
@@ -330,6 +333,8 @@ LogicalResult Lowering::lowerOp(Operation *op) {
         return lowerBitwise(op, htile::BinaryKind::xor_);
       })
       .Case([&](hgraph::BitwiseNotOp n) { return lowerBitwiseNot(n); })
+      .Case([&](hgraph::ShiftLeftOp) { return lowerShift(op, true); })
+      .Case([&](hgraph::ShiftRightOp) { return lowerShift(op, false); })
       .Case([&](hgraph::WhereOp w) { return lowerWhere(w); })
       .Case([&](hgraph::QuantizeLinearOp q) { return lowerQuantize(q); })
       .Case([&](hgraph::DequantizeLinearOp d) { return lowerDequantize(d); })
@@ -394,6 +399,9 @@ static std::string binaryTypeProblem(htile::BinaryKind kind, Type type) {
   case htile::BinaryKind::or_:
   case htile::BinaryKind::xor_:
     return isBool(type) || isI32(type) ? "" : "i1 (bool) and i32";
+  case htile::BinaryKind::shl:
+  case htile::BinaryKind::shr:
+    return isI32(type) ? "" : "i32";
   case htile::BinaryKind::equal:
   case htile::BinaryKind::less:
   case htile::BinaryKind::less_equal:
@@ -418,6 +426,7 @@ static bool staysInRange(htile::BinaryKind kind) {
   case htile::BinaryKind::min:
   case htile::BinaryKind::mod:
   case htile::BinaryKind::fmod:
+  case htile::BinaryKind::shr:
   case htile::BinaryKind::equal:
   case htile::BinaryKind::less:
   case htile::BinaryKind::less_equal:
@@ -442,7 +451,8 @@ static IntegerType wrappingType(Type type) {
 /// The kinds whose results may leave an 8- or 16-bit range and wrap.
 static bool wraps(htile::BinaryKind kind) {
   return kind == htile::BinaryKind::add || kind == htile::BinaryKind::sub ||
-         kind == htile::BinaryKind::mul || kind == htile::BinaryKind::div;
+         kind == htile::BinaryKind::mul || kind == htile::BinaryKind::div ||
+         kind == htile::BinaryKind::shl;
 }
 
 Value Lowering::splatRow(Location loc, int64_t length, int32_t value) {
@@ -779,6 +789,66 @@ LogicalResult Lowering::lowerBitwise(Operation *op, htile::BinaryKind kind) {
            << htile::stringifyBinaryKind(kind) << " on " << type
            << " is not supported; it takes integers";
   return lowerBinary(op, kind);
+}
+
+LogicalResult Lowering::lowerShift(Operation *op, bool left) {
+  // Computed on i32 lanes (sign- or zero-extended). A left shift keeps the
+  // low bits of the type (a count of its width or more leaves 0); an
+  // arithmetic right shift is ~(~x >> y) for negative x, so that counts
+  // past the width give -1, as ONNX's BitShift does.
+  Value lhs = op->getOperand(0), rhs = op->getOperand(1);
+  Type type = elementOf(lhs);
+  auto integer = dyn_cast<IntegerType>(type);
+  StringRef name = left ? "shift_left" : "shift_right";
+  bool wide = integer && integer.getWidth() > 16;
+  // A left shift of the types held in i32 lanes (ui32, i64, ui64) could
+  // leave the range the lanes hold.
+  if (!integer || isBool(type) ||
+      (left && wide && hisa::isNarrowHeld(type)))
+    return op->emitError("'")
+           << name << "' on " << type
+           << " is not supported on the chip; it runs on i8, ui8, i16, ui16 "
+              "and i32"
+           << (left ? "" : ", and ui32, i64 and ui64 held as i32");
+  Location loc = op->getLoc();
+  Type i32 = builder.getI32Type();
+  ArrayRef<int64_t> xShape = cast<ShapedType>(lhs.getType()).getShape();
+  ArrayRef<int64_t> shape =
+      cast<ShapedType>(op->getResult(0).getType()).getShape();
+  int64_t xRow = xShape.empty() ? 1 : xShape.back();
+  Value x = buffer(lhs), y = buffer(rhs);
+  if (!isI32(laneOf(lhs)))
+    x = castKernel(loc, x, i32);
+  if (!isI32(laneOf(rhs)))
+    y = castKernel(loc, y, i32);
+  Value result;
+  if (left) {
+    result = binaryKernel(loc, htile::BinaryKind::shl, x, y, shape, i32);
+    if (!wide)
+      result = wrapKernel(loc, result, shape, integer);
+  } else if (integer.isUnsigned()) {
+    result = binaryKernel(loc, htile::BinaryKind::shr, x, y, shape, i32);
+  } else {
+    Value ones = splatRow(loc, xRow, -1);
+    Value flipped = binaryKernel(loc, htile::BinaryKind::xor_, x, ones, xShape,
+                                 i32);
+    Value low = binaryKernel(loc, htile::BinaryKind::shr, flipped, y, shape,
+                             i32);
+    Value negativeShift = binaryKernel(loc, htile::BinaryKind::xor_, low,
+                                       splatRow(loc, shape.empty() ? 1 : shape.back(), -1),
+                                       shape, i32);
+    Value positiveShift =
+        binaryKernel(loc, htile::BinaryKind::shr, x, y, shape, i32);
+    Value negative = binaryKernel(loc, htile::BinaryKind::less, x,
+                                  splatRow(loc, xRow, 0), xShape,
+                                  builder.getI1Type());
+    result = alloc(MemRefType::get(shape, i32), loc);
+    htile::SelectOp::create(builder, loc, negative, negativeShift,
+                            positiveShift, result);
+  }
+  buffers.map(op->getResult(0),
+              isI32(laneOf(lhs)) ? result : castKernel(loc, result, type));
+  return success();
 }
 
 LogicalResult Lowering::lowerBitwiseNot(hgraph::BitwiseNotOp op) {

@@ -27,6 +27,8 @@ std::optional<OpClass> opClassOf(hetx::Opcode opcode) {
   case hetx::V_XOR:
   case hetx::V_MOD:
   case hetx::V_FMOD:
+  case hetx::V_SHL:
+  case hetx::V_SHR:
     return OpClass::VectorBinary;
   case hetx::V_SELECT:
     return OpClass::VectorSelect;
@@ -229,6 +231,10 @@ bool decodeTypes(const hetx::Instruction &instr, Op &op, std::string &kind,
       return true;
     return refuse("lanes (comparisons take f32, f16, bf16, i32 or bool)");
   }
+  if (op.opcode == hetx::V_SHL || op.opcode == hetx::V_SHR)
+    return *type == io::ElementType::I32
+               ? true
+               : refuse("lanes (shifts take i32 lanes)");
   if (isLogical(op.opcode))
     return *type == io::ElementType::Bool ||
                    (*type == io::ElementType::I32 && op.opcode != hetx::V_NOT)

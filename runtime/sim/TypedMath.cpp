@@ -76,6 +76,10 @@ void integerBinary(hetx::Opcode op, const float *a, const float *b, float *out,
       return x | y;
     case hetx::V_XOR:
       return x ^ y;
+    case hetx::V_SHL:
+      return y < 0 || y > 31 ? 0 : wrap(uint32_t(x) << y);
+    case hetx::V_SHR:
+      return y < 0 || y > 31 ? 0 : wrap(uint32_t(x) >> y);
     default: // V_MAX
       return std::max(x, y);
     }

@@ -54,7 +54,7 @@ def unsupported(path):
     """Three unsupported nodes among supported ones."""
     nodes = [
         helper.make_node("Relu", ["x"], ["r"], name="ok_relu"),
-        helper.make_node("BitShift", ["r", "r"], ["c"], name="shift1", direction="LEFT"),
+        helper.make_node("Unique", ["r"], ["c"], name="unique1"),
         helper.make_node("Det", ["c"], ["p"], name="det1"),
         helper.make_node("FancyOp", ["p"], ["y"], name="custom1", domain="com.example"),
     ]

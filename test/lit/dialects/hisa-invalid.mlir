@@ -188,3 +188,14 @@ func.func @mod_on_i1() {
   %1 = hisa.vbinary mod %0, %0 lanes 4 as i1
   return
 }
+
+// -----
+
+// Tests that shifts take i32 lanes only.
+func.func @shift_float() {
+  %0 = hisa.read 0
+  // expected-error @+1 {{shl}}
+  %1 = hisa.vbinary shl %0, %0 lanes 16
+  hisa.write %1 to 1
+  return
+}

@@ -89,8 +89,12 @@ func.func @typed() {
   %8 = hisa.read 3 as i32
   // CHECK: hisa.vbinary mod %{{.*}}, %{{.*}} lanes 16 as i32
   %9 = hisa.vbinary mod %7, %8 lanes 16 as i32
+  // CHECK: hisa.vbinary shl %{{.*}}, %{{.*}} lanes 16 as i32
+  %s0 = hisa.vbinary shl %9, %8 lanes 16 as i32
+  // CHECK: hisa.vbinary shr %{{.*}}, %{{.*}} lanes 16 as i32
+  %s1 = hisa.vbinary shr %s0, %8 lanes 16 as i32
   // CHECK: hisa.vselect %{{.*}}, %{{.*}}, %{{.*}} lanes 16 as i32
-  %10 = hisa.vselect %6, %9, %7 lanes 16 as i32
+  %10 = hisa.vselect %6, %s1, %7 lanes 16 as i32
   // CHECK: hisa.vreduce sum %{{.*}} lanes 16 as i32
   %11 = hisa.vreduce sum %10 lanes 16 as i32
   hisa.write %11 to 4 as i32

@@ -167,6 +167,33 @@ TEST_F(VectorLogicTest, BitwiseOnInt32) {
             std::string::npos);
 }
 
+// Tests the logical shifts on i32 lanes: zeros shift in from either side
+// (V_SHR takes the word as unsigned), a count outside [0, 31] gives 0, and
+// float lanes are refused.
+TEST_F(VectorLogicTest, ShiftsOnInt32) {
+  std::vector<int32_t> a = {1, -1, 0x40000000, -8, 5, 5};
+  std::vector<int32_t> b = {3, 4, 1, 1, 32, -1};
+  struct Case {
+    hetx::Opcode opcode;
+    std::vector<int32_t> want;
+  };
+  for (const Case &c :
+       {Case{hetx::V_SHL, {8, -16, -2147483647 - 1, -16, 0, 0}},
+        Case{hetx::V_SHR, {0, 0x0fffffff, 0x20000000, 0x7ffffffc, 0, 0}}}) {
+    TestProgram program = binaryProgram(chip, c.opcode, hetx::I32, hetx::I32);
+    setInts(program, "a", ElementType::I32, a);
+    setInts(program, "b", ElementType::I32, b);
+    sim::SimResult result = run(program, chip);
+    ASSERT_EQ(result.outputs.size(), 1u);
+    for (size_t i = 0; i < c.want.size(); ++i)
+      EXPECT_EQ(result.outputs[0].tensor.ints[i], c.want[i])
+          << sim::HazardText::opcodeName(c.opcode) << " lane " << i;
+  }
+  TestProgram program = binaryProgram(chip, hetx::V_SHL, hetx::F32, hetx::F32);
+  EXPECT_NE(simulateError(program, chip).find("shifts take i32 lanes"),
+            std::string::npos);
+}
+
 // Tests the remainders: V_MOD takes the divisor's sign, V_FMOD the
 // dividend's; an integer remainder by zero is 0; float fmod is C's fmodf.
 TEST_F(VectorLogicTest, Remainders) {

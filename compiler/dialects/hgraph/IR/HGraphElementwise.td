@@ -179,6 +179,11 @@ def HGraph_FModOp : HGraph_BinaryOp<"fmod", "Mod (fmod = 1, remainder with the d
 def HGraph_BitwiseAndOp : HGraph_BinaryOp<"bitwise_and", "BitwiseAnd">;
 def HGraph_BitwiseOrOp : HGraph_BinaryOp<"bitwise_or", "BitwiseOr">;
 def HGraph_BitwiseXorOp : HGraph_BinaryOp<"bitwise_xor", "BitwiseXor">;
+// BitShift: a left shift keeps the type's low bits (a count of its width
+// or more gives 0); a right shift is logical for unsigned and arithmetic
+// for signed integers (a count past the width gives 0 or -1).
+def HGraph_ShiftLeftOp : HGraph_BinaryOp<"shift_left", "BitShift (direction LEFT)">;
+def HGraph_ShiftRightOp : HGraph_BinaryOp<"shift_right", "BitShift (direction RIGHT)">;
 
 class HGraph_CompareOp<string mnemonic, string onnxName, string relation>
     : HGraph_Op<mnemonic, [Pure]> {

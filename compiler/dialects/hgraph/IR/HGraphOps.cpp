@@ -109,6 +109,14 @@ HGRAPH_BINARY(FModOp, std::fmod(a, b),
 HGRAPH_BINARY(BitwiseAndOp, double(int64_t(a) & int64_t(b)), a & b)
 HGRAPH_BINARY(BitwiseOrOp, double(int64_t(a) | int64_t(b)), a | b)
 HGRAPH_BINARY(BitwiseXorOp, double(int64_t(a) ^ int64_t(b)), a ^ b)
+// Integers only (ONNX BitShift). Folded on the 64-bit extension, then
+// truncated to the type: a left shift keeps the low bits; a right shift of
+// a signed value is arithmetic (counts past the width give its sign).
+HGRAPH_BINARY(ShiftLeftOp, 0.0,
+              b < 0 || b > 63 ? 0 : int64_t(uint64_t(a) << b))
+HGRAPH_BINARY(ShiftRightOp, 0.0,
+              b < 0 ? (a < 0 ? -1 : 0) : a < 0 ? (b > 63 ? -1 : a >> b)
+                                               : (b > 63 ? 0 : a >> b))
 #undef HGRAPH_BINARY
 
 LogicalResult SoftmaxOp::verify() {

@@ -171,6 +171,11 @@ LogicalResult VBinaryOp::verify() {
     defined = isBool(type) || isI32(type);
     where = "i1 and i32";
     break;
+  case VBinaryKind::shl:
+  case VBinaryKind::shr:
+    defined = isI32(type);
+    where = "i32";
+    break;
   }
   if (failed(verifyDtype(*this, stringifyVBinaryKind(getKind()), defined,
                          where)))

@@ -104,7 +104,8 @@ def HIsa_VBinaryKind : I32EnumAttr<"VBinaryKind", "vector binary operation", [
     I32EnumAttrCase<"max", 4>, I32EnumAttrCase<"min", 5>,
     I32EnumAttrCase<"pow", 6>, I32EnumAttrCase<"and_", 7, "and">,
     I32EnumAttrCase<"or_", 8, "or">, I32EnumAttrCase<"xor_", 9, "xor">,
-    I32EnumAttrCase<"mod", 10>, I32EnumAttrCase<"fmod", 11>]> {
+    I32EnumAttrCase<"mod", 10>, I32EnumAttrCase<"fmod", 11>,
+    I32EnumAttrCase<"shl", 12>, I32EnumAttrCase<"shr", 13>]> {
   let cppNamespace = "::hetc::hisa";
 }
 
@@ -133,13 +134,14 @@ def HIsa_VReduceKind : I32EnumAttr<"VReduceKind", "vector lane reduction", [
 }
 
 def HIsa_VBinaryOp : HIsa_Instruction<"vbinary"> {
-  let summary = "V_ADD/SUB/MUL/DIV/MAX/MIN/POW/AND/OR/XOR/MOD/FMOD: lanes [0, lanes) of lhs <kind> rhs";
+  let summary = "V_ADD/SUB/MUL/DIV/MAX/MIN/POW/AND/OR/XOR/MOD/FMOD/SHL/SHR: lanes [0, lanes) of lhs <kind> rhs";
   let description = [{
     A vector-unit instruction; lanes from `lanes` on are zero. `dtype` is
     the type of the operands and the result (f32 when absent): every kind
     but the logical ones is defined on f32, f16 and bf16; add, sub, mul,
     div, max, min, mod and fmod on i32; and, or and xor on i1 and (bitwise)
-    on i32. `mod`
+    on i32; `shl` and `shr`, logical shifts by the counts in rhs (outside
+    [0, 31]: 0), on i32 only. `mod`
     is the remainder with the divisor's sign (numpy's mod), `fmod` the
     remainder with the dividend's sign.
 

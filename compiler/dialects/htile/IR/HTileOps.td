@@ -111,7 +111,8 @@ def HTile_BinaryKindAttr : I32EnumAttr<"BinaryKind", "elementwise binary operati
     I32EnumAttrCase<"mod", 10>, I32EnumAttrCase<"fmod", 11>,
     I32EnumAttrCase<"equal", 12>, I32EnumAttrCase<"less", 13>,
     I32EnumAttrCase<"less_equal", 14>, I32EnumAttrCase<"greater", 15>,
-    I32EnumAttrCase<"greater_equal", 16>]> {
+    I32EnumAttrCase<"greater_equal", 16>, I32EnumAttrCase<"shl", 17>,
+    I32EnumAttrCase<"shr", 18>]> {
   let cppNamespace = "::hetc::htile";
 }
 

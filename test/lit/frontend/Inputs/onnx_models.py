@@ -269,6 +269,17 @@ def scatter(path):
           [_t("se", [3, 2]), _t("snd", [3, 2])], [], path, opset=18)
 
 
+def bitshift(path):
+    """BitShift: uint8 to the left, int32 to the right (opset 28)."""
+    nodes = [
+        helper.make_node("BitShift", ["u", "uc"], ["l"], name="left", direction="LEFT"),
+        helper.make_node("BitShift", ["s", "sc"], ["r"], name="right", direction="RIGHT"),
+    ]
+    u8, i32 = TensorProto.UINT8, TensorProto.INT32
+    _save(nodes, [_t("u", [4], u8), _t("uc", [4], u8), _t("s", [4], i32), _t("sc", [4], i32)],
+          [_t("l", [4], u8), _t("r", [4], i32)], [], path, opset=28)
+
+
 def lp_pool(path):
     """LpPool with p = 3 and padding."""
     nodes = [helper.make_node("LpPool", ["x"], ["y"], name="lppool", kernel_shape=[2],
