@@ -457,6 +457,7 @@ ImportRule hetc::frontend::lookupImportRule(StringRef opType) {
     addLossRules(r);
     addIndexRules(r);
     addScatterRules(r);
+    addRecurrentRules(r);
     return r;
   }();
   auto it = rules.find(opType);

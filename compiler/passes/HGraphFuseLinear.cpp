@@ -68,6 +68,9 @@ struct FuseLinear : OpRewritePattern<MatMulOp> {
       locs.push_back(user->getLoc());
     }
 
+    // The fused op goes where the chain ends: its bias may be computed
+    // after the matmul, and everything it reads comes before the end.
+    rewriter.setInsertionPoint(tail.getDefiningOp());
     // A batched left operand is flattened to rows and reshaped back.
     Location loc = rewriter.getFusedLoc(locs);
     Value input = op.getLhs();

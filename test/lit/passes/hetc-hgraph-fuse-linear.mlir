@@ -63,3 +63,18 @@ func.func @locations(%x: tensor<4x8xf32>, %w: tensor<8x3xf32>, %b: tensor<3xf32>
   %2 = hgraph.tanh %1 : tensor<4x3xf32> loc("act")
   return %2 : tensor<4x3xf32>
 }
+
+// -----
+
+// Tests that the fused op goes where the chain ends, so that a bias
+// computed after the matmul dominates it.
+// CHECK-LABEL: func.func @late_bias
+func.func @late_bias(%x: tensor<2x4xf32>, %w: tensor<4x3xf32>, %b: tensor<3xf32>) -> tensor<2x3xf32> {
+  // CHECK: %[[B:.*]] = hgraph.neg %arg2
+  // CHECK-NEXT: %[[R:.*]] = hgraph.linear %arg0, %arg1, %[[B]] activation(none)
+  // CHECK-NEXT: return %[[R]]
+  %m = hgraph.matmul %x, %w : (tensor<2x4xf32>, tensor<4x3xf32>) -> tensor<2x3xf32>
+  %nb = hgraph.neg %b : tensor<3xf32>
+  %0 = hgraph.add %m, %nb : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}

@@ -280,6 +280,25 @@ def bitshift(path):
           [_t("l", [4], u8), _t("r", [4], i32)], [], path, opset=28)
 
 
+def recurrent(path):
+    """An RNN over two steps, and an LSTM with a bad activation."""
+    nodes = [
+        helper.make_node("RNN", ["x", "w", "r"], ["y", "yh"], name="rnn", hidden_size=3),
+        helper.make_node("LSTM", ["x", "lw", "lr"], ["ly"], name="lstm", hidden_size=3,
+                         activations=["Sigmoid", "Gelu", "Tanh"]),
+    ]
+    _save(nodes, [_t("x", [2, 1, 4]), _t("w", [1, 3, 4]), _t("r", [1, 3, 3]),
+                  _t("lw", [1, 12, 4]), _t("lr", [1, 12, 3])],
+          [_t("y", [2, 1, 1, 3]), _t("yh", [1, 1, 3]), _t("ly", [2, 1, 1, 3])], [], path)
+
+
+def rnn(path):
+    """A forward RNN over two steps."""
+    nodes = [helper.make_node("RNN", ["x", "w", "r"], ["y", "yh"], name="rnn", hidden_size=3)]
+    _save(nodes, [_t("x", [2, 1, 4]), _t("w", [1, 3, 4]), _t("r", [1, 3, 3])],
+          [_t("y", [2, 1, 1, 3]), _t("yh", [1, 1, 3])], [], path)
+
+
 def lp_pool(path):
     """LpPool with p = 3 and padding."""
     nodes = [helper.make_node("LpPool", ["x"], ["y"], name="lppool", kernel_shape=[2],
