@@ -263,6 +263,18 @@ def lp_pool(path):
                               pads=[1, 0], p=3)]
     _save(nodes, [_t("x", [1, 2, 5])], [_t("y", [1, 2, 5])], [], path, opset=18)
 
+def empty_inputs(path):
+    """CastLike with an empty target_type input, as ONNX's tests give it."""
+    nodes = [helper.make_node("CastLike", ["x", "like"], ["y"], name="castlike")]
+    _save(nodes, [_t("x", [2, 3]), _t("like", [0], TensorProto.FLOAT16)],
+          [_t("y", [2, 3], TensorProto.FLOAT16)], [], path)
+
+
+def empty_input_read(path):
+    """An empty graph input whose values a node reads."""
+    nodes = [helper.make_node("Relu", ["e"], ["y"], name="relu")]
+    _save(nodes, [_t("e", [0, 3])], [_t("y", [0, 3])], [], path)
+
 
 if __name__ == "__main__":
     globals()[sys.argv[1]](sys.argv[2])
