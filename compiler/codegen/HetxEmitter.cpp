@@ -9,6 +9,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <algorithm>
 #include <cstring>
 #include <numeric>
 
@@ -35,7 +36,8 @@ void appendLittleEndian(std::string &data, uint64_t value, unsigned bytes) {
 }
 
 /// The elements of `dense`, dense and little-endian in its own type: 4
-/// bytes for f32 and i32, 2 for f16 and bf16, 1 for i8, ui8 and i1; the
+/// bytes for f32 and i32, 2 for f16 and bf16, 1 for i8, ui8, i1 and the 8-,
+/// 4- and 2-bit types (one encoding per byte, integers sign-extended); the
 /// types held as i32 (i64, i16, ui16, ui32, ui64) become 4-byte i32,
 /// failing at `op` for an element out of the int32 range.
 LogicalResult writeConstantData(Operation *op, DenseElementsAttr dense,
@@ -43,7 +45,7 @@ LogicalResult writeConstantData(Operation *op, DenseElementsAttr dense,
   Type element = dense.getElementType();
   data.clear();
   if (auto floatType = dyn_cast<FloatType>(element)) {
-    unsigned bytes = floatType.getWidth() / 8;
+    unsigned bytes = std::max(floatType.getWidth() / 8, 1u);
     data.reserve(dense.getNumElements() * bytes);
     for (const APFloat &v : dense.getValues<APFloat>())
       appendLittleEndian(data, v.bitcastToAPInt().getZExtValue(), bytes);
@@ -52,7 +54,7 @@ LogicalResult writeConstantData(Operation *op, DenseElementsAttr dense,
   auto integer = cast<IntegerType>(element);
   unsigned width = integer.getWidth();
   bool held = !hisa::isLaneType(element);
-  unsigned bytes = width == 1 ? 1 : held ? 4 : width / 8;
+  unsigned bytes = width < 8 ? 1 : held ? 4 : width / 8;
   data.reserve(dense.getNumElements() * bytes);
   for (const APInt &v : dense.getValues<APInt>()) {
     int64_t value = integer.isUnsigned() || width == 1
@@ -180,6 +182,26 @@ std::optional<hetx::DataType> dataTypeOf(Type type, bool binding = false) {
     return hetx::I32;
   if (type.isSignlessInteger(1))
     return hetx::BOOL;
+  if (isa<Float8E4M3FNType>(type))
+    return hetx::F8E4M3FN;
+  if (isa<Float8E4M3FNUZType>(type))
+    return hetx::F8E4M3FNUZ;
+  if (isa<Float8E5M2Type>(type))
+    return hetx::F8E5M2;
+  if (isa<Float8E5M2FNUZType>(type))
+    return hetx::F8E5M2FNUZ;
+  if (isa<Float8E8M0FNUType>(type))
+    return hetx::F8E8M0;
+  if (isa<Float4E2M1FNType>(type))
+    return hetx::F4E2M1;
+  if (type.isSignlessInteger(4))
+    return hetx::I4;
+  if (type.isUnsignedInteger(4))
+    return hetx::U4;
+  if (type.isSignlessInteger(2))
+    return hetx::I2;
+  if (type.isUnsignedInteger(2))
+    return hetx::U2;
   return std::nullopt;
 }
 
@@ -216,8 +238,8 @@ private:
     if (!dtype)
       return op->emitError("tensor '")
              << name << "' has element type " << type.getElementType()
-             << ", which the chip does not hold (f32, f16, bf16, i8, ui8, "
-                "i32, i1, and i64, i16, ui16, ui32, ui64 held as i32)";
+             << ", which the chip does not hold (" << hisa::kLaneTypeNames
+             << "; held as i32: i64, i16, ui16, ui32, ui64)";
     binding.set_name(name.str());
     binding.set_dtype(*dtype);
     for (int64_t d : type.getShape())
@@ -322,6 +344,18 @@ LogicalResult Emitter::addInstruction(Operation *op) {
             inst.set_lanes(v.getLanes());
             inst.set_dtype(*dataTypeOf(v.getTo()));
             inst.set_src_dtype(*dataTypeOf(v.getFrom()));
+            if (std::optional<hisa::CastOverflow> overflow = v.getOverflow())
+              inst.set_overflow(*overflow == hisa::CastOverflow::wrap
+                                    ? hetx::OVERFLOW_WRAP
+                                : *overflow == hisa::CastOverflow::no_saturate
+                                    ? hetx::OVERFLOW_NO_SATURATE
+                                    : hetx::OVERFLOW_STANDARD);
+            if (std::optional<hisa::E8M0Rounding> rounding = v.getRounding())
+              inst.set_e8m0_rounding(*rounding == hisa::E8M0Rounding::down
+                                         ? hetx::E8M0_ROUND_DOWN
+                                     : *rounding == hisa::E8M0Rounding::nearest
+                                         ? hetx::E8M0_ROUND_NEAREST
+                                         : hetx::E8M0_ROUND_UP);
             return addSource(inst, op, v.getInput());
           })
           .Case([&](hisa::VReduceOp v) {

@@ -157,6 +157,28 @@ Results importWhere(NodeContext &ctx) {
       RankedTensorType::get(shape, ab->getElementType()), c, a, b)};
 }
 
+/// The hgraph.cast of `input` to `element` with Cast's (and CastLike's)
+/// `saturate` and `round_mode` attributes.
+Results importCastTo(NodeContext &ctx, Value input, Type element) {
+  if (tensorType(input).getElementType() == element)
+    return SmallVector<Value>{input};
+  // saturate=0 changes only casts to the float8 types.
+  bool noSaturate = isa<FloatType>(element) &&
+                    element.getIntOrFloatBitWidth() == 8 &&
+                    ctx.intAttr("saturate", 1) == 0;
+  StringAttr roundMode;
+  if (const onnx::AttributeProto *mode = ctx.attr("round_mode")) {
+    if (mode->s() != "up" && mode->s() != "down" && mode->s() != "nearest")
+      return ctx.error() << "round_mode must be 'up', 'down' or 'nearest', "
+                         << "got '" << mode->s() << "'";
+    if (isa<Float8E8M0FNUType>(element))
+      roundMode = ctx.builder.getStringAttr(mode->s());
+  }
+  return SmallVector<Value>{ctx.create<hgraph::CastOp>(
+      RankedTensorType::get(tensorType(input).getShape(), element), input,
+      noSaturate, roundMode)};
+}
+
 Results importCast(NodeContext &ctx) {
   if (failed(expectInputs(ctx, 1, 1)))
     return failure();
@@ -168,14 +190,14 @@ Results importCast(NodeContext &ctx) {
     return ctx.error() << "casting to "
                        << dataTypeName(to->i())
                        << " is not supported";
-  return SmallVector<Value>{castTo(ctx, ctx.inputs[0], element)};
+  return importCastTo(ctx, ctx.inputs[0], element);
 }
 
 Results importCastLike(NodeContext &ctx) {
   if (failed(expectInputs(ctx, 2, 2)))
     return failure();
-  return SmallVector<Value>{castTo(
-      ctx, ctx.inputs[0], tensorType(ctx.inputs[1]).getElementType())};
+  return importCastTo(ctx, ctx.inputs[0],
+                      tensorType(ctx.inputs[1]).getElementType());
 }
 
 Results importClip(NodeContext &ctx) {

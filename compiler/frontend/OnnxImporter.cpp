@@ -170,7 +170,9 @@ Importer::inputType(const onnx::ValueInfoProto &info) {
                               << "' has no shape; hetc needs static shapes";
   SmallVector<int64_t> shape;
   for (auto [i, dim] : llvm::enumerate(tensor.shape().dim())) {
-    if (dim.has_dim_value() && dim.dim_value() > 0) {
+    // Empty inputs (a zero dimension) are checked after the import: only
+    // CastLike's target_type input, whose values nothing reads, may be one.
+    if (dim.has_dim_value() && dim.dim_value() >= 0) {
       shape.push_back(dim.dim_value());
       continue;
     }
@@ -384,6 +386,17 @@ OwningOpRef<ModuleOp> Importer::run() {
         builder, NameLoc::get(builder.getStringAttr(name)), value);
   if (failed(importInitializers()) || failed(importNodes()) || !operatorsOk)
     return nullptr;
+  for (auto [i, input] : llvm::enumerate(args)) {
+    BlockArgument arg = body->getArgument(i);
+    if (cast<RankedTensorType>(arg.getType()).getNumElements() == 0 &&
+        !arg.use_empty()) {
+      emitError(fileLoc) << "graph input '" << input->name()
+                         << "' is empty (a dimension is 0); hetc takes empty "
+                            "inputs only where their values are not read "
+                            "(CastLike's target_type)";
+      return nullptr;
+    }
+  }
 
   SmallVector<Value> results;
   for (const onnx::ValueInfoProto &output : graph.output()) {

@@ -498,8 +498,23 @@ Results importQuantizeLinear(NodeContext &ctx) {
   if (const onnx::AttributeProto *a = ctx.attr("output_dtype"))
     if (Type t = elementTypeOf(a->i(), ctx.builder.getContext()))
       element = t;
-  if (!isa<IntegerType>(element))
+  // Float results are the 8- and 4-bit floats: x / scale (+ zero point),
+  // rounded to the type and saturated.
+  bool narrowFloat =
+      isa<FloatType>(element) && element.getIntOrFloatBitWidth() <= 8;
+  if (!isa<IntegerType>(element) && !narrowFloat)
     return ctx.error() << "quantising to " << element << " is not supported";
+  if (narrowFloat && ctx.intAttr("saturate", 1) == 0)
+    return ctx.error() << "quantising to " << element
+                       << " with saturate=0 is not supported";
+  // ONNX requires float8 zero points to be zero, and its reference leaves
+  // them out (which keeps -0): the chip does the same, so a constant one
+  // that is not zero is refused rather than ignored.
+  if (narrowFloat && element.getIntOrFloatBitWidth() == 8)
+    if (std::optional<SmallVector<double>> zero = constantFloats(ctx.input(2)))
+      if (llvm::any_of(*zero, [](double v) { return v != 0.0; }))
+        return ctx.error() << "the zero point of a quantisation to " << element
+                           << " must be zero";
   return SmallVector<Value>{ctx.create<hgraph::QuantizeLinearOp>(
       RankedTensorType::get(x.getShape(), element), ctx.inputs[0],
       ctx.inputs[1], ctx.input(2), ctx.builder.getI64IntegerAttr(*axis))};

@@ -56,7 +56,29 @@ NodeContext::intsAttr(StringRef name) const {
 // Tensor data
 //===----------------------------------------------------------------------===//
 
+namespace {
+/// ONNX data types newer than the onnx schema hetc builds against (1.12),
+/// by their TensorProto.DataType numbers.
+enum NewerDataType : int {
+  kFloat8E4M3FN = 17,
+  kFloat8E4M3FNUZ = 18,
+  kFloat8E5M2 = 19,
+  kFloat8E5M2FNUZ = 20,
+  kUInt4 = 21,
+  kInt4 = 22,
+  kFloat4E2M1 = 23,
+  kFloat8E8M0 = 24,
+  kUInt2 = 25,
+  kInt2 = 26,
+};
+} // namespace
+
 std::string hetc::frontend::dataTypeName(int dataType) {
+  static const char *const kNewer[] = {
+      "FLOAT8E4M3FN", "FLOAT8E4M3FNUZ", "FLOAT8E5M2", "FLOAT8E5M2FNUZ", "UINT4",
+      "INT4",         "FLOAT4E2M1",     "FLOAT8E8M0", "UINT2",          "INT2"};
+  if (dataType >= kFloat8E4M3FN && dataType <= kInt2)
+    return kNewer[dataType - kFloat8E4M3FN];
   std::string name = onnx::TensorProto::DataType_Name(
       static_cast<onnx::TensorProto::DataType>(dataType));
   return name.empty() ? "number " + std::to_string(dataType) : name;
@@ -94,10 +116,71 @@ Type hetc::frontend::elementTypeOf(int dataType, MLIRContext *context) {
     return unsignedInt(32);
   case onnx::TensorProto::UINT64:
     return unsignedInt(64);
+  case kFloat8E4M3FN:
+    return b.getType<Float8E4M3FNType>();
+  case kFloat8E4M3FNUZ:
+    return b.getType<Float8E4M3FNUZType>();
+  case kFloat8E5M2:
+    return b.getType<Float8E5M2Type>();
+  case kFloat8E5M2FNUZ:
+    return b.getType<Float8E5M2FNUZType>();
+  case kFloat8E8M0:
+    return b.getType<Float8E8M0FNUType>();
+  case kFloat4E2M1:
+    return b.getType<Float4E2M1FNType>();
+  case kInt4:
+    return b.getIntegerType(4);
+  case kUInt4:
+    return unsignedInt(4);
+  case kInt2:
+    return b.getIntegerType(2);
+  case kUInt2:
+    return unsignedInt(2);
   default:
     return nullptr;
   }
 }
+
+namespace {
+/// Elements of a type narrower than a byte (4- and 2-bit floats and
+/// integers) and the 8-bit floats from `bytes`: one element per byte for
+/// 8-bit types, else packed from the least significant bits up, as ONNX
+/// stores them in raw_data and int32_data.
+FailureOr<DenseElementsAttr> unpackNarrow(RankedTensorType type,
+                                          ArrayRef<uint8_t> bytes,
+                                          std::string &error) {
+  Type element = type.getElementType();
+  unsigned width = element.getIntOrFloatBitWidth();
+  int64_t count = type.getNumElements();
+  size_t needed = size_t((count * width + 7) / 8);
+  if (bytes.size() != needed) {
+    error = "has " + std::to_string(bytes.size()) + " bytes of data, " +
+            "expected " + std::to_string(needed);
+    return failure();
+  }
+  auto bitsAt = [&](int64_t i) {
+    uint64_t bit = uint64_t(i) * width;
+    return APInt(width, (bytes[bit / 8] >> (bit % 8)) & ((1u << width) - 1));
+  };
+  if (auto floatType = dyn_cast<FloatType>(element)) {
+    SmallVector<APFloat> values;
+    for (int64_t i = 0; i < count; ++i)
+      values.emplace_back(floatType.getFloatSemantics(), bitsAt(i));
+    return DenseElementsAttr::get(type, ArrayRef<APFloat>(values));
+  }
+  SmallVector<APInt> values;
+  for (int64_t i = 0; i < count; ++i)
+    values.push_back(bitsAt(i));
+  return DenseElementsAttr::get(type, ArrayRef<APInt>(values));
+}
+
+/// Whether elements of `type` are 8-bit floats or narrower than a byte
+/// (unpackNarrow reads them).
+bool isNarrowStorage(Type type) {
+  unsigned width = type.getIntOrFloatBitWidth();
+  return width > 1 && (width < 8 || (width == 8 && isa<FloatType>(type)));
+}
+} // namespace
 
 FailureOr<DenseElementsAttr>
 hetc::frontend::tensorToAttr(const onnx::TensorProto &tensor,
@@ -129,6 +212,17 @@ hetc::frontend::tensorToAttr(const onnx::TensorProto &tensor,
     if (!reader(tensor, external, error))
       return failure();
     raw = &external;
+  }
+  if (isNarrowStorage(element)) {
+    // Bytes, from raw data or one per int32_data entry (one element each
+    // for 8-bit floats, packed ones for narrower types).
+    SmallVector<uint8_t> bytes;
+    if (raw)
+      bytes.assign(raw->begin(), raw->end());
+    else
+      for (int32_t v : tensor.int32_data())
+        bytes.push_back(uint8_t(v));
+    return unpackNarrow(type, bytes, error);
   }
   if (raw) {
     // Raw data is little-endian, densely packed; booleans take a byte.

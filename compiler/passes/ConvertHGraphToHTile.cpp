@@ -31,7 +31,8 @@ namespace {
 /// The element types the chip holds, as errors list them.
 constexpr const char *kLaneTypes =
     "f32, f16, bf16, i8, ui8, i32, i1 (bool), and i64, i16, ui16, ui32, "
-    "ui64 (held as i32)";
+    "ui64 (held as i32); for casts and (de)quantisation only: f8E4M3FN, "
+    "f8E4M3FNUZ, f8E5M2, f8E5M2FNUZ, f8E8M0FNU, f4E2M1FN, i4, ui4, i2, ui2";
 
 /// The error for an operation on a type held as i32 (hisa::isNarrowHeld)
 /// whose result could leave the type's range.
@@ -588,7 +589,8 @@ Value Lowering::binaryKernel(Location loc, htile::BinaryKind kind, Value lhs,
 Value Lowering::castKernel(Location loc, Value input, Type element) {
   auto type = cast<MemRefType>(input.getType());
   Value out = alloc(MemRefType::get(type.getShape(), element), loc);
-  htile::CastOp::create(builder, loc, input, out);
+  htile::CastOp::create(builder, loc, input, out, htile::CastOverflowAttr(),
+                        htile::E8M0RoundingAttr());
   return out;
 }
 
@@ -620,6 +622,26 @@ LogicalResult Lowering::lowerQuantize(hgraph::QuantizeLinearOp op) {
            << " scale is not supported on the chip; the input and the "
               "scale must be f32, f16 or bf16 of one type";
   Type outType = op.getType().getElementType();
+  if (isa<FloatType>(outType)) {
+    // An 8- or 4-bit float result: x / scale + zero_point, rounded to the
+    // type by a saturating V_CAST (no V_ROUND). A float8 zero point must
+    // be zero and is left out, as the ONNX reference does (so that -0
+    // stays -0); the frontend refuses a constant one that is not.
+    Location loc = op.getLoc();
+    ArrayRef<int64_t> shape = op.getType().getShape();
+    int64_t rank = shape.size(), axis = int64_t(op.getAxis());
+    Value scale = axisParameter(loc, op.getScale(), axis, rank);
+    Value q = binaryKernel(loc, htile::BinaryKind::div, buffer(op.getInput()),
+                           scale, shape, floatType);
+    if (op.getZeroPoint() && outType.getIntOrFloatBitWidth() != 8)
+      q = binaryKernel(
+          loc, htile::BinaryKind::add, q,
+          castKernel(loc, axisParameter(loc, op.getZeroPoint(), axis, rank),
+                     floatType),
+          shape, floatType);
+    buffers.map(op.getResult(), castKernel(loc, q, outType));
+    return success();
+  }
   IntegerType held = wrappingType(outType);
   // i16 and ui16 results are clamped in f32 (below), where their bounds
   // are exact.
@@ -968,11 +990,25 @@ LogicalResult Lowering::lowerArgMax(hgraph::ArgMaxOp op) {
 }
 
 LogicalResult Lowering::lowerCast(hgraph::CastOp op) {
-  if (hisa::isNarrowHeld(op.getType().getElementType()))
-    return narrowHeldError(op, "cast to", op.getType().getElementType());
+  Type to = op.getType().getElementType();
+  if (hisa::isNarrowHeld(to))
+    return narrowHeldError(op, "cast to", to);
+  // ONNX Cast wraps to the 4- and 2-bit integers (V_CAST's wrap), and
+  // saturate=0 and round_mode carry over to V_CAST.
+  htile::CastOverflowAttr overflow;
+  if (hisa::isNarrowLane(to) && isa<IntegerType>(to))
+    overflow =
+        builder.getAttr<htile::CastOverflowAttr>(htile::CastOverflow::wrap);
+  else if (op.getNoSaturate() && hisa::isNarrowLane(to) && isa<FloatType>(to))
+    overflow = builder.getAttr<htile::CastOverflowAttr>(
+        htile::CastOverflow::no_saturate);
+  htile::E8M0RoundingAttr rounding;
+  if (isa<Float8E8M0FNUType>(to) && op.getRoundMode())
+    rounding = builder.getAttr<htile::E8M0RoundingAttr>(
+        *htile::symbolizeE8M0Rounding(*op.getRoundMode()));
   Value input = buffer(op.getInput());
   Value out = alloc(op.getResult());
-  htile::CastOp::create(builder, op.getLoc(), input, out);
+  htile::CastOp::create(builder, op.getLoc(), input, out, overflow, rounding);
   buffers.map(op.getResult(), out);
   return success();
 }

@@ -74,10 +74,12 @@ private:
     return hisa::VReduceOp::create(b, loc, vec(), kind, x, n, dtype(type),
                                    IntegerAttr(), hisa::StreamAttr());
   }
-  Value convert(Location loc, Value x, Type from, Type to, int32_t n) {
-    return hisa::VCastOp::create(b, loc, vec(), x, TypeAttr::get(from),
-                                 TypeAttr::get(to), b.getI32IntegerAttr(n),
-                                 IntegerAttr(), hisa::StreamAttr());
+  Value convert(Location loc, Value x, Type from, Type to, int32_t n,
+                hisa::CastOverflowAttr overflow = {},
+                hisa::E8M0RoundingAttr rounding = {}) {
+    return hisa::VCastOp::create(
+        b, loc, vec(), x, TypeAttr::get(from), TypeAttr::get(to), overflow,
+        rounding, b.getI32IntegerAttr(n), IntegerAttr(), hisa::StreamAttr());
   }
   /// `x`'s lane 0 in every lane: a one-lane sum reduction where the vector
   /// unit reduces the type (f32, f16, bf16, i32), else a permute on a switch
@@ -139,8 +141,9 @@ LogicalResult Expander::bind(Operation *op) {
         cast<MemRefType>(def->getResult(0).getType()).getElementType();
     if (!hisa::laneTypeOf(element))
       return def->emitError("buffer of element type ")
-             << element << " cannot be held by the chip (f32, f16, bf16, "
-             << "i8, ui8, i32, i1, and i64, i16, ui16, ui32, ui64 as i32)";
+             << element << " cannot be held by the chip ("
+             << hisa::kLaneTypeNames
+             << "; held as i32: i64, i16, ui16, ui32, ui64)";
     auto attr = def->getAttrOfType<IntegerAttr>("address");
     if (!attr)
       return def->emitError("buffer has no SRAM address; run "
@@ -421,11 +424,19 @@ void Expander::expandCast(htile::CastOp op) {
   Location loc = op.getLoc();
   Tensor in = tensor(op.getInput()), out = tensor(op.getOutput());
   Type from = elementOf(op.getInput()), to = elementOf(op.getOutput());
+  hisa::CastOverflowAttr overflow;
+  if (std::optional<htile::CastOverflow> kind = op.getOverflow())
+    overflow = b.getAttr<hisa::CastOverflowAttr>(
+        *hisa::symbolizeCastOverflow(htile::stringifyCastOverflow(*kind)));
+  hisa::E8M0RoundingAttr rounding;
+  if (std::optional<htile::E8M0Rounding> kind = op.getRounding())
+    rounding = b.getAttr<hisa::E8M0RoundingAttr>(
+        *hisa::symbolizeE8M0Rounding(htile::stringifyE8M0Rounding(*kind)));
   for (int64_t r = 0; r < out.layout.rows; ++r)
     for (int64_t j = 0; j < out.layout.vectorsPerRow; ++j)
       write(loc,
             convert(loc, read(loc, in.at(r, j), from), from, to,
-                 lanesOf(out.layout.cols, j)),
+                    lanesOf(out.layout.cols, j), overflow, rounding),
             out.at(r, j), to);
 }
 

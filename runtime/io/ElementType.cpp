@@ -2,6 +2,7 @@
 
 #include "runtime/io/ElementType.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -40,14 +41,142 @@ Range rangeOf(ElementType type) {
   case ElementType::U32:
   case ElementType::U64:
     return {0, std::numeric_limits<int32_t>::max()};
+  case ElementType::I4:
+    return {-8, 7};
+  case ElementType::U4:
+    return {0, 15};
+  case ElementType::I2:
+    return {-2, 1};
+  case ElementType::U2:
+    return {0, 3};
   default:
     return {std::numeric_limits<int32_t>::min(),
             std::numeric_limits<int32_t>::max()};
   }
 }
+/// Bits of an integer type as wrapTo keeps them (I64 and U64 are held in
+/// int32).
+unsigned bitWidth(ElementType type) {
+  switch (type) {
+  case ElementType::I2:
+  case ElementType::U2:
+    return 2;
+  case ElementType::I4:
+  case ElementType::U4:
+    return 4;
+  case ElementType::I8:
+  case ElementType::U8:
+    return 8;
+  case ElementType::I16:
+  case ElementType::U16:
+    return 16;
+  default:
+    return 32;
+  }
+}
+
+/// An 8- or 4-bit float format with a sign bit: `exponentBits` and
+/// `mantissaBits` wide, `minExponent` the exponent of its smallest normal
+/// value (1 - bias), `maxFinite` its largest finite value.
+struct MiniFloat {
+  int exponentBits, mantissaBits, minExponent;
+  float maxFinite;
+  bool hasInf, hasNaN, hasNegativeZero;
+};
+
+MiniFloat formatOf(ElementType type) {
+  switch (type) {
+  case ElementType::F8E4M3FN: // S.1111.111 is NaN; no infinity
+    return {4, 3, -6, 448.0f, false, true, true};
+  case ElementType::F8E4M3FNUZ: // 0x80 is the one NaN; no -0, no infinity
+    return {4, 3, -7, 240.0f, false, true, false};
+  case ElementType::F8E5M2: // IEEE-like
+    return {5, 2, -14, 57344.0f, true, true, true};
+  case ElementType::F8E5M2FNUZ:
+    return {5, 2, -15, 57344.0f, false, true, false};
+  default: // F4E2M1: neither infinity nor NaN
+    return {2, 1, 0, 6.0f, false, false, true};
+  }
+}
+
+constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+constexpr float kInf = std::numeric_limits<float>::infinity();
+
+/// `value` rounded to nearest even in `format`, with `overflow` deciding
+/// what a value beyond the largest finite one becomes.
+float roundToMiniFloat(const MiniFloat &format, float value,
+                       Overflow overflow) {
+  if (std::isnan(value)) {
+    if (format.hasNaN)
+      return kNaN;
+    // F4E2M1 has no NaN. The ONNX reference (ml_dtypes) gives -0 for a
+    // NaN with the sign bit clear and +0 for one with it set.
+    return std::signbit(value) ? 0.0f : -0.0f;
+  }
+  bool saturate =
+      overflow != Overflow::NoSaturate || (!format.hasInf && !format.hasNaN);
+  auto beyond = [&] {
+    if (saturate)
+      return std::copysign(format.maxFinite, value);
+    return format.hasInf ? std::copysign(kInf, value) : kNaN;
+  };
+  if (std::isinf(value))
+    return beyond();
+  double magnitude = std::fabs(double(value));
+  double rounded = 0.0;
+  if (magnitude != 0.0) {
+    // The value in units of the format's spacing at its exponent (at least
+    // that of the smallest normal: subnormals share its spacing), rounded
+    // to nearest even. Both steps are exact in double.
+    int exponent;
+    std::frexp(magnitude, &exponent);
+    exponent = std::max(exponent - 1, format.minExponent);
+    double quantum = std::ldexp(1.0, exponent - format.mantissaBits);
+    rounded = std::nearbyint(magnitude / quantum) * quantum;
+  }
+  if (rounded > format.maxFinite)
+    return beyond();
+  if (rounded == 0.0 && !format.hasNegativeZero)
+    return 0.0f;
+  return std::copysign(float(rounded), value);
+}
+
+/// `value` rounded to F8E8M0 as the ONNX reference does it on the fp32
+/// bits (the sign is ignored; ONNX leaves negative values unspecified).
+float roundToE8M0(float value, Overflow overflow, E8M0Rounding rounding) {
+  bool saturate = overflow != Overflow::NoSaturate;
+  if (std::isnan(value))
+    return kNaN;
+  if (std::isinf(value))
+    return saturate ? 0x1p127f : kNaN;
+  if (value == 0.0f && !saturate)
+    return kNaN;
+  uint32_t bits = bitsOf(value);
+  uint32_t exponent = (bits >> 23) & 0xffu;
+  bool up = false;
+  switch (rounding) {
+  case E8M0Rounding::Up:
+    up = (bits & 0x7fffffu) != 0;
+    break;
+  case E8M0Rounding::Nearest: {
+    bool guard = bits & 0x400000u, round = bits & 0x200000u,
+         sticky = bits & 0x1fffffu;
+    up = guard && (round || sticky || exponent > 0);
+    break;
+  }
+  case E8M0Rounding::Down:
+    break;
+  }
+  exponent += up;
+  if (exponent == 0xffu) // beyond 2^127
+    return saturate ? 0x1p127f : kNaN;
+  return std::ldexp(1.0f, int(exponent) - 127);
+}
 } // namespace
 
 unsigned byteWidth(ElementType type) {
+  if (isNarrowFloat(type) || isSubByteInt(type))
+    return 1;
   switch (type) {
   case ElementType::F16:
   case ElementType::BF16:
@@ -93,18 +222,34 @@ std::string typeName(ElementType type) {
     return "u32";
   case ElementType::U64:
     return "u64";
+  case ElementType::F8E4M3FN:
+    return "f8e4m3fn";
+  case ElementType::F8E4M3FNUZ:
+    return "f8e4m3fnuz";
+  case ElementType::F8E5M2:
+    return "f8e5m2";
+  case ElementType::F8E5M2FNUZ:
+    return "f8e5m2fnuz";
+  case ElementType::F8E8M0:
+    return "f8e8m0";
+  case ElementType::F4E2M1:
+    return "f4e2m1";
+  case ElementType::I4:
+    return "i4";
+  case ElementType::U4:
+    return "u4";
+  case ElementType::I2:
+    return "i2";
+  case ElementType::U2:
+    return "u2";
   }
   return "?";
 }
 
 std::optional<ElementType> parseTypeName(const std::string &name) {
-  for (ElementType type :
-       {ElementType::F32, ElementType::F16, ElementType::BF16, ElementType::I8,
-        ElementType::U8, ElementType::I32, ElementType::Bool,
-        ElementType::I64, ElementType::I16, ElementType::U16, ElementType::U32,
-        ElementType::U64})
-    if (typeName(type) == name)
-      return type;
+  for (unsigned i = 0; i <= unsigned(ElementType::U2); ++i)
+    if (typeName(ElementType(i)) == name)
+      return ElementType(i);
   return std::nullopt;
 }
 
@@ -160,15 +305,56 @@ uint16_t bf16Bits(float value) {
 
 float bf16Value(uint16_t bits) { return floatOf(uint32_t(bits) << 16); }
 
-float roundTo(ElementType type, float value) {
+float narrowFloatValue(ElementType type, uint8_t bits) {
+  if (type == ElementType::F8E8M0)
+    return bits == 0xffu ? kNaN : std::ldexp(1.0f, int(bits) - 127);
+  MiniFloat format = formatOf(type);
+  int width = 1 + format.exponentBits + format.mantissaBits;
+  unsigned sign = (bits >> (width - 1)) & 1u;
+  unsigned exponentField =
+      (bits >> format.mantissaBits) & ((1u << format.exponentBits) - 1);
+  unsigned mantissa = bits & ((1u << format.mantissaBits) - 1);
+  unsigned allOnes = (1u << format.exponentBits) - 1;
+  if (!format.hasNegativeZero && sign && !exponentField && !mantissa)
+    return kNaN; // the FNUZ types' one NaN, where -0 would be
+  if (type == ElementType::F8E4M3FN && exponentField == allOnes &&
+      mantissa == (1u << format.mantissaBits) - 1)
+    return sign ? -kNaN : kNaN;
+  if (format.hasInf && exponentField == allOnes)
+    return mantissa ? kNaN : (sign ? -kInf : kInf);
+  double magnitude =
+      exponentField == 0
+          ? std::ldexp(double(mantissa),
+                       format.minExponent - format.mantissaBits)
+          : std::ldexp(double((1u << format.mantissaBits) | mantissa),
+                       int(exponentField) - 1 + format.minExponent -
+                           format.mantissaBits);
+  return float(sign ? -magnitude : magnitude);
+}
+
+float roundTo(ElementType type, float value, Overflow overflow,
+              E8M0Rounding rounding) {
   switch (type) {
   case ElementType::F16:
     return halfValue(halfBits(value));
   case ElementType::BF16:
     return bf16Value(bf16Bits(value));
+  case ElementType::F8E8M0:
+    return roundToE8M0(value, overflow, rounding);
   default:
+    if (isNarrowFloat(type))
+      return roundToMiniFloat(formatOf(type), value, overflow);
     return value;
   }
+}
+
+bool isValueOf(ElementType type, float value) {
+  if (std::isnan(value))
+    return std::isnan(roundTo(type, value));
+  if (type == ElementType::F8E8M0) // rounding down keeps a power of two
+    return value > 0.0f && bitsOf(roundTo(type, value, Overflow::NoSaturate,
+                                          E8M0Rounding::Down)) == bitsOf(value);
+  return bitsOf(roundTo(type, value, Overflow::NoSaturate)) == bitsOf(value);
 }
 
 int32_t saturateTo(ElementType type, float value) {
@@ -191,6 +377,26 @@ int32_t clampTo(ElementType type, int64_t value) {
   Range range = rangeOf(type);
   return int32_t(value < range.lo ? range.lo
                                   : value > range.hi ? range.hi : value);
+}
+
+int32_t wrapTo(ElementType type, int64_t value) {
+  if (type == ElementType::Bool)
+    return value != 0;
+  unsigned bits = bitWidth(type);
+  uint64_t low = uint64_t(value) & (bits == 64 ? ~0ull : (1ull << bits) - 1);
+  bool isSigned = rangeOf(type).lo < 0;
+  if (isSigned && bits < 64 && (low >> (bits - 1)))
+    return int32_t(int64_t(low) - int64_t(1ull << bits));
+  return int32_t(low);
+}
+
+int32_t wrapFloatTo(ElementType type, float value) {
+  if (!std::isfinite(value))
+    return 0;
+  // Reduced modulo 2^32 (exactly, in double), which keeps every bit the
+  // types hold.
+  double truncated = std::fmod(std::trunc(double(value)), 4294967296.0);
+  return wrapTo(type, int64_t(truncated));
 }
 
 bool inRange(ElementType type, int64_t value) {

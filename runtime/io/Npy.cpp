@@ -187,14 +187,20 @@ std::optional<ElementType> typeOfDescr(const std::string &descr) {
   return std::nullopt;
 }
 
-/// The numpy dtype string of `type` (BF16 tensors are written as float32).
+/// The numpy dtype string of `type`. Numpy has no bfloat16 nor 8- and
+/// 4-bit floats: those tensors are written as float32 (exactly), the 4- and
+/// 2-bit integers as int8 and uint8.
 std::string descrOf(ElementType type) {
   switch (type) {
   case ElementType::F16:
     return "<f2";
   case ElementType::I8:
+  case ElementType::I4:
+  case ElementType::I2:
     return "|i1";
   case ElementType::U8:
+  case ElementType::U4:
+  case ElementType::U2:
     return "|u1";
   case ElementType::I32:
     return "<i4";
@@ -287,14 +293,14 @@ void encodeElements(const Tensor &tensor, std::string &out) {
       out.push_back(static_cast<char>((bits >> (8 * b)) & 0xff));
   };
   for (size_t i = 0; i < tensor.size(); ++i) {
-    switch (tensor.type) {
-    case ElementType::F32:
-    case ElementType::BF16: {
+    if (isNarrowFloat(tensor.type) || tensor.type == ElementType::F32 ||
+        tensor.type == ElementType::BF16) {
       uint32_t bits;
       std::memcpy(&bits, &tensor.data[i], 4);
       put(bits, 4);
-      break;
+      continue;
     }
+    switch (tensor.type) {
     case ElementType::F16:
       put(halfBits(tensor.data[i]), 2);
       break;

@@ -3,7 +3,8 @@
 // The .npy format (numpy.lib.format): a magic string, a version, a Python
 // dict literal describing dtype, order and shape, then the raw elements.
 // Little-endian float32, float16, int8, uint8, int32 and bool arrays in C
-// order are accepted (bfloat16 tensors travel as float32 files); versions
+// order are accepted (bfloat16 and 8- and 4-bit float tensors travel as
+// float32 files, 4- and 2-bit integers as int8 or uint8); versions
 // 1.0, 2.0 and 3.0 are read and version 1.0 is written.
 //
 //===----------------------------------------------------------------------===//
@@ -23,7 +24,8 @@ bool parseNpy(const std::string &bytes, const std::string &source, Tensor &out,
               std::string &error);
 
 /// Serialises `tensor` as a version 1.0 .npy image in C order (dtype after
-/// the tensor's type; BF16 as '<f4').
+/// the tensor's type; BF16 and the 8- and 4-bit floats as '<f4', the 4- and
+/// 2-bit integers as '|i1' or '|u1').
 /// Returns false when the shape does not match the element count.
 bool serializeNpy(const Tensor &tensor, std::string &out, std::string &error);
 

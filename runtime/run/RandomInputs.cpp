@@ -41,6 +41,10 @@ io::Tensor randomTensor(const std::string &name,
   int64_t span = wide                            ? 2048
                  : type == io::ElementType::Bool ? 2
                                                  : 256;
+  if (io::isSubByteInt(type)) { // the whole range: [-8, 7], [0, 3], ...
+    lo = io::clampTo(type, INT32_MIN);
+    span = int64_t(io::clampTo(type, INT32_MAX)) - lo + 1;
+  }
   tensor.ints.resize(count);
   for (int32_t &value : tensor.ints)
     value = int32_t(lo + int64_t(nextRandom(state) % uint64_t(span)));

@@ -17,7 +17,7 @@
 namespace hetc::run {
 
 /// A tensor of `shape` and `type`: floats uniform in [-1, 1) (rounded to
-/// f16 or bf16), integers uniform over the type's range (i32: [-1024,
+/// the type), integers uniform over the type's range (i32: [-1024,
 /// 1024)), bools 0 or 1. The stream depends on `seed` and the input's
 /// `name` only, so an input keeps its values whichever other inputs are
 /// given.

@@ -1,9 +1,10 @@
-//===- DataTypes.h - hetx element types as the chip model sees them -*- C++ -*-//
+//===- DataTypes.h - hetx element types as the chip model sees them -*- C++
+//-*-//
 //
 // The artifact's DataType enum mapped to io::ElementType, and the 32-bit
 // lane word each element type occupies in SRAM, on streams and in weight
-// buffers (see hetx.proto): fp32 bits for float types, int32 bits for
-// integer types and Bool.
+// buffers (see hetx.proto): fp32 bits for float types (the narrow ones
+// widened exactly), int32 bits for integer types and Bool.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HETC_RUNTIME_SIM_DATATYPES_H
@@ -46,6 +47,26 @@ inline std::optional<io::ElementType> elementTypeOf(hetx::DataType type) {
     return io::ElementType::U32;
   case hetx::U64:
     return io::ElementType::U64;
+  case hetx::F8E4M3FN:
+    return io::ElementType::F8E4M3FN;
+  case hetx::F8E4M3FNUZ:
+    return io::ElementType::F8E4M3FNUZ;
+  case hetx::F8E5M2:
+    return io::ElementType::F8E5M2;
+  case hetx::F8E5M2FNUZ:
+    return io::ElementType::F8E5M2FNUZ;
+  case hetx::F8E8M0:
+    return io::ElementType::F8E8M0;
+  case hetx::F4E2M1:
+    return io::ElementType::F4E2M1;
+  case hetx::I4:
+    return io::ElementType::I4;
+  case hetx::U4:
+    return io::ElementType::U4;
+  case hetx::I2:
+    return io::ElementType::I2;
+  case hetx::U2:
+    return io::ElementType::U2;
   default:
     return std::nullopt;
   }

@@ -530,7 +530,8 @@ void Machine::compute(const Op &op, const float *const *src, float *out) {
     break;
   case OpClass::VectorUnary:
     if (op.opcode == hetx::V_CAST)
-      castLanes(op.inType, op.outType, src[0], out, op.lanes, lanes);
+      castLanes(op.inType, op.outType, src[0], out, op.lanes, lanes,
+                op.overflow, op.rounding);
     else if (io::isFloat(op.inType))
       vectorUnary(op.opcode, src[0], out, op.lanes, lanes);
     else

@@ -161,6 +161,62 @@ bool isLogical(hetx::Opcode opcode) {
          opcode == hetx::V_XOR || opcode == hetx::V_NOT;
 }
 
+/// Sets the overflow and rounding of V_CAST `op` (whose types are set)
+/// from the instruction; false, with `details`, for one its result type
+/// does not take.
+bool decodeCastModes(const hetx::Instruction &instr, Op &op,
+                     std::string &details) {
+  std::string to = io::typeName(op.outType);
+  switch (instr.overflow()) {
+  case hetx::OVERFLOW_STANDARD:
+    break;
+  case hetx::OVERFLOW_NO_SATURATE:
+    if (!io::isNarrowFloat(op.outType)) {
+      details = "V_CAST to " + to +
+                " with OVERFLOW_NO_SATURATE (only the "
+                "8- and 4-bit float types take it)";
+      return false;
+    }
+    op.overflow = io::Overflow::NoSaturate;
+    break;
+  case hetx::OVERFLOW_WRAP:
+    if (io::isFloat(op.outType)) {
+      details = "V_CAST to " + to +
+                " with OVERFLOW_WRAP (only integer "
+                "types take it)";
+      return false;
+    }
+    op.overflow = io::Overflow::Wrap;
+    break;
+  default:
+    details = "V_CAST overflow " + std::to_string(instr.overflow()) +
+              " is not a CastOverflow";
+    return false;
+  }
+  if (instr.e8m0_rounding() != hetx::E8M0_ROUND_UP &&
+      op.outType != io::ElementType::F8E8M0) {
+    details = "V_CAST to " + to +
+              " sets e8m0_rounding (only casts to "
+              "f8e8m0 round by it)";
+    return false;
+  }
+  switch (instr.e8m0_rounding()) {
+  case hetx::E8M0_ROUND_UP:
+    op.rounding = io::E8M0Rounding::Up;
+    return true;
+  case hetx::E8M0_ROUND_DOWN:
+    op.rounding = io::E8M0Rounding::Down;
+    return true;
+  case hetx::E8M0_ROUND_NEAREST:
+    op.rounding = io::E8M0Rounding::Nearest;
+    return true;
+  default:
+    details = "V_CAST e8m0_rounding " + std::to_string(instr.e8m0_rounding()) +
+              " is not an E8M0Rounding";
+    return false;
+  }
+}
+
 /// Sets the operand and result types of `op` from the instruction's dtype
 /// fields; on failure sets `kind` and `details`.
 bool decodeTypes(const hetx::Instruction &instr, Op &op, std::string &kind,
@@ -184,12 +240,20 @@ bool decodeTypes(const hetx::Instruction &instr, Op &op, std::string &kind,
     details = "src_dtype is set, but only V_CAST converts between types";
     return false;
   }
+  if (op.opcode != hetx::V_CAST &&
+      (instr.overflow() != hetx::OVERFLOW_STANDARD ||
+       instr.e8m0_rounding() != hetx::E8M0_ROUND_UP)) {
+    details = "overflow or e8m0_rounding is set, but only V_CAST converts "
+              "between types";
+    return false;
+  }
   op.inType = op.outType = *type;
   auto refuse = [&](const char *why) {
     details = name + " is not defined on " + io::typeName(*type) + " " + why;
     return false;
   };
-  bool isFloat = io::isFloat(*type);
+  // The narrow float types are only moved and converted, never computed on.
+  bool isFloat = io::isArithmeticFloat(*type);
   bool isByte = *type == io::ElementType::I8 || *type == io::ElementType::U8;
   switch (op.kind) {
   case OpClass::MemRead:
@@ -222,7 +286,7 @@ bool decodeTypes(const hetx::Instruction &instr, Op &op, std::string &kind,
       return false;
     }
     op.inType = *from;
-    return true;
+    return decodeCastModes(instr, op, details);
   }
   if (isComparison(op.opcode)) {
     op.outType = io::ElementType::Bool;

@@ -81,6 +81,10 @@ struct Op {
   /// installs), and of the result.
   io::ElementType inType = io::ElementType::F32;
   io::ElementType outType = io::ElementType::F32;
+  /// V_CAST: what a value beyond outType's range becomes, and how a
+  /// result of F8E8M0 rounds.
+  io::Overflow overflow = io::Overflow::Standard;
+  io::E8M0Rounding rounding = io::E8M0Rounding::Up;
 
   /// The element type source `which` must carry: the condition of a
   /// V_SELECT is BOOL, every other source is `inType`.

@@ -128,17 +128,39 @@ bool placeBindings(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
 }
 
 /// Checks that `tensor` holds values of `want`, the type of input `name`.
-/// A BF16 input may come as F32 values (numpy has no bfloat16) that are all
-/// bfloat16 values.
+/// An input of a float type that numpy lacks (bf16, the 8- and 4-bit
+/// floats) may come as F32 values that are all values of the type, and one
+/// of a 4- or 2-bit integer type as I8 (signed) or U8 (unsigned) values in
+/// the type's range.
 bool checkInputType(const std::string &name, const io::Tensor &tensor,
                     io::ElementType want, std::string &error) {
-  if (want == io::ElementType::BF16 && tensor.type == io::ElementType::F32) {
+  bool asF32 = (want == io::ElementType::BF16 || io::isNarrowFloat(want)) &&
+               tensor.type == io::ElementType::F32;
+  bool asByte = io::isSubByteInt(want) &&
+                tensor.type == (io::inRange(want, -1) ? io::ElementType::I8
+                                                      : io::ElementType::U8);
+  if (asF32) {
     for (size_t i = 0; i < tensor.data.size(); ++i) {
       float value = tensor.data[i];
-      if (io::roundTo(want, value) != value && value == value) {
-        error = "input '" + name + "' is bf16, but element " +
-                std::to_string(i) + " (" + std::to_string(value) +
-                ") of the f32 values given is not a bf16 value";
+      if (!io::isValueOf(want, value)) {
+        error = "input '" + name + "' is " + io::typeName(want) +
+                ", but element " + std::to_string(i) + " (" +
+                std::to_string(value) + ") of the f32 values given is not a " +
+                io::typeName(want) + " value";
+        return false;
+      }
+    }
+    return true;
+  }
+  if (asByte) {
+    for (size_t i = 0; i < tensor.ints.size(); ++i) {
+      if (!io::inRange(want, tensor.ints[i])) {
+        error = "input '" + name + "' is " + io::typeName(want) +
+                ", but element " + std::to_string(i) + " (" +
+                std::to_string(tensor.ints[i]) + ") of the " +
+                io::typeName(tensor.type) +
+                " values given is outside its "
+                "range";
         return false;
       }
     }
@@ -211,13 +233,18 @@ std::vector<float> decodeConstant(const std::string &bytes,
       words[i] = io::bf16Value(uint16_t(bits));
       break;
     case io::ElementType::I8:
+    case io::ElementType::I4: // sign-extended to a byte
+    case io::ElementType::I2:
       words[i] = wordOfInt(int8_t(bits));
       break;
     case io::ElementType::Bool:
       words[i] = wordOfInt(bits != 0);
       break;
-    default: // U8, I32
-      words[i] = wordOfInt(int32_t(bits));
+    default: // U8, I32, U4, U2 and the narrow floats
+      if (io::isNarrowFloat(type))
+        words[i] = io::narrowFloatValue(type, uint8_t(bits));
+      else
+        words[i] = wordOfInt(int32_t(bits));
       break;
     }
   }

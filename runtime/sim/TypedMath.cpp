@@ -143,17 +143,21 @@ void integerReduce(hetx::Opcode op, const float *a, float *out,
 }
 
 void castLanes(io::ElementType from, io::ElementType to, const float *a,
-               float *out, uint32_t active, uint32_t width) {
+               float *out, uint32_t active, uint32_t width,
+               io::Overflow overflow, io::E8M0Rounding rounding) {
   bool fromFloat = io::isFloat(from), toFloat = io::isFloat(to);
+  bool wrap = overflow == io::Overflow::Wrap;
   for (uint32_t i = 0; i < active; ++i) {
-    if (fromFloat && toFloat)
-      out[i] = io::roundTo(to, a[i]);
-    else if (fromFloat)
-      out[i] = wordOfInt(io::saturateTo(to, a[i]));
-    else if (toFloat)
-      out[i] = io::roundTo(to, float(intOfWord(a[i])));
-    else
-      out[i] = wordOfInt(io::clampTo(to, intOfWord(a[i])));
+    if (toFloat) {
+      float value = fromFloat ? a[i] : float(intOfWord(a[i]));
+      out[i] = io::roundTo(to, value, overflow, rounding);
+    } else if (fromFloat) {
+      out[i] = wordOfInt(wrap ? io::wrapFloatTo(to, a[i])
+                              : io::saturateTo(to, a[i]));
+    } else {
+      out[i] = wordOfInt(wrap ? io::wrapTo(to, intOfWord(a[i]))
+                              : io::clampTo(to, intOfWord(a[i])));
+    }
   }
   std::fill(out + active, out + width, 0.0f);
 }

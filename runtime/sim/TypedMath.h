@@ -1,6 +1,7 @@
 //===- TypedMath.h - Numerics of the types other than fp32 ------*- C++ -*-===//
 //
-// The vector and matrix units on f16, bf16, i8, u8, i32 and bool lanes (see
+// The vector and matrix units on f16, bf16, i8, u8, i32 and bool lanes, and
+// V_CAST on every type (see
 // docs/isa.md, "Numerics"). Float types compute in fp32 and round each
 // result to their type; integer lanes compute in int32 with two's-complement
 // wrap-around; V_CAST converts with the rules of runtime/io/ElementType.h.
@@ -49,10 +50,13 @@ void integerUnary(hetx::Opcode op, const float *a, float *out, uint32_t active,
 void integerReduce(hetx::Opcode op, const float *a, float *out,
                    uint32_t active, uint32_t width);
 
-/// V_CAST: converts lanes [0, active) of `a` from `from` to `to`; zero
-/// beyond.
+/// V_CAST: converts lanes [0, active) of `a` from `from` to `to` with
+/// `overflow` (Wrap for integer results, NoSaturate for float8 ones) and,
+/// to F8E8M0, `rounding`; zero beyond.
 void castLanes(io::ElementType from, io::ElementType to, const float *a,
-               float *out, uint32_t active, uint32_t width);
+               float *out, uint32_t active, uint32_t width,
+               io::Overflow overflow = io::Overflow::Standard,
+               io::E8M0Rounding rounding = io::E8M0Rounding::Up);
 
 /// out[j] = sum_i x[i] * weights[i * width + j] over int32 lanes, with
 /// int32 wrap-around (exact for i8 and u8 products over up to 2^17 rows).

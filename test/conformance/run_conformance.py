@@ -8,7 +8,8 @@ compared with the expected ones:
 
   pass         every output matches (fp32: rtol 1e-4, atol 1e-5; fp16:
                rtol 1e-3, atol 1e-4; bf16: rtol 2^-7 (one unit in the last
-               place), atol 1e-4; integers and booleans exactly)
+               place), atol 1e-4; 8- and 4-bit floats exactly; integers and
+               booleans exactly)
   fail         hetc compiled the model, but running it failed, timed out or
                gave wrong outputs
   unsupported  hetc refused the model (the compile failed; the reason is the
@@ -120,21 +121,44 @@ def sanitize(name):
     return stem
 
 
+# The 8- and 4-bit float types: numpy_helper gives ml_dtypes arrays, which
+# `.npy` files cannot name; hetc reads and writes them as float32 values.
+# Casts to them are exact, so their outputs are compared exactly.
+EXACT_FLOATS = {onnx.TensorProto.FLOAT8E4M3FN, onnx.TensorProto.FLOAT8E4M3FNUZ,
+                onnx.TensorProto.FLOAT8E5M2, onnx.TensorProto.FLOAT8E5M2FNUZ,
+                onnx.TensorProto.FLOAT8E8M0, onnx.TensorProto.FLOAT4E2M1}
+# The 4- and 2-bit integers travel as int8 or uint8.
+SUB_BYTE_INTS = {onnx.TensorProto.INT4: np.int8, onnx.TensorProto.UINT4: np.uint8,
+                 onnx.TensorProto.INT2: np.int8, onnx.TensorProto.UINT2: np.uint8}
+
+
 def host_array(tensor):
-    """The TensorProto as a numpy array hetc reads and writes: bfloat16,
-    which numpy lacks and `.npy` files cannot name, as the float32 values
-    it holds (exactly), as hetc itself writes bf16 outputs."""
+    """The TensorProto as a numpy array hetc reads and writes: bfloat16 and
+    the 8- and 4-bit floats, which numpy lacks and `.npy` files cannot name,
+    as the float32 values they hold (exactly), as hetc itself writes them;
+    the 4- and 2-bit integers as int8 or uint8."""
     array = numpy_helper.to_array(tensor)
-    if tensor.data_type == onnx.TensorProto.BFLOAT16:
+    if tensor.data_type == onnx.TensorProto.BFLOAT16 or tensor.data_type in EXACT_FLOATS:
         array = array.astype(np.float32)
+    elif tensor.data_type in SUB_BYTE_INTS:
+        array = array.astype(SUB_BYTE_INTS[tensor.data_type])
     return array
 
 
-def compare(expected, actual, narrow_float=False):
+def compare(expected, actual, narrow_float=False, exact=False):
     """None if `actual` matches `expected`, else why not. `narrow_float`:
-    the values are bfloat16 ones held as float32."""
+    the values are bfloat16 ones held as float32. `exact`: float values
+    must match bit for bit (any NaN matches NaN)."""
     if tuple(expected.shape) != tuple(actual.shape):
         return f"shape {tuple(actual.shape)}, expected {tuple(expected.shape)}"
+    if exact and expected.dtype == np.float32 and actual.dtype == np.float32:
+        both_nan = np.isnan(expected) & np.isnan(actual)
+        ok = both_nan | (expected.view(np.uint32) == actual.view(np.uint32))
+        if not ok.all():
+            k = int(np.argmin(ok.ravel()))
+            return (f"{int((~ok).sum())} of {ok.size} values differ (first: "
+                    f"{actual.ravel()[k]!r}, expected {expected.ravel()[k]!r})")
+        return None
     if expected.dtype.kind == "f":
         if narrow_float:
             # bfloat16 keeps 8 significant bits: one unit in the last place
@@ -265,7 +289,8 @@ def run_test(hetc, test_dir, work_dir, timeout):
             if not os.path.exists(path):
                 return "fail", f"output '{output_name}' was not written"
             why = compare(expected, np.load(path),
-                          tensor.data_type == onnx.TensorProto.BFLOAT16)
+                          tensor.data_type == onnx.TensorProto.BFLOAT16,
+                          tensor.data_type in EXACT_FLOATS)
             if why:
                 return "fail", f"output '{output_name}': {why}"
     shutil.rmtree(out, ignore_errors=True)
@@ -294,7 +319,8 @@ def write_report(path, results, elapsed):
                 "the chip model, and its outputs compared with the expected ones.\n\n")
         f.write("- **pass**: every output matches (fp32: rtol 1e-4, atol 1e-5; fp16: "
                 "rtol 1e-3, atol 1e-4; bf16: rtol 2^-7, one unit in the last place, "
-                "atol 1e-4; integers and booleans exactly).\n")
+                "atol 1e-4; the 8- and 4-bit floats exactly, bit for bit, NaN "
+                "matching NaN; integers and booleans exactly).\n")
         f.write("- **fail**: hetc compiled the model but running it failed, timed out "
                 "or gave wrong outputs.\n")
         f.write("- **unsupported**: hetc refused to compile the model (the reason is "

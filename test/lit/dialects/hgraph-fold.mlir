@@ -29,3 +29,18 @@ func.func @elementwise() -> tensor<2xi1> {
   %e = hgraph.equal %i, %k : (tensor<2xi64>, tensor<i64>) -> tensor<2xi1>
   return %e : tensor<2xi1>
 }
+
+// -----
+
+// Tests that casts to and from the narrow types do not fold: only the
+// chip's V_CAST implements their rounding.
+// CHECK-LABEL: func.func @narrow_cast
+// CHECK: hgraph.cast %{{.*}} : tensor<2xf32> -> tensor<2xf8E4M3FN>
+// CHECK: hgraph.cast %{{.*}} : tensor<2xi4> -> tensor<2xf32>
+func.func @narrow_cast() -> (tensor<2xf8E4M3FN>, tensor<2xf32>) {
+  %a = hgraph.constant dense<[100.0, 1.0e6]> : tensor<2xf32>
+  %0 = hgraph.cast %a : tensor<2xf32> -> tensor<2xf8E4M3FN>
+  %b = hgraph.constant dense<[3, -2]> : tensor<2xi4>
+  %1 = hgraph.cast %b : tensor<2xi4> -> tensor<2xf32>
+  return %0, %1 : tensor<2xf8E4M3FN>, tensor<2xf32>
+}

@@ -63,6 +63,15 @@ func.func @pointwise_elu_int(%x: tensor<4xi32>) -> tensor<4xi32> {
 
 // -----
 
+// Tests that cast checks its round_mode.
+func.func @cast_round_mode(%x: tensor<4xf32>) -> tensor<4xf8E8M0FNU> {
+  // expected-error @+1 {{round_mode must be "up", "down" or "nearest", got "even"}}
+  %0 = hgraph.cast %x {round_mode = "even"} : tensor<4xf32> -> tensor<4xf8E8M0FNU>
+  return %0 : tensor<4xf8E8M0FNU>
+}
+
+// -----
+
 // Tests that sign refuses booleans.
 func.func @pointwise_sign_bool(%x: tensor<4xi1>) -> tensor<4xi1> {
   // expected-error @+1 {{'sign' is not defined on 'i1' elements}}
@@ -95,4 +104,15 @@ func.func @cumulative_max(%x: tensor<4xf32>) -> tensor<4xf32> {
   // expected-error @+1 {{kind must be sum or prod, got max}}
   %0 = hgraph.cumulative max %x {axis = 0 : i64, exclusive = false, reverse = false} : tensor<4xf32>
   return %0 : tensor<4xf32>
+}
+
+// -----
+
+// Tests that quantisation takes a scalar scale with a one-element zero
+// point, but not zero points of another length.
+func.func @quant_zero_point(%x: tensor<4x3xf32>, %s: tensor<f32>, %z: tensor<1xi8>, %s3: tensor<3xf32>, %z2: tensor<2xi8>) -> tensor<4x3xi8> {
+  %0 = hgraph.quantize_linear %x, %s, %z {axis = 1 : i64} : (tensor<4x3xf32>, tensor<f32>, tensor<1xi8>) -> tensor<4x3xi8>
+  // expected-error @+1 {{zero point and scale shapes differ}}
+  %1 = hgraph.quantize_linear %x, %s3, %z2 {axis = 1 : i64} : (tensor<4x3xf32>, tensor<3xf32>, tensor<2xi8>) -> tensor<4x3xi8>
+  return %0 : tensor<4x3xi8>
 }

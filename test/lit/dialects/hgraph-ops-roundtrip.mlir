@@ -77,3 +77,15 @@ func.func @cumulative(%x: tensor<2x5xf32>) -> tensor<2x5xf32> {
   %0 = hgraph.cumulative prod %x {axis = 1 : i64, exclusive = false, reverse = true} : tensor<2x5xf32>
   return %0 : tensor<2x5xf32>
 }
+
+// Tests that casts to the narrow types keep no_saturate and round_mode.
+// CHECK-LABEL: func.func @narrow_casts
+func.func @narrow_casts(%x: tensor<4xf32>) -> (tensor<4xf8E5M2>, tensor<4xf8E8M0FNU>, tensor<4xi4>) {
+  // CHECK: hgraph.cast %{{.*}} {no_saturate} : tensor<4xf32> -> tensor<4xf8E5M2>
+  %0 = hgraph.cast %x {no_saturate} : tensor<4xf32> -> tensor<4xf8E5M2>
+  // CHECK: hgraph.cast %{{.*}} {round_mode = "down"} : tensor<4xf32> -> tensor<4xf8E8M0FNU>
+  %1 = hgraph.cast %x {round_mode = "down"} : tensor<4xf32> -> tensor<4xf8E8M0FNU>
+  // CHECK: hgraph.cast %{{.*}} : tensor<4xf32> -> tensor<4xi4>
+  %2 = hgraph.cast %x : tensor<4xf32> -> tensor<4xi4>
+  return %0, %1, %2 : tensor<4xf8E5M2>, tensor<4xf8E8M0FNU>, tensor<4xi4>
+}

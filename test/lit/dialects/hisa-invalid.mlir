@@ -114,7 +114,7 @@ func.func @bad_link() {
 
 // Tests that a dtype must be an element type of the chip.
 func.func @bad_dtype() {
-  // expected-error @+1 {{dtype 'f64' is not an element type of the chip (f32, f16, bf16, i8, ui8, i32, i1)}}
+  // expected-error @+1 {{dtype 'f64' is not an element type of the chip (f32, f16, bf16, i8, ui8, i32, i1; moved and converted only: f8E4M3FN, f8E4M3FNUZ, f8E5M2, f8E5M2FNUZ, f8E8M0FNU, f4E2M1FN, i4, ui4, i2, ui2)}}
   %0 = hisa.read 0 as f64
   return
 }
@@ -197,5 +197,45 @@ func.func @shift_float() {
   // expected-error @+1 {{shl}}
   %1 = hisa.vbinary shl %0, %0 lanes 16
   hisa.write %1 to 1
+  return
+}
+
+// -----
+
+// Tests that no_saturate needs a float8 or float4 result.
+func.func @no_saturate_to_int() {
+  %0 = hisa.read 0
+  // expected-error @+1 {{overflow no_saturate needs an 8- or 4-bit float result, not 'i8'}}
+  %1 = hisa.vcast %0 from f32 to i8 overflow no_saturate lanes 4
+  return
+}
+
+// -----
+
+// Tests that wrap needs an integer result.
+func.func @wrap_to_float() {
+  %0 = hisa.read 0
+  // expected-error @+1 {{overflow wrap needs an integer result, not 'f8E4M3FN'}}
+  %1 = hisa.vcast %0 from f32 to f8E4M3FN overflow wrap lanes 4
+  return
+}
+
+// -----
+
+// Tests that rounding applies to f8E8M0FNU results only.
+func.func @rounding_to_f16() {
+  %0 = hisa.read 0
+  // expected-error @+1 {{rounding applies to f8E8M0FNU results only, not 'f16'}}
+  %1 = hisa.vcast %0 from f32 to f16 rounding up lanes 4
+  return
+}
+
+// -----
+
+// Tests that the vector unit does not compute on the narrow types.
+func.func @add_float8() {
+  %0 = hisa.read 0 as f8E5M2
+  // expected-error @+1 {{add is not defined on 'f8E5M2'; it is defined on f32, f16, bf16 and i32}}
+  %1 = hisa.vbinary add %0, %0 lanes 4 as f8E5M2
   return
 }

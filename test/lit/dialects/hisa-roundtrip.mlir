@@ -116,3 +116,29 @@ func.func @typed() {
   hisa.write %18 to 8 as i1
   return
 }
+
+// Tests that the narrow types and vcast's overflow and rounding print and
+// parse back, and that their absence prints nothing.
+// CHECK-LABEL: func.func @narrow
+func.func @narrow() {
+  %0 = hisa.read 0
+  // CHECK: hisa.vcast %{{.*}} from f32 to f8E4M3FN lanes 16{{$}}
+  %1 = hisa.vcast %0 from f32 to f8E4M3FN lanes 16
+  // CHECK: hisa.vcast %{{.*}} from f32 to f8E5M2 overflow no_saturate lanes 16 at 3 on <east, 1>
+  %2 = hisa.vcast %0 from f32 to f8E5M2 overflow no_saturate lanes 16 at 3 on <east, 1>
+  // CHECK: hisa.vcast %{{.*}} from f32 to f8E8M0FNU rounding down lanes 16
+  %3 = hisa.vcast %0 from f32 to f8E8M0FNU rounding down lanes 16
+  // CHECK: hisa.vcast %{{.*}} from f32 to i4 overflow wrap lanes 16
+  %4 = hisa.vcast %0 from f32 to i4 overflow wrap lanes 16
+  // CHECK: hisa.write %{{.*}} to 1 as f8E4M3FN
+  hisa.write %1 to 1 as f8E4M3FN
+  // CHECK: hisa.read 2 as f4E2M1FN
+  %5 = hisa.read 2 as f4E2M1FN
+  // CHECK: hisa.vcast %{{.*}} from f4E2M1FN to f16 lanes 16
+  %6 = hisa.vcast %5 from f4E2M1FN to f16 lanes 16
+  // CHECK: hisa.permute %{{.*}} switch 0 map [1, 0] as ui2
+  %7 = hisa.read 3 as ui2
+  %8 = hisa.permute %7 switch 0 map [1, 0] as ui2
+  hisa.write %8 to 4 as ui2
+  return
+}

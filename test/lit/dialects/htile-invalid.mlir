@@ -128,3 +128,21 @@ func.func @gather_no_input() {
   "htile.gather"(%c) <{indices = array<i64: -1, -1>}> : (memref<2xf32>) -> ()
   return
 }
+
+// -----
+
+// Tests that a cast's overflow and rounding fit its output type.
+func.func @cast_modes(%a: memref<4xf32>, %b: memref<4xi8>) {
+  // expected-error @+1 {{overflow no_saturate needs an 8- or 4-bit float output, not 'i8'}}
+  htile.cast ins(%a) outs(%b) overflow no_saturate : memref<4xf32>, memref<4xi8>
+  return
+}
+
+// -----
+
+// Tests that only a cast to f8E8M0FNU takes a rounding.
+func.func @cast_rounding(%a: memref<4xf32>, %b: memref<4xf8E4M3FN>) {
+  // expected-error @+1 {{rounding applies to f8E8M0FNU outputs only, not 'f8E4M3FN'}}
+  htile.cast ins(%a) outs(%b) rounding up : memref<4xf32>, memref<4xf8E4M3FN>
+  return
+}

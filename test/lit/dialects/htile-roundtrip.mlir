@@ -33,5 +33,14 @@ func.func @main() {
   %g = htile.alloc : memref<2x3xf32>
   // CHECK: htile.gather ins(%{{.*}}, %{{.*}}) outs(%{{.*}}) indices [0, 1, 4, 2, -1, 5] : (memref<2x2xf32>, memref<2x1xf32>) -> memref<2x3xf32>
   htile.gather ins(%g0, %g1) outs(%g) indices [0, 1, 4, 2, -1, 5] : (memref<2x2xf32>, memref<2x1xf32>) -> memref<2x3xf32>
+  %c8 = htile.alloc : memref<2x2xf8E4M3FN>
+  // CHECK: htile.cast ins(%{{.*}}) outs(%{{.*}}) overflow no_saturate : memref<2x2xf32>, memref<2x2xf8E4M3FN>
+  htile.cast ins(%g0) outs(%c8) overflow no_saturate : memref<2x2xf32>, memref<2x2xf8E4M3FN>
+  %e8 = htile.alloc : memref<2x2xf8E8M0FNU>
+  // CHECK: htile.cast ins(%{{.*}}) outs(%{{.*}}) rounding nearest : memref<2x2xf32>, memref<2x2xf8E8M0FNU>
+  htile.cast ins(%g0) outs(%e8) rounding nearest : memref<2x2xf32>, memref<2x2xf8E8M0FNU>
+  %i4 = htile.alloc : memref<2x2xi4>
+  // CHECK: htile.cast ins(%{{.*}}) outs(%{{.*}}) overflow wrap : memref<2x2xf32>, memref<2x2xi4>
+  htile.cast ins(%g0) outs(%i4) overflow wrap : memref<2x2xf32>, memref<2x2xi4>
   return
 }

@@ -322,6 +322,79 @@ TEST_F(TypedSimTest, CastToHalfRounds) {
   EXPECT_TRUE(std::isinf(result.outputs[0].tensor.data[1]));
 }
 
+// Tests V_CAST from f32 to f8E4M3FN: round to nearest even and saturation
+// by default; NaN beyond the range and for infinity with no saturation.
+TEST_F(TypedSimTest, CastToFloat8) {
+  std::vector<float> in = {
+      100.0f,        1e6f,  -std::numeric_limits<float>::infinity(),
+      std::nanf(""), 0.46f, -0.0f};
+  for (bool saturate : {true, false}) {
+    TestProgram program = castProgram(chip, hetx::F32, hetx::F8E4M3FN);
+    if (!saturate)
+      program.artifact.mutable_instructions(1)->set_overflow(
+          hetx::OVERFLOW_NO_SATURATE);
+    io::Tensor &a = program.inputs["a"];
+    for (size_t i = 0; i < in.size(); ++i)
+      a.data[i] = in[i];
+    sim::SimResult result = simulateOk(program, chip);
+    ASSERT_EQ(result.outputs.size(), 1u);
+    const io::Tensor &y = result.outputs[0].tensor;
+    EXPECT_EQ(y.type, ElementType::F8E4M3FN);
+    EXPECT_EQ(y.data[0], 96.0f);
+    if (saturate) {
+      EXPECT_EQ(y.data[1], 448.0f);
+      EXPECT_EQ(y.data[2], -448.0f);
+    } else {
+      EXPECT_TRUE(std::isnan(y.data[1]));
+      EXPECT_TRUE(std::isnan(y.data[2]));
+    }
+    EXPECT_TRUE(std::isnan(y.data[3]));
+    EXPECT_EQ(y.data[4], 0.46875f);
+    EXPECT_TRUE(std::signbit(y.data[5]));
+  }
+}
+
+// Tests V_CAST from f32 to i4: saturating by default (as QuantizeLinear
+// needs), keeping the low bits with OVERFLOW_WRAP (as ONNX Cast does).
+TEST_F(TypedSimTest, CastToInt4SaturatesOrWraps) {
+  std::vector<float> in = {-9.0f, 8.0f, 15.0f, -2.7f, 7.0f};
+  std::vector<int32_t> saturated = {-8, 7, 7, -2, 7};
+  std::vector<int32_t> wrapped = {7, -8, -1, -2, 7};
+  for (bool wrap : {false, true}) {
+    TestProgram program = castProgram(chip, hetx::F32, hetx::I4);
+    if (wrap)
+      program.artifact.mutable_instructions(1)->set_overflow(
+          hetx::OVERFLOW_WRAP);
+    io::Tensor &a = program.inputs["a"];
+    for (size_t i = 0; i < in.size(); ++i)
+      a.data[i] = in[i];
+    sim::SimResult result = simulateOk(program, chip);
+    ASSERT_EQ(result.outputs.size(), 1u);
+    const io::Tensor &y = result.outputs[0].tensor;
+    EXPECT_EQ(y.type, ElementType::I4);
+    for (size_t i = 0; i < in.size(); ++i)
+      EXPECT_EQ(y.ints[i], wrap ? wrapped[i] : saturated[i]) << "lane " << i;
+  }
+}
+
+// Tests V_CAST to f8E8M0 with each e8m0_rounding.
+TEST_F(TypedSimTest, CastToE8M0Rounds) {
+  struct Case {
+    hetx::E8M0Rounding rounding;
+    float want;
+  };
+  for (Case c :
+       {Case{hetx::E8M0_ROUND_UP, 4.0f}, Case{hetx::E8M0_ROUND_DOWN, 2.0f},
+        Case{hetx::E8M0_ROUND_NEAREST, 4.0f}}) {
+    TestProgram program = castProgram(chip, hetx::F32, hetx::F8E8M0);
+    program.artifact.mutable_instructions(1)->set_e8m0_rounding(c.rounding);
+    program.inputs["a"].data[0] = 3.0f;
+    sim::SimResult result = simulateOk(program, chip);
+    ASSERT_EQ(result.outputs.size(), 1u);
+    EXPECT_EQ(result.outputs[0].tensor.data[0], c.want) << c.rounding;
+  }
+}
+
 // Tests that a value read as another type than it was made is a hazard.
 TEST_F(TypedSimTest, TypeMismatchOnStream) {
   TestProgram program = addProgram(chip);
@@ -371,6 +444,37 @@ TEST_F(TypedSimTest, BadDtypes) {
   EXPECT_NE(simulateError(program, chip)
                 .find("V_CAST needs src_dtype, the type it converts from"),
             std::string::npos);
+  program = castProgram(chip, hetx::F32, hetx::I8);
+  program.artifact.mutable_instructions(1)->set_overflow(
+      hetx::OVERFLOW_NO_SATURATE);
+  EXPECT_NE(simulateError(program, chip)
+                .find("V_CAST to i8 with OVERFLOW_NO_SATURATE (only the 8- "
+                      "and 4-bit float types take it)"),
+            std::string::npos);
+  program = castProgram(chip, hetx::F32, hetx::F16);
+  program.artifact.mutable_instructions(1)->set_overflow(hetx::OVERFLOW_WRAP);
+  EXPECT_NE(simulateError(program, chip)
+                .find("V_CAST to f16 with OVERFLOW_WRAP (only integer types "
+                      "take it)"),
+            std::string::npos);
+  program = castProgram(chip, hetx::F32, hetx::F16);
+  program.artifact.mutable_instructions(1)->set_e8m0_rounding(
+      hetx::E8M0_ROUND_DOWN);
+  EXPECT_NE(simulateError(program, chip)
+                .find("V_CAST to f16 sets e8m0_rounding (only casts to "
+                      "f8e8m0 round by it)"),
+            std::string::npos);
+  program = addProgram(chip);
+  program.artifact.mutable_instructions(2)->set_overflow(hetx::OVERFLOW_WRAP);
+  EXPECT_NE(simulateError(program, chip)
+                .find("overflow or e8m0_rounding is set, but only V_CAST"),
+            std::string::npos);
+  // The narrow types are moved and converted, never computed on.
+  program = addProgram(chip);
+  retype(program, hetx::F8E4M3FN);
+  EXPECT_NE(simulateError(program, chip)
+                .find("V_ADD is not defined on f8e4m3fn lanes"),
+            std::string::npos);
   program = addProgram(chip);
   program.artifact.mutable_instructions(2)->set_opcode(hetx::V_POW);
   program.artifact.mutable_instructions(2)->set_dtype(hetx::I32);
@@ -379,7 +483,8 @@ TEST_F(TypedSimTest, BadDtypes) {
 }
 
 // Tests that an input of the wrong element type is refused by name, and
-// that a bf16 input may come as f32 values that are bf16 values.
+// that a bf16 or f8 input may come as f32 values of the type, an i4 one as
+// i8 values in its range.
 TEST_F(TypedSimTest, InputTypesAreChecked) {
   TestProgram program = addProgram(chip);
   retype(program, hetx::F16);
@@ -394,6 +499,33 @@ TEST_F(TypedSimTest, InputTypesAreChecked) {
                              error));
   EXPECT_NE(error.find("input 'a' is bf16, but element 2"), std::string::npos)
       << error;
+  // f8 inputs come as f32 values of the type, i4 ones as i8 values in range.
+  program = castProgram(chip, hetx::F8E5M2, hetx::F32);
+  for (float &value : program.inputs["a"].data)
+    value = io::roundTo(ElementType::F8E5M2, value);
+  program.inputs["a"].data[2] = 0.75f;
+  program.inputs["a"].data[3] = 4.5f;
+  EXPECT_FALSE(
+      sim::simulate(program.artifact, chip, program.inputs, result, error));
+  EXPECT_NE(error.find("input 'a' is f8e5m2, but element 3 (4.500000) of the "
+                       "f32 values given is not a f8e5m2 value"),
+            std::string::npos)
+      << error;
+  program = castProgram(chip, hetx::I4, hetx::I8);
+  io::Tensor &a = program.inputs["a"];
+  a.type = ElementType::I8;
+  a.ints.assign(a.data.size(), 7);
+  a.data.clear();
+  a.ints[4] = 8;
+  EXPECT_FALSE(
+      sim::simulate(program.artifact, chip, program.inputs, result, error));
+  EXPECT_EQ(error, "input 'a' is i4, but element 4 (8) of the i8 values given "
+                   "is outside its range");
+  a.ints[4] = -8;
+  EXPECT_TRUE(
+      sim::simulate(program.artifact, chip, program.inputs, result, error))
+      << error;
+  EXPECT_EQ(result.outputs[0].tensor.ints[4], -8);
 }
 
 } // namespace

@@ -63,18 +63,37 @@ LogicalResult PointwiseOp::verify() {
   return success();
 }
 
+/// Whether `type` is one of the 8-, 4- and 2-bit element types, whose
+/// conversions only the chip's V_CAST implements.
+static bool isNarrowType(Type type) {
+  if (isa<Float8E4M3FNType, Float8E4M3FNUZType, Float8E5M2Type,
+          Float8E5M2FNUZType, Float8E8M0FNUType, Float4E2M1FNType>(type))
+    return true;
+  auto integer = dyn_cast<IntegerType>(type);
+  return integer && integer.getWidth() > 1 && integer.getWidth() < 8;
+}
+
 LogicalResult CastOp::verify() {
   if (getInput().getType().getShape() != getType().getShape())
     return emitOpError("input shape ")
            << shapeStr(getInput().getType().getShape())
            << " and result shape " << shapeStr(getType().getShape())
            << " differ";
+  if (std::optional<StringRef> mode = getRoundMode()) {
+    if (*mode != "up" && *mode != "down" && *mode != "nearest")
+      return emitOpError("round_mode must be \"up\", \"down\" or "
+                         "\"nearest\", got \"")
+             << *mode << "\"";
+  }
   return success();
 }
 
 OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
   if (getInput().getType() == getType())
     return getInput();
+  if (isNarrowType(getInput().getType().getElementType()) ||
+      isNarrowType(getType().getElementType()))
+    return {};
   // Float to integer truncates toward zero; NaN and out-of-range values
   // are left to the device (no fold) since ONNX leaves them undefined.
   bool toInt = isa<IntegerType>(getType().getElementType());

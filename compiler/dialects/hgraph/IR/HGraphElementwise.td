@@ -127,14 +127,21 @@ def HGraph_CastOp : HGraph_Op<"cast", [Pure]> {
   let summary = "Converts each element to the result's element type (ONNX Cast)";
   let description = [{
     Converts `input` to the element type of the result; shapes are equal.
-    Float to integer truncates toward zero, as ONNX Cast does. Constant
-    operands fold.
+    Float to integer truncates toward zero, as ONNX Cast does; to the 4-
+    and 2-bit integer types (i4, ui4, i2, ui2) the result wraps (keeps the
+    low bits), as the ONNX reference does. To the float8 types the result
+    saturates to the largest finite value unless `no_saturate` is set
+    (ONNX saturate=0: infinity or NaN instead); `round_mode` ("up", the
+    default, "down" or "nearest") is how a cast to f8E8M0FNU rounds.
+    Constant operands fold, except to and from the 8-, 4- and 2-bit types.
 
     ```mlir
     %0 = hgraph.cast %x : tensor<4xi64> -> tensor<4xf32>
+    %1 = hgraph.cast %y {no_saturate} : tensor<4xf32> -> tensor<4xf8E5M2>
     ```
   }];
-  let arguments = (ins AnyStaticShapeTensor:$input);
+  let arguments = (ins AnyStaticShapeTensor:$input, UnitAttr:$no_saturate,
+                       OptionalAttr<StrAttr>:$round_mode);
   let results = (outs AnyStaticShapeTensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
   let hasVerifier = 1;

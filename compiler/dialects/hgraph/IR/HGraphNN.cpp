@@ -181,9 +181,14 @@ static LogicalResult verifyQuant(QuantOp op) {
     return op.emitOpError("scale must be a scalar or hold one value per "
                           "slice along axis ")
            << int64_t(op.getAxis());
-  if (Value z = op.getZeroPoint())
-    if (cast<ShapedType>(z.getType()).getShape() != scale.getShape())
+  // A per-tensor scale and zero point may be a scalar and a one-element
+  // vector (ONNX's float8 and 4-bit tests pair them so).
+  if (Value z = op.getZeroPoint()) {
+    auto zero = cast<ShapedType>(z.getType());
+    bool perTensor = zero.getNumElements() == 1 && scale.getNumElements() == 1;
+    if (zero.getShape() != scale.getShape() && !perTensor)
       return op.emitOpError("zero point and scale shapes differ");
+  }
   return success();
 }
 

@@ -204,11 +204,15 @@ def HGraph_ResizeOp : HGraph_Op<"resize", [Pure]> {
 //===----------------------------------------------------------------------===//
 
 def HGraph_QuantizeLinearOp : HGraph_Op<"quantize_linear", [Pure]> {
-  let summary = "Quantises to integers: saturate(round(x / scale) + zero_point) (ONNX QuantizeLinear)";
+  let summary = "Quantises: saturate(round(x / scale) + zero_point) (ONNX QuantizeLinear)";
   let description = [{
     `scale` and the optional `zero_point` are scalars (per tensor) or 1-D
     along `axis` (per channel). The result's element type is that of the
-    zero point (`ui8` when none is given); rounding is half to even.
+    zero point (`ui8` when none is given); rounding is half to even. For
+    an 8- or 4-bit float result, `x / scale + zero_point` is rounded to
+    the type (half to even) and saturates to its largest finite value; a
+    float8 zero point must be zero and is left out (as the ONNX reference
+    does, which keeps -0).
 
     ```mlir
     %0 = hgraph.quantize_linear %x, %s, %z {axis = 1 : i64} : (tensor<4x8xf32>, tensor<f32>, tensor<ui8>) -> tensor<4x8xui8>

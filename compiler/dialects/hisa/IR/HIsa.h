@@ -21,8 +21,20 @@
 namespace hetc::hisa {
 
 /// Whether `type` is an element type of the chip's lanes (docs/isa.md,
-/// "Element types"): f32, f16, bf16, i8 (ONNX int8), ui8, i32 or i1 (bool).
+/// "Element types"): f32, f16, bf16, i8 (ONNX int8), ui8, i32, i1 (bool),
+/// or one of the narrow types (isNarrowLane).
 bool isLaneType(mlir::Type type);
+
+/// Whether `type` is one of the 8- and 4-bit floats (f8E4M3FN, f8E4M3FNUZ,
+/// f8E5M2, f8E5M2FNUZ, f8E8M0FNU, f4E2M1FN) or 4- and 2-bit integers (i4,
+/// ui4, i2, ui2): lane types the chip moves and converts (vcast) but does
+/// not compute on.
+bool isNarrowLane(mlir::Type type);
+
+/// The chip's lane types as errors list them.
+inline constexpr const char *kLaneTypeNames =
+    "f32, f16, bf16, i8, ui8, i32, i1; moved and converted only: f8E4M3FN, "
+    "f8E4M3FNUZ, f8E5M2, f8E5M2FNUZ, f8E8M0FNU, f4E2M1FN, i4, ui4, i2, ui2";
 
 /// The lane type that holds elements of `type` on the chip: `type` itself
 /// for a lane type, i32 for the integer types held as int32 lanes and

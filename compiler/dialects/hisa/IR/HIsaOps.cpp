@@ -75,8 +75,17 @@ bool hetc::hisa::isFloatLane(Type type) {
   return type.isF32() || type.isF16() || type.isBF16();
 }
 
+bool hetc::hisa::isNarrowLane(Type type) {
+  if (isa<Float8E4M3FNType, Float8E4M3FNUZType, Float8E5M2Type,
+          Float8E5M2FNUZType, Float8E8M0FNUType, Float4E2M1FNType>(type))
+    return true;
+  auto integer = dyn_cast<IntegerType>(type);
+  return integer && (integer.getWidth() == 4 || integer.getWidth() == 2) &&
+         (integer.isSignless() || integer.isUnsigned());
+}
+
 bool hetc::hisa::isLaneType(Type type) {
-  if (isFloatLane(type))
+  if (isFloatLane(type) || isNarrowLane(type))
     return true;
   auto integer = dyn_cast<IntegerType>(type);
   if (!integer)
@@ -125,8 +134,8 @@ LogicalResult verifyDtype(Operation *op, StringRef what, bool defined,
   Type type = dtypeOf(op);
   if (!isLaneType(type))
     return op->emitOpError("dtype ")
-           << type << " is not an element type of the chip (f32, f16, bf16, "
-           << "i8, ui8, i32, i1)";
+           << type << " is not an element type of the chip (" << kLaneTypeNames
+           << ")";
   if (!defined)
     return op->emitOpError() << what << " is not defined on " << type
                              << "; it is defined on " << where;
@@ -235,8 +244,19 @@ LogicalResult VCastOp::verify() {
   for (Type type : {getFrom(), getTo()})
     if (!isLaneType(type))
       return emitOpError("type ")
-             << type << " is not an element type of the chip (f32, f16, "
-             << "bf16, i8, ui8, i32, i1)";
+             << type << " is not an element type of the chip ("
+             << kLaneTypeNames << ")";
+  Type to = getTo();
+  bool toFloat8 = isNarrowLane(to) && isa<FloatType>(to);
+  if (getOverflow() == CastOverflow::no_saturate && !toFloat8)
+    return emitOpError("overflow no_saturate needs an 8- or 4-bit float "
+                       "result, not ")
+           << to;
+  if (getOverflow() == CastOverflow::wrap && !isa<IntegerType>(to))
+    return emitOpError("overflow wrap needs an integer result, not ") << to;
+  if (getRounding() && !isa<Float8E8M0FNUType>(to))
+    return emitOpError("rounding applies to f8E8M0FNU results only, not ")
+           << to;
   return verifyLanes(*this, getLanes());
 }
 

@@ -262,23 +262,45 @@ def HIsa_VSelectOp : HIsa_Instruction<"vselect"> {
   let hasVerifier = 1;
 }
 
+def HIsa_CastOverflow : I32EnumAttr<"CastOverflow", "what V_CAST makes of a value beyond the result type's range", [
+    I32EnumAttrCase<"standard", 0>, I32EnumAttrCase<"no_saturate", 1>,
+    I32EnumAttrCase<"wrap", 2>]> {
+  let cppNamespace = "::hetc::hisa";
+}
+
+def HIsa_E8M0Rounding : I32EnumAttr<"E8M0Rounding", "how V_CAST rounds to f8E8M0FNU", [
+    I32EnumAttrCase<"up", 0>, I32EnumAttrCase<"down", 1>,
+    I32EnumAttrCase<"nearest", 2>]> {
+  let cppNamespace = "::hetc::hisa";
+}
+
 def HIsa_VCastOp : HIsa_Instruction<"vcast"> {
   let summary = "V_CAST: convert lanes [0, lanes) from one element type to another";
   let description = [{
     Converts each lane from `from` to `to` with the rules of docs/isa.md
     ("Numerics"): float to integer truncates towards zero and saturates,
     integer to integer saturates, float to float rounds to nearest even.
+    `overflow` (standard when absent) changes what a value beyond the
+    result type's range becomes: `no_saturate` (float8 results: infinity
+    where the type has one, else NaN) or `wrap` (integer results: the low
+    bits). `rounding` (`up` when absent) is how a cast to `f8E8M0FNU`
+    rounds.
 
     ```mlir
     %1 = hisa.vcast %0 from f32 to f16 lanes 16 at 4 on <east, 0>
+    %2 = hisa.vcast %0 from f32 to f8E5M2 overflow no_saturate lanes 16
+    %3 = hisa.vcast %0 from f32 to f8E8M0FNU rounding nearest lanes 16
     ```
   }];
   let arguments = (ins HIsa_VecType:$input, TypeAttr:$from, TypeAttr:$to,
+                       OptionalAttr<HIsa_CastOverflow>:$overflow,
+                       OptionalAttr<HIsa_E8M0Rounding>:$rounding,
                        I32Attr:$lanes, OptionalAttr<I64Attr>:$cycle,
                        OptionalAttr<HIsa_StreamAttr>:$stream);
   let results = (outs HIsa_VecType:$result);
   let assemblyFormat = [{
-    $input `from` $from `to` $to `lanes` $lanes (`at` $cycle^)? (`on` $stream^)?
+    $input `from` $from `to` $to (`overflow` $overflow^)?
+    (`rounding` $rounding^)? `lanes` $lanes (`at` $cycle^)? (`on` $stream^)?
     attr-dict
   }];
   let hasVerifier = 1;

@@ -86,6 +86,18 @@ LogicalResult BinaryOp::verify() {
 LogicalResult CastOp::verify() {
   if (getInput().getType().getShape() != getOutput().getType().getShape())
     return emitOpError("output shape must equal input shape");
+  Type to = getOutput().getType().getElementType();
+  if (getOverflow() == CastOverflow::no_saturate &&
+      !isa<Float8E4M3FNType, Float8E4M3FNUZType, Float8E5M2Type,
+           Float8E5M2FNUZType, Float8E8M0FNUType, Float4E2M1FNType>(to))
+    return emitOpError("overflow no_saturate needs an 8- or 4-bit float "
+                       "output, not ")
+           << to;
+  if (getOverflow() == CastOverflow::wrap && !isa<IntegerType>(to))
+    return emitOpError("overflow wrap needs an integer output, not ") << to;
+  if (getRounding() && !isa<Float8E8M0FNUType>(to))
+    return emitOpError("rounding applies to f8E8M0FNU outputs only, not ")
+           << to;
   return success();
 }
 

@@ -202,21 +202,39 @@ def HTile_UnaryOp : HTile_Op<"unary"> {
   let hasVerifier = 1;
 }
 
+def HTile_CastOverflowAttr : I32EnumAttr<"CastOverflow", "what a cast makes of a value beyond the output type's range", [
+    I32EnumAttrCase<"standard", 0>, I32EnumAttrCase<"no_saturate", 1>,
+    I32EnumAttrCase<"wrap", 2>]> {
+  let cppNamespace = "::hetc::htile";
+}
+
+def HTile_E8M0RoundingAttr : I32EnumAttr<"E8M0Rounding", "how a cast rounds to f8E8M0FNU", [
+    I32EnumAttrCase<"up", 0>, I32EnumAttrCase<"down", 1>,
+    I32EnumAttrCase<"nearest", 2>]> {
+  let cppNamespace = "::hetc::htile";
+}
+
 def HTile_CastOp : HTile_Op<"cast"> {
   let summary = "Vector-unit kernel: converts each element to the output's element type";
   let description = [{
     Converts with the chip's V_CAST rules (docs/isa.md, "Numerics"): float
     to integer truncates towards zero and saturates, integer to integer
-    saturates, to a narrower float rounds to nearest even.
+    saturates, to a narrower float rounds to nearest even (and saturates
+    for the 8- and 4-bit floats). `overflow` and `rounding` are V_CAST's
+    (see `hisa.vcast`): `no_saturate` for float8 outputs, `wrap` for
+    integer outputs, and the rounding of f8E8M0FNU outputs.
 
     ```mlir
     htile.cast ins(%a) outs(%b) : memref<4x16xf32>, memref<4x16xf16>
+    htile.cast ins(%a) outs(%c) overflow wrap : memref<4x16xf32>, memref<4x16xi4>
     ```
   }];
-  let arguments = (ins HTile_Buffer:$input, HTile_Buffer:$output);
+  let arguments = (ins HTile_Buffer:$input, HTile_Buffer:$output,
+                       OptionalAttr<HTile_CastOverflowAttr>:$overflow,
+                       OptionalAttr<HTile_E8M0RoundingAttr>:$rounding);
   let assemblyFormat = [{
-    `ins` `(` $input `)` `outs` `(` $output `)` attr-dict `:` type($input) `,`
-    type($output)
+    `ins` `(` $input `)` `outs` `(` $output `)` (`overflow` $overflow^)?
+    (`rounding` $rounding^)? attr-dict `:` type($input) `,` type($output)
   }];
   let hasVerifier = 1;
 }

@@ -306,5 +306,77 @@ def lp_pool(path):
     _save(nodes, [_t("x", [1, 2, 5])], [_t("y", [1, 2, 5])], [], path, opset=18)
 
 
+def narrow_types(path):
+    """Casts to and from the float8, float4 and int4 types (saturate and
+    round_mode attributes, CastLike with an empty target_type input), and
+    (de)quantisation with float8 and packed int4 zero points."""
+    zp_f8 = helper.make_tensor("zp_f8", TensorProto.FLOAT8E4M3FN, [], [0.0])
+    # Two int4 zero points packed in one byte: 3 (low nibble) and -2.
+    zp_i4 = helper.make_tensor("zp_i4", TensorProto.INT4, [2], [3, -2])
+    f4 = helper.make_tensor("f4", TensorProto.FLOAT4E2M1, [3], [0.5, -6.0, 3.0])
+    nodes = [
+        helper.make_node("Cast", ["x"], ["e4m3"], name="to_e4m3",
+                         to=TensorProto.FLOAT8E4M3FN),
+        helper.make_node("Cast", ["x"], ["e5m2"], name="to_e5m2",
+                         to=TensorProto.FLOAT8E5M2, saturate=0),
+        helper.make_node("Cast", ["x"], ["e8m0"], name="to_e8m0",
+                         to=TensorProto.FLOAT8E8M0, round_mode="nearest"),
+        helper.make_node("Cast", ["x"], ["i4"], name="to_i4", to=TensorProto.INT4),
+        helper.make_node("CastLike", ["x", "like"], ["u4"], name="like_u4"),
+        helper.make_node("QuantizeLinear", ["x", "scale", "zp_f8"], ["q"], name="quant"),
+        helper.make_node("DequantizeLinear", ["xi4", "scale2", "zp_i4"], ["dq"],
+                         name="dequant", axis=0),
+        helper.make_node("Cast", ["f4"], ["f4f"], name="from_f4", to=TensorProto.FLOAT),
+    ]
+    inits = [zp_f8, zp_i4, f4,
+             numpy_helper.from_array(np.array(2.0, np.float32), "scale"),
+             numpy_helper.from_array(np.array([1.0, 0.5], np.float32), "scale2")]
+    _save(nodes, [_t("x", [2, 3]), _t("like", [0], TensorProto.UINT4),
+                  _t("xi4", [2, 3], TensorProto.INT4)],
+          [_t("e4m3", [2, 3], TensorProto.FLOAT8E4M3FN),
+           _t("e5m2", [2, 3], TensorProto.FLOAT8E5M2),
+           _t("e8m0", [2, 3], TensorProto.FLOAT8E8M0),
+           _t("i4", [2, 3], TensorProto.INT4), _t("u4", [2, 3], TensorProto.UINT4),
+           _t("q", [2, 3], TensorProto.FLOAT8E4M3FN), _t("dq", [2, 3]),
+           _t("f4f", [3])], inits, path, opset=24)
+
+
+def narrow_type_errors(path):
+    """Quantisations to float8 the chip refuses: a zero point that is not
+    zero, and saturate=0; and arithmetic on float8 values."""
+    zp = helper.make_tensor("zp", TensorProto.FLOAT8E5M2, [], [2.0])
+    nodes = [
+        helper.make_node("QuantizeLinear", ["x", "scale", "zp"], ["q1"], name="nonzero_zp"),
+        helper.make_node("QuantizeLinear", ["x", "scale", "zp0"], ["q2"], name="no_saturate",
+                         saturate=0),
+    ]
+    inits = [zp, helper.make_tensor("zp0", TensorProto.FLOAT8E5M2, [], [0.0]),
+             numpy_helper.from_array(np.array(2.0, np.float32), "scale")]
+    _save(nodes, [_t("x", [4])], [_t("q1", [4], TensorProto.FLOAT8E5M2),
+                                  _t("q2", [4], TensorProto.FLOAT8E5M2)], inits, path,
+          opset=21)
+
+
+def float8_add(path):
+    """An Add on float8 tensors, which the chip does not compute on."""
+    nodes = [helper.make_node("Add", ["a", "b"], ["y"], name="add_f8")]
+    f8 = TensorProto.FLOAT8E4M3FN
+    _save(nodes, [_t("a", [4], f8), _t("b", [4], f8)], [_t("y", [4], f8)], [], path,
+          opset=21)
+
+
+def empty_inputs(path):
+    """CastLike with an empty target_type input, as ONNX's tests give it."""
+    nodes = [helper.make_node("CastLike", ["x", "like"], ["y"], name="castlike")]
+    _save(nodes, [_t("x", [2, 3]), _t("like", [0], TensorProto.FLOAT16)],
+          [_t("y", [2, 3], TensorProto.FLOAT16)], [], path)
+
+
+def empty_input_read(path):
+    """An empty graph input whose values a node reads."""
+    nodes = [helper.make_node("Relu", ["e"], ["y"], name="relu")]
+    _save(nodes, [_t("e", [0, 3])], [_t("y", [0, 3])], [], path)
+
+
 if __name__ == "__main__":
     globals()[sys.argv[1]](sys.argv[2])
