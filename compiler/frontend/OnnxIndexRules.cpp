@@ -34,26 +34,6 @@ Value positions(NodeContext &ctx, int64_t n, int64_t axis, int64_t rank) {
           ArrayRef<int64_t>(values)));
 }
 
-/// A scalar constant of `element` (float or integer) holding `value`.
-Value scalar(NodeContext &ctx, Type element, double value) {
-  auto type = RankedTensorType::get({}, element);
-  if (auto floatType = dyn_cast<FloatType>(element)) {
-    APFloat v(value);
-    bool lost;
-    v.convert(floatType.getFloatSemantics(), APFloat::rmNearestTiesToEven,
-              &lost);
-    return hgraph::ConstantOp::create(ctx.builder, ctx.loc,
-                                      DenseElementsAttr::get(type, v));
-  }
-  if (element.isInteger(1))
-    return hgraph::ConstantOp::create(ctx.builder, ctx.loc,
-                                      DenseElementsAttr::get(type, value != 0));
-  return hgraph::ConstantOp::create(
-      ctx.builder, ctx.loc,
-      DenseElementsAttr::get(type, APInt(element.getIntOrFloatBitWidth(),
-                                         int64_t(value), /*isSigned=*/true)));
-}
-
 /// Hardmax: 1 where the element is the first largest along `axis`, else 0.
 Results importHardmax(NodeContext &ctx) {
   if (failed(expectInputs(ctx, 1, 1)))
@@ -81,8 +61,8 @@ Results importHardmax(NodeContext &ctx) {
       RankedTensorType::get(type.getShape(), ctx.builder.getI1Type()), best,
       positions(ctx, type.getDimSize(*axis), *axis, rank));
   Type element = type.getElementType();
-  Value one = scalar(ctx, element, 1);
-  Value zero = scalar(ctx, element, 0);
+  Value one = scalarConstant(ctx, element, 1);
+  Value zero = scalarConstant(ctx, element, 0);
   return SmallVector<Value>{
       ctx.create<hgraph::WhereOp>(type, hit, one, zero)};
 }
@@ -119,9 +99,9 @@ Results importOneHot(NodeContext &ctx) {
   Value index = castTo(ctx, indices, ctx.builder.getI64Type());
   Value negative = ctx.create<hgraph::LessOp>(
       RankedTensorType::get(idxType.getShape(), ctx.builder.getI1Type()),
-      index, scalar(ctx, ctx.builder.getI64Type(), 0));
+      index, scalarConstant(ctx, ctx.builder.getI64Type(), 0));
   Value wrapped = ctx.create<hgraph::AddOp>(
-      i64Type, index, scalar(ctx, ctx.builder.getI64Type(), double(depth)));
+      i64Type, index, scalarConstant(ctx, ctx.builder.getI64Type(), double(depth)));
   index = ctx.create<hgraph::WhereOp>(i64Type, negative, wrapped, index);
   SmallVector<int64_t> spread(idxType.getShape());
   spread.insert(spread.begin() + *axis, 1);
@@ -247,9 +227,9 @@ Results importLpNormalization(NodeContext &ctx) {
   auto keptType = RankedTensorType::get(kept, type.getElementType());
   Value zeroNorm = ctx.create<hgraph::EqualOp>(
       RankedTensorType::get(kept, ctx.builder.getI1Type()), norm,
-      scalar(ctx, type.getElementType(), 0));
+      scalarConstant(ctx, type.getElementType(), 0));
   Value divisor = ctx.create<hgraph::WhereOp>(
-      keptType, zeroNorm, scalar(ctx, type.getElementType(), 1), norm);
+      keptType, zeroNorm, scalarConstant(ctx, type.getElementType(), 1), norm);
   return SmallVector<Value>{ctx.create<hgraph::DivOp>(type, x, divisor)};
 }
 

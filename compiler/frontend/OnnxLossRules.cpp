@@ -20,22 +20,6 @@ namespace {
 
 using Results = FailureOr<SmallVector<Value>>;
 
-Value scalarConstant(NodeContext &ctx, Type element, double value) {
-  auto type = RankedTensorType::get({}, element);
-  if (auto floatType = dyn_cast<FloatType>(element)) {
-    APFloat v(value);
-    bool lost;
-    v.convert(floatType.getFloatSemantics(), APFloat::rmNearestTiesToEven,
-              &lost);
-    return hgraph::ConstantOp::create(ctx.builder, ctx.loc,
-                                      DenseElementsAttr::get(type, v));
-  }
-  return hgraph::ConstantOp::create(
-      ctx.builder, ctx.loc,
-      DenseElementsAttr::get(type, APInt(element.getIntOrFloatBitWidth(),
-                                         int64_t(value), /*isSigned=*/true)));
-}
-
 /// A reduction of every axis of `v` to a scalar.
 Value reduceAll(NodeContext &ctx, hgraph::ReduceKind kind, Value v) {
   RankedTensorType type = tensorType(v);

@@ -84,6 +84,26 @@ std::string hetc::frontend::dataTypeName(int dataType) {
   return name.empty() ? "number " + std::to_string(dataType) : name;
 }
 
+Value hetc::frontend::scalarConstant(NodeContext &ctx, Type element,
+                                     double value) {
+  auto type = RankedTensorType::get({}, element);
+  DenseElementsAttr attr;
+  if (auto floatType = dyn_cast<FloatType>(element)) {
+    APFloat v(value);
+    bool lost;
+    v.convert(floatType.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+              &lost);
+    attr = DenseElementsAttr::get(type, v);
+  } else if (element.isInteger(1)) {
+    attr = DenseElementsAttr::get(type, value != 0);
+  } else {
+    attr = DenseElementsAttr::get(
+        type, APInt(element.getIntOrFloatBitWidth(), int64_t(value),
+                    /*isSigned=*/true));
+  }
+  return hgraph::ConstantOp::create(ctx.builder, ctx.loc, attr);
+}
+
 Type hetc::frontend::elementTypeOf(int dataType, MLIRContext *context) {
   Builder b(context);
   auto unsignedInt = [&](unsigned width) {

@@ -78,6 +78,9 @@ std::optional<llvm::SmallVector<double>> constantFloats(mlir::Value v);
 mlir::FailureOr<int64_t> normalizeAxis(NodeContext &ctx, int64_t axis,
                                        int64_t rank,
                                        llvm::StringRef what = "axis");
+/// A scalar constant of `element` (float, integer or i1) holding `value`
+/// (rounded to nearest even for floats, truncated for integers).
+mlir::Value scalarConstant(NodeContext &ctx, mlir::Type element, double value);
 /// Casts `v` to `element` (no-op if it already has it).
 mlir::Value castTo(NodeContext &ctx, mlir::Value v, mlir::Type element);
 /// The ONNX name of a TensorProto data type ("FLOAT"), or its number.
