@@ -87,16 +87,62 @@ Results importNorm(NodeContext &ctx) {
   return SmallVector<Value>{y, mu, inv};
 }
 
+/// BatchNormalization. With training_mode (opset 14) the statistics are the
+/// batch's own (mean and population variance over every dimension but 1),
+/// and the second and third outputs are the running statistics
+/// input * momentum + batch * (1 - momentum).
 Results importBatchNorm(NodeContext &ctx) {
-  if (failed(expectInputs(ctx, 5, 5)) || failed(onlyOutputs(ctx, 1)))
+  if (failed(expectInputs(ctx, 5, 5)))
     return failure();
-  if (ctx.intAttr("training_mode", 0) != 0)
-    return ctx.error() << "training_mode is set; hetc compiles for inference "
-                          "only";
-  return SmallVector<Value>{ctx.create<hgraph::BatchNormOp>(
-      tensorType(ctx.inputs[0]), ctx.inputs[0], ctx.inputs[1], ctx.inputs[2],
-      ctx.inputs[3], ctx.inputs[4],
-      ctx.builder.getF32FloatAttr(ctx.floatAttr("epsilon", 1e-5f)))};
+  bool training = ctx.intAttr("training_mode", 0) != 0;
+  if (!training && failed(onlyOutputs(ctx, 1)))
+    return failure();
+  Value x = ctx.inputs[0], mean = ctx.inputs[3], var = ctx.inputs[4];
+  RankedTensorType type = tensorType(x);
+  FloatAttr epsilon = ctx.builder.getF32FloatAttr(ctx.floatAttr("epsilon", 1e-5f));
+  if (!training)
+    return SmallVector<Value>{ctx.create<hgraph::BatchNormOp>(
+        type, x, ctx.inputs[1], ctx.inputs[2], mean, var, epsilon)};
+  int64_t rank = type.getRank();
+  if (rank < 2 || !isa<FloatType>(type.getElementType()))
+    return ctx.error() << "X must be a float tensor of rank 2 or more, got "
+                       << type;
+  Type element = type.getElementType();
+  int64_t channels = type.getDimSize(1);
+  SmallVector<int64_t> axes{0};
+  for (int64_t d = 2; d < rank; ++d)
+    axes.push_back(d);
+  SmallVector<int64_t> kept(rank, 1);
+  kept[1] = channels;
+  auto keptType = RankedTensorType::get(kept, element);
+  auto channelType = RankedTensorType::get({channels}, element);
+  auto reduceMean = [&](Value v) {
+    return ctx.create<hgraph::ReduceOp>(
+        keptType,
+        hgraph::ReduceKindAttr::get(ctx.builder.getContext(),
+                                    hgraph::ReduceKind::mean),
+        v, ctx.builder.getDenseI64ArrayAttr(axes), ctx.builder.getBoolAttr(true));
+  };
+  Value batchMean = reduceMean(x);
+  Value centred = ctx.create<hgraph::SubOp>(type, x, batchMean);
+  Value batchVar =
+      reduceMean(ctx.create<hgraph::MulOp>(type, centred, centred));
+  batchMean = ctx.create<hgraph::ReshapeOp>(channelType, batchMean);
+  batchVar = ctx.create<hgraph::ReshapeOp>(channelType, batchVar);
+  Value y = ctx.create<hgraph::BatchNormOp>(type, x, ctx.inputs[1],
+                                            ctx.inputs[2], batchMean, batchVar,
+                                            epsilon);
+  double momentum = ctx.floatAttr("momentum", 0.9f);
+  Value keep = scalarConstant(ctx, element, momentum);
+  Value take = scalarConstant(ctx, element, 1.0 - momentum);
+  auto running = [&](Value input, Value batch) -> Value {
+    Value old = ctx.create<hgraph::MulOp>(channelType, input, keep);
+    Value fresh = ctx.create<hgraph::MulOp>(channelType, batch, take);
+    return ctx.create<hgraph::AddOp>(channelType, old, fresh);
+  };
+  Value runningMean = running(mean, batchMean);
+  Value runningVar = running(var, batchVar);
+  return SmallVector<Value>{y, runningMean, runningVar};
 }
 
 /// Window attributes of Conv, ConvTranspose and the pools, with ONNX

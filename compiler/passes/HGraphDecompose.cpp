@@ -192,6 +192,50 @@ struct DecomposeNorm : OpRewritePattern<NormOp> {
   }
 };
 
+/// BatchNormalization at inference: scale * (x - mean) / sqrt(var + eps) +
+/// bias, in ONNX's order, with the per-channel operands shaped [C, 1, ...]
+/// to broadcast along dimension 1. Constant statistics fold afterwards.
+struct DecomposeBatchNorm : OpRewritePattern<BatchNormOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(BatchNormOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op.getType());
+    if (!isa<FloatType>(type.getElementType()))
+      return rewriter.notifyMatchFailure(op, "only floats");
+    Location loc = op.getLoc();
+    int64_t rank = type.getRank();
+    SmallVector<int64_t> channel(std::max<int64_t>(rank - 1, 1), 1);
+    channel[0] = rank > 1 ? type.getDimSize(1) : 1;
+    auto perChannel = [&](Value v) -> Value {
+      auto vt = cast<RankedTensorType>(v.getType());
+      if (rank <= 2 || vt.getShape() == ArrayRef<int64_t>(channel))
+        return v;
+      return ReshapeOp::create(
+          rewriter, loc, RankedTensorType::get(channel, vt.getElementType()), v);
+    };
+    Value mean = perChannel(op.getMean());
+    Value variance = perChannel(op.getVariance());
+    Value scale = perChannel(op.getScale());
+    Value bias = perChannel(op.getBias());
+    auto channelType = cast<RankedTensorType>(variance.getType());
+    Value eps = ConstantOp::create(
+        rewriter, loc,
+        DenseElementsAttr::get(
+            RankedTensorType::get({}, type.getElementType()),
+            FloatAttr::get(type.getElementType(),
+                           op.getEpsilon().convertToDouble())
+                .getValue()));
+    Value centred = SubOp::create(rewriter, loc, type, op.getInput(), mean);
+    Value scaled = MulOp::create(rewriter, loc, type, scale, centred);
+    Value deviation = SqrtOp::create(
+        rewriter, loc, AddOp::create(rewriter, loc, channelType, variance, eps));
+    Value normed = DivOp::create(rewriter, loc, type, scaled, deviation);
+    rewriter.replaceOpWithNewOp<AddOp>(op, type, normed, bias);
+    return success();
+  }
+};
+
 /// A tensor type of `shape` with `like`'s element type.
 RankedTensorType withShape(Value like, ArrayRef<int64_t> shape) {
   return RankedTensorType::get(
@@ -410,7 +454,7 @@ struct HGraphDecomposePass
     patterns.add<DecomposeGemm, DecomposeLeakyRelu, DecomposeClip,
                  DecomposeGelu, DecomposeNorm<LayerNormOp, true>,
                  DecomposeNorm<RMSNormOp, false>, DecomposeBatchedMatMul,
-                 DecomposeReduce>(&getContext());
+                 DecomposeReduce, DecomposeBatchNorm>(&getContext());
     populateDecomposePointwisePatterns(patterns);
     populateDecomposeGatherPatterns(patterns);
     populateDecomposeSoftmaxPatterns(patterns);

@@ -19,7 +19,9 @@ def HGraphDecompose : Pass<"hetc-hgraph-decompose", "mlir::func::FuncOp"> {
     beta other than 1) and `add`; `leaky_relu` as `max` (or `min` for alpha
     above 1) of `x` and `alpha * x`; `clip` as `max` then `min`; `gelu` as
     its erf (or tanh) formula; `layer_norm` and `rms_norm` as mean
-    reductions over the normalised dimensions and elementwise ops; a
+    reductions over the normalised dimensions and elementwise ops;
+    `batch_norm` as scale * (x - mean) / sqrt(var + eps) + bias on the
+    per-channel operands shaped to broadcast along dimension 1; a
     `matmul` with a batched right operand as one 2-D matmul per batch
     element on slices of the operands, concatenated (1-D operands get
     their unit dimension); a `reduce` over other than the innermost axis

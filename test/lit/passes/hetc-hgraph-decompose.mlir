@@ -431,3 +431,25 @@ func.func @conv_transpose(%x: tensor<1x1x3xf32>, %w: tensor<1x2x3xf32>) -> tenso
   %0 = hgraph.conv_transpose %x, %w {dilations = array<i64: 1>, group = 1 : i64, output_padding = array<i64: 0>, pads = array<i64: 0, 0>, strides = array<i64: 2>} : (tensor<1x1x3xf32>, tensor<1x2x3xf32>) -> tensor<1x2x7xf32>
   return %0 : tensor<1x2x7xf32>
 }
+
+// -----
+
+// Tests that batch_norm is scale * (x - mean) / sqrt(var + eps) + bias with
+// the per-channel operands shaped [C, 1, 1].
+// CHECK-LABEL: func.func @batch_norm
+func.func @batch_norm(%x: tensor<1x3x2x2xf32>, %s: tensor<3xf32>, %b: tensor<3xf32>, %m: tensor<3xf32>, %v: tensor<3xf32>) -> tensor<1x3x2x2xf32> {
+  // CHECK-DAG: %[[EPS:.*]] = hgraph.constant dense<9.99999974E-6> : tensor<f32>
+  // CHECK-DAG: %[[M:.*]] = hgraph.reshape %arg3 : tensor<3xf32> -> tensor<3x1x1xf32>
+  // CHECK-DAG: %[[V:.*]] = hgraph.reshape %arg4 : tensor<3xf32> -> tensor<3x1x1xf32>
+  // CHECK-DAG: %[[S:.*]] = hgraph.reshape %arg1 : tensor<3xf32> -> tensor<3x1x1xf32>
+  // CHECK-DAG: %[[B:.*]] = hgraph.reshape %arg2 : tensor<3xf32> -> tensor<3x1x1xf32>
+  // CHECK: %[[C:.*]] = hgraph.sub %arg0, %[[M]]
+  // CHECK: %[[SC:.*]] = hgraph.mul %[[S]], %[[C]]
+  // CHECK: %[[VE:.*]] = hgraph.add %[[V]], %[[EPS]]
+  // CHECK: %[[D:.*]] = hgraph.sqrt %[[VE]]
+  // CHECK: %[[N:.*]] = hgraph.div %[[SC]], %[[D]]
+  // CHECK: %[[R:.*]] = hgraph.add %[[N]], %[[B]]
+  // CHECK: return %[[R]]
+  %0 = hgraph.batch_norm %x, %s, %b, %m, %v {epsilon = 1.0e-05 : f32} : (tensor<1x3x2x2xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<1x3x2x2xf32>
+  return %0 : tensor<1x3x2x2xf32>
+}

@@ -69,8 +69,9 @@ def HGraph_BatchNormOp : HGraph_Op<"batch_norm", [Pure]> {
   let description = [{
     `(x - mean) / sqrt(var + epsilon) * scale + bias`, where the four
     1-D operands hold one value per channel (dimension 1 of `input`).
-    It is not decomposed or lowered to the chip yet; with
-    constant statistics those fold to one multiply and one add.
+    `hetc-hgraph-decompose` rewrites it into elementwise ops on the
+    per-channel operands shaped [C, 1, ...]; with constant statistics
+    those fold to one multiply and one add.
 
     ```mlir
     %0 = hgraph.batch_norm %x, %s, %b, %m, %v {epsilon = 1.0e-05 : f32}

@@ -299,6 +299,14 @@ def rnn(path):
           [_t("y", [2, 1, 1, 3]), _t("yh", [1, 1, 3])], [], path)
 
 
+def batch_norm_training(path):
+    """BatchNormalization in training mode with its running statistics."""
+    nodes = [helper.make_node("BatchNormalization", ["x", "s", "b", "m", "v"],
+                              ["y", "rm", "rv"], name="bn", training_mode=1, momentum=0.75)]
+    _save(nodes, [_t("x", [2, 3, 4]), _t("s", [3]), _t("b", [3]), _t("m", [3]), _t("v", [3])],
+          [_t("y", [2, 3, 4]), _t("rm", [3]), _t("rv", [3])], [], path, opset=15)
+
+
 def lp_pool(path):
     """LpPool with p = 3 and padding."""
     nodes = [helper.make_node("LpPool", ["x"], ["y"], name="lppool", kernel_shape=[2],
