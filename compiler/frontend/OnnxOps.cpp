@@ -572,6 +572,7 @@ ImportRule hetc::frontend::lookupImportRule(StringRef opType) {
     addIndexRules(r);
     addScatterRules(r);
     addRecurrentRules(r);
+    addStatNormRules(r);
     return r;
   }();
   auto it = rules.find(opType);

@@ -307,6 +307,20 @@ def batch_norm_training(path):
           [_t("y", [2, 3, 4]), _t("rm", [3]), _t("rv", [3])], [], path, opset=15)
 
 
+def stat_norms(path):
+    """InstanceNormalization, GroupNormalization (2 groups, opset 21) and
+    MeanVarianceNormalization."""
+    nodes = [
+        helper.make_node("InstanceNormalization", ["x", "s", "b"], ["in"], name="inorm"),
+        helper.make_node("GroupNormalization", ["x", "s", "b"], ["gn"], name="gnorm",
+                         num_groups=2, epsilon=0.01),
+        helper.make_node("MeanVarianceNormalization", ["x"], ["mvn"], name="mvn"),
+    ]
+    _save(nodes, [_t("x", [1, 4, 2, 3]), _t("s", [4]), _t("b", [4])],
+          [_t("in", [1, 4, 2, 3]), _t("gn", [1, 4, 2, 3]), _t("mvn", [1, 4, 2, 3])], [],
+          path, opset=21)
+
+
 def lp_pool(path):
     """LpPool with p = 3 and padding."""
     nodes = [helper.make_node("LpPool", ["x"], ["y"], name="lppool", kernel_shape=[2],
