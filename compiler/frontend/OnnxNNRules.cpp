@@ -530,6 +530,46 @@ FailureOr<int64_t> quantAxis(NodeContext &ctx, int64_t rank) {
   return normalizeAxis(ctx, ctx.intAttr("axis", 1), std::max<int64_t>(rank, 1));
 }
 
+/// DynamicQuantizeLinear, as its ONNX function body: the range [min(x, 0),
+/// max(x, 0)] maps onto uint8; y_scale = range / 255, y_zero_point =
+/// saturate(round(-min / y_scale)), y = saturate(round(x / y_scale) +
+/// y_zero_point), rounding half to even.
+Results importDynamicQuantizeLinear(NodeContext &ctx) {
+  if (failed(expectInputs(ctx, 1, 1)))
+    return failure();
+  Value x = ctx.inputs[0];
+  RankedTensorType type = tensorType(x);
+  if (!type.getElementType().isF32())
+    return ctx.error() << "x must be float32, got " << type;
+  Type f32 = type.getElementType();
+  auto scalarType = RankedTensorType::get({}, f32);
+  SmallVector<int64_t> axes = llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
+  auto reduceAll = [&](hgraph::ReduceKind kind) -> Value {
+    return ctx.create<hgraph::ReduceOp>(
+        scalarType, hgraph::ReduceKindAttr::get(ctx.builder.getContext(), kind),
+        x, ctx.builder.getDenseI64ArrayAttr(axes), ctx.builder.getBoolAttr(false));
+  };
+  Value zero = scalarConstant(ctx, f32, 0.0);
+  Value low = ctx.create<hgraph::MinOp>(scalarType, reduceAll(hgraph::ReduceKind::min), zero);
+  Value high = ctx.create<hgraph::MaxOp>(scalarType, reduceAll(hgraph::ReduceKind::max), zero);
+  Value range = ctx.create<hgraph::SubOp>(scalarType, high, low);
+  Value top = scalarConstant(ctx, f32, 255.0);
+  Value scale = ctx.create<hgraph::DivOp>(scalarType, range, top);
+  auto saturate = [&](Value v) -> Value {
+    RankedTensorType vt = tensorType(v);
+    Value clipped = ctx.create<hgraph::MaxOp>(vt, v, zero);
+    return ctx.create<hgraph::MinOp>(vt, clipped, top);
+  };
+  Value lowScaled = ctx.create<hgraph::DivOp>(scalarType, low, scale);
+  Value zeroPointF = saturate(ctx.create<hgraph::RoundOp>(
+      ctx.create<hgraph::SubOp>(scalarType, zero, lowScaled)));
+  Value scaled = ctx.create<hgraph::RoundOp>(
+      ctx.create<hgraph::DivOp>(type, x, scale));
+  Value y = saturate(ctx.create<hgraph::AddOp>(type, scaled, zeroPointF));
+  Type u8 = IntegerType::get(ctx.builder.getContext(), 8, IntegerType::Unsigned);
+  return SmallVector<Value>{castTo(ctx, y, u8), scale, castTo(ctx, zeroPointF, u8)};
+}
+
 Results importQuantizeLinear(NodeContext &ctx) {
   if (failed(expectInputs(ctx, 2, 3)))
     return failure();
@@ -621,6 +661,7 @@ void hetc::frontend::addNNRules(llvm::StringMap<ImportRule> &rules) {
       {"Resize", importResize},
       {"Upsample", importResize},
       {"QuantizeLinear", importQuantizeLinear},
+      {"DynamicQuantizeLinear", importDynamicQuantizeLinear},
       {"DequantizeLinear", importDequantizeLinear},
       {"MatMulInteger", importMatMulInteger},
   });

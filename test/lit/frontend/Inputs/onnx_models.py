@@ -321,6 +321,14 @@ def stat_norms(path):
           path, opset=21)
 
 
+def dynamic_quantize(path):
+    """DynamicQuantizeLinear."""
+    nodes = [helper.make_node("DynamicQuantizeLinear", ["x"], ["y", "s", "zp"], name="dq")]
+    _save(nodes, [_t("x", [2, 3])],
+          [_t("y", [2, 3], TensorProto.UINT8), _t("s", []), _t("zp", [], TensorProto.UINT8)],
+          [], path, opset=11)
+
+
 def lp_pool(path):
     """LpPool with p = 3 and padding."""
     nodes = [helper.make_node("LpPool", ["x"], ["y"], name="lppool", kernel_shape=[2],
