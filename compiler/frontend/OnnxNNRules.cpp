@@ -9,6 +9,8 @@
 
 #include "compiler/dialects/hgraph/IR/HGraph.h"
 
+#include "mlir/Dialect/Traits.h"
+
 #include <cmath>
 
 using namespace mlir;
@@ -570,6 +572,65 @@ Results importDynamicQuantizeLinear(NodeContext &ctx) {
   return SmallVector<Value>{castTo(ctx, y, u8), scale, castTo(ctx, zeroPointF, u8)};
 }
 
+/// QLinearMatMul (per-tensor scales and zero points), as ONNX's reference
+/// computes it: the integer product (a - a_zero_point)(b - b_zero_point)
+/// (exact in f32 while its sums stay below 2^24), scaled by a_scale *
+/// b_scale / y_scale, rounded half to even, shifted by y_zero_point and
+/// saturated to y's type.
+Results importQLinearMatMul(NodeContext &ctx) {
+  if (failed(expectInputs(ctx, 8, 8)))
+    return failure();
+  Value a = ctx.inputs[0], b = ctx.inputs[3];
+  for (size_t i : {1, 2, 4, 5, 6, 7})
+    if (tensorType(ctx.inputs[i]).getNumElements() != 1)
+      return ctx.error() << "only per-tensor scales and zero points are "
+                            "supported, got input "
+                         << i << " of type " << tensorType(ctx.inputs[i]);
+  auto yType = dyn_cast<IntegerType>(tensorType(ctx.inputs[7]).getElementType());
+  if (!yType || yType.getWidth() != 8)
+    return ctx.error() << "y_zero_point must be int8 or uint8, got "
+                       << tensorType(ctx.inputs[7]);
+  Type f32 = ctx.builder.getF32Type();
+  auto scalarType = RankedTensorType::get({}, f32);
+  auto scalarOf = [&](Value v) -> Value {
+    Value f = castTo(ctx, v, f32);
+    return ctx.create<hgraph::ReshapeOp>(scalarType, f);
+  };
+  auto centred = [&](Value q, Value zeroPoint) -> Value {
+    Value f = castTo(ctx, q, f32);
+    return ctx.create<hgraph::SubOp>(tensorType(f), f, scalarOf(zeroPoint));
+  };
+  Value lhs = centred(a, ctx.inputs[2]);
+  Value rhs = centred(b, ctx.inputs[5]);
+  RankedTensorType lt = tensorType(lhs), rt = tensorType(rhs);
+  if (lt.getRank() < 2 || rt.getRank() < 2)
+    return ctx.error() << "a and b must have rank 2 or more";
+  SmallVector<int64_t> batch;
+  if (!OpTrait::util::getBroadcastedShape(lt.getShape().drop_back(2),
+                                          rt.getShape().drop_back(2), batch))
+    return ctx.error() << "batch dimensions of " << tensorType(a) << " and "
+                       << tensorType(b) << " do not broadcast";
+  SmallVector<int64_t> shape(batch);
+  shape.append({lt.getShape().end()[-2], rt.getShape().back()});
+  auto productType = RankedTensorType::get(shape, f32);
+  Value product = ctx.create<hgraph::MatMulOp>(productType, lhs, rhs);
+  Value aScale = scalarOf(ctx.inputs[1]);
+  Value bScale = scalarOf(ctx.inputs[4]);
+  Value scales = ctx.create<hgraph::MulOp>(scalarType, aScale, bScale);
+  Value factor =
+      ctx.create<hgraph::DivOp>(scalarType, scales, scalarOf(ctx.inputs[6]));
+  Value rounded = ctx.create<hgraph::RoundOp>(
+      ctx.create<hgraph::MulOp>(productType, product, factor));
+  Value shifted = ctx.create<hgraph::AddOp>(productType, rounded,
+                                            scalarOf(ctx.inputs[7]));
+  bool isUnsigned = yType.isUnsigned();
+  Value low = scalarConstant(ctx, f32, isUnsigned ? 0.0 : -128.0);
+  Value high = scalarConstant(ctx, f32, isUnsigned ? 255.0 : 127.0);
+  Value clipped = ctx.create<hgraph::MinOp>(
+      productType, ctx.create<hgraph::MaxOp>(productType, shifted, low), high);
+  return SmallVector<Value>{castTo(ctx, clipped, yType)};
+}
+
 Results importQuantizeLinear(NodeContext &ctx) {
   if (failed(expectInputs(ctx, 2, 3)))
     return failure();
@@ -662,6 +723,7 @@ void hetc::frontend::addNNRules(llvm::StringMap<ImportRule> &rules) {
       {"Upsample", importResize},
       {"QuantizeLinear", importQuantizeLinear},
       {"DynamicQuantizeLinear", importDynamicQuantizeLinear},
+      {"QLinearMatMul", importQLinearMatMul},
       {"DequantizeLinear", importDequantizeLinear},
       {"MatMulInteger", importMatMulInteger},
   });

@@ -329,6 +329,18 @@ def dynamic_quantize(path):
           [], path, opset=11)
 
 
+def qlinear_matmul(path):
+    """QLinearMatMul on uint8 with per-tensor parameters."""
+    f = lambda name, v: numpy_helper.from_array(np.array(v, dtype=np.float32), name)
+    u = lambda name, v: numpy_helper.from_array(np.array(v, dtype=np.uint8), name)
+    inits = [f("as", 0.5), u("az", 10), f("bs", 0.25), u("bz", 3), f("ys", 2.0), u("yz", 7)]
+    nodes = [helper.make_node("QLinearMatMul", ["a", "as", "az", "b", "bs", "bz", "ys", "yz"],
+                              ["y"], name="qmm")]
+    u8 = TensorProto.UINT8
+    _save(nodes, [_t("a", [2, 4], u8), _t("b", [4, 3], u8)], [_t("y", [2, 3], u8)], inits,
+          path, opset=21)
+
+
 def lp_pool(path):
     """LpPool with p = 3 and padding."""
     nodes = [helper.make_node("LpPool", ["x"], ["y"], name="lppool", kernel_shape=[2],
