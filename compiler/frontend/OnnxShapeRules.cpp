@@ -400,6 +400,60 @@ Results importTile(NodeContext &ctx) {
       ctx.builder.getDenseI64ArrayAttr(**repeats))};
 }
 
+/// CenterCropPad: each listed axis cropped or zero-padded to the target
+/// size around its centre (the extra element of an odd difference goes to
+/// the end), as a slice and a pad.
+Results importCenterCropPad(NodeContext &ctx) {
+  if (failed(expectInputs(ctx, 2, 2)))
+    return failure();
+  Value x = ctx.inputs[0];
+  RankedTensorType type = tensorType(x);
+  int64_t rank = type.getRank();
+  std::optional<SmallVector<int64_t>> target = constantInts(ctx.inputs[1]);
+  if (!target)
+    return ctx.error() << "input 'shape' must be a constant (an initializer, "
+                          "Constant node or shape computation that folds); "
+                          "hetc needs static shapes";
+  SmallVector<int64_t> axes = ctx.intsAttr("axes").value_or(
+      llvm::to_vector(llvm::seq<int64_t>(0, rank)));
+  if (axes.size() != target->size())
+    return ctx.error() << "shape has " << target->size()
+                       << " values for " << axes.size() << " axes";
+  SmallVector<int64_t> starts(rank, 0), cropped(type.getShape()),
+      pads(2 * rank, 0);
+  for (auto [i, a] : llvm::enumerate(axes)) {
+    FailureOr<int64_t> axis = normalizeAxis(ctx, a, rank, "axes entry");
+    if (failed(axis))
+      return failure();
+    int64_t have = type.getDimSize(*axis), want = (*target)[i];
+    if (want <= 0)
+      return ctx.error() << "shape values must be positive, got " << want;
+    if (want < have) {
+      starts[*axis] = (have - want) / 2;
+      cropped[*axis] = want;
+    } else if (want > have) {
+      pads[*axis] = (want - have) / 2;
+      pads[rank + *axis] = want - have - pads[*axis];
+    }
+  }
+  Value result = x;
+  if (ArrayRef<int64_t>(cropped) != type.getShape())
+    result = ctx.create<hgraph::SliceOp>(
+        RankedTensorType::get(cropped, type.getElementType()), x,
+        ctx.builder.getDenseI64ArrayAttr(starts),
+        ctx.builder.getDenseI64ArrayAttr(SmallVector<int64_t>(rank, 1)));
+  if (llvm::any_of(pads, [](int64_t p) { return p != 0; })) {
+    SmallVector<int64_t> shape(cropped);
+    for (int64_t d = 0; d < rank; ++d)
+      shape[d] += pads[d] + pads[rank + d];
+    result = ctx.create<hgraph::PadOp>(
+        RankedTensorType::get(shape, type.getElementType()), result, Value(),
+        ctx.builder.getDenseI64ArrayAttr(pads),
+        ctx.builder.getStringAttr("constant"));
+  }
+  return SmallVector<Value>{result};
+}
+
 Results importPad(NodeContext &ctx) {
   if (failed(expectInputs(ctx, 1, 4)))
     return failure();
@@ -715,6 +769,7 @@ void hetc::frontend::addShapeRules(llvm::StringMap<ImportRule> &rules) {
       {"GlobalMaxPool", importGlobalPool<ReduceKind::max>},
       {"ArgMax", importArgMax<false>},
       {"CumSum", importCumulative<hgraph::ReduceKind::sum>},
+      {"CenterCropPad", importCenterCropPad},
       {"CumProd", importCumulative<hgraph::ReduceKind::prod>},
       {"ArgMin", importArgMax<true>},
   });

@@ -16,10 +16,10 @@ compared with the expected ones:
                first error line) or the test needs inputs hetc cannot take
                (sequences, optionals, strings)
 
-Graph inputs that set shapes (ReduceSum's axes, Reshape's shape, Pad's
-pads, ...: SHAPE_OPERANDS) are given to `hetc compile --input-value` from
-the data set, since hetc compiles static shapes; such passes are marked in
-the report.
+Graph inputs whose values set shapes (ReduceSum's axes, Reshape's shape,
+Pad's pads, ...: SHAPE_OPERANDS, directly or through the nodes computing
+them) are given to `hetc compile --input-value` from the data set, since
+hetc compiles static shapes; such passes are marked in the report.
 
 The closing line reads "N passed, M failed" with M counting only "fail";
 unsupported tests are counted on the line before. With --expected-pass, the
@@ -185,10 +185,10 @@ def compare(expected, actual, narrow_float=False, exact=False):
 
 
 # Operand positions that set the shape of a node's result (or, for Resize,
-# its sampling grid; for CumSum and CumProd, the axis): a graph input
-# feeding one of them is given to
-# `hetc compile --input-value` from the data set, as TensorRT takes shape
-# tensors when it builds an engine. hetc compiles static shapes only.
+# its sampling grid; for CumSum and CumProd, the axis): a graph input whose
+# value reaches one of them (directly or through the nodes computing it) is
+# given to `hetc compile --input-value` from the data set, as TensorRT takes
+# shape tensors when it builds an engine. hetc compiles static shapes only.
 SHAPE_OPERANDS = {
     "Reshape": {1}, "Expand": {1}, "Tile": {1}, "ConstantOfShape": {0},
     "Range": {0, 1, 2}, "Slice": {1, 2, 3, 4}, "Pad": {1, 3},
@@ -203,14 +203,28 @@ SHAPE_OPERANDS = {
 
 
 def shape_inputs(model, inputs):
-    """The graph inputs among `inputs` that feed a shape operand."""
-    wanted = set()
+    """The graph inputs among `inputs` whose values reach a shape operand,
+    directly or through the nodes computing it (Shape and Size read only
+    their input's shape, so the search stops there)."""
+    producers = {out: node for node in model.graph.node for out in node.output}
+    wanted, seen = set(), set()
+    work = []
     for node in model.graph.node:
         if node.domain not in ("", "ai.onnx"):
             continue
         for position in SHAPE_OPERANDS.get(node.op_type, ()):
-            if position < len(node.input) and node.input[position] in inputs:
-                wanted.add(node.input[position])
+            if position < len(node.input) and node.input[position]:
+                work.append(node.input[position])
+    while work:
+        name = work.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        if name in inputs:
+            wanted.add(name)
+        node = producers.get(name)
+        if node is not None and node.op_type not in ("Shape", "Size"):
+            work.extend(i for i in node.input if i)
     return [name for name in inputs if name in wanted]
 
 

@@ -341,6 +341,14 @@ def qlinear_matmul(path):
           path, opset=21)
 
 
+def center_crop_pad(path):
+    """CenterCropPad cropping one axis and padding another."""
+    shape = numpy_helper.from_array(np.array([2, 7], dtype=np.int64), "shape")
+    nodes = [helper.make_node("CenterCropPad", ["x", "shape"], ["y"], name="ccp",
+                              axes=[0, 1])]
+    _save(nodes, [_t("x", [5, 4])], [_t("y", [2, 7])], [shape], path, opset=18)
+
+
 def lp_pool(path):
     """LpPool with p = 3 and padding."""
     nodes = [helper.make_node("LpPool", ["x"], ["y"], name="lppool", kernel_shape=[2],
