@@ -369,7 +369,8 @@ struct DecomposeReduce : OpRewritePattern<ReduceOp> {
   LogicalResult matchAndRewrite(ReduceOp op,
                                 PatternRewriter &rewriter) const override {
     auto type = cast<RankedTensorType>(op.getInput().getType());
-    if (!type.getElementType().isF32())
+    // Products multiply on any type the vector unit multiplies.
+    if (!type.getElementType().isF32() && op.getKind() != ReduceKind::prod)
       return rewriter.notifyMatchFailure(op, "only f32");
     int64_t rank = type.getRank();
     ArrayRef<int64_t> axes = op.getAxes();
@@ -379,7 +380,7 @@ struct DecomposeReduce : OpRewritePattern<ReduceOp> {
     bool chipKind = kind == ReduceKind::sum || kind == ReduceKind::mean ||
                     kind == ReduceKind::max || kind == ReduceKind::min;
     bool innermost = axes.size() == 1 && axes[0] == rank - 1;
-    if ((chipKind && innermost) || kind == ReduceKind::prod)
+    if (chipKind && innermost)
       return rewriter.notifyMatchFailure(op, "nothing to decompose");
     Location loc = op.getLoc();
     Value x = op.getInput();
@@ -426,6 +427,45 @@ struct DecomposeReduce : OpRewritePattern<ReduceOp> {
     SmallVector<int64_t> merged(kept);
     merged.push_back(reduced);
     x = reshapeTo(rewriter, loc, x, merged);
+    if (kind == ReduceKind::prod) {
+      // The vector unit has no product reduction: halve the row by
+      // multiplying its two halves until one element is left (an odd row
+      // first gets a 1 at its end).
+      int64_t last = int64_t(merged.size()) - 1;
+      auto elementType = type.getElementType();
+      Value one = ConstantOp::create(
+          rewriter, loc,
+          cast<DenseElementsAttr>(
+              rewriter.getOneAttr(RankedTensorType::get({}, elementType))));
+      SmallVector<int64_t> shape(merged);
+      SmallVector<int64_t> ones(shape.size(), 1);
+      while (shape[last] > 1) {
+        if (shape[last] % 2) {
+          SmallVector<int64_t> pads(2 * shape.size(), 0);
+          pads[shape.size() + last] = 1;
+          ++shape[last];
+          x = PadOp::create(rewriter, loc, withShape(x, shape), x, one,
+                            rewriter.getDenseI64ArrayAttr(pads),
+                            rewriter.getStringAttr("constant"));
+        }
+        SmallVector<int64_t> half(shape);
+        half[last] = shape[last] / 2;
+        SmallVector<int64_t> front(shape.size(), 0), back(shape.size(), 0);
+        back[last] = half[last];
+        Value lo = SliceOp::create(rewriter, loc, withShape(x, half), x,
+                                   rewriter.getDenseI64ArrayAttr(front),
+                                   rewriter.getDenseI64ArrayAttr(ones));
+        Value hi = SliceOp::create(rewriter, loc, withShape(x, half), x,
+                                   rewriter.getDenseI64ArrayAttr(back),
+                                   rewriter.getDenseI64ArrayAttr(ones));
+        x = MulOp::create(rewriter, loc, withShape(x, half), lo, hi);
+        shape = half;
+      }
+      ArrayRef<int64_t> outShape =
+          cast<RankedTensorType>(op.getType()).getShape();
+      rewriter.replaceOp(op, reshapeTo(rewriter, loc, x, outShape));
+      return success();
+    }
     // Reducing without keepdims packs the results into rows, which suits
     // a result whose innermost dimension is not 1.
     ArrayRef<int64_t> outShape =

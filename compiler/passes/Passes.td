@@ -28,7 +28,8 @@ def HGraphDecompose : Pass<"hetc-hgraph-decompose", "mlir::func::FuncOp"> {
     as a transpose moving the reduced axes innermost, a reshape merging
     them and one innermost reduction, and the reductions `sum_square`,
     `l1`, `l2`, `log_sum` and `log_sum_exp` as sums with elementwise
-    steps; and `pointwise` functions by their formulas:
+    steps, and `prod` as a tree of multiplications of the row's halves;
+    and `pointwise` functions by their formulas:
 
     | fn | formula |
     |---|---|

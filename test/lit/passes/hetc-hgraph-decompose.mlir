@@ -164,7 +164,7 @@ func.func @reduce_outer_axes(%x: tensor<2x3x4xf32>) -> tensor<1x3x1xf32> {
 // -----
 
 // Tests that L2 and log-sum-exp become a sum with their elementwise steps,
-// and that products are left alone.
+// and that a product multiplies halves (no reduce prod is left).
 // CHECK-LABEL: func.func @reduce_kinds
 func.func @reduce_kinds(%x: tensor<3x4xf32>) -> (tensor<3xf32>, tensor<3x1xf32>, tensor<3xf32>) {
   // CHECK: %[[SQ:.*]] = hgraph.mul %{{.*}}, %{{.*}} : (tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
@@ -173,7 +173,9 @@ func.func @reduce_kinds(%x: tensor<3x4xf32>) -> (tensor<3xf32>, tensor<3x1xf32>,
   // CHECK: %[[E:.*]] = hgraph.exp %{{.*}} : tensor<3x4xf32>
   // CHECK: %[[S2:.*]] = hgraph.reduce sum %[[E]] {axes = array<i64: 1>, keepdims = true}
   // CHECK: hgraph.log %[[S2]]
-  // CHECK: hgraph.reduce prod
+  // CHECK-NOT: hgraph.reduce prod
+  // CHECK: hgraph.mul
+  // CHECK-NOT: hgraph.reduce prod
   %0 = hgraph.reduce l2 %x {axes = array<i64: 1>, keepdims = false} : tensor<3x4xf32> -> tensor<3xf32>
   %1 = hgraph.reduce log_sum_exp %x {axes = array<i64: 1>, keepdims = true} : tensor<3x4xf32> -> tensor<3x1xf32>
   %2 = hgraph.reduce prod %x {axes = array<i64: 1>, keepdims = false} : tensor<3x4xf32> -> tensor<3xf32>
@@ -452,4 +454,24 @@ func.func @batch_norm(%x: tensor<1x3x2x2xf32>, %s: tensor<3xf32>, %b: tensor<3xf
   // CHECK: return %[[R]]
   %0 = hgraph.batch_norm %x, %s, %b, %m, %v {epsilon = 1.0e-05 : f32} : (tensor<1x3x2x2xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<1x3x2x2xf32>
   return %0 : tensor<1x3x2x2xf32>
+}
+
+// -----
+
+// Tests that a product over 3 elements pads the row with a 1 to 4, then
+// multiplies its halves twice.
+// CHECK-LABEL: func.func @reduce_prod
+func.func @reduce_prod(%x: tensor<2x3xf32>) -> tensor<2xf32> {
+  // CHECK: %[[ONE:.*]] = hgraph.constant dense<1.000000e+00> : tensor<f32>
+  // CHECK: %[[P:.*]] = hgraph.pad %arg0, %[[ONE]] {mode = "constant", pads = array<i64: 0, 0, 0, 1>} : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x4xf32>
+  // CHECK: %[[A:.*]] = hgraph.slice %[[P]] {starts = array<i64: 0, 0>, steps = array<i64: 1, 1>} : tensor<2x4xf32> -> tensor<2x2xf32>
+  // CHECK: %[[B:.*]] = hgraph.slice %[[P]] {starts = array<i64: 0, 2>, steps = array<i64: 1, 1>} : tensor<2x4xf32> -> tensor<2x2xf32>
+  // CHECK: %[[AB:.*]] = hgraph.mul %[[A]], %[[B]]
+  // CHECK: %[[C:.*]] = hgraph.slice %[[AB]] {starts = array<i64: 0, 0>, steps = array<i64: 1, 1>} : tensor<2x2xf32> -> tensor<2x1xf32>
+  // CHECK: %[[D:.*]] = hgraph.slice %[[AB]] {starts = array<i64: 0, 1>, steps = array<i64: 1, 1>} : tensor<2x2xf32> -> tensor<2x1xf32>
+  // CHECK: %[[CD:.*]] = hgraph.mul %[[C]], %[[D]]
+  // CHECK: %[[R:.*]] = hgraph.reshape %[[CD]] : tensor<2x1xf32> -> tensor<2xf32>
+  // CHECK: return %[[R]]
+  %0 = hgraph.reduce prod %x {axes = array<i64: 1>, keepdims = false} : tensor<2x3xf32> -> tensor<2xf32>
+  return %0 : tensor<2xf32>
 }
