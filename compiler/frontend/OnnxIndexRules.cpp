@@ -1,9 +1,10 @@
 //===- OnnxIndexRules.cpp - Operators built from index comparisons ----===//
 //
 // Hardmax and OneHot compare indices with the positions along an axis and
-// select; EyeLike and the window functions (HannWindow, HammingWindow,
-// BlackmanWindow) depend only on positions, so their values are constants
-// computed here; LpNormalization divides by a norm along an axis.
+// select, and TopK picks and masks k times; EyeLike and the window
+// functions (HannWindow, HammingWindow, BlackmanWindow) depend only on
+// positions, so their values are constants computed here; LpNormalization
+// divides by a norm along an axis.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +13,7 @@
 #include "compiler/dialects/hgraph/IR/HGraph.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace hetc;
@@ -129,6 +131,85 @@ Results importOneHot(NodeContext &ctx) {
       RankedTensorType::get(shape, element), hit, on, off)};
 }
 
+/// TopK: k rounds of picking the largest (or smallest) element along the
+/// axis, the first of equal ones, then masking it with the most negative
+/// (or positive) finite value of the type. The values and int64 indices
+/// come out sorted. An input holding that extreme value itself (or an
+/// infinity beyond it) can be picked twice.
+Results importTopK(NodeContext &ctx) {
+  if (failed(expectInputs(ctx, 2, 2)))
+    return failure();
+  Value x = ctx.inputs[0];
+  RankedTensorType type = tensorType(x);
+  int64_t rank = type.getRank();
+  if (rank == 0)
+    return ctx.error() << "X must have rank 1 or more";
+  FailureOr<int64_t> axis = normalizeAxis(ctx, ctx.intAttr("axis", -1), rank);
+  if (failed(axis))
+    return failure();
+  std::optional<SmallVector<int64_t>> kValues = constantInts(ctx.inputs[1]);
+  if (!kValues || kValues->size() != 1)
+    return ctx.error() << "K must be a constant with one value (it sets the "
+                          "outputs' shape; hetc needs static shapes)";
+  int64_t k = (*kValues)[0], n = type.getDimSize(*axis);
+  if (k < 1 || k > n)
+    return ctx.error() << "K = " << k << " is outside [1, " << n << "]";
+  bool largest = ctx.intAttr("largest", 1) != 0;
+  Type element = type.getElementType();
+  double extreme;
+  if (auto f = dyn_cast<FloatType>(element))
+    extreme = APFloat::getLargest(f.getFloatSemantics()).convertToDouble();
+  else if (isa<IntegerType>(element) && !element.isInteger(1) &&
+           !(element.isUnsignedInteger() && largest))
+    extreme = double(std::numeric_limits<int32_t>::max());
+  else if (element.isUnsignedInteger())
+    return ctx.error() << "the largest of unsigned integers is not supported: "
+                          "no value below them masks the picked ones";
+  else
+    return ctx.error() << "X must be numbers, got " << type;
+  Value sentinel = scalarConstant(ctx, element, largest ? -extreme : extreme);
+  SmallVector<int64_t> kept(type.getShape());
+  kept[*axis] = 1;
+  auto keptType = RankedTensorType::get(kept, element);
+  auto indexType = RankedTensorType::get(kept, ctx.builder.getI64Type());
+  Value positionsAlong = positions(ctx, n, *axis, rank);
+  Value masked = x;
+  SmallVector<Value> values, indices;
+  for (int64_t i = 0; i < k; ++i) {
+    Value best = ctx.create<hgraph::ReduceOp>(
+        keptType,
+        hgraph::ReduceKindAttr::get(ctx.builder.getContext(),
+                                    largest ? hgraph::ReduceKind::max
+                                            : hgraph::ReduceKind::min),
+        masked, ctx.builder.getDenseI64ArrayAttr({*axis}),
+        ctx.builder.getBoolAttr(true));
+    Value where = ctx.create<hgraph::ArgMaxOp>(
+        indexType, masked, ctx.builder.getI64IntegerAttr(*axis),
+        ctx.builder.getBoolAttr(true), ctx.builder.getBoolAttr(!largest),
+        ctx.builder.getBoolAttr(false));
+    values.push_back(best);
+    indices.push_back(where);
+    if (i + 1 < k) {
+      Value taken = ctx.create<hgraph::EqualOp>(
+          RankedTensorType::get(type.getShape(), ctx.builder.getI1Type()),
+          where, positionsAlong);
+      masked = ctx.create<hgraph::WhereOp>(type, taken, sentinel, masked);
+    }
+  }
+  SmallVector<int64_t> outShape(type.getShape());
+  outShape[*axis] = k;
+  auto join = [&](ArrayRef<Value> parts, Type t) -> Value {
+    if (parts.size() == 1)
+      return parts[0];
+    return ctx.create<hgraph::ConcatOp>(RankedTensorType::get(outShape, t),
+                                        parts,
+                                        ctx.builder.getI64IntegerAttr(*axis));
+  };
+  Value allValues = join(values, element);
+  Value allIndices = join(indices, ctx.builder.getI64Type());
+  return SmallVector<Value>{allValues, allIndices};
+}
+
 /// EyeLike: ones on diagonal k of a 2-D tensor shaped like the input.
 Results importEyeLike(NodeContext &ctx) {
   if (failed(expectInputs(ctx, 1, 1)))
@@ -238,6 +319,7 @@ Results importLpNormalization(NodeContext &ctx) {
 void hetc::frontend::addIndexRules(llvm::StringMap<ImportRule> &rules) {
   rules.insert({
       {"Hardmax", importHardmax},
+      {"TopK", importTopK},
       {"OneHot", importOneHot},
       {"EyeLike", importEyeLike},
       {"HannWindow", importWindow<0>},

@@ -349,6 +349,14 @@ def center_crop_pad(path):
     _save(nodes, [_t("x", [5, 4])], [_t("y", [2, 7])], [shape], path, opset=18)
 
 
+def top_k(path):
+    """TopK of 2 along the last axis."""
+    k = numpy_helper.from_array(np.array([2], dtype=np.int64), "k")
+    nodes = [helper.make_node("TopK", ["x", "k"], ["v", "i"], name="topk")]
+    _save(nodes, [_t("x", [3, 4])], [_t("v", [3, 2]), _t("i", [3, 2], TensorProto.INT64)],
+          [k], path, opset=18)
+
+
 def lp_pool(path):
     """LpPool with p = 3 and padding."""
     nodes = [helper.make_node("LpPool", ["x"], ["y"], name="lppool", kernel_shape=[2],
