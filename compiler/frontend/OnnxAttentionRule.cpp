@@ -56,13 +56,31 @@ Value transpose(NodeContext &ctx, Value v, ArrayRef<int64_t> perm) {
                                          ctx.builder.getDenseI64ArrayAttr(perm));
 }
 
-/// Elementwise binary op with numpy broadcasting of the operands' shapes.
+/// Elementwise binary op with numpy broadcasting of the operands' shapes;
+/// the result has `element` (f32 when null).
 template <typename OpTy>
-Value binary(NodeContext &ctx, Value a, Value b) {
+Value binary(NodeContext &ctx, Value a, Value b, Type element = Type()) {
   SmallVector<int64_t> shape;
   OpTrait::util::getBroadcastedShape(tensorType(a).getShape(),
                                      tensorType(b).getShape(), shape);
-  return ctx.create<OpTy>(f32Tensor(ctx.builder, shape), a, b);
+  return ctx.create<OpTy>(
+      RankedTensorType::get(shape, element ? element
+                                           : ctx.builder.getF32Type()),
+      a, b);
+}
+
+/// An i64 constant of `shape` holding 0, 1, ... along its one dimension
+/// longer than 1.
+Value positionsI64(NodeContext &ctx, ArrayRef<int64_t> shape) {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  SmallVector<int64_t> values = llvm::to_vector(llvm::seq<int64_t>(0, n));
+  return hgraph::ConstantOp::create(
+      ctx.builder, ctx.loc,
+      DenseElementsAttr::get(
+          RankedTensorType::get(shape, ctx.builder.getI64Type()),
+          ArrayRef<int64_t>(values)));
 }
 
 Value matmul(NodeContext &ctx, Value a, Value b) {
@@ -92,8 +110,9 @@ Results importAttentionF32(NodeContext &ctx) {
       return ctx.error() << "Q, K, V and the caches must all be float32, "
                             "float16 or bfloat16 (one type), got "
                          << tensorType(x);
-  if (ctx.input(6))
-    return ctx.error() << "input 6 ('nonpad_kv_seqlen') is not supported";
+  if (ctx.input(6) && pastKey)
+    return ctx.error() << "nonpad_kv_seqlen cannot be combined with "
+                          "past_key and past_value";
   if (!pastKey != !pastValue)
     return ctx.error() << "past_key and past_value must be given together";
   int64_t rank = tensorType(q).getRank();
@@ -197,6 +216,55 @@ Results importAttentionF32(NodeContext &ctx) {
   int64_t left = ctx.intAttr("left_window_size", -1);
   int64_t right = ctx.intAttr("right_window_size", -1);
   bool window = left >= 0 || right >= 0;
+  // nonpad_kv_seqlen (an external cache): keys at or past nonpad[b] are
+  // padding, and the causal and window masks align the query block to end
+  // at nonpad[b] (offset = nonpad[b] - seq): a bias computed at run time.
+  Value paddingBias;
+  if (Value nonpad = ctx.input(6)) {
+    if (tensorType(nonpad).getNumElements() != batch)
+      return ctx.error() << "nonpad_kv_seqlen " << tensorType(nonpad)
+                         << " must hold one length per batch element ("
+                         << batch << ")";
+    Type i64 = ctx.builder.getI64Type(), i1 = ctx.builder.getI1Type();
+    Value lens = castTo(
+        ctx,
+        ctx.create<hgraph::ReshapeOp>(
+            RankedTensorType::get({batch, 1, 1, 1},
+                                  tensorType(nonpad).getElementType()),
+            nonpad),
+        i64);
+    Value keyAt = positionsI64(ctx, {1, 1, 1, kvLength});
+    Value queryAt = positionsI64(ctx, {1, 1, seq, 1});
+    Value allowed = binary<hgraph::LessOp>(ctx, keyAt, lens, i1);
+    if (causal || window) {
+      auto i64Scalar = [&](int64_t v) -> Value {
+        return scalarConstant(ctx, i64, double(v));
+      };
+      // diff = i + offset - j, offset = nonpad[b] - seq.
+      Value offset = binary<hgraph::SubOp>(ctx, lens, i64Scalar(seq), i64);
+      Value shifted = binary<hgraph::AddOp>(ctx, queryAt, offset, i64);
+      Value diff = binary<hgraph::SubOp>(ctx, shifted, keyAt, i64);
+      auto also = [&](Value condition) {
+        allowed = binary<hgraph::AndOp>(ctx, allowed, condition, i1);
+      };
+      if (causal)
+        also(binary<hgraph::GreaterOrEqualOp>(ctx, diff, i64Scalar(0), i1));
+      if (left >= 0)
+        also(binary<hgraph::LessOrEqualOp>(ctx, diff, i64Scalar(left), i1));
+      if (right >= 0)
+        also(binary<hgraph::GreaterOrEqualOp>(ctx, diff, i64Scalar(-right),
+                                              i1));
+    }
+    Value open = scalar(ctx, 0.0f);
+    Value closed = scalar(ctx, -std::numeric_limits<float>::infinity());
+    RankedTensorType at = tensorType(allowed);
+    paddingBias = ctx.create<hgraph::WhereOp>(
+        f32Tensor(ctx.builder, at.getShape()), allowed, open, closed);
+    // The run-time bias replaces the constant causal and window masks.
+    causal = false;
+    left = right = -1;
+    window = false;
+  }
   SmallVector<float> fixed(seq * kvLength, 0.0f);
   SmallVector<float> keepRow(seq, 1.0f);
   bool anyMasked = false;
@@ -243,6 +311,8 @@ Results importAttentionF32(NodeContext &ctx) {
     }
     bias = mask;
   }
+  if (paddingBias)
+    bias = bias ? binary<hgraph::AddOp>(ctx, bias, paddingBias) : paddingBias;
   Value softmaxInput;
   if (causal || window) {
     Value fixedBias = f32Constant(ctx, {seq, kvLength}, fixed);
@@ -274,7 +344,7 @@ Results importAttentionF32(NodeContext &ctx) {
   if (anyMasked)
     probs = binary<hgraph::MulOp>(ctx, probs,
                                   f32Constant(ctx, {seq, 1}, keepRow));
-  if (mask) {
+  if (mask || paddingBias) {
     // A row the run-time mask hides entirely softmaxes to NaN (every logit
     // -inf); ONNX defines its probabilities as zero. NaN != NaN picks those
     // out (as it would a NaN that came with the inputs).

@@ -357,6 +357,15 @@ def top_k(path):
           [k], path, opset=18)
 
 
+def attention_nonpad(path):
+    """Causal Attention over a static cache with per-batch valid lengths."""
+    nodes = [helper.make_node("Attention", ["q", "k", "v", "", "", "", "lens"], ["y"],
+                              name="attn", is_causal=1)]
+    _save(nodes, [_t("q", [2, 1, 1, 4]), _t("k", [2, 1, 5, 4]), _t("v", [2, 1, 5, 4]),
+                  _t("lens", [2], TensorProto.INT64)],
+          [_t("y", [2, 1, 1, 4])], [], path, opset=24)
+
+
 def lp_pool(path):
     """LpPool with p = 3 and padding."""
     nodes = [helper.make_node("LpPool", ["x"], ["y"], name="lppool", kernel_shape=[2],
