@@ -137,9 +137,11 @@ LogicalResult Importer::checkOperators() {
                         node.op_type() + ", domain '" +
                         (node.domain().empty() ? "ai.onnx" : node.domain()) +
                         "', opset " + std::to_string(opset) + ")";
-    if (!node.domain().empty() && node.domain() != "ai.onnx")
+    bool knownDomain = node.domain().empty() || node.domain() == "ai.onnx" ||
+                       node.domain() == "ai.onnx.preview.training";
+    if (!knownDomain)
       problems.push_back(where + ": operators of this domain are not supported");
-    else if (!lookupImportRule(node.op_type()))
+    else if (!lookupImportRule(node.domain(), node.op_type()))
       problems.push_back(where + ": operator is not supported");
   }
   if (problems.empty())
@@ -294,9 +296,7 @@ LogicalResult Importer::importNodes() {
       }
       ctx.inputs.push_back(it->second);
     }
-    ImportRule rule = node.domain().empty() || node.domain() == "ai.onnx"
-                          ? lookupImportRule(node.op_type())
-                          : nullptr;
+    ImportRule rule = lookupImportRule(node.domain(), node.op_type());
     if (skip || !rule) {
       // Unsupported operators were listed by checkOperators.
       markFailed();
@@ -329,7 +329,11 @@ LogicalResult Importer::importNodes() {
 OwningOpRef<ModuleOp> Importer::run() {
   context.loadDialect<hgraph::HGraphDialect, func::FuncDialect>();
   opset = defaultOpset(model);
-  if (opset == 0) {
+  // A model of training operators alone may import no default opset.
+  bool usesDefaultDomain = llvm::any_of(graph.node(), [](const auto &node) {
+    return node.domain().empty() || node.domain() == "ai.onnx";
+  });
+  if (opset == 0 && usesDefaultDomain) {
     emitError(fileLoc) << "model imports no opset of the default ONNX domain";
     return nullptr;
   }

@@ -557,6 +557,15 @@ Results importConstant(NodeContext &ctx) {
 
 } // namespace
 
+ImportRule hetc::frontend::lookupImportRule(StringRef domain,
+                                            StringRef opType) {
+  if (domain.empty() || domain == "ai.onnx")
+    return lookupImportRule(opType);
+  if (domain == "ai.onnx.preview.training")
+    return lookupTrainingRule(opType);
+  return nullptr;
+}
+
 ImportRule hetc::frontend::lookupImportRule(StringRef opType) {
   static const llvm::StringMap<ImportRule> rules = [] {
     llvm::StringMap<ImportRule> r = {

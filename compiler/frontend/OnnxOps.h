@@ -54,6 +54,10 @@ using ImportRule =
 
 /// The rule for `opType` in the default domain, or null if unsupported.
 ImportRule lookupImportRule(llvm::StringRef opType);
+/// The rule for `opType` in the ai.onnx.preview.training domain, or null.
+ImportRule lookupTrainingRule(llvm::StringRef opType);
+/// The rule for `opType` in `domain` ("" is the default domain), or null.
+ImportRule lookupImportRule(llvm::StringRef domain, llvm::StringRef opType);
 
 /// Adds the rules of one group of operators to `rules`.
 void addElementwiseRules(llvm::StringMap<ImportRule> &rules);

@@ -366,6 +366,26 @@ def attention_nonpad(path):
           [_t("y", [2, 1, 1, 4])], [], path, opset=24)
 
 
+def training(path):
+    """Momentum (nesterov) and Adagrad of the preview training domain, in a
+    model that imports no default-domain opset."""
+    domain = "ai.onnx.preview.training"
+    nodes = [
+        helper.make_node("Momentum", ["r", "t", "x", "g", "v"], ["x1", "v1"], name="momentum",
+                         domain=domain, alpha=0.9, beta=0.1, mode="nesterov",
+                         norm_coefficient=0.0),
+        helper.make_node("Adagrad", ["r", "t", "x", "g", "v"], ["x2", "h2"], name="adagrad",
+                         domain=domain),
+    ]
+    graph = helper.make_graph(
+        nodes, "test",
+        [_t("r", []), _t("t", [], TensorProto.INT64), _t("x", [3]), _t("g", [3]), _t("v", [3])],
+        [_t("x1", [3]), _t("v1", [3]), _t("x2", [3]), _t("h2", [3])])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid(domain, 1)])
+    model.ir_version = 8
+    onnx.save(model, path)
+
+
 def lp_pool(path):
     """LpPool with p = 3 and padding."""
     nodes = [helper.make_node("LpPool", ["x"], ["y"], name="lppool", kernel_shape=[2],
