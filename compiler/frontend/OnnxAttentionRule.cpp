@@ -69,20 +69,6 @@ Value binary(NodeContext &ctx, Value a, Value b, Type element = Type()) {
       a, b);
 }
 
-/// An i64 constant of `shape` holding 0, 1, ... along its one dimension
-/// longer than 1.
-Value positionsI64(NodeContext &ctx, ArrayRef<int64_t> shape) {
-  int64_t n = 1;
-  for (int64_t d : shape)
-    n *= d;
-  SmallVector<int64_t> values = llvm::to_vector(llvm::seq<int64_t>(0, n));
-  return hgraph::ConstantOp::create(
-      ctx.builder, ctx.loc,
-      DenseElementsAttr::get(
-          RankedTensorType::get(shape, ctx.builder.getI64Type()),
-          ArrayRef<int64_t>(values)));
-}
-
 Value matmul(NodeContext &ctx, Value a, Value b) {
   ArrayRef<int64_t> as = tensorType(a).getShape(), bs = tensorType(b).getShape();
   SmallVector<int64_t> shape;
@@ -233,8 +219,8 @@ Results importAttentionF32(NodeContext &ctx) {
                                   tensorType(nonpad).getElementType()),
             nonpad),
         i64);
-    Value keyAt = positionsI64(ctx, {1, 1, 1, kvLength});
-    Value queryAt = positionsI64(ctx, {1, 1, seq, 1});
+    Value keyAt = positionsAlong(ctx, kvLength, 3, 4);
+    Value queryAt = positionsAlong(ctx, seq, 2, 4);
     Value allowed = binary<hgraph::LessOp>(ctx, keyAt, lens, i1);
     if (causal || window) {
       auto i64Scalar = [&](int64_t v) -> Value {

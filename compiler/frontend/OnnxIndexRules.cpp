@@ -23,19 +23,6 @@ namespace {
 
 using Results = FailureOr<SmallVector<Value>>;
 
-/// The positions 0..n-1 as i64, laid along dimension `axis` of a tensor of
-/// rank `rank` (unit dimensions elsewhere).
-Value positions(NodeContext &ctx, int64_t n, int64_t axis, int64_t rank) {
-  SmallVector<int64_t> shape(rank, 1);
-  shape[axis] = n;
-  SmallVector<int64_t> values = llvm::to_vector(llvm::seq<int64_t>(0, n));
-  return hgraph::ConstantOp::create(
-      ctx.builder, ctx.loc,
-      DenseElementsAttr::get(
-          RankedTensorType::get(shape, ctx.builder.getI64Type()),
-          ArrayRef<int64_t>(values)));
-}
-
 /// Hardmax: 1 where the element is the first largest along `axis`, else 0.
 Results importHardmax(NodeContext &ctx) {
   if (failed(expectInputs(ctx, 1, 1)))
@@ -61,7 +48,7 @@ Results importHardmax(NodeContext &ctx) {
       ctx.builder.getBoolAttr(false), ctx.builder.getBoolAttr(false));
   Value hit = ctx.create<hgraph::EqualOp>(
       RankedTensorType::get(type.getShape(), ctx.builder.getI1Type()), best,
-      positions(ctx, type.getDimSize(*axis), *axis, rank));
+      positionsAlong(ctx, type.getDimSize(*axis), *axis, rank));
   Type element = type.getElementType();
   Value one = scalarConstant(ctx, element, 1);
   Value zero = scalarConstant(ctx, element, 0);
@@ -113,7 +100,7 @@ Results importOneHot(NodeContext &ctx) {
   shape.insert(shape.begin() + *axis, depth);
   Value hit = ctx.create<hgraph::EqualOp>(
       RankedTensorType::get(shape, ctx.builder.getI1Type()), index,
-      positions(ctx, depth, *axis, rank));
+      positionsAlong(ctx, depth, *axis, rank));
   Type element = valuesType.getElementType();
   auto pick = [&](int64_t i) -> Value {
     Value flat = ctx.create<hgraph::ReshapeOp>(
@@ -172,7 +159,7 @@ Results importTopK(NodeContext &ctx) {
   kept[*axis] = 1;
   auto keptType = RankedTensorType::get(kept, element);
   auto indexType = RankedTensorType::get(kept, ctx.builder.getI64Type());
-  Value positionsAlong = positions(ctx, n, *axis, rank);
+  Value along = positionsAlong(ctx, n, *axis, rank);
   Value masked = x;
   SmallVector<Value> values, indices;
   for (int64_t i = 0; i < k; ++i) {
@@ -192,7 +179,7 @@ Results importTopK(NodeContext &ctx) {
     if (i + 1 < k) {
       Value taken = ctx.create<hgraph::EqualOp>(
           RankedTensorType::get(type.getShape(), ctx.builder.getI1Type()),
-          where, positionsAlong);
+          where, along);
       masked = ctx.create<hgraph::WhereOp>(type, taken, sentinel, masked);
     }
   }

@@ -104,6 +104,18 @@ Value hetc::frontend::scalarConstant(NodeContext &ctx, Type element,
   return hgraph::ConstantOp::create(ctx.builder, ctx.loc, attr);
 }
 
+Value hetc::frontend::positionsAlong(NodeContext &ctx, int64_t n,
+                                     int64_t axis, int64_t rank) {
+  SmallVector<int64_t> shape(rank, 1);
+  shape[axis] = n;
+  SmallVector<int64_t> values = llvm::to_vector(llvm::seq<int64_t>(0, n));
+  return hgraph::ConstantOp::create(
+      ctx.builder, ctx.loc,
+      DenseElementsAttr::get(
+          RankedTensorType::get(shape, ctx.builder.getI64Type()),
+          ArrayRef<int64_t>(values)));
+}
+
 Type hetc::frontend::elementTypeOf(int dataType, MLIRContext *context) {
   Builder b(context);
   auto unsignedInt = [&](unsigned width) {

@@ -86,6 +86,10 @@ mlir::FailureOr<int64_t> normalizeAxis(NodeContext &ctx, int64_t axis,
 /// A scalar constant of `element` (float, integer or i1) holding `value`
 /// (rounded to nearest even for floats, truncated for integers).
 mlir::Value scalarConstant(NodeContext &ctx, mlir::Type element, double value);
+/// The positions 0..n-1 as an i64 constant laid along dimension `axis` of
+/// a tensor of rank `rank` (unit dimensions elsewhere).
+mlir::Value positionsAlong(NodeContext &ctx, int64_t n, int64_t axis,
+                           int64_t rank);
 /// Casts `v` to `element` (no-op if it already has it).
 mlir::Value castTo(NodeContext &ctx, mlir::Value v, mlir::Type element);
 /// The ONNX name of a TensorProto data type ("FLOAT"), or its number.

@@ -55,6 +55,15 @@ Value perChannel(NodeContext &ctx, Value v, int64_t rank) {
       RankedTensorType::get(shape, type.getElementType()), v);
 }
 
+/// normed * scale + bias, both [C] per channel (dimension 1).
+Value scaleAndShift(NodeContext &ctx, Value normed, Value scale, Value bias) {
+  RankedTensorType type = tensorType(normed);
+  int64_t rank = type.getRank();
+  Value scaled =
+      ctx.create<hgraph::MulOp>(type, normed, perChannel(ctx, scale, rank));
+  return ctx.create<hgraph::AddOp>(type, scaled, perChannel(ctx, bias, rank));
+}
+
 LogicalResult checkFloatInput(NodeContext &ctx, int64_t minRank) {
   RankedTensorType type = tensorType(ctx.inputs[0]);
   if (!isa<FloatType>(type.getElementType()) || type.getRank() < minRank)
@@ -77,10 +86,8 @@ Results importInstanceNorm(NodeContext &ctx) {
                          << channels << "), got " << tensorType(p);
   SmallVector<int64_t> axes = llvm::to_vector(llvm::seq<int64_t>(2, rank));
   Value normed = standardise(ctx, x, axes, ctx.floatAttr("epsilon", 1e-5f));
-  Value scaled = ctx.create<hgraph::MulOp>(
-      type, normed, perChannel(ctx, ctx.inputs[1], rank));
-  return SmallVector<Value>{ctx.create<hgraph::AddOp>(
-      type, scaled, perChannel(ctx, ctx.inputs[2], rank))};
+  return SmallVector<Value>{
+      scaleAndShift(ctx, normed, ctx.inputs[1], ctx.inputs[2])};
 }
 
 /// GroupNormalization: the channels split into num_groups groups, each
@@ -91,7 +98,7 @@ Results importGroupNorm(NodeContext &ctx) {
     return failure();
   Value x = ctx.inputs[0];
   RankedTensorType type = tensorType(x);
-  int64_t rank = type.getRank(), batch = type.getDimSize(0),
+  int64_t batch = type.getDimSize(0),
           channels = type.getDimSize(1);
   int64_t groups = ctx.intAttr("num_groups", 0);
   if (groups <= 0 || channels % groups != 0)
@@ -119,10 +126,8 @@ Results importGroupNorm(NodeContext &ctx) {
     return SmallVector<Value>{ctx.create<hgraph::ReshapeOp>(type, normed)};
   }
   Value back = ctx.create<hgraph::ReshapeOp>(type, normed);
-  Value scaled = ctx.create<hgraph::MulOp>(
-      type, back, perChannel(ctx, ctx.inputs[1], rank));
-  return SmallVector<Value>{ctx.create<hgraph::AddOp>(
-      type, scaled, perChannel(ctx, ctx.inputs[2], rank))};
+  return SmallVector<Value>{
+      scaleAndShift(ctx, back, ctx.inputs[1], ctx.inputs[2])};
 }
 
 /// MeanVarianceNormalization, as its ONNX function body: (x - E[x]) /
