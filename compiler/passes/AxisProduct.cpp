@@ -2,6 +2,8 @@
 
 #include "compiler/passes/AxisProduct.h"
 
+#include "compiler/passes/RewriteHelpers.h"
+
 #include "compiler/dialects/hgraph/IR/HGraph.h"
 
 using namespace mlir;
@@ -28,19 +30,8 @@ Value hetc::multiplyAlongAxis(PatternRewriter &rewriter, Location loc,
   auto type = cast<RankedTensorType>(x.getType());
   Type element = type.getElementType();
   int64_t rank = type.getRank(), in = type.getDimSize(axis);
-  SmallVector<int64_t> perm;
-  for (int64_t k = 0; k < rank; ++k)
-    if (k != axis)
-      perm.push_back(k);
-  perm.push_back(axis);
-  SmallVector<int64_t> moved;
-  for (int64_t k : perm)
-    moved.push_back(type.getDimSize(k));
-  Value v = x;
-  if (axis != rank - 1)
-    v = TransposeOp::create(rewriter, loc,
-                            RankedTensorType::get(moved, element), v,
-                            rewriter.getDenseI64ArrayAttr(perm));
+  Value v = moveAxisLast(rewriter, loc, x, axis);
+  SmallVector<int64_t> moved(cast<RankedTensorType>(v.getType()).getShape());
   int64_t rows = type.getNumElements() / in;
   v = ReshapeOp::create(rewriter, loc,
                         RankedTensorType::get({rows, in}, element), v);
@@ -58,11 +49,12 @@ Value hetc::multiplyAlongAxis(PatternRewriter &rewriter, Location loc,
                         v);
   if (axis == rank - 1)
     return v;
-  SmallVector<int64_t> back(rank), shape(rank);
-  for (int64_t k = 0; k < rank; ++k)
-    back[perm[k]] = k;
-  for (int64_t k = 0; k < rank; ++k)
-    shape[k] = moved[back[k]];
+  // Back: the last dimension returns to `axis`.
+  SmallVector<int64_t> back, shape;
+  for (int64_t k = 0; k < rank; ++k) {
+    back.push_back(k < axis ? k : k == axis ? rank - 1 : k - 1);
+    shape.push_back(moved[back.back()]);
+  }
   return TransposeOp::create(rewriter, loc,
                              RankedTensorType::get(shape, element), v,
                              rewriter.getDenseI64ArrayAttr(back));

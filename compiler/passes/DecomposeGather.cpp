@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/passes/DecomposePatterns.h"
+#include "compiler/passes/RewriteHelpers.h"
 
 #include "compiler/dialects/hgraph/IR/HGraph.h"
 
@@ -27,33 +28,6 @@ namespace {
 
 RankedTensorType shaped(ArrayRef<int64_t> shape, Type element) {
   return RankedTensorType::get(shape, element);
-}
-
-Value reshape(PatternRewriter &rewriter, Location loc, Value v,
-              ArrayRef<int64_t> shape) {
-  auto type = cast<RankedTensorType>(v.getType());
-  if (type.getShape() == shape)
-    return v;
-  return ReshapeOp::create(rewriter, loc, shaped(shape, type.getElementType()),
-                           v);
-}
-
-/// `v` with dimension `axis` moved last.
-Value moveLast(PatternRewriter &rewriter, Location loc, Value v, int64_t axis) {
-  auto type = cast<RankedTensorType>(v.getType());
-  int64_t rank = type.getRank();
-  if (axis == rank - 1)
-    return v;
-  SmallVector<int64_t> perm, shape;
-  for (int64_t d = 0; d < rank; ++d)
-    if (d != axis)
-      perm.push_back(d);
-  perm.push_back(axis);
-  for (int64_t d : perm)
-    shape.push_back(type.getDimSize(d));
-  return TransposeOp::create(rewriter, loc,
-                             shaped(shape, type.getElementType()), v,
-                             rewriter.getDenseI64ArrayAttr(perm));
 }
 
 /// Whether `v` is a constant (such gathers lower without this pattern).
@@ -80,7 +54,7 @@ Value select(PatternRewriter &rewriter, Location loc, Value indices,
   Value wrapped = AddOp::create(rewriter, loc, indexType, indices, count);
   Value index = WhereOp::create(rewriter, loc, indexType, negative, wrapped,
                                 indices);
-  index = reshape(rewriter, loc, index, indexShape);
+  index = reshapeTo(rewriter, loc, index, indexShape);
 
   SmallVector<APInt> positions;
   for (int64_t i = 0; i < n; ++i)
@@ -134,8 +108,8 @@ struct DecomposeDynamicGather : OpRewritePattern<GatherOp> {
     tableShape.append(idxShape.size(), 1);
     llvm::append_range(tableShape, after);
     tableShape.push_back(n);
-    Value table = reshape(rewriter, loc,
-                          moveLast(rewriter, loc, op.getInput(), axis),
+    Value table = reshapeTo(rewriter, loc,
+                          moveAxisLast(rewriter, loc, op.getInput(), axis),
                           tableShape);
     SmallVector<int64_t> indexShape(before.size(), 1);
     llvm::append_range(indexShape, idxShape);
@@ -176,7 +150,7 @@ struct DecomposeDynamicGatherElements : OpRewritePattern<GatherElementsOp> {
     tableShape[axis] = 1;
     tableShape.push_back(n);
     Value table =
-        reshape(rewriter, loc, moveLast(rewriter, loc, x, axis), tableShape);
+        reshapeTo(rewriter, loc, moveAxisLast(rewriter, loc, x, axis), tableShape);
     SmallVector<int64_t> indexShape(idxShape);
     indexShape.push_back(1);
     rewriter.replaceOp(op, select(rewriter, loc, op.getIndices(), indexShape,

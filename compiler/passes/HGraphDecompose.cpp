@@ -3,6 +3,7 @@
 #include "compiler/passes/Passes.h"
 
 #include "compiler/passes/DecomposePatterns.h"
+#include "compiler/passes/RewriteHelpers.h"
 
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -235,19 +236,6 @@ struct DecomposeBatchNorm : OpRewritePattern<BatchNormOp> {
     return success();
   }
 };
-
-/// A tensor type of `shape` with `like`'s element type.
-RankedTensorType withShape(Value like, ArrayRef<int64_t> shape) {
-  return RankedTensorType::get(
-      shape, cast<RankedTensorType>(like.getType()).getElementType());
-}
-
-Value reshapeTo(PatternRewriter &rewriter, Location loc, Value v,
-                ArrayRef<int64_t> shape) {
-  if (cast<RankedTensorType>(v.getType()).getShape() == shape)
-    return v;
-  return ReshapeOp::create(rewriter, loc, withShape(v, shape), v);
-}
 
 int64_t product(ArrayRef<int64_t> dims) {
   int64_t n = 1;
