@@ -83,15 +83,8 @@ Results importOneHot(NodeContext &ctx) {
   if (failed(axis))
     return failure();
   // Indices of any numeric type are truncated to integers.
-  auto i64Type = RankedTensorType::get(idxType.getShape(),
-                                       ctx.builder.getI64Type());
-  Value index = castTo(ctx, indices, ctx.builder.getI64Type());
-  Value negative = ctx.create<hgraph::LessOp>(
-      RankedTensorType::get(idxType.getShape(), ctx.builder.getI1Type()),
-      index, scalarConstant(ctx, ctx.builder.getI64Type(), 0));
-  Value wrapped = ctx.create<hgraph::AddOp>(
-      i64Type, index, scalarConstant(ctx, ctx.builder.getI64Type(), double(depth)));
-  index = ctx.create<hgraph::WhereOp>(i64Type, negative, wrapped, index);
+  Value index = wrapIndices(
+      ctx, castTo(ctx, indices, ctx.builder.getI64Type()), depth);
   SmallVector<int64_t> spread(idxType.getShape());
   spread.insert(spread.begin() + *axis, 1);
   index = ctx.create<hgraph::ReshapeOp>(

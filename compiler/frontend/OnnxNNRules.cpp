@@ -336,12 +336,7 @@ Results importLpPool(NodeContext &ctx) {
   std::optional<SmallVector<int64_t>> kernel = ctx.intsAttr("kernel_shape");
   if (!kernel)
     return ctx.error() << "needs kernel_shape";
-  auto scalar = [&](double v) -> Value {
-    return hgraph::ConstantOp::create(
-        ctx.builder, ctx.loc,
-        DenseElementsAttr::get(RankedTensorType::get({}, element),
-                               FloatAttr::get(element, v).getValue()));
-  };
+  auto scalar = [&](double v) { return scalarConstant(ctx, element, v); };
   Value powered = ctx.create<hgraph::AbsOp>(x);
   if (p != 1)
     powered = ctx.create<hgraph::PowOp>(tensorType(x), powered,

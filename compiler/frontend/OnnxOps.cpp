@@ -116,6 +116,18 @@ Value hetc::frontend::positionsAlong(NodeContext &ctx, int64_t n,
           ArrayRef<int64_t>(values)));
 }
 
+Value hetc::frontend::wrapIndices(NodeContext &ctx, Value indices,
+                                  int64_t n) {
+  RankedTensorType type = tensorType(indices);
+  Type element = type.getElementType();
+  Value negative = ctx.create<hgraph::LessOp>(
+      RankedTensorType::get(type.getShape(), ctx.builder.getI1Type()),
+      indices, scalarConstant(ctx, element, 0));
+  Value wrapped = ctx.create<hgraph::AddOp>(
+      type, indices, scalarConstant(ctx, element, double(n)));
+  return ctx.create<hgraph::WhereOp>(type, negative, wrapped, indices);
+}
+
 Type hetc::frontend::elementTypeOf(int dataType, MLIRContext *context) {
   Builder b(context);
   auto unsignedInt = [&](unsigned width) {

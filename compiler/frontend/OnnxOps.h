@@ -90,6 +90,9 @@ mlir::Value scalarConstant(NodeContext &ctx, mlir::Type element, double value);
 /// a tensor of rank `rank` (unit dimensions elsewhere).
 mlir::Value positionsAlong(NodeContext &ctx, int64_t n, int64_t axis,
                            int64_t rank);
+/// Integer `indices` into a dimension of size `n`, negative ones counted
+/// from its end (index + n where index < 0).
+mlir::Value wrapIndices(NodeContext &ctx, mlir::Value indices, int64_t n);
 /// Casts `v` to `element` (no-op if it already has it).
 mlir::Value castTo(NodeContext &ctx, mlir::Value v, mlir::Type element);
 /// The ONNX name of a TensorProto data type ("FLOAT"), or its number.

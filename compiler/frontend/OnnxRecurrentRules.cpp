@@ -67,11 +67,7 @@ public:
   Value mul(Value a, Value b) {
     return ctx.create<hgraph::MulOp>(broadcast(a, b), a, b);
   }
-  Value scalar(double v) {
-    return hgraph::ConstantOp::create(
-        ctx.builder, ctx.loc,
-        DenseElementsAttr::get(type({}), FloatAttr::get(element, v).getValue()));
-  }
+  Value scalar(double v) { return scalarConstant(ctx, element, v); }
   Value zeros(ArrayRef<int64_t> shape) {
     return hgraph::ConstantOp::create(
         ctx.builder, ctx.loc,

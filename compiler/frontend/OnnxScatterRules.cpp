@@ -28,15 +28,10 @@ RankedTensorType shaped(ArrayRef<int64_t> shape, Type element) {
   return RankedTensorType::get(shape, element);
 }
 
-Value constantOf(NodeContext &ctx, RankedTensorType type, Attribute value) {
+/// A constant of `type` with every element `value`.
+Value splat(NodeContext &ctx, RankedTensorType type, Attribute value) {
   return hgraph::ConstantOp::create(ctx.builder, ctx.loc,
                                     DenseElementsAttr::get(type, value));
-}
-
-Value scalarInt(NodeContext &ctx, Type element, int64_t value) {
-  return constantOf(ctx, shaped({}, element),
-                    IntegerAttr::get(element, APInt(element.getIntOrFloatBitWidth(),
-                                                    value, /*isSigned=*/true)));
 }
 
 Value reshape(NodeContext &ctx, Value v, ArrayRef<int64_t> shape) {
@@ -83,18 +78,6 @@ Value reduceAxis(NodeContext &ctx, hgraph::ReduceKind kind, Value x,
       ctx.builder.getDenseI64ArrayAttr({axis}), ctx.builder.getBoolAttr(false));
 }
 
-/// Negative indices count from the end of a dimension of size `n`.
-Value wrapIndices(NodeContext &ctx, Value indices, int64_t n) {
-  RankedTensorType type = tensorType(indices);
-  Type element = type.getElementType();
-  Value negative = ctx.create<hgraph::LessOp>(
-      shaped(type.getShape(), ctx.builder.getI1Type()), indices,
-      scalarInt(ctx, element, 0));
-  Value wrapped = ctx.create<hgraph::AddOp>(type, indices,
-                                            scalarInt(ctx, element, n));
-  return ctx.create<hgraph::WhereOp>(type, negative, wrapped, indices);
-}
-
 /// The data where no update lands, else the combined updates with the data
 /// as the reduction says. `combined` holds the updates' combination (the
 /// identity where none lands); `landed` counts the updates.
@@ -103,7 +86,7 @@ Value finish(NodeContext &ctx, Value data, Value combined, Value landed,
   RankedTensorType type = tensorType(data);
   Type element = type.getElementType();
   auto boolType = shaped(type.getShape(), ctx.builder.getI1Type());
-  Value zero = constantOf(ctx, shaped({}, element), FloatAttr::get(element, 0.0));
+  Value zero = scalarConstant(ctx, element, 0.0);
   Value any = ctx.create<hgraph::GreaterOp>(boolType, landed, zero);
   Value merged = combined;
   if (reduction == "add")
@@ -180,9 +163,9 @@ Results importScatterElements(NodeContext &ctx) {
   Value hit = ctx.create<hgraph::EqualOp>(
       shaped(hitShape, ctx.builder.getI1Type()), index, iota);
   auto floats = shaped(hitShape, element);
-  Value identity = constantOf(ctx, shaped({}, element), combine->identity);
-  Value one = constantOf(ctx, shaped({}, element), FloatAttr::get(element, 1.0));
-  Value zero = constantOf(ctx, shaped({}, element), FloatAttr::get(element, 0.0));
+  Value identity = splat(ctx, shaped({}, element), combine->identity);
+  Value one = scalarConstant(ctx, element, 1.0);
+  Value zero = scalarConstant(ctx, element, 0.0);
   int64_t last = int64_t(hitShape.size()) - 1;
   Value contrib = ctx.create<hgraph::WhereOp>(floats, hit, update, identity);
   Value combinedRows = reduceAxis(ctx, combine->kind, contrib, last);
@@ -272,7 +255,7 @@ Results importScatterND(NodeContext &ctx) {
     part = wrapIndices(ctx, part, dType.getDimSize(j));
     if (stride != 1)
       part = ctx.create<hgraph::MulOp>(columnType, part,
-                                       scalarInt(ctx, indexType, stride));
+                                       scalarConstant(ctx, indexType, double(stride)));
     flat = flat ? ctx.create<hgraph::AddOp>(columnType, flat, part) : part;
   }
   SmallVector<APInt> positions;
@@ -293,13 +276,13 @@ Results importScatterND(NodeContext &ctx) {
         ctx.builder.getDenseI64ArrayAttr({1, 0}));
   Value update = reshape(ctx, rows, {1, rest, batch});
   auto floats = shaped({cells, rest, batch}, element);
-  Value identity = constantOf(ctx, shaped({}, element), combine->identity);
-  Value zero = constantOf(ctx, shaped({}, element), FloatAttr::get(element, 0.0));
+  Value identity = splat(ctx, shaped({}, element), combine->identity);
+  Value zero = scalarConstant(ctx, element, 0.0);
   Value contrib = ctx.create<hgraph::WhereOp>(floats, hit, update, identity);
   Value combined = reduceAxis(ctx, combine->kind, contrib, 2);
   // The count needs the updates' cells: ones shaped like one update.
   Value ones =
-      constantOf(ctx, shaped({1, rest, 1}, element), FloatAttr::get(element, 1.0));
+      splat(ctx, shaped({1, rest, 1}, element), FloatAttr::get(element, 1.0));
   Value count = ctx.create<hgraph::WhereOp>(floats, hit, ones, zero);
   Value landed = reduceAxis(ctx, hgraph::ReduceKind::sum, count, 2);
   combined = reshape(ctx, combined, dType.getShape());
