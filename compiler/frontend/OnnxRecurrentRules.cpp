@@ -222,9 +222,18 @@ Results importRecurrent(NodeContext &ctx, Cell cell) {
     if (wb)
       xw = u.add(xw, wb);
     xw = u.reshape(xw, {seq, batch, gh});
-    // The Rb of GRU's h gate stays apart (linear_before_reset); the rest
-    // joins the input projection.
+    // Every gate adds its Rb to H * R^T. GRU's h gate without
+    // linear_before_reset multiplies (r . H) by its own block of R instead,
+    // and adds its Rb after that product.
     bool lbr = cell == Cell::Gru && ctx.intAttr("linear_before_reset", 0) != 0;
+    Value rdh, rbh;
+    if (cell == Cell::Gru && !lbr) {
+      rdh = u.slice(rd, {0, 2 * hidden}, {hidden, hidden});
+      if (rb)
+        rbh = u.reshape(u.slice(u.reshape(rb, {1, gh}), {0, 2 * hidden},
+                                {1, hidden}),
+                        {hidden});
+    }
     auto gate = [&](Value v, int64_t g) {
       return u.slice(v, {0, g * hidden}, {batch, hidden});
     };
@@ -252,7 +261,7 @@ Results importRecurrent(NodeContext &ctx, Cell cell) {
       int64_t t = reverse ? seq - 1 - step : step;
       Value xt = u.reshape(u.slice(xw, {t, 0, 0}, {1, batch, gh}), {batch, gh});
       Value hr = u.matmul(h, rd);
-      if (rb && !lbr)
+      if (rb)
         hr = u.add(hr, rb);
       Value hNew, cNew;
       if (cell == Cell::Rnn) {
@@ -262,8 +271,6 @@ Results importRecurrent(NodeContext &ctx, Cell cell) {
         hNew = *a;
       } else if (cell == Cell::Gru) {
         // z, r, h.
-        if (rb && lbr)
-          hr = u.add(hr, rb); // every gate's Rb is inside hr here
         FailureOr<Value> z = act(0, u.add(gate(xt, 0), gate(hr, 0)));
         FailureOr<Value> rg = act(0, u.add(gate(xt, 1), gate(hr, 1)));
         if (failed(z) || failed(rg))
@@ -273,13 +280,9 @@ Results importRecurrent(NodeContext &ctx, Cell cell) {
           candidate = u.add(gate(xt, 2), u.mul(*rg, gate(hr, 2)));
         } else {
           Value rh = u.mul(*rg, h);
-          Value rdh = u.slice(rd, {0, 2 * hidden}, {hidden, hidden});
           candidate = u.add(gate(xt, 2), u.matmul(rh, rdh));
-          if (rb)
-            candidate = u.add(candidate, u.reshape(u.slice(u.reshape(rb, {1, gh}),
-                                                           {0, 2 * hidden},
-                                                           {1, hidden}),
-                                                   {hidden}));
+          if (rbh)
+            candidate = u.add(candidate, rbh);
         }
         FailureOr<Value> ht = act(1, candidate);
         if (failed(ht))
