@@ -139,10 +139,13 @@ AxisMap axisMap(ResizeOp op, int64_t d) {
     std::vector<double> c = coefficients(op, ratio, scale);
     int64_t n = int64_t(c.size());
     // The n coordinates nearest to the source (ties to the lower one), in
-    // the input padded by ceil(n / 2) edge copies on each side.
+    // the input padded by ceil(n / 2) edge copies on each side. They lie
+    // within n + 1 of floor(source), so only those are candidates.
     int64_t pad = (n + 1) / 2;
+    int64_t base = int64_t(floor);
     std::vector<int64_t> near;
-    for (int64_t i = -pad; i < map.in + pad; ++i)
+    for (int64_t i = std::max(-pad, base - n - 1);
+         i <= std::min(map.in + pad - 1, base + n + 1); ++i)
       near.push_back(i);
     std::stable_sort(near.begin(), near.end(), [&](int64_t a, int64_t b) {
       return std::abs(*source - double(a)) < std::abs(*source - double(b));
