@@ -56,19 +56,6 @@ Value transpose(NodeContext &ctx, Value v, ArrayRef<int64_t> perm) {
                                          ctx.builder.getDenseI64ArrayAttr(perm));
 }
 
-/// Elementwise binary op with numpy broadcasting of the operands' shapes;
-/// the result has `element` (f32 when null).
-template <typename OpTy>
-Value binary(NodeContext &ctx, Value a, Value b, Type element = Type()) {
-  SmallVector<int64_t> shape;
-  OpTrait::util::getBroadcastedShape(tensorType(a).getShape(),
-                                     tensorType(b).getShape(), shape);
-  return ctx.create<OpTy>(
-      RankedTensorType::get(shape, element ? element
-                                           : ctx.builder.getF32Type()),
-      a, b);
-}
-
 Value matmul(NodeContext &ctx, Value a, Value b) {
   ArrayRef<int64_t> as = tensorType(a).getShape(), bs = tensorType(b).getShape();
   SmallVector<int64_t> shape;
@@ -183,15 +170,15 @@ Results importAttentionF32(NodeContext &ctx) {
   if (const onnx::AttributeProto *s = ctx.attr("scale"))
     scale = s->f();
   Value root = scalar(ctx, float(std::sqrt(scale)));
-  Value qScaled = binary<hgraph::MulOp>(ctx, q, root);
-  Value kScaled = binary<hgraph::MulOp>(ctx, keys, root);
+  Value qScaled = broadcastBinary<hgraph::MulOp>(ctx, q, root);
+  Value kScaled = broadcastBinary<hgraph::MulOp>(ctx, keys, root);
   Value scores =
       matmul(ctx, qScaled, transpose(ctx, kScaled, {0, 1, 3, 2}));
   float softcap = ctx.floatAttr("softcap", 0.0f);
   if (softcap > 0.0f) {
     Value cap = scalar(ctx, softcap);
-    Value t = ctx.create<hgraph::TanhOp>(binary<hgraph::DivOp>(ctx, scores, cap));
-    scores = binary<hgraph::MulOp>(ctx, t, cap);
+    Value t = ctx.create<hgraph::TanhOp>(broadcastBinary<hgraph::DivOp>(ctx, scores, cap));
+    scores = broadcastBinary<hgraph::MulOp>(ctx, t, cap);
   }
   Value qkOutput = scores;
 
@@ -221,24 +208,24 @@ Results importAttentionF32(NodeContext &ctx) {
         i64);
     Value keyAt = positionsAlong(ctx, kvLength, 3, 4);
     Value queryAt = positionsAlong(ctx, seq, 2, 4);
-    Value allowed = binary<hgraph::LessOp>(ctx, keyAt, lens, i1);
+    Value allowed = broadcastBinary<hgraph::LessOp>(ctx, keyAt, lens, i1);
     if (causal || window) {
       auto i64Scalar = [&](int64_t v) -> Value {
         return scalarConstant(ctx, i64, double(v));
       };
       // diff = i + offset - j, offset = nonpad[b] - seq.
-      Value offset = binary<hgraph::SubOp>(ctx, lens, i64Scalar(seq), i64);
-      Value shifted = binary<hgraph::AddOp>(ctx, queryAt, offset, i64);
-      Value diff = binary<hgraph::SubOp>(ctx, shifted, keyAt, i64);
+      Value offset = broadcastBinary<hgraph::SubOp>(ctx, lens, i64Scalar(seq), i64);
+      Value shifted = broadcastBinary<hgraph::AddOp>(ctx, queryAt, offset, i64);
+      Value diff = broadcastBinary<hgraph::SubOp>(ctx, shifted, keyAt, i64);
       auto also = [&](Value condition) {
-        allowed = binary<hgraph::AndOp>(ctx, allowed, condition, i1);
+        allowed = broadcastBinary<hgraph::AndOp>(ctx, allowed, condition, i1);
       };
       if (causal)
-        also(binary<hgraph::GreaterOrEqualOp>(ctx, diff, i64Scalar(0), i1));
+        also(broadcastBinary<hgraph::GreaterOrEqualOp>(ctx, diff, i64Scalar(0), i1));
       if (left >= 0)
-        also(binary<hgraph::LessOrEqualOp>(ctx, diff, i64Scalar(left), i1));
+        also(broadcastBinary<hgraph::LessOrEqualOp>(ctx, diff, i64Scalar(left), i1));
       if (right >= 0)
-        also(binary<hgraph::GreaterOrEqualOp>(ctx, diff, i64Scalar(-right),
+        also(broadcastBinary<hgraph::GreaterOrEqualOp>(ctx, diff, i64Scalar(-right),
                                               i1));
     }
     Value open = scalar(ctx, 0.0f);
@@ -298,12 +285,12 @@ Results importAttentionF32(NodeContext &ctx) {
     bias = mask;
   }
   if (paddingBias)
-    bias = bias ? binary<hgraph::AddOp>(ctx, bias, paddingBias) : paddingBias;
+    bias = bias ? broadcastBinary<hgraph::AddOp>(ctx, bias, paddingBias) : paddingBias;
   Value softmaxInput;
   if (causal || window) {
     Value fixedBias = f32Constant(ctx, {seq, kvLength}, fixed);
-    Value total = bias ? binary<hgraph::AddOp>(ctx, bias, fixedBias) : fixedBias;
-    Value withBias = binary<hgraph::AddOp>(ctx, scores, total);
+    Value total = bias ? broadcastBinary<hgraph::AddOp>(ctx, bias, fixedBias) : fixedBias;
+    Value withBias = broadcastBinary<hgraph::AddOp>(ctx, scores, total);
     if (mode == 2)
       qkOutput = withBias;
     softmaxInput = withBias;
@@ -316,11 +303,11 @@ Results importAttentionF32(NodeContext &ctx) {
             fixed[i * kvLength + j] = 0.0f;
       Value guarded = f32Constant(ctx, {seq, kvLength}, fixed);
       Value guardedTotal =
-          bias ? binary<hgraph::AddOp>(ctx, bias, guarded) : guarded;
-      softmaxInput = binary<hgraph::AddOp>(ctx, scores, guardedTotal);
+          bias ? broadcastBinary<hgraph::AddOp>(ctx, bias, guarded) : guarded;
+      softmaxInput = broadcastBinary<hgraph::AddOp>(ctx, scores, guardedTotal);
     }
   } else {
-    softmaxInput = bias ? binary<hgraph::AddOp>(ctx, scores, bias) : scores;
+    softmaxInput = bias ? broadcastBinary<hgraph::AddOp>(ctx, scores, bias) : scores;
     if (mode == 2)
       qkOutput = softmaxInput;
   }
@@ -328,7 +315,7 @@ Results importAttentionF32(NodeContext &ctx) {
       tensorType(softmaxInput), softmaxInput,
       ctx.builder.getI64IntegerAttr(tensorType(softmaxInput).getRank() - 1));
   if (anyMasked)
-    probs = binary<hgraph::MulOp>(ctx, probs,
+    probs = broadcastBinary<hgraph::MulOp>(ctx, probs,
                                   f32Constant(ctx, {seq, 1}, keepRow));
   if (mask || paddingBias) {
     // A row the run-time mask hides entirely softmaxes to NaN (every logit

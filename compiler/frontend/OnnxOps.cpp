@@ -84,6 +84,17 @@ std::string hetc::frontend::dataTypeName(int dataType) {
   return name.empty() ? "number " + std::to_string(dataType) : name;
 }
 
+RankedTensorType hetc::frontend::broadcastResultType(Value a, Value b,
+                                                    Type element) {
+  SmallVector<int64_t> shape;
+  bool broadcasts = OpTrait::util::getBroadcastedShape(
+      tensorType(a).getShape(), tensorType(b).getShape(), shape);
+  assert(broadcasts && "operand shapes must broadcast");
+  (void)broadcasts;
+  return RankedTensorType::get(shape,
+                               element ? element : tensorType(a).getElementType());
+}
+
 Value hetc::frontend::scalarConstant(NodeContext &ctx, Type element,
                                      double value) {
   auto type = RankedTensorType::get({}, element);

@@ -83,6 +83,16 @@ std::optional<llvm::SmallVector<double>> constantFloats(mlir::Value v);
 mlir::FailureOr<int64_t> normalizeAxis(NodeContext &ctx, int64_t axis,
                                        int64_t rank,
                                        llvm::StringRef what = "axis");
+/// The numpy broadcast of the shapes of `a` and `b`, with `element` (`a`'s
+/// element type when null). The shapes must broadcast.
+mlir::RankedTensorType broadcastResultType(mlir::Value a, mlir::Value b,
+                                           mlir::Type element = {});
+/// `OpTy` of `a` and `b` with the broadcast result type.
+template <typename OpTy>
+mlir::Value broadcastBinary(NodeContext &ctx, mlir::Value a, mlir::Value b,
+                            mlir::Type element = {}) {
+  return ctx.create<OpTy>(broadcastResultType(a, b, element), a, b);
+}
 /// A scalar constant of `element` (float, integer or i1) holding `value`
 /// (rounded to nearest even for floats, truncated for integers).
 mlir::Value scalarConstant(NodeContext &ctx, mlir::Type element, double value);

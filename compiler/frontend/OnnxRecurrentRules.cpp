@@ -15,8 +15,6 @@
 
 #include "compiler/dialects/hgraph/IR/HGraph.h"
 
-#include "mlir/Dialect/Traits.h"
-
 using namespace mlir;
 using namespace hetc;
 using namespace hetc::frontend;
@@ -59,13 +57,13 @@ public:
         type({tensorType(a).getDimSize(0), tensorType(b).getDimSize(1)}), a, b);
   }
   Value add(Value a, Value b) {
-    return ctx.create<hgraph::AddOp>(broadcast(a, b), a, b);
+    return broadcastBinary<hgraph::AddOp>(ctx, a, b);
   }
   Value sub(Value a, Value b) {
-    return ctx.create<hgraph::SubOp>(broadcast(a, b), a, b);
+    return broadcastBinary<hgraph::SubOp>(ctx, a, b);
   }
   Value mul(Value a, Value b) {
-    return ctx.create<hgraph::MulOp>(broadcast(a, b), a, b);
+    return broadcastBinary<hgraph::MulOp>(ctx, a, b);
   }
   Value scalar(double v) { return scalarConstant(ctx, element, v); }
   Value zeros(ArrayRef<int64_t> shape) {
@@ -111,15 +109,6 @@ public:
   NodeContext &ctx;
   Type element;
 
-private:
-  RankedTensorType broadcast(Value a, Value b) {
-    SmallVector<int64_t> shape;
-    bool ok = OpTrait::util::getBroadcastedShape(tensorType(a).getShape(),
-                                                 tensorType(b).getShape(), shape);
-    (void)ok;
-    assert(ok && "recurrent operands broadcast");
-    return type(shape);
-  }
 };
 
 Results importRecurrent(NodeContext &ctx, Cell cell) {

@@ -11,8 +11,6 @@
 
 #include "compiler/dialects/hgraph/IR/HGraph.h"
 
-#include "mlir/Dialect/Traits.h"
-
 using namespace mlir;
 using namespace hetc;
 using namespace hetc::frontend;
@@ -25,23 +23,25 @@ using Results = FailureOr<SmallVector<Value>>;
 struct Math {
   NodeContext &ctx;
 
-  RankedTensorType shapeOf(Value a, Value b) {
-    SmallVector<int64_t> shape;
-    (void)OpTrait::util::getBroadcastedShape(tensorType(a).getShape(),
-                                             tensorType(b).getShape(), shape);
-    return RankedTensorType::get(shape, tensorType(a).getElementType());
+  Value add(Value a, Value b) {
+    return broadcastBinary<hgraph::AddOp>(ctx, a, b);
   }
-  Value add(Value a, Value b) { return ctx.create<hgraph::AddOp>(shapeOf(a, b), a, b); }
-  Value sub(Value a, Value b) { return ctx.create<hgraph::SubOp>(shapeOf(a, b), a, b); }
-  Value mul(Value a, Value b) { return ctx.create<hgraph::MulOp>(shapeOf(a, b), a, b); }
-  Value div(Value a, Value b) { return ctx.create<hgraph::DivOp>(shapeOf(a, b), a, b); }
+  Value sub(Value a, Value b) {
+    return broadcastBinary<hgraph::SubOp>(ctx, a, b);
+  }
+  Value mul(Value a, Value b) {
+    return broadcastBinary<hgraph::MulOp>(ctx, a, b);
+  }
+  Value div(Value a, Value b) {
+    return broadcastBinary<hgraph::DivOp>(ctx, a, b);
+  }
   Value c(double v) { return scalarConstant(ctx, ctx.builder.getF32Type(), v); }
   /// `then` where the step count t > 0, `otherwise` elsewhere (scalars).
   Value ifStarted(Value t, Value then, Value otherwise) {
     auto boolType = RankedTensorType::get({}, ctx.builder.getI1Type());
     Value started = ctx.create<hgraph::GreaterOp>(
         boolType, t, scalarConstant(ctx, tensorType(t).getElementType(), 0));
-    return ctx.create<hgraph::WhereOp>(shapeOf(then, otherwise), started, then,
+    return ctx.create<hgraph::WhereOp>(broadcastResultType(then, otherwise), started, then,
                                        otherwise);
   }
 };
