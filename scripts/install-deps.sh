@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Installs every build and test dependency of hetc on a fresh Debian 12
-# machine: Debian's packages with apt, and onnx, onnxruntime and numpy for
-# the Python that scripts/python.sh names (the first python3 on PATH when
-# it can take them, else a virtual environment in .venv).
+# machine: Debian's packages with apt, and the Python packages of
+# scripts/requirements.lock (onnx, onnxruntime, numpy and their
+# dependencies, exact versions checked by hash) for the Python that
+# scripts/python.sh names (the first python3 on PATH when it can take them,
+# else a virtual environment in .venv). Debian's LLVM is held to major
+# version 22 by package name; the archive keeps only its newest point release.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,7 +17,7 @@ APT_PACKAGES=(
   zlib1g-dev libzstd-dev libedit-dev libxml2-dev libcurl4-openssl-dev
   python3 python3-pip python3-venv
 )
-PY_PACKAGES=(onnx onnxruntime numpy)
+LOCK=scripts/requirements.lock
 
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
@@ -29,17 +32,34 @@ if [ "${#missing[@]}" -ne 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-has_packages() { "$1" -c 'import onnx, onnxruntime, numpy' >/dev/null 2>&1; }
+# True when `$1` has exactly the versions the lock file names.
+has_packages() {
+  "$1" - "$LOCK" <<'PY' >/dev/null 2>&1
+import re, sys
+from importlib import metadata
+for line in open(sys.argv[1]):
+    m = re.match(r"([A-Za-z0-9_.-]+)==(\S+)", line)
+    if m and metadata.version(m.group(1)) != m.group(2):
+        sys.exit(1)
+PY
+}
+pip_install() {
+  "$1" -m pip install -q --disable-pip-version-check --require-hashes \
+    --only-binary=:all: -r "$LOCK"
+}
 
 PYTHON="$(bash scripts/python.sh)"
 if has_packages "$PYTHON"; then
   exit 0
 fi
-echo "hetc: installing Python packages for $PYTHON: ${PY_PACKAGES[*]}"
-if ! "$PYTHON" -m pip install -q "${PY_PACKAGES[@]}"; then
+echo "hetc: installing the Python packages of $LOCK for $PYTHON"
+if ! pip_install "$PYTHON"; then
   # A system Python that refuses pip (PEP 668) gets a virtual environment.
   echo "hetc: $PYTHON refuses packages; creating a virtual environment in .venv"
   "$PYTHON" -m venv .venv
-  .venv/bin/python3 -m pip install -q "${PY_PACKAGES[@]}"
+  pip_install .venv/bin/python3
 fi
-has_packages "$(bash scripts/python.sh)"
+if ! has_packages "$(bash scripts/python.sh)"; then
+  echo "hetc: the Python packages do not match $LOCK" >&2
+  exit 1
+fi
