@@ -5,6 +5,7 @@
 #include "compiler/frontend/OnnxOps.h"
 
 #include "runtime/io/Npy.h"
+#include "runtime/io/SafeRead.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/StringRef.h"
@@ -92,17 +93,14 @@ FailureOr<DenseElementsAttr> fromNpy(StringRef bytes, StringRef path,
 FailureOr<DenseElementsAttr>
 hetc::frontend::readInputValue(const std::string &path, MLIRContext *context,
                                std::string &error) {
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
-  if (!buffer) {
-    error = "cannot be opened: " + buffer.getError().message();
+  std::string bytes;
+  if (!io::readRegularFile(path, io::kMaxReadBytes, bytes, error))
     return failure();
-  }
-  StringRef bytes = (*buffer)->getBuffer();
   if (StringRef(path).ends_with(".npy"))
     return fromNpy(bytes, path, context, error);
   onnx::TensorProto tensor;
-  if (!tensor.ParseFromArray(bytes.data(), int(bytes.size()))) {
+  if (bytes.size() > size_t(INT32_MAX) ||
+      !tensor.ParseFromArray(bytes.data(), int(bytes.size()))) {
     error = "is neither a .npy file nor a serialised ONNX TensorProto";
     return failure();
   }

@@ -5,11 +5,13 @@
 #include "compiler/dialects/hgraph/IR/HGraph.h"
 #include "compiler/frontend/InputValues.h"
 #include "compiler/frontend/OnnxOps.h"
+#include "runtime/io/SafeRead.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
@@ -58,6 +60,9 @@ private:
   LogicalResult importNodes();
   bool readExternal(const onnx::TensorProto &tensor, std::string &bytes,
                     std::string &error);
+  std::unique_ptr<llvm::MemoryBuffer>
+  openExternalFile(StringRef relative, const std::string &location,
+                   std::string &error);
 
   const onnx::ModelProto &model;
   const onnx::GraphProto &graph;
@@ -71,6 +76,48 @@ private:
   /// Open external data files, by their path relative to the model.
   llvm::StringMap<std::unique_ptr<llvm::MemoryBuffer>> externalFiles;
 };
+
+std::unique_ptr<llvm::MemoryBuffer>
+Importer::openExternalFile(StringRef relative, const std::string &location,
+                           std::string &error) {
+  // The path is checked once symbolic links are resolved: a link inside
+  // the model's folder that points out of it is refused like '../'.
+  StringRef parent = llvm::sys::path::parent_path(source);
+  SmallString<256> folder(parent.empty() ? "." : parent), path(folder);
+  llvm::sys::path::append(path, relative);
+  SmallString<256> realFolder, realPath;
+  if (std::error_code ec = llvm::sys::fs::real_path(path, realPath)) {
+    error = "has external data in '" + std::string(path) +
+            "', which cannot be opened: " + ec.message();
+    return nullptr;
+  }
+  if (llvm::sys::fs::real_path(folder, realFolder) ||
+      !StringRef(realPath).starts_with(realFolder.str().str() + "/")) {
+    error = "has external data at '" + location + "', which resolves to '" +
+            std::string(realPath) + "', outside the model's folder";
+    return nullptr;
+  }
+  uint64_t size = 0;
+  std::string reason;
+  int fd = io::openRegularFile(std::string(realPath), size, reason);
+  if (fd < 0) {
+    error = "has external data in '" + std::string(path) + "', which " + reason;
+    return nullptr;
+  }
+  // Mapped, not read: only the regions tensors use are touched, once.
+  auto buffer = llvm::MemoryBuffer::getOpenFile(
+      llvm::sys::fs::convertFDToNativeFile(fd), realPath, size,
+      /*RequiresNullTerminator=*/false);
+  ::close(fd);
+  if (!buffer) {
+    error = "has external data in '" + std::string(path) +
+            "', which cannot be read: " + buffer.getError().message();
+    return nullptr;
+  }
+  if (options.filesRead)
+    options.filesRead->push_back(std::string(realPath));
+  return std::move(*buffer);
+}
 
 bool Importer::readExternal(const onnx::TensorProto &tensor,
                             std::string &bytes, std::string &error) {
@@ -103,17 +150,11 @@ bool Importer::readExternal(const onnx::TensorProto &tensor,
   }
   auto it = externalFiles.find(normalized);
   if (it == externalFiles.end()) {
-    SmallString<256> path(llvm::sys::path::parent_path(source));
-    llvm::sys::path::append(path, normalized);
-    // Mapped, not read: only the regions tensors use are touched, once.
-    auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                              /*RequiresNullTerminator=*/false);
-    if (!buffer) {
-      error = "has external data in '" + std::string(path) +
-              "', which cannot be opened: " + buffer.getError().message();
+    std::unique_ptr<llvm::MemoryBuffer> buffer =
+        openExternalFile(normalized, location, error);
+    if (!buffer)
       return false;
-    }
-    it = externalFiles.try_emplace(normalized, std::move(*buffer)).first;
+    it = externalFiles.try_emplace(normalized, std::move(buffer)).first;
   }
   StringRef data = it->second->getBuffer();
   if (length < 0)
@@ -210,6 +251,8 @@ Importer::inputValue(const onnx::ValueInfoProto &info,
   FailureOr<DenseElementsAttr> attr = readInputValue(path, &context, error);
   if (failed(attr))
     return fail() << "the file " << error;
+  if (options.filesRead)
+    options.filesRead->push_back(path);
   if (!info.type().has_tensor_type())
     return fail() << "graph input '" << info.name() << "' is not a tensor";
   const onnx::TypeProto::Tensor &tensor = info.type().tensor_type();
@@ -434,11 +477,22 @@ OwningOpRef<ModuleOp>
 hetc::frontend::importOnnxFile(const std::string &path, MLIRContext &context,
                                const ImportOptions &options) {
   Location loc = FileLineColLoc::get(&context, path, 0, 0);
-  int fd = ::open(path.c_str(), O_RDONLY);
+  uint64_t size = 0;
+  std::string reason;
+  int fd = io::openRegularFile(path, size, reason);
   if (fd < 0) {
-    emitError(loc) << "cannot open ONNX model";
+    emitError(loc) << "ONNX model " << reason;
     return nullptr;
   }
+  if (size > uint64_t(INT32_MAX)) {
+    ::close(fd);
+    emitError(loc) << "ONNX model of " << size
+                   << " bytes is larger than protobuf can parse (2 GiB); "
+                      "save its weights as external data";
+    return nullptr;
+  }
+  if (options.filesRead)
+    options.filesRead->push_back(path);
   onnx::ModelProto model;
   bool parsed;
   {

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace onnx {
 class ModelProto;
@@ -31,6 +32,10 @@ struct ImportOptions {
   /// value (`.npy` or a serialised TensorProto). Each becomes a constant
   /// and is no longer an input of the compiled program.
   std::map<std::string, std::string> inputValues;
+  /// When set, receives the path of every file the import reads (the
+  /// model, its external data files, the input values), so that the caller
+  /// can refuse to write over one of them.
+  std::vector<std::string> *filesRead = nullptr;
 };
 
 /// Reads and imports the ONNX file at `path`. Returns null after emitting

@@ -1,6 +1,8 @@
 //===- ArtifactFile.cpp - Reading and writing .hetx files -------------===//
 
 #include "runtime/artifact/ArtifactFile.h"
+#include "runtime/io/SafeRead.h"
+#include "runtime/io/SafeWrite.h"
 
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
@@ -87,25 +89,17 @@ bool parse(const std::string &bytes, const std::string &source,
 
 bool writeFile(const hetx::Artifact &artifact, const std::string &path,
                std::string &error) {
-  std::ofstream file(path, std::ios::binary | std::ios::trunc);
-  std::string bytes = serialize(artifact);
-  if (!file || !file.write(bytes.data(), bytes.size())) {
-    error = path + ": cannot write artifact";
-    return false;
-  }
-  return true;
+  return io::writeFileAtomically(path, serialize(artifact), error);
 }
 
 bool readFile(const std::string &path, hetx::Artifact &out,
               std::string &error) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) {
-    error = path + ": cannot open artifact";
+  std::string bytes;
+  if (!io::readRegularFile(path, io::kMaxReadBytes, bytes, error)) {
+    error = path + ": artifact " + error;
     return false;
   }
-  std::stringstream buffer;
-  buffer << file.rdbuf();
-  return parse(buffer.str(), path, out, error);
+  return parse(bytes, path, out, error);
 }
 
 hetx::ChipIdentity identityOf(const chip::ChipSpec &chip) {

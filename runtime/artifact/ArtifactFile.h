@@ -32,6 +32,8 @@ std::string serialize(const hetx::Artifact &artifact);
 bool parse(const std::string &bytes, const std::string &source,
            hetx::Artifact &out, std::string &error);
 
+/// Writes the artifact atomically (io::writeFileAtomically): a failed write
+/// leaves any earlier file at `path` as it was.
 bool writeFile(const hetx::Artifact &artifact, const std::string &path,
                std::string &error);
 bool readFile(const std::string &path, hetx::Artifact &out,

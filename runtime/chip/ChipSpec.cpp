@@ -1,11 +1,12 @@
 //===- ChipSpec.cpp - Chip file parsing and validation ----------------===//
 
 #include "runtime/chip/ChipSpec.h"
+#include "runtime/io/SafeRead.h"
 
 #include <google/protobuf/io/tokenizer.h>
 #include <google/protobuf/text_format.h>
 
-#include <fstream>
+#include <algorithm>
 #include <sstream>
 
 namespace hetc::chip {
@@ -53,14 +54,13 @@ bool ChipSpec::parse(const std::string &text, const std::string &source,
 
 bool ChipSpec::load(const std::string &path, ChipSpec &out,
                     std::string &error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    error = path + ": cannot open chip file";
+  // A chip description is a few kilobytes of text; a megabyte is plenty.
+  std::string text;
+  if (!io::readRegularFile(path, uint64_t(1) << 20, text, error)) {
+    error = path + ": chip file " + error;
     return false;
   }
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return parse(buffer.str(), path, out, error);
+  return parse(text, path, out, error);
 }
 
 bool ChipSpec::validate(const std::string &source, std::string &error) {
@@ -71,69 +71,86 @@ bool ChipSpec::validate(const std::string &source, std::string &error) {
       problems.push_back("field '" + field + "' " + what);
   };
 
+  // Every field has an upper bound as well: the chip model sizes its SRAM,
+  // streams and queues from these figures, so a damaged or hostile file
+  // must not make it allocate without limit. The bounds lie far above any
+  // published chip (tsp-v1 is 320 lanes, 88 slices of 2.5 MiB, 32 streams).
+  auto inRange = [&](uint64_t value, uint64_t low, uint64_t high,
+                     const std::string &field) {
+    require(value >= low && value <= high, field,
+            "must be in [" + std::to_string(low) + ", " +
+                std::to_string(high) + "]");
+  };
   require(!chip.name().empty(), "name", "must be set");
-  require(chip.clock_mhz() > 0, "clock_mhz", "must be > 0");
-  require(chip.lanes() > 0 && chip.lanes() <= 4096, "lanes",
-          "must be in [1, 4096]");
+  require(chip.clock_mhz() > 0 && chip.clock_mhz() <= 100000, "clock_mhz",
+          "must be > 0 and at most 100000");
+  inRange(chip.lanes(), 1, 4096, "lanes");
   const Streams &streams = chip.streams();
   require(streams.per_direction() >= kElementBytes &&
+              streams.per_direction() <= 1024 &&
               streams.per_direction() % kElementBytes == 0,
           "streams.per_direction",
-          "must be a positive multiple of " + std::to_string(kElementBytes) +
-              " (one fp32 vector takes that many byte-wide streams)");
-  require(streams.hop_cycles() >= 1, "streams.hop_cycles", "must be >= 1");
+          "must be a multiple of " + std::to_string(kElementBytes) +
+              " in [" + std::to_string(kElementBytes) +
+              ", 1024] (one fp32 vector takes that many byte-wide streams)");
+  inRange(streams.hop_cycles(), 1, 1024, "streams.hop_cycles");
   const Memory &memory = chip.memory();
-  require(memory.slices() > 0, "memory.slices", "must be > 0");
-  require(memory.banks_per_slice() > 0, "memory.banks_per_slice",
-          "must be > 0");
-  require(memory.accesses_per_bank_per_cycle() > 0,
-          "memory.accesses_per_bank_per_cycle", "must be > 0");
+  inRange(memory.slices(), 1, 4096, "memory.slices");
+  inRange(memory.banks_per_slice(), 1, 64, "memory.banks_per_slice");
+  inRange(memory.accesses_per_bank_per_cycle(), 1, 64,
+          "memory.accesses_per_bank_per_cycle");
   uint64_t vectorBytes = uint64_t(chip.lanes()) * kElementBytes;
   require(chip.lanes() > 0 && memory.slice_bytes() >= vectorBytes &&
               memory.slice_bytes() % vectorBytes == 0,
           "memory.slice_bytes",
           "must be a positive multiple of one fp32 vector (lanes * " +
               std::to_string(kElementBytes) + " bytes)");
+  // At most 4 GiB of SRAM in all: eighteen times tsp-v1's 220 MiB.
+  constexpr uint64_t kMaxSramBytes = uint64_t(4) << 30;
+  require(memory.slice_bytes() <= kMaxSramBytes / std::max(1u, memory.slices()),
+          "memory.slice_bytes",
+          "times memory.slices must be at most " +
+              std::to_string(kMaxSramBytes) + " bytes of SRAM");
   const MatrixUnit &matrix = chip.matrix();
   require(matrix.planes() > 0, "matrix.planes", "must be > 0");
   require(matrix.rows() == chip.lanes() && matrix.cols() == chip.lanes(),
           "matrix.rows/cols",
           "must both equal 'lanes' (a plane takes one vector per row)");
-  require(chip.vector().alus() > 0, "vector.alus", "must be > 0");
+  inRange(chip.vector().alus(), 1, 1024, "vector.alus");
   const Latencies &lat = chip.latency();
-  require(lat.mem_read() >= 1, "latency.mem_read", "must be >= 1");
-  require(lat.mem_write() >= 1, "latency.mem_write", "must be >= 1");
-  require(lat.vector_op() >= 1, "latency.vector_op", "must be >= 1");
-  require(lat.vector_reduce() >= 1, "latency.vector_reduce", "must be >= 1");
-  require(lat.matrix_load() >= 1, "latency.matrix_load", "must be >= 1");
-  require(lat.matrix_mul() >= 1, "latency.matrix_mul", "must be >= 1");
-  require(lat.switch_op() >= 1, "latency.switch_op", "must be >= 1");
-  require(chip.dma().engines() >= 1 && chip.dma().engines() <= 64,
-          "dma.engines", "must be in [1, 64]");
-  require(chip.dma().bytes_per_cycle() >= 1, "dma.bytes_per_cycle",
-          "must be >= 1");
-  require(chip.dma().latency() >= 1, "dma.latency", "must be >= 1");
+  constexpr uint64_t kMaxLatency = 100000;
+  inRange(lat.mem_read(), 1, kMaxLatency, "latency.mem_read");
+  inRange(lat.mem_write(), 1, kMaxLatency, "latency.mem_write");
+  inRange(lat.vector_op(), 1, kMaxLatency, "latency.vector_op");
+  inRange(lat.vector_reduce(), 1, kMaxLatency, "latency.vector_reduce");
+  inRange(lat.matrix_load(), 1, kMaxLatency, "latency.matrix_load");
+  inRange(lat.matrix_mul(), 1, kMaxLatency, "latency.matrix_mul");
+  inRange(lat.switch_op(), 1, kMaxLatency, "latency.switch_op");
+  inRange(chip.dma().engines(), 1, 64, "dma.engines");
+  inRange(chip.dma().bytes_per_cycle(), 1, 1 << 20, "dma.bytes_per_cycle");
+  inRange(chip.dma().latency(), 1, 1000000, "dma.latency");
   const ChipToChip &c2c = chip.c2c();
-  require(c2c.links() <= 64, "c2c.links", "must be in [0, 64]");
+  inRange(c2c.links(), 0, 64, "c2c.links");
   if (c2c.links() > 0) {
-    require(c2c.bytes_per_cycle() >= 1, "c2c.bytes_per_cycle", "must be >= 1");
-    require(c2c.latency() >= 1, "c2c.latency", "must be >= 1");
-    require(c2c.receive_buffer() >= 1, "c2c.receive_buffer", "must be >= 1");
+    inRange(c2c.bytes_per_cycle(), 1, 1 << 20, "c2c.bytes_per_cycle");
+    inRange(c2c.latency(), 1, 1000000, "c2c.latency");
+    inRange(c2c.receive_buffer(), 1, 65536, "c2c.receive_buffer");
   }
-  require(chip.dispatch().per_cycle() >= 1, "dispatch.per_cycle",
-          "must be >= 1");
-  require(chip.dispatch().queue_depth() >= 1 &&
-              chip.dispatch().queue_depth() <= 65536,
-          "dispatch.queue_depth", "must be in [1, 65536]");
+  inRange(chip.dispatch().per_cycle(), 1, 1024, "dispatch.per_cycle");
+  inRange(chip.dispatch().queue_depth(), 1, 65536, "dispatch.queue_depth");
 
   // Expand the floorplan into positions.
   uint32_t position = 0, vectorUnits = 0;
   for (int i = 0; i < chip.floorplan_size(); ++i) {
     const FloorplanEntry &entry = chip.floorplan(i);
     std::string field = "floorplan[" + std::to_string(i) + "]";
-    if (entry.count() == 0 || entry.count() > 100000) {
-      problems.push_back("field '" + field + ".count' must be in [1, 100000]");
-      continue;
+    // The positions of all entries together are bounded, not only each.
+    constexpr uint32_t kMaxPositions = 16384;
+    if (entry.count() == 0 || entry.count() > kMaxPositions - position) {
+      problems.push_back("field '" + field + ".count' must be at least 1, "
+                         "and the floorplan at most " +
+                         std::to_string(kMaxPositions) + " units in all");
+      break;
     }
     for (uint32_t k = 0; k < entry.count(); ++k, ++position) {
       switch (entry.unit()) {

@@ -1,6 +1,8 @@
 //===- Npy.cpp - Reading and writing numpy .npy files ------------------===//
 
 #include "runtime/io/Npy.h"
+#include "runtime/io/SafeRead.h"
+#include "runtime/io/SafeWrite.h"
 
 #include <cstring>
 #include <optional>
@@ -458,14 +460,12 @@ bool serializeNpy(const Tensor &tensor, std::string &out, std::string &error) {
 }
 
 bool readNpy(const std::string &path, Tensor &out, std::string &error) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) {
-    error = path + ": cannot open .npy file";
+  std::string bytes;
+  if (!readRegularFile(path, kMaxReadBytes, bytes, error)) {
+    error = path + ": .npy file " + error;
     return false;
   }
-  std::stringstream buffer;
-  buffer << file.rdbuf();
-  return parseNpy(buffer.str(), path, out, error);
+  return parseNpy(bytes, path, out, error);
 }
 
 bool writeNpy(const std::string &path, const Tensor &tensor,
@@ -475,12 +475,7 @@ bool writeNpy(const std::string &path, const Tensor &tensor,
     error = path + ": " + error;
     return false;
   }
-  std::ofstream file(path, std::ios::binary | std::ios::trunc);
-  if (!file || !file.write(bytes.data(), bytes.size())) {
-    error = path + ": cannot write .npy file";
-    return false;
-  }
-  return true;
+  return writeFileAtomically(path, bytes, error);
 }
 
 } // namespace hetc::io

@@ -32,7 +32,8 @@ bool serializeNpy(const Tensor &tensor, std::string &out, std::string &error);
 /// Reads and parses the .npy file at `path`.
 bool readNpy(const std::string &path, Tensor &out, std::string &error);
 
-/// Writes `tensor` to `path` as a version 1.0 .npy file.
+/// Writes `tensor` to `path` as a version 1.0 .npy file, atomically
+/// (writeFileAtomically).
 bool writeNpy(const std::string &path, const Tensor &tensor,
               std::string &error);
 

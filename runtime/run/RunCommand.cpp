@@ -5,20 +5,26 @@
 #include "runtime/artifact/ArtifactFile.h"
 #include "runtime/chip/ChipSpec.h"
 #include "runtime/io/Npy.h"
+#include "runtime/io/SafeWrite.h"
 #include "runtime/run/FileNames.h"
 #include "runtime/run/RandomInputs.h"
 #include "runtime/run/RunSummary.h"
 #include "runtime/run/TraceWriter.h"
 #include "runtime/sim/DataTypes.h"
 #include "runtime/sim/Simulator.h"
+#include "runtime/sim/Sram.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <set>
 #include <sstream>
+
+#include <unistd.h>
 
 namespace hetc::run {
 
@@ -44,7 +50,7 @@ public:
         !makeOutputDir(error) || !gatherInputs(error) || !openTrace(error))
       return false;
     sim::SimOptions simOptions;
-    if (trace.is_open())
+    if (!options.tracePath.empty())
       simOptions.observer = &recorder;
     sim::SimResult result;
     bool ok =
@@ -53,7 +59,7 @@ public:
     // The trace of a run that stopped at a hazard shows what led to it, so
     // it is written either way; the run's own error comes first.
     std::string traceError;
-    if (trace.is_open() && !finishTrace(traceError) && ok) {
+    if (!options.tracePath.empty() && !finishTrace(traceError) && ok) {
       error = traceError;
       ok = false;
     }
@@ -75,6 +81,7 @@ private:
     }
     if (!chip::ChipSpec::load(path, chip, error))
       return false;
+    chipPath = path;
     out << "artifact: " << options.artifactPath << " (for chip '"
         << artifact.chip().name() << "' revision " << artifact.chip().revision()
         << ")\n";
@@ -82,25 +89,37 @@ private:
     return true;
   }
 
-  /// Opens the trace file before the run, so that a bad path fails early.
+  /// The files this run reads, which it must never write over.
+  std::vector<std::string> inputFiles() const {
+    std::vector<std::string> files{options.artifactPath, chipPath};
+    for (const auto &[name, path] : options.inputs)
+      files.push_back(path);
+    return files;
+  }
+
+  /// Checks the trace path before the run, so that a bad one fails early:
+  /// its folder must exist and be writable, and it must not be an input.
   bool openTrace(std::string &error) {
     if (options.tracePath.empty())
       return true;
-    trace.open(options.tracePath, std::ios::binary | std::ios::trunc);
-    if (!trace) {
-      error = options.tracePath + ": cannot write trace file";
+    fs::path folder = fs::path(options.tracePath).parent_path();
+    if (folder.empty())
+      folder = ".";
+    if (::access(folder.c_str(), W_OK) != 0) {
+      error = options.tracePath + ": cannot write trace file: " +
+              std::strerror(errno);
       return false;
     }
-    return true;
+    return io::refuseInputAsOutput(options.tracePath, inputFiles(), "--trace",
+                                   error);
   }
 
+  /// Writes the trace atomically: a reader never sees half of one.
   bool finishTrace(std::string &error) {
+    std::ostringstream trace;
     TraceCounts counts = writeTrace(trace, artifact, chip, recorder.recorded());
-    trace.close();
-    if (!trace) {
-      error = options.tracePath + ": cannot write trace file";
+    if (!io::writeFileAtomically(options.tracePath, trace.str(), error))
       return false;
-    }
     out << "trace: " << counts.events << " events on " << counts.tracks
         << " tracks -> " << options.tracePath << "\n";
     return true;
@@ -137,6 +156,13 @@ private:
     }
     std::set<std::string> taken;
     for (const hetx::TensorBinding &input : artifact.inputs()) {
+      // The binding is checked against the chip before anything of its
+      // size is allocated: a damaged artifact cannot ask for more memory
+      // than the chip's SRAM holds.
+      sim::BindingLayout layout;
+      if (!sim::checkBinding(input, "input '" + input.name() + "'", chip,
+                             layout, error))
+        return false;
       std::vector<int64_t> shape(input.shape().begin(), input.shape().end());
       io::Tensor tensor;
       auto given = options.inputs.find(input.name());
@@ -164,7 +190,8 @@ private:
           fs::create_directories(dir, ec);
           std::string path =
               (dir / (uniqueFileName(input.name(), taken) + ".npy")).string();
-          if (ec || !io::writeNpy(path, tensor, error)) {
+          if (ec || !writeOutput(path, "generated input '" + input.name() + "'",
+                                 tensor, error)) {
             if (ec)
               error =
                   dir.string() + ": cannot create directory: " + ec.message();
@@ -179,6 +206,13 @@ private:
     return true;
   }
 
+  /// Writes one .npy file of the run, refusing to write over an input.
+  bool writeOutput(const std::string &path, const std::string &what,
+                   const io::Tensor &tensor, std::string &error) {
+    return io::refuseInputAsOutput(path, inputFiles(), what, error) &&
+           io::writeNpy(path, tensor, error);
+  }
+
   bool writeOutputs(const sim::SimResult &result, std::string &error) {
     std::set<std::string> taken;
     for (const sim::NamedTensor &output : result.outputs) {
@@ -188,7 +222,8 @@ private:
         std::string path = (fs::path(options.outputDir) /
                             (uniqueFileName(output.name, taken) + ".npy"))
                                .string();
-        if (!io::writeNpy(path, output.tensor, error))
+        if (!writeOutput(path, "output '" + output.name + "'", output.tensor,
+                         error))
           return false;
         out << " -> " << path;
       }
@@ -248,7 +283,7 @@ private:
   hetx::Artifact artifact;
   chip::ChipSpec chip;
   std::map<std::string, io::Tensor> inputs;
-  std::ofstream trace;
+  std::string chipPath;
   TraceRecorder recorder;
 };
 } // namespace

@@ -7,14 +7,13 @@
 #include "compiler/frontend/OnnxImporter.h"
 #include "compiler/passes/Passes.h"
 #include "runtime/artifact/ArtifactFile.h"
+#include "runtime/io/SafeWrite.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -23,21 +22,25 @@ namespace hetc {
 
 namespace {
 
-/// Prints `module` to the output (a file, or stdout when empty).
+/// Prints `module` to the output: a file, written atomically, or stdout
+/// when empty or "-".
 int printModule(ModuleOp module, const CompileOptions &options) {
-  const std::string &output = options.output;
-  std::string error;
-  auto file = openOutputFile(output.empty() ? "-" : output, &error);
-  if (!file) {
-    llvm::errs() << "error: " << error << "\n";
-    return 1;
-  }
   OpPrintingFlags flags;
   if (options.printLocations)
     flags.enableDebugInfo().useLocalScope();
-  module.print(file->os(), flags);
-  file->os() << "\n";
-  file->keep();
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module.print(os, flags);
+  os << "\n";
+  if (options.output.empty() || options.output == "-") {
+    llvm::outs() << text;
+    return 0;
+  }
+  std::string error;
+  if (!io::writeFileAtomically(options.output, text, error)) {
+    llvm::errs() << "error: " << error << "\n";
+    return 1;
+  }
   return 0;
 }
 
@@ -135,10 +138,30 @@ int compileCommand(const CompileOptions &options) {
   ScopedDiagnosticHandler diagnostics(&context, printDiagnostic);
   context.loadDialect<hgraph::HGraphDialect, htile::HTileDialect,
                       hisa::HIsaDialect, func::FuncDialect>();
-  frontend::ImportOptions importOptions{options.dims, options.inputValues};
+  // Every file the compile reads; the output must be none of them.
+  std::vector<std::string> filesRead{options.chip};
+  frontend::ImportOptions importOptions{options.dims, options.inputValues,
+                                        &filesRead};
+  std::string output = options.output;
+  if (output.empty() && options.emit == EmitKind::Hetx) {
+    llvm::SmallString<256> path(options.model);
+    llvm::sys::path::replace_extension(path, ".hetx");
+    output = path.str().str();
+  }
+  auto overwritesInput = [&](const std::vector<std::string> &inputs) {
+    if (output.empty() || output == "-" ||
+        io::refuseInputAsOutput(output, inputs, "-o", error))
+      return false;
+    llvm::errs() << "error: " << error << "\n";
+    return true;
+  };
+  // The model and the chip are checked before the import, the files the
+  // import reads (external data, input values) after it.
+  if (overwritesInput({options.model, options.chip}))
+    return 1;
   OwningOpRef<ModuleOp> module =
       frontend::importOnnxFile(options.model, context, importOptions);
-  if (!module)
+  if (!module || overwritesInput(filesRead))
     return 1;
 
   if (options.emit == EmitKind::Import)
@@ -167,12 +190,6 @@ int compileCommand(const CompileOptions &options) {
   FailureOr<hetx::Artifact> artifact = codegen::emitArtifact(*module, spec);
   if (failed(artifact))
     return 1;
-  std::string output = options.output;
-  if (output.empty()) {
-    llvm::SmallString<256> path(options.model);
-    llvm::sys::path::replace_extension(path, ".hetx");
-    output = path.str().str();
-  }
   if (!artifact::writeFile(*artifact, output, error)) {
     llvm::errs() << "error: " << error << "\n";
     return 1;

@@ -9,6 +9,7 @@
 
 #include "tools/hetc/CompileCommand.h"
 
+#include "runtime/io/SafeWrite.h"
 #include "runtime/run/RunCommand.h"
 
 #include <CLI/CLI.hpp>
@@ -29,6 +30,7 @@ std::pair<std::string, std::string> splitPair(const std::string &text,
 } // namespace
 
 int main(int argc, char **argv) {
+  hetc::io::reportFileSizeLimitAsError();
   CLI::App app{"hetc: an ahead-of-time compiler for deterministic dataflow "
                "inference chips"};
   app.require_subcommand(1);

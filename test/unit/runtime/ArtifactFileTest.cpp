@@ -44,7 +44,7 @@ TEST_F(ArtifactFileTest, FileRoundTrip) {
   EXPECT_EQ(read.SerializeAsString(), artifact.SerializeAsString());
   std::remove(path.c_str());
   EXPECT_FALSE(artifact::readFile(path, read, error));
-  EXPECT_EQ(error, path + ": cannot open artifact");
+  EXPECT_EQ(error, path + ": artifact cannot be opened: No such file or directory");
 }
 
 TEST_F(ArtifactFileTest, WrongMagic) {

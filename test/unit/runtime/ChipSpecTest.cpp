@@ -104,6 +104,30 @@ TEST(ChipSpecTest, EachInvalidFieldIsNamed) {
        }},
       {"floorplan",
        [](chip::Chip &c) { c.mutable_floorplan(3)->set_count(2); }},
+      // Upper bounds: a hostile file must not size the chip model's SRAM,
+      // streams or floorplan without limit.
+      {"clock_mhz",
+       [](chip::Chip &c) { c.set_clock_mhz(1.0 / 0.0); }},
+      {"streams.per_direction",
+       [](chip::Chip &c) { c.mutable_streams()->set_per_direction(1u << 30); }},
+      {"streams.hop_cycles",
+       [](chip::Chip &c) { c.mutable_streams()->set_hop_cycles(4000000000u); }},
+      {"memory.slice_bytes",
+       [](chip::Chip &c) {
+         c.mutable_memory()->set_slice_bytes(uint64_t(1) << 40);
+       }},
+      {"memory.banks_per_slice",
+       [](chip::Chip &c) { c.mutable_memory()->set_banks_per_slice(1u << 31); }},
+      {"vector.alus",
+       [](chip::Chip &c) { c.mutable_vector()->set_alus(4000000000u); }},
+      {"latency.matrix_mul",
+       [](chip::Chip &c) { c.mutable_latency()->set_matrix_mul(1u << 31); }},
+      {"dispatch.per_cycle",
+       [](chip::Chip &c) { c.mutable_dispatch()->set_per_cycle(1u << 31); }},
+      {"dma.latency",
+       [](chip::Chip &c) { c.mutable_dma()->set_latency(1u << 31); }},
+      {"floorplan[1].count",
+       [](chip::Chip &c) { c.mutable_floorplan(1)->set_count(16384); }},
   };
   for (const Case &c : cases) {
     std::string error = parseEdited(c.edit);
@@ -132,7 +156,7 @@ TEST(ChipSpecTest, MissingFile) {
   chip::ChipSpec spec;
   std::string error;
   EXPECT_FALSE(chip::ChipSpec::load("chips/no-such.chip", spec, error));
-  EXPECT_EQ(error, "chips/no-such.chip: cannot open chip file");
+  EXPECT_EQ(error, "chips/no-such.chip: chip file cannot be opened: No such file or directory");
 }
 
 } // namespace

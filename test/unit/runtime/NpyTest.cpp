@@ -90,9 +90,9 @@ TEST(NpyTest, FileRoundTrip) {
   EXPECT_EQ(back.data, tensor.data);
   std::remove(path.c_str());
   EXPECT_FALSE(readNpy(path, back, error));
-  EXPECT_EQ(error, path + ": cannot open .npy file");
+  EXPECT_EQ(error, path + ": .npy file cannot be opened: No such file or directory");
   EXPECT_FALSE(writeNpy("/no/such/dir/x.npy", tensor, error));
-  EXPECT_EQ(error, "/no/such/dir/x.npy: cannot write .npy file");
+  EXPECT_EQ(error, "/no/such/dir/x.npy: cannot write: No such file or directory");
 }
 
 TEST(NpyTest, BadMagic) {

@@ -178,7 +178,7 @@ TEST_F(RunCommandTest, CorruptArtifact) {
   options.artifactPath = (dir / "missing.hetx").string();
   EXPECT_EQ(run(), 1);
   EXPECT_EQ(err.str(),
-            "error: " + options.artifactPath + ": cannot open artifact\n");
+            "error: " + options.artifactPath + ": artifact cannot be opened: No such file or directory\n");
 }
 
 TEST_F(RunCommandTest, ChipMismatch) {
@@ -200,7 +200,8 @@ TEST_F(RunCommandTest, DefaultChipComesFromTheChipsDirectory) {
   EXPECT_EQ(run(), 1);
   unsetenv("HETC_CHIPS_DIR");
   EXPECT_EQ(err.str(), "error: " + (dir / "test-chip.chip").string() +
-                           ": cannot open chip file\n");
+                           ": chip file cannot be opened: No such file or "
+                           "directory\n");
 }
 
 TEST_F(RunCommandTest, OutputNamesAreSanitised) {

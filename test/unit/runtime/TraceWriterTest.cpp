@@ -217,7 +217,8 @@ TEST_F(TraceRunTest, UnwritablePath) {
   options.tracePath = (dir / "no" / "such" / "trace.json").string();
   EXPECT_EQ(run::runCommand(options, out, err), 1);
   EXPECT_EQ(err.str(),
-            "error: " + options.tracePath + ": cannot write trace file\n");
+            "error: " + options.tracePath +
+                ": cannot write trace file: No such file or directory\n");
   EXPECT_EQ(out.str().find("simulated cycles"), std::string::npos);
 }
 
