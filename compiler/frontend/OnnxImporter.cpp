@@ -6,6 +6,7 @@
 #include "compiler/frontend/InputValues.h"
 #include "compiler/frontend/OnnxOps.h"
 #include "runtime/io/SafeRead.h"
+#include "runtime/io/Tensor.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/StringMap.h"
@@ -58,6 +59,8 @@ private:
                                           const std::string &path);
   LogicalResult importInitializers();
   LogicalResult importNodes();
+  /// Checks that a node's results are no larger than the chip can hold.
+  LogicalResult checkResultSizes(NodeContext &ctx, ArrayRef<Value> results);
   bool readExternal(const onnx::TensorProto &tensor, std::string &bytes,
                     std::string &error);
   std::unique_ptr<llvm::MemoryBuffer>
@@ -234,6 +237,11 @@ Importer::inputType(const onnx::ValueInfoProto &info) {
                               << "' dimension " << i
                               << " is unknown or not positive";
   }
+  std::string why;
+  if (!boundedElementCount(shape, options.maxElements, why))
+    return emitError(fileLoc)
+           << "graph input '" << info.name() << "' of shape "
+           << io::shapeString({shape.begin(), shape.end()}) << " " << why;
   return RankedTensorType::get(shape, element);
 }
 
@@ -292,12 +300,28 @@ LogicalResult Importer::importInitializers() {
     FailureOr<DenseElementsAttr> attr = tensorToAttr(
         init, &context, error,
         [this](const onnx::TensorProto &t, std::string &bytes,
-               std::string &err) { return readExternal(t, bytes, err); });
+               std::string &err) { return readExternal(t, bytes, err); },
+        options.maxElements);
     if (failed(attr))
       return emitError(fileLoc) << "initializer '" << init.name() << "' "
                                 << error;
     values[init.name()] = hgraph::ConstantOp::create(
         builder, NameLoc::get(builder.getStringAttr(init.name())), *attr);
+  }
+  return success();
+}
+
+LogicalResult Importer::checkResultSizes(NodeContext &ctx,
+                                         ArrayRef<Value> results) {
+  for (auto [i, result] : llvm::enumerate(results)) {
+    auto type = dyn_cast_or_null<RankedTensorType>(result ? result.getType()
+                                                          : Type());
+    if (!type)
+      continue;
+    std::string why;
+    if (!boundedElementCount(type.getShape(), options.maxElements, why))
+      return ctx.error() << "result " << i << " of type " << type << " "
+                         << why;
   }
   return success();
 }
@@ -353,6 +377,10 @@ LogicalResult Importer::importNodes() {
       markFailed();
       continue;
     }
+    if (failed(checkResultSizes(ctx, *results))) {
+      markFailed();
+      continue;
+    }
     for (auto [i, output] : llvm::enumerate(node.output())) {
       if (output.empty())
         continue;
@@ -378,6 +406,11 @@ OwningOpRef<ModuleOp> Importer::run() {
   });
   if (opset == 0 && usesDefaultDomain) {
     emitError(fileLoc) << "model imports no opset of the default ONNX domain";
+    return nullptr;
+  }
+  if (opset < 0) {
+    emitError(fileLoc) << "model imports opset " << opset
+                       << " of the default ONNX domain; opsets start at 1";
     return nullptr;
   }
   // Unsupported operators are listed first; the import goes on so that

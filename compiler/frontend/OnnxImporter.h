@@ -36,6 +36,12 @@ struct ImportOptions {
   /// model, its external data files, the input values), so that the caller
   /// can refuse to write over one of them.
   std::vector<std::string> *filesRead = nullptr;
+  /// The most elements any tensor of the model may have: `hetc compile`
+  /// sets the bytes of the chip's SRAM (no element takes less than a byte
+  /// there). Graph inputs, initializers and every node's results are
+  /// checked against it, without overflow, before anything of their size
+  /// is allocated; the error names the node.
+  int64_t maxElements = int64_t(1) << 30;
 };
 
 /// Reads and imports the ONNX file at `path`. Returns null after emitting

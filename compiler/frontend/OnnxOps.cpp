@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Traits.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <cstring>
 
@@ -237,19 +238,37 @@ bool isNarrowStorage(Type type) {
 }
 } // namespace
 
-FailureOr<DenseElementsAttr>
-hetc::frontend::tensorToAttr(const onnx::TensorProto &tensor,
-                             MLIRContext *context, std::string &error,
-                             ExternalDataReader reader) {
-  SmallVector<int64_t> shape(tensor.dims().begin(), tensor.dims().end());
+std::optional<int64_t>
+hetc::frontend::boundedElementCount(ArrayRef<int64_t> shape, int64_t limit,
+                                    std::string &error) {
   int64_t count = 1;
   for (int64_t d : shape) {
     if (d < 0) {
-      error = "has a negative dimension";
-      return failure();
+      error = "has a negative or unknown dimension";
+      return std::nullopt;
     }
-    count *= d;
+    // Each dimension is bounded too: a zero elsewhere must not let a
+    // dimension of 2^62 through to code that loops over it.
+    if (d > limit || llvm::MulOverflow(count, d, count) || count > limit) {
+      error = "has more than " + std::to_string(limit) +
+              " elements or a dimension longer than that, beyond what the "
+              "chip can hold";
+      return std::nullopt;
+    }
   }
+  return count;
+}
+
+FailureOr<DenseElementsAttr>
+hetc::frontend::tensorToAttr(const onnx::TensorProto &tensor,
+                             MLIRContext *context, std::string &error,
+                             ExternalDataReader reader, int64_t maxElements) {
+  SmallVector<int64_t> shape(tensor.dims().begin(), tensor.dims().end());
+  std::optional<int64_t> bounded =
+      boundedElementCount(shape, maxElements, error);
+  if (!bounded)
+    return failure();
+  int64_t count = *bounded;
   Type element = elementTypeOf(tensor.data_type(), context);
   if (!element) {
     error = "has element type " + dataTypeName(tensor.data_type()) +

@@ -115,11 +115,23 @@ mlir::Type elementTypeOf(int dataType, mlir::MLIRContext *context);
 using ExternalDataReader = llvm::function_ref<bool(
     const onnx::TensorProto &tensor, std::string &bytes, std::string &error)>;
 
+/// The most elements a tensor may have where no chip sets the limit: the
+/// importer passes the chip's (ImportOptions::maxElements).
+constexpr int64_t kDefaultMaxElements = int64_t(1) << 30;
+
+/// The number of elements of `shape` when every dimension is non-negative
+/// and the count is at most `limit`, computed without overflow; otherwise
+/// nullopt with `error` saying which.
+std::optional<int64_t> boundedElementCount(llvm::ArrayRef<int64_t> shape,
+                                           int64_t limit, std::string &error);
+
 /// Converts a TensorProto (raw or typed fields, or external data through
-/// `reader`) into an elements attribute; on failure `error` says why.
+/// `reader`) into an elements attribute of at most `maxElements` elements;
+/// on failure `error` says why.
 mlir::FailureOr<mlir::DenseElementsAttr>
 tensorToAttr(const onnx::TensorProto &tensor, mlir::MLIRContext *context,
-             std::string &error, ExternalDataReader reader = nullptr);
+             std::string &error, ExternalDataReader reader = nullptr,
+             int64_t maxElements = kDefaultMaxElements);
 
 } // namespace hetc::frontend
 

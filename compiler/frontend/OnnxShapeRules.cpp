@@ -12,6 +12,7 @@
 #include "compiler/dialects/hgraph/IR/HGraph.h"
 
 #include "mlir/Dialect/Traits.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 #include <cmath>
@@ -55,6 +56,24 @@ intsFromInputOrAttr(NodeContext &ctx, size_t index, StringRef name,
                           "node or shape computation that folds); hetc "
                           "needs static shapes";
   return std::optional<SmallVector<int64_t>>(*values);
+}
+
+/// Sizes that the operator requires (a target shape, repeats) from input
+/// `index` or, before opset `inputSince`, attribute `name`: present and
+/// each non-negative, since they become tensor dimensions.
+FailureOr<SmallVector<int64_t>> requiredSizes(NodeContext &ctx, size_t index,
+                                              StringRef name,
+                                              int64_t inputSince) {
+  auto given = intsFromInputOrAttr(ctx, index, name, inputSince);
+  if (failed(given))
+    return failure();
+  if (!*given)
+    return ctx.error() << "'" << name << "' is required";
+  for (int64_t size : **given)
+    if (size < 0)
+      return ctx.error() << "'" << name << "' holds " << size
+                         << "; sizes must not be negative";
+  return **given;
 }
 
 /// Normalises and sorts axes, rejecting duplicates.
@@ -372,12 +391,12 @@ Results importGatherElements(NodeContext &ctx) {
 Results importExpand(NodeContext &ctx) {
   if (failed(expectInputs(ctx, 2, 2)))
     return failure();
-  auto shape = intsFromInputOrAttr(ctx, 1, "shape", 0);
+  auto shape = requiredSizes(ctx, 1, "shape", 0);
   if (failed(shape))
     return failure();
   RankedTensorType type = tensorType(ctx.inputs[0]);
   SmallVector<int64_t> out;
-  if (!OpTrait::util::getBroadcastedShape(type.getShape(), **shape, out))
+  if (!OpTrait::util::getBroadcastedShape(type.getShape(), *shape, out))
     return ctx.error() << type << " does not broadcast to the requested shape";
   return SmallVector<Value>{ctx.create<hgraph::ExpandOp>(
       RankedTensorType::get(out, type.getElementType()), ctx.inputs[0])};
@@ -386,18 +405,23 @@ Results importExpand(NodeContext &ctx) {
 Results importTile(NodeContext &ctx) {
   if (failed(expectInputs(ctx, 2, 2)))
     return failure();
-  auto repeats = intsFromInputOrAttr(ctx, 1, "repeats", 0);
+  auto repeats = requiredSizes(ctx, 1, "repeats", 0);
   if (failed(repeats))
     return failure();
   RankedTensorType type = tensorType(ctx.inputs[0]);
-  if (int64_t((*repeats)->size()) != type.getRank())
+  if (int64_t(repeats->size()) != type.getRank())
     return ctx.error() << "repeats needs one entry per dimension";
   SmallVector<int64_t> shape;
-  for (auto [d, r] : llvm::zip(type.getShape(), **repeats))
-    shape.push_back(d * r);
+  for (auto [d, r] : llvm::zip(type.getShape(), *repeats)) {
+    int64_t size;
+    if (llvm::MulOverflow(d, r, size))
+      return ctx.error() << "repeats make a dimension of more than 2^63 "
+                            "elements";
+    shape.push_back(size);
+  }
   return SmallVector<Value>{ctx.create<hgraph::TileOp>(
       RankedTensorType::get(shape, type.getElementType()), ctx.inputs[0],
-      ctx.builder.getDenseI64ArrayAttr(**repeats))};
+      ctx.builder.getDenseI64ArrayAttr(*repeats))};
 }
 
 /// CenterCropPad: each listed axis cropped or zero-padded to the target
@@ -528,7 +552,7 @@ Results importSize(NodeContext &ctx) {
 Results importConstantOfShape(NodeContext &ctx) {
   if (failed(expectInputs(ctx, 1, 1)))
     return failure();
-  auto shape = intsFromInputOrAttr(ctx, 0, "input", 0);
+  auto shape = requiredSizes(ctx, 0, "input", 0);
   if (failed(shape))
     return failure();
   Attribute fill = ctx.builder.getF32FloatAttr(0.0f);
@@ -544,7 +568,7 @@ Results importConstantOfShape(NodeContext &ctx) {
     element = v->getElementType();
     fill = *v->value_begin<Attribute>();
   }
-  auto type = RankedTensorType::get(**shape, element);
+  auto type = RankedTensorType::get(*shape, element);
   return SmallVector<Value>{hgraph::ConstantOp::create(
       ctx.builder, ctx.loc, DenseElementsAttr::get(type, fill))};
 }

@@ -15,6 +15,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <limits>
 
@@ -134,9 +135,15 @@ private:
                        ArrayRef<float> values);
   /// A new buffer of `shape` holding `input`'s elements in order.
   Value regroup(Location loc, Value input, ArrayRef<int64_t> shape);
-  /// Writes `result` with an htile.gather of `inputs` by `indices`.
+  /// Writes `result` with an htile.gather of `inputs` by the map that
+  /// `indices` computes; the result's size is checked first, so that no
+  /// map larger than one gather may move is ever built.
   LogicalResult lowerGather(Operation *op, ValueRange inputs, Value result,
-                            const gather::Indices &indices);
+                            llvm::function_ref<gather::Indices()> indices);
+  /// Fails, naming `op`, when `count` elements are more than one
+  /// htile.gather may move.
+  LogicalResult checkMovement(Operation *op, uint64_t count,
+                              const Twine &what);
   LogicalResult lowerConcat(hgraph::ConcatOp op);
   LogicalResult lowerSplit(hgraph::SplitOp op);
   LogicalResult lowerSlice(hgraph::SliceOp op);
@@ -358,14 +365,16 @@ LogicalResult Lowering::lowerOp(Operation *op) {
       .Case([&](hgraph::GatherOp g) { return lowerGatherOp(g); })
       .Case([&](hgraph::GatherElementsOp g) { return lowerGatherElements(g); })
       .Case([&](hgraph::ExpandOp e) {
-        return lowerGather(e, e.getInput(), e.getResult(),
-                           gather::expand(e.getInput().getType().getShape(),
-                                          e.getType().getShape()));
+        return lowerGather(e, e.getInput(), e.getResult(), [&] {
+          return gather::expand(e.getInput().getType().getShape(),
+                                e.getType().getShape());
+        });
       })
       .Case([&](hgraph::TileOp t) {
-        return lowerGather(t, t.getInput(), t.getResult(),
-                           gather::tile(t.getInput().getType().getShape(),
-                                        t.getType().getShape()));
+        return lowerGather(t, t.getInput(), t.getResult(), [&] {
+          return gather::tile(t.getInput().getType().getShape(),
+                              t.getType().getShape());
+        });
       })
       .Default([&](Operation *other) -> LogicalResult {
         return other->emitError("'")
@@ -1070,8 +1079,9 @@ LogicalResult Lowering::lowerReshape(hgraph::ReshapeOp op) {
   // Changing the row length moves elements between vectors: a gather
   // with the same element order.
   if (fromRow != toRow)
-    return lowerGather(op, op.getInput(), op.getResult(),
-                       gather::identity(op.getType().getNumElements()));
+    return lowerGather(op, op.getInput(), op.getResult(), [&] {
+      return gather::identity(op.getType().getNumElements());
+    });
   Value out = htile::ViewOp::create(builder, op.getLoc(),
                                     bufferType(op.getResult()),
                                     buffer(op.getInput()));
@@ -1119,9 +1129,10 @@ LogicalResult Lowering::lowerTranspose(hgraph::TransposeOp op) {
   // swaps of types the matrix unit does not multiply.
   if ((!keepsRows && !swapsInnermost) ||
       (swapsInnermost && !planeTransposes(elementOf(op.getInput()))))
-    return lowerGather(op, op.getInput(), op.getResult(),
-                       gather::transpose(op.getInput().getType().getShape(),
-                                         perm, op.getType().getShape()));
+    return lowerGather(op, op.getInput(), op.getResult(), [&] {
+      return gather::transpose(op.getInput().getType().getShape(), perm,
+                               op.getType().getShape());
+    });
   Value input = buffer(op.getInput());
   Value eye = swapsInnermost
                   ? identity(op.getLoc(), elementOf(op.getInput()))
@@ -1249,6 +1260,14 @@ Value Lowering::regroup(Location loc, Value input, ArrayRef<int64_t> shape) {
   return out;
 }
 
+/// `type` as MLIR prints it, for messages built before they are emitted.
+static std::string typeString(Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "'" << type << "'";
+  return text;
+}
+
 /// The window of a pool or convolution; `kernel` is the spatial kernel.
 template <typename OpTy>
 static gather::Window windowOf(OpTy op, ArrayRef<int64_t> kernel) {
@@ -1269,17 +1288,18 @@ LogicalResult Lowering::lowerPool(PoolOp op, bool max) {
   ArrayRef<int64_t> in = op.getInput().getType().getShape();
   ArrayRef<int64_t> out = op.getType().getShape();
   gather::Window w = windowOf(op, op.getKernelShape());
-  int64_t kernel = 1;
+  // Products of attribute values: computed without overflow.
+  int64_t kernel = 1, count = 0;
+  bool overflow = false;
   for (int64_t k : w.kernel)
-    kernel *= k;
+    overflow |= k < 0 || llvm::MulOverflow(kernel, k, kernel);
+  overflow |= llvm::MulOverflow(op.getType().getNumElements(), kernel, count);
+  if (failed(checkMovement(op, overflow ? UINT64_MAX : uint64_t(count),
+                           "pooling over windows of " + Twine(kernel) +
+                               " elements into " + typeString(op.getType()))))
+    return failure();
   SmallVector<int64_t> windowsShape(out);
   windowsShape.push_back(kernel);
-  int64_t count = op.getType().getNumElements() * kernel;
-  if (count > htile::GatherOp::kMaxElements)
-    return op.emitError("pooling gathers ")
-           << count << " window elements, which is not supported on the chip "
-           << "yet; data movement is limited to "
-           << htile::GatherOp::kMaxElements << " elements per op";
   int64_t fillIndex = op.getInput().getType().getNumElements();
   gather::Indices indices =
       gather::poolWindows(in, w, out, max ? fillIndex : -1);
@@ -1321,22 +1341,36 @@ LogicalResult Lowering::lowerConv(hgraph::ConvOp op) {
   // order directly; the bias is added per channel.
   Location loc = op.getLoc();
   Type f32 = builder.getF32Type();
+  // The windows, weights and bias are f32 buffers throughout, and constant
+  // weights are reinterpreted as f32: any other type is refused here, not
+  // misread.
+  for (Value v : {op.getInput(), op.getWeight(), op.getBias(), op.getResult()})
+    if (v && elementOf(v) != f32)
+      return op.emitError("convolution on ")
+             << elementOf(v)
+             << " is not supported on the chip yet; it runs on f32 (export "
+                "the model in float32 or cast around the Conv)";
   ArrayRef<int64_t> in = op.getInput().getType().getShape();
   ArrayRef<int64_t> ws = op.getWeight().getType().getShape();
   ArrayRef<int64_t> out = op.getType().getShape();
   gather::Window w = windowOf(op, ws.drop_front(2));
   int64_t batch = in[0], groups = op.getGroup(), m = ws[0];
   int64_t mg = m / groups, cg = ws[1];
-  int64_t kernel = 1, positions = 1;
+  // Products of attribute values: computed without overflow.
+  int64_t kernel = 1, positions = 1, columns = 0;
+  bool overflow = false;
   for (int64_t k : w.kernel)
-    kernel *= k;
+    overflow |= k < 0 || llvm::MulOverflow(kernel, k, kernel);
   for (int64_t p : out.drop_front(2))
-    positions *= p;
-  if (cg * kernel * positions > htile::GatherOp::kMaxElements)
-    return op.emitError("convolution windows of ")
-           << cg * kernel * positions << " elements are not supported on the "
-           << "chip yet; data movement is limited to "
-           << htile::GatherOp::kMaxElements << " elements per op";
+    overflow |= llvm::MulOverflow(positions, p, positions);
+  overflow |= llvm::MulOverflow(cg, kernel, columns) ||
+              llvm::MulOverflow(columns, positions, columns);
+  if (failed(checkMovement(op, overflow ? UINT64_MAX : uint64_t(columns),
+                           "convolution windows of " +
+                               (overflow ? std::string("more than 2^63")
+                                         : std::to_string(columns)) +
+                               " elements")))
+    return failure();
   // The weight as rows of C/g * K.
   Value weight;
   DenseElementsAttr dense;
@@ -1410,22 +1444,29 @@ LogicalResult Lowering::lowerConv(hgraph::ConvOp op) {
   return success();
 }
 
-LogicalResult Lowering::lowerGather(Operation *op, ValueRange inputs,
-                                    Value result,
-                                    const gather::Indices &indices) {
+LogicalResult Lowering::checkMovement(Operation *op, uint64_t count,
+                                      const Twine &what) {
+  if (count <= uint64_t(htile::GatherOp::kMaxElements))
+    return success();
+  return op->emitError(what)
+         << " is not supported on the chip yet; data movement is limited to "
+         << htile::GatherOp::kMaxElements << " elements per op";
+}
+
+LogicalResult
+Lowering::lowerGather(Operation *op, ValueRange inputs, Value result,
+                      llvm::function_ref<gather::Indices()> indices) {
   auto type = cast<ShapedType>(result.getType());
-  if (type.getNumElements() > htile::GatherOp::kMaxElements)
-    return op->emitError("moving ")
-           << type.getNumElements() << " elements into " << type
-           << " is not supported on the chip yet; data movement is "
-              "limited to "
-           << htile::GatherOp::kMaxElements << " elements per op";
+  if (failed(checkMovement(op, uint64_t(type.getNumElements()),
+                           "moving " + Twine(type.getNumElements()) +
+                               " elements into " + typeString(type))))
+    return failure();
   SmallVector<Value> operands;
   for (Value input : inputs)
     operands.push_back(buffer(input));
   Value out = alloc(result);
   htile::GatherOp::create(builder, op->getLoc(), operands, out,
-                          builder.getDenseI64ArrayAttr(indices));
+                          builder.getDenseI64ArrayAttr(indices()));
   buffers.map(result, out);
   return success();
 }
@@ -1434,9 +1475,9 @@ LogicalResult Lowering::lowerConcat(hgraph::ConcatOp op) {
   SmallVector<gather::Shape> shapes;
   for (Value input : op.getInputs())
     shapes.push_back(cast<ShapedType>(input.getType()).getShape());
-  return lowerGather(op, op.getInputs(), op.getResult(),
-                     gather::concat(shapes, op.getAxis(),
-                                    op.getType().getShape()));
+  return lowerGather(op, op.getInputs(), op.getResult(), [&] {
+    return gather::concat(shapes, op.getAxis(), op.getType().getShape());
+  });
 }
 
 LogicalResult Lowering::lowerSplit(hgraph::SplitOp op) {
@@ -1449,18 +1490,19 @@ LogicalResult Lowering::lowerSplit(hgraph::SplitOp op) {
     starts[axis] = offset;
     ArrayRef<int64_t> shape = cast<ShapedType>(piece.getType()).getShape();
     offset += shape[axis];
-    if (failed(lowerGather(op, op.getInput(), piece,
-                           gather::slice(in, starts, steps, shape))))
+    if (failed(lowerGather(op, op.getInput(), piece, [&] {
+          return gather::slice(in, starts, steps, shape);
+        })))
       return failure();
   }
   return success();
 }
 
 LogicalResult Lowering::lowerSlice(hgraph::SliceOp op) {
-  return lowerGather(op, op.getInput(), op.getResult(),
-                     gather::slice(op.getInput().getType().getShape(),
-                                   op.getStarts(), op.getSteps(),
-                                   op.getType().getShape()));
+  return lowerGather(op, op.getInput(), op.getResult(), [&] {
+    return gather::slice(op.getInput().getType().getShape(), op.getStarts(),
+                         op.getSteps(), op.getType().getShape());
+  });
 }
 
 LogicalResult Lowering::lowerPad(hgraph::PadOp op) {
@@ -1482,13 +1524,16 @@ LogicalResult Lowering::lowerPad(hgraph::PadOp op) {
       inputs.push_back(value);
     }
   }
+  if (failed(checkMovement(op, uint64_t(op.getType().getNumElements()),
+                           "padding into " + typeString(op.getType()))))
+    return failure();
   std::optional<gather::Indices> indices =
       gather::pad(op.getInput().getType().getShape(), op.getPads(),
                   op.getMode(), fill, op.getType().getShape());
   if (!indices)
     return op.emitError("pad mode '")
            << op.getMode() << "' is not supported on the chip yet";
-  return lowerGather(op, inputs, op.getResult(), *indices);
+  return lowerGather(op, inputs, op.getResult(), [&] { return *indices; });
 }
 
 /// The values of a constant integer tensor; nullopt if it is not constant.
@@ -1510,6 +1555,9 @@ LogicalResult Lowering::lowerGatherOp(hgraph::GatherOp op) {
     return op.emitError("gather with indices computed at run time is not "
                         "supported on the chip yet; the indices must be "
                         "constant");
+  if (failed(checkMovement(op, uint64_t(op.getType().getNumElements()),
+                           "gathering into " + typeString(op.getType()))))
+    return failure();
   std::optional<gather::Indices> map = gather::gather(
       op.getInput().getType().getShape(), *indices,
       op.getIndices().getType().getShape(), op.getAxis(),
@@ -1517,7 +1565,8 @@ LogicalResult Lowering::lowerGatherOp(hgraph::GatherOp op) {
   if (!map)
     return op.emitError("gather index out of range for axis ")
            << op.getAxis() << " of " << op.getInput().getType();
-  return lowerGather(op, op.getInput(), op.getResult(), *map);
+  return lowerGather(op, op.getInput(), op.getResult(),
+                     [&] { return *map; });
 }
 
 LogicalResult Lowering::lowerGatherElements(hgraph::GatherElementsOp op) {
@@ -1527,13 +1576,17 @@ LogicalResult Lowering::lowerGatherElements(hgraph::GatherElementsOp op) {
     return op.emitError("gather_elements with indices computed at run time "
                         "is not supported on the chip yet; the indices must "
                         "be constant");
+  if (failed(checkMovement(op, uint64_t(op.getType().getNumElements()),
+                           "gathering into " + typeString(op.getType()))))
+    return failure();
   std::optional<gather::Indices> map = gather::gatherElements(
       op.getInput().getType().getShape(), *indices, op.getAxis(),
       op.getType().getShape());
   if (!map)
     return op.emitError("gather_elements index out of range for axis ")
            << op.getAxis() << " of " << op.getInput().getType();
-  return lowerGather(op, op.getInput(), op.getResult(), *map);
+  return lowerGather(op, op.getInput(), op.getResult(),
+                     [&] { return *map; });
 }
 
 struct ConvertHGraphToHTilePass

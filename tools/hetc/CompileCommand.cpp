@@ -142,6 +142,8 @@ int compileCommand(const CompileOptions &options) {
   std::vector<std::string> filesRead{options.chip};
   frontend::ImportOptions importOptions{options.dims, options.inputValues,
                                         &filesRead};
+  importOptions.maxElements =
+      int64_t(spec.totalVectors() * spec.lanes() * chip::kElementBytes);
   std::string output = options.output;
   if (output.empty() && options.emit == EmitKind::Hetx) {
     llvm::SmallString<256> path(options.model);

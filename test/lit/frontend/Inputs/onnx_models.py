@@ -465,5 +465,67 @@ def empty_input_read(path):
     _save(nodes, [_t("e", [0, 3])], [_t("y", [0, 3])], [], path)
 
 
+
+# Hostile models: each once crashed, hung or exhausted memory in the
+# compiler; each must now give an error naming the node or input.
+def hostile_huge_input(path):
+    """A graph input of 2 x 2^40 elements."""
+    nodes = [helper.make_node("Relu", ["x"], ["y"], name="relu")]
+    _save(nodes, [_t("x", [2, 1 << 40])], [_t("y", [2, 1 << 40])], [], path)
+
+
+def hostile_symbolic_input(path):
+    """A symbolic dimension, for --dim with an absurd value."""
+    nodes = [helper.make_node("Relu", ["x"], ["y"], name="relu")]
+    _save(nodes, [_t("x", ["batch", 4])], [_t("y", ["batch", 4])], [], path)
+
+
+def hostile_negative_opset(path):
+    nodes = [helper.make_node("Relu", ["x"], ["y"], name="relu")]
+    _save(nodes, [_t("x", [2])], [_t("y", [2])], [], path, opset=-1)
+
+
+def hostile_constant_without_value(path):
+    nodes = [helper.make_node("Constant", [], ["c"], name="const"),
+             helper.make_node("Add", ["x", "c"], ["y"], name="add")]
+    _save(nodes, [_t("x", [2])], [_t("y", [2])], [], path)
+
+
+def hostile_constant_of_shape_without_input(path):
+    nodes = [helper.make_node("ConstantOfShape", [""], ["y"], name="fill")]
+    _save(nodes, [], [_t("y", [2])], [], path)
+
+
+def hostile_tile_overflow(path):
+    """Repeats whose product with the input's dimension passes 2^63."""
+    repeats = numpy_helper.from_array(np.array([1 << 62, 1], np.int64), "repeats")
+    nodes = [helper.make_node("Tile", ["x", "repeats"], ["y"], name="tile")]
+    _save(nodes, [_t("x", [4, 4])], [_t("y", [4, 4])], [repeats], path)
+
+
+def hostile_expand_negative(path):
+    shape = numpy_helper.from_array(np.array([-3, 4], np.int64), "shape")
+    nodes = [helper.make_node("Expand", ["x", "shape"], ["y"], name="expand")]
+    _save(nodes, [_t("x", [1, 4])], [_t("y", [3, 4])], [shape], path)
+
+
+def hostile_initializer_overflow(path):
+    """An initializer whose dimensions multiply past 2^64 to a small count."""
+    w = TensorProto(name="w", data_type=TensorProto.FLOAT, dims=[1 << 32, 1 << 32, 1],
+                    raw_data=b"\0" * 16)
+    nodes = [helper.make_node("Add", ["x", "w"], ["y"], name="add")]
+    _save(nodes, [_t("x", [1])], [_t("y", [1])], [w], path)
+
+
+def hostile_conv_f16_splat_bias(path):
+    """An fp16 Conv whose bias is one value throughout."""
+    rng = np.random.default_rng(0)
+    w = numpy_helper.from_array(rng.standard_normal((4, 3, 3, 3)).astype(np.float16), "w")
+    b = numpy_helper.from_array(np.full(4, 0.5, np.float16), "b")
+    nodes = [helper.make_node("Conv", ["x", "w", "b"], ["y"], pads=[1, 1, 1, 1], name="conv")]
+    _save(nodes, [_t("x", [1, 3, 8, 8], TensorProto.FLOAT16)],
+          [_t("y", [1, 4, 8, 8], TensorProto.FLOAT16)], [w, b], path)
+
+
 if __name__ == "__main__":
     globals()[sys.argv[1]](sys.argv[2])
