@@ -19,6 +19,7 @@
 
 #include <cmath>
 #include <limits>
+#include <tuple>
 
 using namespace mlir;
 using namespace hetc;
@@ -123,6 +124,19 @@ Results importAttentionF32(NodeContext &ctx) {
   ArrayRef<int64_t> qs = tensorType(q).getShape();
   int64_t batch = qs[0], qHeads = qs[1], seq = qs[2], headSize = qs[3];
   int64_t kvHeads = tensorType(k).getDimSize(1);
+  // The caches extend K and V along the sequence: the other dimensions
+  // must be those of the (split) K and V.
+  for (auto [past, now, name] : {std::tuple(pastKey, k, "past_key"),
+                                 std::tuple(pastValue, v, "past_value")}) {
+    if (!past)
+      continue;
+    ArrayRef<int64_t> ps = tensorType(past).getShape(),
+                      ns = tensorType(now).getShape();
+    if (ps.size() != 4 || ps[0] != ns[0] || ps[1] != ns[1] || ps[3] != ns[3])
+      return ctx.error() << name << " must be 4-D [batch, heads, past, size] "
+                         << "matching [" << ns[0] << ", " << ns[1] << ", ?, "
+                         << ns[3] << "], got " << tensorType(past);
+  }
 
   // The KV cache: present = concat(past, new) along the sequence.
   auto appendCache = [&](Value past, Value now) -> Value {
@@ -273,6 +287,17 @@ Results importAttentionF32(NodeContext &ctx) {
     if (mt.getRank() == 0 || given > kvLength)
       return ctx.error() << "attn_mask " << mt << " does not fit "
                          << kvLength << " keys";
+    // Padded to the keys, the mask must broadcast to the scores.
+    SmallVector<int64_t> padded(mt.getShape()), scoresShape{batch, qHeads, seq,
+                                                            kvLength},
+        broadcast;
+    padded.back() = kvLength;
+    if (!OpTrait::util::getBroadcastedShape(padded, scoresShape, broadcast) ||
+        ArrayRef<int64_t>(broadcast) != ArrayRef<int64_t>(scoresShape))
+      return ctx.error() << "attn_mask " << mt
+                         << " does not broadcast to the scores [" << batch
+                         << ", " << qHeads << ", " << seq << ", " << kvLength
+                         << "]";
     if (given < kvLength) {
       SmallVector<int64_t> pads(2 * mt.getRank(), 0), shape(mt.getShape());
       pads[2 * mt.getRank() - 1] = kvLength - given;

@@ -3,6 +3,7 @@
 #define HETC_COMPILER_FRONTEND_ONNXOPS_H
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/StringMap.h"
 

@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Traits.h"
 
 #include "llvm/ADT/APFloat.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace hetc::hgraph;
@@ -55,6 +56,10 @@ std::optional<HostTensor> HostTensor::read(Attribute attr) {
   HostTensor t;
   t.type = dense.getType();
   t.splat = dense.isSplat();
+  // Operands are read whole into doubles or int64s: a larger constant is
+  // not folded (it stays an op), whatever the result's size.
+  if (!t.splat && !foldable(t.type, kMaxFoldOperandElements))
+    return std::nullopt;
   Type element = t.type.getElementType();
   if (isa<FloatType>(element)) {
     t.isFloat = true;
@@ -124,12 +129,21 @@ DenseElementsAttr HostTensor::toAttr() const {
   return finish(values);
 }
 
+bool hetc::hgraph::foldable(ShapedType type, int64_t limit) {
+  if (!type.hasStaticShape())
+    return false;
+  int64_t count = 1;
+  for (int64_t d : type.getShape())
+    if (d < 0 || llvm::MulOverflow(count, d, count) || count > limit)
+      return false;
+  return true;
+}
+
 OpFoldResult hetc::hgraph::foldElementwise(
     ArrayRef<Attribute> operands, ShapedType resultType,
     std::function<double(ArrayRef<double>)> floatFn,
     std::function<int64_t(ArrayRef<int64_t>)> intFn) {
-  if (!resultType.hasStaticShape() ||
-      resultType.getNumElements() > kMaxFoldElements || operands.empty())
+  if (!foldable(resultType) || operands.empty())
     return {};
   SmallVector<HostTensor> in;
   for (Attribute a : operands) {
@@ -187,8 +201,7 @@ OpFoldResult hetc::hgraph::foldElementwise(
 OpFoldResult hetc::hgraph::foldGather(
     Attribute input, ShapedType resultType,
     llvm::function_ref<int64_t(ArrayRef<int64_t>)> source) {
-  if (!resultType.hasStaticShape() ||
-      resultType.getNumElements() > kMaxFoldElements)
+  if (!foldable(resultType))
     return {};
   std::optional<HostTensor> in = HostTensor::read(input);
   if (!in)

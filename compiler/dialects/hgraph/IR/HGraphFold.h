@@ -23,6 +23,15 @@ namespace hetc::hgraph {
 /// Largest result (in elements) that folders compute on the host.
 constexpr int64_t kMaxFoldElements = int64_t(1) << 22;
 
+/// Largest constant operand (in elements, unless a splat) that folders
+/// read into host values.
+constexpr int64_t kMaxFoldOperandElements = int64_t(1) << 24;
+
+/// Whether a folder may compute a result of `type` on the host: a static
+/// shape of at most `limit` elements, counted without overflow (a shape
+/// from a hostile file may multiply past 2^63 to a small number).
+bool foldable(mlir::ShapedType type, int64_t limit = kMaxFoldElements);
+
 /// A constant tensor's values on the host.
 struct HostTensor {
   mlir::ShapedType type;

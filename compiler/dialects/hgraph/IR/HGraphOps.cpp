@@ -8,6 +8,8 @@
 #include "llvm/ADT/STLExtras.h"
 
 #include <cmath>
+#include <cstring>
+#include <vector>
 
 using namespace mlir;
 using namespace hetc::hgraph;
@@ -272,24 +274,35 @@ OpFoldResult TransposeOp::fold(FoldAdaptor adaptor) {
   auto dense = dyn_cast_if_present<DenseElementsAttr>(adaptor.getInput());
   if (!dense)
     return {};
+  if (dense.isSplat())
+    return dense.resizeSplat(getType());
+  // Elements of whole bytes are permuted as raw bytes: a transposed weight
+  // (Gemm's transB) costs its size in memory, not one attribute per
+  // element. Its size was bounded when the model was imported; the count
+  // is checked here again for IR that did not come from the importer.
   ShapedType inType = getInput().getType();
-  SmallVector<Attribute> in(dense.getValues<Attribute>());
-  SmallVector<Attribute> out(getType().getNumElements());
+  Type element = inType.getElementType();
+  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0 ||
+      !foldable(inType, kMaxFoldOperandElements * 16))
+    return {};
+  size_t width = element.getIntOrFloatBitWidth() / 8;
+  ArrayRef<char> in = dense.getRawData();
+  std::vector<char> out(in.size());
   SmallVector<int64_t> inStrides(inType.getRank(), 1);
   for (int64_t d = inType.getRank() - 2; d >= 0; --d)
     inStrides[d] = inStrides[d + 1] * inType.getDimSize(d + 1);
   ArrayRef<int64_t> outShape = getType().getShape();
   SmallVector<int64_t> coord(outShape.size(), 0);
-  for (Attribute &v : out) {
+  for (size_t k = 0, n = out.size() / width; k < n; ++k) {
     int64_t src = 0;
     for (auto [d, p] : llvm::enumerate(perm))
       src += coord[d] * inStrides[p];
-    v = in[dense.isSplat() ? 0 : src];
+    std::memcpy(&out[k * width], &in[size_t(src) * width], width);
     for (int64_t d = outShape.size() - 1; d >= 0; --d) {
       if (++coord[d] < outShape[d])
         break;
       coord[d] = 0;
     }
   }
-  return DenseElementsAttr::get(getType(), out);
+  return DenseElementsAttr::getFromRawBuffer(getType(), out);
 }

@@ -72,7 +72,7 @@ OpFoldResult ConcatOp::fold(FoldAdaptor adaptor) {
   if (getInputs().size() == 1 && getInputs()[0].getType() == getType())
     return getInputs()[0];
   ShapedType type = getType();
-  if (type.getNumElements() > kMaxFoldElements)
+  if (!foldable(type))
     return {};
   SmallVector<HostTensor> in;
   for (Attribute a : adaptor.getInputs()) {
@@ -357,9 +357,11 @@ LogicalResult ReduceOp::verify() {
 OpFoldResult ReduceOp::fold(FoldAdaptor adaptor) {
   if (getAxes().empty() && getInput().getType() == getType())
     return getInput();
-  std::optional<HostTensor> in = HostTensor::read(adaptor.getInput());
   ShapedType inType = getInput().getType();
-  if (!in || inType.getNumElements() > kMaxFoldElements)
+  if (!foldable(inType))
+    return {};
+  std::optional<HostTensor> in = HostTensor::read(adaptor.getInput());
+  if (!in)
     return {};
   ReduceKind kind = getKind();
   // Accumulate in double (floats) or int64 (integers), as onnx's
