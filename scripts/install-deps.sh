@@ -18,6 +18,11 @@ APT_PACKAGES=(
   python3 python3-pip python3-venv
 )
 LOCK=scripts/requirements.lock
+# --sanitizers adds the runtimes of AddressSanitizer, UBSan and libFuzzer
+# for scripts/sanitize.sh and scripts/fuzz.sh.
+if [ "${1:-}" = "--sanitizers" ]; then
+  APT_PACKAGES+=(libclang-rt-22-dev libfuzzer-22-dev)
+fi
 
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi

@@ -96,8 +96,16 @@ hetc::frontend::readInputValue(const std::string &path, MLIRContext *context,
   std::string bytes;
   if (!io::readRegularFile(path, io::kMaxReadBytes, bytes, error))
     return failure();
-  if (StringRef(path).ends_with(".npy"))
-    return fromNpy(bytes, path, context, error);
+  return parseInputValue(bytes, StringRef(path).ends_with(".npy"), path,
+                         context, error);
+}
+
+FailureOr<DenseElementsAttr>
+hetc::frontend::parseInputValue(StringRef bytes, bool npy,
+                                const std::string &source,
+                                MLIRContext *context, std::string &error) {
+  if (npy)
+    return fromNpy(bytes, source, context, error);
   onnx::TensorProto tensor;
   if (bytes.size() > size_t(INT32_MAX) ||
       !tensor.ParseFromArray(bytes.data(), int(bytes.size()))) {

@@ -23,6 +23,12 @@ mlir::FailureOr<mlir::DenseElementsAttr>
 readInputValue(const std::string &path, mlir::MLIRContext *context,
                std::string &error);
 
+/// Parses the bytes of an input value: a `.npy` file when `npy` is set,
+/// else a serialised TensorProto; `source` names it in errors.
+mlir::FailureOr<mlir::DenseElementsAttr>
+parseInputValue(llvm::StringRef bytes, bool npy, const std::string &source,
+                mlir::MLIRContext *context, std::string &error);
+
 } // namespace hetc::frontend
 
 #endif // HETC_COMPILER_FRONTEND_INPUTVALUES_H

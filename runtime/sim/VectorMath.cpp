@@ -153,13 +153,24 @@ namespace {
   }
 }
 
+// Clones for the widest vectors the host has. GCC may inline a cloned
+// function into its caller and lose the clones, hence noinline; clang never
+// does, and refuses noinline beside target_clones.
+#if defined(__clang__)
+#define HETC_WIDEST_VECTORS                                                    \
+  [[gnu::target_clones("avx512f", "avx2", "default")]]
+#else
+#define HETC_WIDEST_VECTORS                                                    \
+  [[gnu::noinline, gnu::target_clones("avx512f", "avx2", "default")]]
+#endif
+
 /// The same for a finite x and a row of finite weights, in the widest
 /// vectors the host has. No operation here can meet two NaNs: a product of
 /// finite values is never NaN, so a sum has at most one NaN operand (the
 /// partial sum, which then passes through). Every multiply and add is
 /// rounded on its own (-ffp-contract=off), lane by lane, so the bits do not
 /// depend on the vector width or the operand order.
-[[gnu::noinline, gnu::target_clones("avx512f", "avx2", "default")]] void
+HETC_WIDEST_VECTORS void
 accumulateFiniteRow(float x, const float *row, float *out, uint32_t count) {
   for (uint32_t j = 0; j < count; ++j) {
     float product = x * row[j];
@@ -172,7 +183,7 @@ accumulateFiniteRow(float x, const float *row, float *out, uint32_t count) {
 /// the partial sum kept in a register between them. For finite x and finite
 /// rows only, for the reason given at accumulateFiniteRow: every operation
 /// is the one four calls of it would make, rounded on its own.
-[[gnu::noinline, gnu::target_clones("avx512f", "avx2", "default")]] void
+HETC_WIDEST_VECTORS void
 accumulateFiniteRows4(const float *x, const float *r0, const float *r1,
                       const float *r2, const float *r3, float *out,
                       uint32_t count) {

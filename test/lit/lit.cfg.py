@@ -20,5 +20,7 @@ config.substitutions.append(
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.hetc_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+# The sanitizer build (scripts/sanitize.sh) sets these for every tool run.
+llvm_config.with_system_environment(["ASAN_OPTIONS", "UBSAN_OPTIONS"])
 llvm_config.add_tool_substitutions(
     ["hetc", "hetc-opt", "hetc-sched"], [config.hetc_tools_dir])
