@@ -9,11 +9,10 @@
 #include "compiler/scheduler/Scheduler.h"
 #include "compiler/scheduler/TextFormat.h"
 #include "compiler/scheduler/Verifier.h"
+#include "runtime/io/SafeRead.h"
 
-#include <fstream>
 #include <iostream>
 #include <iterator>
-#include <sstream>
 #include <string>
 
 using namespace hetc::sched;
@@ -39,14 +38,12 @@ int main(int argc, char **argv) {
     text.assign(std::istreambuf_iterator<char>(std::cin), {});
     path = "<stdin>";
   } else {
-    std::ifstream file(path, std::ios::binary);
-    if (!file) {
-      std::cerr << "hetc-sched: error: cannot open '" << path << "'\n";
+    // A problem is text of at most a few megabytes; 64 MiB is plenty.
+    std::string reason;
+    if (!hetc::io::readRegularFile(path, uint64_t(64) << 20, text, reason)) {
+      std::cerr << "hetc-sched: error: '" << path << "' " << reason << "\n";
       return 1;
     }
-    std::ostringstream contents;
-    contents << file.rdbuf();
-    text = contents.str();
   }
 
   Expected<Problem> problem = parseProblem(text, path);
