@@ -181,6 +181,22 @@ TEST_F(RunCommandTest, CorruptArtifact) {
             "error: " + options.artifactPath + ": artifact cannot be opened: No such file or directory\n");
 }
 
+// Tests that an artifact whose input is far larger than the chip holds is
+// refused before its input is generated (it used to allocate first).
+TEST_F(RunCommandTest, HugeInputIsRefusedBeforeAllocation) {
+  hetx::Artifact artifact = addProgram(chip).artifact;
+  artifact.mutable_inputs(0)->clear_shape();
+  artifact.mutable_inputs(0)->add_shape(int64_t(1) << 40);
+  artifact.mutable_inputs(0)->add_shape(int64_t(1) << 30);
+  writeArtifact(artifact);
+  EXPECT_EQ(run(), 1);
+  EXPECT_EQ(err.str().rfind("error: input 'a': shape [1099511627776, "
+                            "1073741824] is invalid or too large",
+                            0),
+            0u)
+      << err.str();
+}
+
 TEST_F(RunCommandTest, ChipMismatch) {
   options.chipPath = sourcePath("chips/tsp-v1.chip");
   EXPECT_EQ(run(), 1);
