@@ -13,6 +13,7 @@
 #include "runtime/run/RunCommand.h"
 
 #include <CLI/CLI.hpp>
+#include <google/protobuf/stubs/logging.h>
 
 #include <iostream>
 
@@ -31,6 +32,9 @@ std::pair<std::string, std::string> splitPair(const std::string &text,
 
 int main(int argc, char **argv) {
   hetc::io::reportFileSizeLimitAsError();
+  // A damaged artifact or model makes protobuf log each bad string field
+  // it parses; hetc reports the file itself, once, naming it.
+  google::protobuf::SetLogHandler(nullptr);
   CLI::App app{"hetc: an ahead-of-time compiler for deterministic dataflow "
                "inference chips"};
   app.require_subcommand(1);
