@@ -415,6 +415,18 @@ Results importResize(NodeContext &ctx) {
 
   SmallVector<double> scales(rank, 1.0);
   SmallVector<int64_t> shape(x.getShape());
+  // A computed dimension, refused (false) when it does not fit in int64.
+  auto setDim = [&](int64_t d, double size) {
+    if (!(size < 0x1p62))
+      return false;
+    shape[d] = int64_t(size);
+    return true;
+  };
+  auto tooLarge = [&](int64_t d) {
+    return ctx.error() << "scale " << scales[d] << " makes dimension " << d
+                       << " of " << x.getDimSize(d)
+                       << " too large to represent";
+  };
   if (sizes) {
     if (sizes->size() != count)
       return ctx.error() << "sizes needs one entry per resized dimension ("
@@ -437,7 +449,8 @@ Results importResize(NodeContext &ctx) {
                                        : std::max(scale, scales[d]);
       for (int64_t d : axes) {
         scales[d] = scale;
-        shape[d] = int64_t(scale * double(x.getDimSize(d)) + 0.5);
+        if (!setDim(d, scale * double(x.getDimSize(d)) + 0.5))
+          return tooLarge(d);
       }
     }
   } else if (given) {
@@ -450,7 +463,8 @@ Results importResize(NodeContext &ctx) {
       if (!(scale > 0))
         return ctx.error() << "scales must be positive, got " << scale;
       scales[d] = scale;
-      shape[d] = int64_t(std::floor(double(x.getDimSize(d)) * scale));
+      if (!setDim(d, std::floor(double(x.getDimSize(d)) * scale)))
+        return tooLarge(d);
     }
   } else {
     return ctx.error() << "needs scales or sizes";
