@@ -397,6 +397,12 @@ def run_test(hetc, test_dir, work_dir, timeout):
     return "pass", "; ".join(notes)
 
 
+def ml_dtypes_version():
+    import ml_dtypes
+
+    return ml_dtypes.__version__
+
+
 def write_report(path, results, elapsed):
     counts = {s: sum(1 for r in results.values() if r[0] == s)
               for s in ("pass", "fail", "unsupported")}
@@ -417,7 +423,10 @@ def write_report(path, results, elapsed):
                 f"ONNX backend node suite shipped with onnx {onnx.__version__} is compiled "
                 f"with `hetc compile` for `chips/{os.path.basename(CHIP)}`, run with "
                 "`hetc run` on "
-                "the chip model, and its outputs compared with the expected ones.\n\n")
+                "the chip model, and its outputs compared with the expected ones. "
+                f"The reference data come from onnx {onnx.__version__}, numpy "
+                f"{np.__version__} and ml_dtypes {ml_dtypes_version()}, the "
+                "versions `scripts/requirements.lock` pins.\n\n")
         f.write("- **pass**: every output matches (fp32: rtol 1e-4, atol 1e-5; fp16: "
                 "rtol 1e-3, atol 1e-4; bf16: rtol 2^-7, one unit in the last place, "
                 "atol 1e-4; the 8- and 4-bit floats exactly, bit for bit, NaN "
