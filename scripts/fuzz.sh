@@ -10,6 +10,9 @@
 # normal test command replays it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Paths under the checkout are hashed relative to it, so that ccache serves
+# every clone of the repository (CI builds a fresh one each time).
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}"
 TIME=60
 TARGETS=()
 while [ $# -gt 0 ]; do

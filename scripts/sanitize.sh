@@ -6,6 +6,9 @@
 # half an hour at -j2; ccache keeps later ones short.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Paths under the checkout are hashed relative to it, so that ccache serves
+# every clone of the repository (CI builds a fresh one each time).
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}"
 bash scripts/install-deps.sh --sanitizers
 BUILD_DIR="${HETC_SANITIZE_BUILD_DIR:-build-sanitize}"
 PYTHON="$(bash scripts/python.sh)"
