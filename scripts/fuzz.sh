@@ -26,14 +26,8 @@ ALL=(fuzz-chip-file fuzz-artifact fuzz-npy fuzz-schedule fuzz-input-value
      fuzz-onnx fuzz-mlir)
 [ ${#TARGETS[@]} -eq 0 ] && TARGETS=("${ALL[@]}")
 
-bash scripts/install-deps.sh --sanitizers
 BUILD_DIR="${HETC_SANITIZE_BUILD_DIR:-build-sanitize}"
-cmake -S . -B "$BUILD_DIR" -G Ninja \
-  -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
-  -DHETC_FUZZ=ON \
-  -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit \
-  -DPython3_EXECUTABLE="$(bash scripts/python.sh)" >/dev/null
+bash scripts/sanitize-configure.sh >/dev/null
 cmake --build "$BUILD_DIR" -j "${HETC_JOBS:-2}" --target "${TARGETS[@]}"
 
 export ASAN_OPTIONS="allow_user_poisoning=0:detect_leaks=1"

@@ -9,15 +9,8 @@ cd "$(dirname "$0")/.."
 # Paths under the checkout are hashed relative to it, so that ccache serves
 # every clone of the repository (CI builds a fresh one each time).
 export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}"
-bash scripts/install-deps.sh --sanitizers
 BUILD_DIR="${HETC_SANITIZE_BUILD_DIR:-build-sanitize}"
-PYTHON="$(bash scripts/python.sh)"
-cmake -S . -B "$BUILD_DIR" -G Ninja \
-  -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
-  -DHETC_FUZZ=ON \
-  -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit \
-  -DPython3_EXECUTABLE="$PYTHON"
+bash scripts/sanitize-configure.sh
 cmake --build "$BUILD_DIR" -j "${HETC_JOBS:-2}"
 # Debian's MLIR is not instrumented: the instrumented LLVM headers poison
 # allocator slabs that libMLIR then writes (a false use-after-poison), so
