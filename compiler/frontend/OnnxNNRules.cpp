@@ -344,11 +344,13 @@ Results importLpPool(NodeContext &ctx) {
   Results mean = poolOf<hgraph::AveragePoolOp>(ctx, powered, true);
   if (failed(mean))
     return failure();
-  int64_t size = 1;
+  // The window's element count, as the float it scales by (no int64
+  // product of attribute values that could overflow).
+  double size = 1;
   for (int64_t k : *kernel)
-    size *= k;
+    size *= double(k);
   RankedTensorType type = tensorType((*mean)[0]);
-  Value sum = ctx.create<hgraph::MulOp>(type, (*mean)[0], scalar(double(size)));
+  Value sum = ctx.create<hgraph::MulOp>(type, (*mean)[0], scalar(size));
   if (p == 1)
     return SmallVector<Value>{sum};
   if (p == 2)

@@ -554,8 +554,9 @@ Results importReshape(NodeContext &ctx) {
       inferred = i;
     } else if (dim < 0) {
       return ctx.error() << "shape entry " << i << " is " << dim;
-    } else {
-      known *= dim;
+    } else if (llvm::MulOverflow(known, dim, known)) {
+      return ctx.error() << "shape entries up to " << i
+                         << " multiply past 2^63 elements";
     }
     shape.push_back(dim);
   }
