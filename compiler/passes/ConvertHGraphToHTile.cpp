@@ -136,10 +136,12 @@ private:
   /// A new buffer of `shape` holding `input`'s elements in order.
   Value regroup(Location loc, Value input, ArrayRef<int64_t> shape);
   /// Writes `result` with an htile.gather of `inputs` by the map that
-  /// `indices` computes; the result's size is checked first, so that no
-  /// map larger than one gather may move is ever built.
-  LogicalResult lowerGather(Operation *op, ValueRange inputs, Value result,
-                            llvm::function_ref<gather::Indices()> indices);
+  /// `indices` computes (or fails, having said why); the result's size is
+  /// checked first, so that no map larger than one gather may move is ever
+  /// built.
+  LogicalResult
+  lowerGather(Operation *op, ValueRange inputs, Value result,
+              llvm::function_ref<FailureOr<gather::Indices>()> indices);
   /// Fails, naming `op`, when `count` elements are more than one
   /// htile.gather may move.
   LogicalResult checkMovement(Operation *op, uint64_t count,
@@ -1453,20 +1455,23 @@ LogicalResult Lowering::checkMovement(Operation *op, uint64_t count,
          << htile::GatherOp::kMaxElements << " elements per op";
 }
 
-LogicalResult
-Lowering::lowerGather(Operation *op, ValueRange inputs, Value result,
-                      llvm::function_ref<gather::Indices()> indices) {
+LogicalResult Lowering::lowerGather(
+    Operation *op, ValueRange inputs, Value result,
+    llvm::function_ref<FailureOr<gather::Indices>()> indices) {
   auto type = cast<ShapedType>(result.getType());
   if (failed(checkMovement(op, uint64_t(type.getNumElements()),
                            "moving " + Twine(type.getNumElements()) +
                                " elements into " + typeString(type))))
+    return failure();
+  FailureOr<gather::Indices> map = indices();
+  if (failed(map))
     return failure();
   SmallVector<Value> operands;
   for (Value input : inputs)
     operands.push_back(buffer(input));
   Value out = alloc(result);
   htile::GatherOp::create(builder, op->getLoc(), operands, out,
-                          builder.getDenseI64ArrayAttr(indices()));
+                          builder.getDenseI64ArrayAttr(*map));
   buffers.map(result, out);
   return success();
 }
@@ -1524,16 +1529,16 @@ LogicalResult Lowering::lowerPad(hgraph::PadOp op) {
       inputs.push_back(value);
     }
   }
-  if (failed(checkMovement(op, uint64_t(op.getType().getNumElements()),
-                           "padding into " + typeString(op.getType()))))
-    return failure();
-  std::optional<gather::Indices> indices =
-      gather::pad(op.getInput().getType().getShape(), op.getPads(),
-                  op.getMode(), fill, op.getType().getShape());
-  if (!indices)
-    return op.emitError("pad mode '")
-           << op.getMode() << "' is not supported on the chip yet";
-  return lowerGather(op, inputs, op.getResult(), [&] { return *indices; });
+  return lowerGather(
+      op, inputs, op.getResult(), [&]() -> FailureOr<gather::Indices> {
+        std::optional<gather::Indices> indices =
+            gather::pad(op.getInput().getType().getShape(), op.getPads(),
+                        op.getMode(), fill, op.getType().getShape());
+        if (!indices)
+          return op.emitError("pad mode '")
+                 << op.getMode() << "' is not supported on the chip yet";
+        return std::move(*indices);
+      });
 }
 
 /// The values of a constant integer tensor; nullopt if it is not constant.
@@ -1555,18 +1560,17 @@ LogicalResult Lowering::lowerGatherOp(hgraph::GatherOp op) {
     return op.emitError("gather with indices computed at run time is not "
                         "supported on the chip yet; the indices must be "
                         "constant");
-  if (failed(checkMovement(op, uint64_t(op.getType().getNumElements()),
-                           "gathering into " + typeString(op.getType()))))
-    return failure();
-  std::optional<gather::Indices> map = gather::gather(
-      op.getInput().getType().getShape(), *indices,
-      op.getIndices().getType().getShape(), op.getAxis(),
-      op.getType().getShape());
-  if (!map)
-    return op.emitError("gather index out of range for axis ")
-           << op.getAxis() << " of " << op.getInput().getType();
-  return lowerGather(op, op.getInput(), op.getResult(),
-                     [&] { return *map; });
+  return lowerGather(
+      op, op.getInput(), op.getResult(), [&]() -> FailureOr<gather::Indices> {
+        std::optional<gather::Indices> map = gather::gather(
+            op.getInput().getType().getShape(), *indices,
+            op.getIndices().getType().getShape(), op.getAxis(),
+            op.getType().getShape());
+        if (!map)
+          return op.emitError("gather index out of range for axis ")
+                 << op.getAxis() << " of " << op.getInput().getType();
+        return std::move(*map);
+      });
 }
 
 LogicalResult Lowering::lowerGatherElements(hgraph::GatherElementsOp op) {
@@ -1576,17 +1580,16 @@ LogicalResult Lowering::lowerGatherElements(hgraph::GatherElementsOp op) {
     return op.emitError("gather_elements with indices computed at run time "
                         "is not supported on the chip yet; the indices must "
                         "be constant");
-  if (failed(checkMovement(op, uint64_t(op.getType().getNumElements()),
-                           "gathering into " + typeString(op.getType()))))
-    return failure();
-  std::optional<gather::Indices> map = gather::gatherElements(
-      op.getInput().getType().getShape(), *indices, op.getAxis(),
-      op.getType().getShape());
-  if (!map)
-    return op.emitError("gather_elements index out of range for axis ")
-           << op.getAxis() << " of " << op.getInput().getType();
-  return lowerGather(op, op.getInput(), op.getResult(),
-                     [&] { return *map; });
+  return lowerGather(
+      op, op.getInput(), op.getResult(), [&]() -> FailureOr<gather::Indices> {
+        std::optional<gather::Indices> map = gather::gatherElements(
+            op.getInput().getType().getShape(), *indices, op.getAxis(),
+            op.getType().getShape());
+        if (!map)
+          return op.emitError("gather_elements index out of range for axis ")
+                 << op.getAxis() << " of " << op.getInput().getType();
+        return std::move(*map);
+      });
 }
 
 struct ConvertHGraphToHTilePass
