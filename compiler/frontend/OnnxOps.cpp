@@ -3,6 +3,7 @@
 #include "compiler/frontend/OnnxOps.h"
 
 #include "compiler/dialects/hgraph/IR/HGraph.h"
+#include "compiler/dialects/hgraph/IR/HGraphFold.h"
 
 #include "mlir/Dialect/Traits.h"
 #include "mlir/IR/Matchers.h"
@@ -241,22 +242,16 @@ bool isNarrowStorage(Type type) {
 std::optional<int64_t>
 hetc::frontend::boundedElementCount(ArrayRef<int64_t> shape, int64_t limit,
                                     std::string &error) {
-  int64_t count = 1;
-  for (int64_t d : shape) {
-    if (d < 0) {
-      error = "has a negative or unknown dimension";
-      return std::nullopt;
-    }
-    // Each dimension is bounded too: a zero elsewhere must not let a
-    // dimension of 2^62 through to code that loops over it.
-    if (d > limit || llvm::MulOverflow(count, d, count) || count > limit) {
-      error = "has more than " + std::to_string(limit) +
-              " elements or a dimension longer than that, beyond what the "
-              "chip can hold";
-      return std::nullopt;
-    }
-  }
-  return count;
+  std::optional<int64_t> count = hgraph::boundedElementCount(shape, limit);
+  if (count)
+    return count;
+  if (llvm::any_of(shape, [](int64_t d) { return d < 0; }))
+    error = "has a negative or unknown dimension";
+  else
+    error = "has more than " + std::to_string(limit) +
+            " elements or a dimension longer than that, beyond what the "
+            "chip can hold";
+  return std::nullopt;
 }
 
 FailureOr<DenseElementsAttr>

@@ -129,14 +129,21 @@ DenseElementsAttr HostTensor::toAttr() const {
   return finish(values);
 }
 
-bool hetc::hgraph::foldable(ShapedType type, int64_t limit) {
-  if (!type.hasStaticShape())
-    return false;
+std::optional<int64_t>
+hetc::hgraph::boundedElementCount(ArrayRef<int64_t> shape, int64_t limit) {
   int64_t count = 1;
-  for (int64_t d : type.getShape())
-    if (d < 0 || llvm::MulOverflow(count, d, count) || count > limit)
-      return false;
-  return true;
+  for (int64_t d : shape)
+    // Each dimension is bounded too: a zero elsewhere must not let a
+    // dimension of 2^62 through to code that loops over it.
+    if (d < 0 || d > limit || llvm::MulOverflow(count, d, count) ||
+        count > limit)
+      return std::nullopt;
+  return count;
+}
+
+bool hetc::hgraph::foldable(ShapedType type, int64_t limit) {
+  return type.hasStaticShape() &&
+         boundedElementCount(type.getShape(), limit).has_value();
 }
 
 OpFoldResult hetc::hgraph::foldElementwise(

@@ -27,9 +27,15 @@ constexpr int64_t kMaxFoldElements = int64_t(1) << 22;
 /// read into host values.
 constexpr int64_t kMaxFoldOperandElements = int64_t(1) << 24;
 
+/// The element count of `shape` when every dimension lies in [0, limit] and
+/// the count is at most `limit`, computed without overflow (a shape from a
+/// hostile file may multiply past 2^63 to a small number); else nullopt.
+/// The importer's size checks and the folders share it.
+std::optional<int64_t> boundedElementCount(llvm::ArrayRef<int64_t> shape,
+                                           int64_t limit);
+
 /// Whether a folder may compute a result of `type` on the host: a static
-/// shape of at most `limit` elements, counted without overflow (a shape
-/// from a hostile file may multiply past 2^63 to a small number).
+/// shape of at most `limit` elements (boundedElementCount).
 bool foldable(mlir::ShapedType type, int64_t limit = kMaxFoldElements);
 
 /// A constant tensor's values on the host.
