@@ -2,8 +2,8 @@
 
 #include "compiler/passes/ChipLoader.h"
 #include "compiler/passes/Passes.h"
+#include "compiler/passes/SramPlacer.h"
 
-#include <map>
 
 namespace hetc {
 #define GEN_PASS_DEF_HTILEPLANMEMORY
@@ -15,15 +15,6 @@ using namespace hetc;
 
 namespace {
 
-/// A buffer to place: its defining op, size and live range in op indices.
-struct Buffer {
-  Operation *def;
-  int64_t vectors;
-  int64_t first;
-  int64_t last;
-  int64_t address = -1;
-};
-
 /// The op that owns the storage of `value`, looking through views.
 Operation *storageOf(Value value) {
   while (auto view = value.getDefiningOp<htile::ViewOp>())
@@ -31,75 +22,12 @@ Operation *storageOf(Value value) {
   return value.getDefiningOp();
 }
 
-/// Places buffers first-fit in SRAM. The search starts in the slice after
-/// the previous buffer's, so that buffers spread over slices, and avoids
-/// the slices of buffers that one kernel reads together with the buffer
-/// being placed: two vectors read in the same cycle from one slice's bank
-/// would need the same port.
-class Placer {
-public:
-  Placer(int64_t capacity, int64_t sliceVectors)
-      : capacity(capacity), sliceVectors(sliceVectors),
-        slices(capacity / sliceVectors) {}
-
-  /// Places `b` clear of the `live` buffers, preferring slices that none
-  /// of `partners` use.
-  bool place(Buffer &b, ArrayRef<Buffer *> live, ArrayRef<Buffer *> partners) {
-    SmallVector<std::pair<int64_t, int64_t>> taken;
-    for (Buffer *other : live)
-      taken.push_back({other->address, other->address + other->vectors});
-    llvm::sort(taken);
-    // Candidate starts: every slice start and every end of a taken range,
-    // visited from the next slice on, wrapping around.
-    SmallVector<int64_t> candidates;
-    for (int64_t s = 0; s < slices; ++s)
-      candidates.push_back(s * sliceVectors);
-    for (auto [lo, hi] : taken)
-      candidates.push_back(hi);
-    auto rank = [&](int64_t address) {
-      int64_t slice = address / sliceVectors;
-      return std::make_pair((slice - nextSlice + slices) % slices, address);
-    };
-    llvm::sort(candidates,
-               [&](int64_t x, int64_t y) { return rank(x) < rank(y); });
-    for (bool avoidPartners : {true, false})
-      for (int64_t start : candidates)
-        if (fits(start, b.vectors, taken) &&
-            (!avoidPartners || !sharesSlice(start, b.vectors, partners))) {
-          b.address = start;
-          nextSlice = (start / sliceVectors + 1) % slices;
-          return true;
-        }
-    return false;
-  }
-
-private:
-  bool fits(int64_t start, int64_t size,
-            ArrayRef<std::pair<int64_t, int64_t>> taken) const {
-    if (start + size > capacity)
-      return false;
-    return llvm::none_of(taken, [&](auto range) {
-      return range.first < start + size && start < range.second;
-    });
-  }
-  bool sharesSlice(int64_t start, int64_t size,
-                   ArrayRef<Buffer *> partners) const {
-    int64_t first = start / sliceVectors,
-            last = (start + size - 1) / sliceVectors;
-    return llvm::any_of(partners, [&](Buffer *p) {
-      if (p->address < 0)
-        return false;
-      int64_t pFirst = p->address / sliceVectors,
-              pLast = (p->address + p->vectors - 1) / sliceVectors;
-      return pFirst <= last && first <= pLast;
-    });
-  }
-
-  int64_t capacity;
-  int64_t sliceVectors;
-  int64_t slices;
-  int64_t nextSlice = 0;
-};
+/// Kernels whose operands are read or written together.
+bool isKernel(Operation *op) {
+  return isa<htile::BinaryOp, htile::UnaryOp, htile::CastOp, htile::SelectOp,
+             htile::MatMulOp, htile::SoftmaxOp, htile::TransposeOp,
+             htile::ReduceOp, htile::GatherOp>(op);
+}
 
 struct HTilePlanMemoryPass
     : hetc::impl::HTilePlanMemoryBase<HTilePlanMemoryPass> {
@@ -117,7 +45,8 @@ struct HTilePlanMemoryPass
   LogicalResult plan(func::FuncOp func, const chip::ChipSpec &spec) {
     // Number the ops and collect buffers with their live ranges.
     DenseMap<Operation *, int64_t> index;
-    std::vector<Buffer> buffers;
+    std::vector<placement::Buffer> buffers;
+    SmallVector<Operation *> defs;
     DenseMap<Operation *, size_t> bufferOf;
     int64_t end = 0;
     func.walk([&](Operation *op) { index[op] = end++; });
@@ -128,74 +57,90 @@ struct HTilePlanMemoryPass
       BufferLayout layout = layoutOf(type.getShape(), spec.lanes());
       bool wholeProgram = !isa<htile::AllocOp>(op);
       bufferOf[op] = buffers.size();
-      buffers.push_back({op, std::max<int64_t>(layout.vectors(), 1),
-                         wholeProgram ? 0 : index[op],
-                         wholeProgram ? end : index[op]});
+      defs.push_back(op);
+      placement::Buffer b;
+      b.size = std::max<int64_t>(layout.vectors(), 1);
+      b.first = wholeProgram ? 0 : index[op];
+      b.last = wholeProgram ? end : index[op];
+      buffers.push_back(std::move(b));
     });
-    // Buffers a kernel reads or writes together are partners.
-    std::vector<SmallVector<Buffer *>> partners(buffers.size());
     func.walk([&](Operation *op) {
-      if (!isa<htile::BinaryOp, htile::UnaryOp, htile::CastOp,
-               htile::SelectOp, htile::MatMulOp,
-               htile::SoftmaxOp, htile::TransposeOp, htile::ReduceOp,
-               htile::GatherOp>(op))
-        return;
       SmallVector<size_t> ids;
       for (Value operand : op->getOperands()) {
         auto it = bufferOf.find(storageOf(operand));
-        if (it != bufferOf.end())
-          ids.push_back(it->second);
+        if (it == bufferOf.end())
+          continue;
+        placement::Buffer &b = buffers[it->second];
+        // Outputs are read after the program: they live to the end.
+        b.last = std::max(b.last, isa<htile::OutputOp>(op) ? end : index[op]);
+        ids.push_back(it->second);
       }
+      if (!isKernel(op))
+        return;
       for (size_t a : ids)
         for (size_t other : ids)
           if (a != other)
-            partners[a].push_back(&buffers[other]);
-    });
-    func.walk([&](Operation *op) {
-      for (Value operand : op->getOperands()) {
-        Operation *storage = storageOf(operand);
-        auto it = bufferOf.find(storage);
-        if (it == bufferOf.end())
-          continue;
-        Buffer &b = buffers[it->second];
-        // Outputs are read after the program: they live to the end.
-        b.last = std::max(b.last, isa<htile::OutputOp>(op) ? end : index[op]);
-      }
+            buffers[a].partners.push_back(other);
     });
 
-    // Place buffers in program order of their first use.
-    std::vector<Buffer *> order;
-    for (Buffer &b : buffers)
-      order.push_back(&b);
-    std::stable_sort(order.begin(), order.end(), [](Buffer *a, Buffer *b) {
-      return a->first < b->first;
-    });
-    Placer placer(spec.totalVectors(), spec.vectorsPerSlice());
-    std::vector<Buffer *> placed;
-    int64_t peak = 0;
-    for (Buffer *b : order) {
-      SmallVector<Buffer *> live;
-      int64_t liveVectors = b->vectors;
-      for (Buffer *other : placed)
-        if (other->first <= b->last && b->first <= other->last) {
-          live.push_back(other);
-          liveVectors += other->vectors;
-        }
-      peak = std::max(peak, liveVectors);
-      if (!placer.place(*b, live, partners[b - buffers.data()]))
-        return b->def->emitError("SRAM is full: this buffer needs ")
-               << b->vectors << " vectors while " << liveVectors - b->vectors
-               << " are in use; chip '" << spec.name() << "' has "
-               << spec.totalVectors() << " vectors ("
-               << spec.totalVectors() * spec.lanes() * chip::kElementBytes
-               << " bytes)";
-      placed.push_back(b);
-    }
+    placement::Geometry sram{spec.totalVectors(), spec.vectorsPerSlice()};
+    placement::Peak peak = placement::peakLive(buffers);
+    int64_t vectorBytes = int64_t(spec.lanes()) * chip::kElementBytes;
+    if (peak.size > sram.capacity)
+      return tooBig(func, spec, buffers, defs, peak, vectorBytes);
+    // Slices clear of a kernel's other operands are preferred, as long as
+    // that leaves room; otherwise only fitting counts.
+    std::optional<std::vector<int64_t>> addresses =
+        placement::place(buffers, sram, /*avoidPartnerSlices=*/true);
+    if (!addresses)
+      addresses = placement::place(buffers, sram, /*avoidPartnerSlices=*/false);
+    if (!addresses)
+      return func.emitError("SRAM placement failed: at most ")
+             << peak.size << " of chip '" << spec.name() << "''s "
+             << sram.capacity << " vectors are live at once, but no "
+             << "placement of the buffers was found that leaves room for "
+             << "each (the live buffers fragment SRAM)";
+
     Builder builder(func.getContext());
-    for (Buffer &b : buffers)
-      b.def->setAttr("address", builder.getI64IntegerAttr(b.address));
-    func->setAttr("hetc.sram_peak_vectors", builder.getI64IntegerAttr(peak));
+    for (auto [def, address] : llvm::zip(defs, *addresses))
+      def->setAttr("address", builder.getI64IntegerAttr(address));
+    func->setAttr("hetc.sram_peak_vectors", builder.getI64IntegerAttr(peak.size));
     return success();
+  }
+
+  /// The error of a program whose live data exceed SRAM: the bytes it
+  /// needs, where, and how many chips of this kind would hold them.
+  LogicalResult tooBig(func::FuncOp func, const chip::ChipSpec &spec,
+                       const std::vector<placement::Buffer> &buffers,
+                       ArrayRef<Operation *> defs, placement::Peak peak,
+                       int64_t vectorBytes) {
+    int64_t resident = 0;
+    for (auto [b, def] : llvm::zip(buffers, defs))
+      if (!isa<htile::AllocOp>(def))
+        resident += b.size;
+    int64_t capacity = spec.totalVectors();
+    int64_t chips = (peak.size + capacity - 1) / capacity;
+    // The op at the peak names the node whose data are then live.
+    Operation *at = nullptr;
+    int64_t point = 0;
+    func.walk([&](Operation *op) {
+      if (point++ == peak.at)
+        at = op;
+    });
+    InFlightDiagnostic diag =
+        func.emitError("the program does not fit in SRAM: it needs ");
+    diag
+           << peak.size * vectorBytes << " bytes at its peak ("
+           << resident * vectorBytes
+           << " in weights, constants and inputs, the rest in intermediate "
+              "results), chip '"
+           << spec.name() << "' has " << capacity * vectorBytes
+           << " bytes; it would take " << chips
+           << " chips of this kind (placement over several chips is not "
+              "supported yet)";
+    diag.attachNote(at ? at->getLoc() : func.getLoc())
+        << "the most data are live here";
+    return diag;
   }
 };
 

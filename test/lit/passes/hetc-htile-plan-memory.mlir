@@ -1,8 +1,8 @@
 // RUN: hetc-opt %s --split-input-file --verify-diagnostics --hetc-htile-plan-memory=chip=%S/../Inputs/tiny-sram.chip | FileCheck %s
 
-// Tests that buffers spread over slices (8 vectors each), that a kernel's
-// operands land in different slices, and that a buffer whose life ended is
-// reused: %e takes the slice of %a, dead after the first unary.
+// Tests that a kernel's operands land in different slices (8 vectors
+// each) and that a buffer whose life ended is reused: %c takes the place
+// of %a, dead after the first unary, and %e that of %b.
 // CHECK-LABEL: func.func @main()
 // CHECK-SAME: hetc.sram_peak_vectors = 24
 func.func @main() {
@@ -14,10 +14,10 @@ func.func @main() {
   // CHECK: htile.alloc {address = 16 : i64} : memref<8x16xf32>
   %b = htile.alloc : memref<8x16xf32>
   htile.unary exp ins(%a) outs(%b) : memref<8x16xf32>, memref<8x16xf32>
-  // CHECK: htile.alloc {address = 24 : i64} : memref<8x16xf32>
+  // CHECK: htile.alloc {address = 8 : i64} : memref<8x16xf32>
   %c = htile.alloc : memref<8x16xf32>
   htile.binary add ins(%b, %x) outs(%c) : memref<8x16xf32>, memref<8x16xf32>, memref<8x16xf32>
-  // CHECK: htile.alloc {address = 8 : i64} : memref<8x16xf32>
+  // CHECK: htile.alloc {address = 16 : i64} : memref<8x16xf32>
   %e = htile.alloc : memref<8x16xf32>
   htile.unary tanh ins(%c) outs(%e) : memref<8x16xf32>, memref<8x16xf32>
   htile.output "y", %e : memref<8x16xf32>
@@ -26,14 +26,40 @@ func.func @main() {
 
 // -----
 
-// Tests that a model that does not fit reports the buffer and the demand.
+// Tests that a program that does not fit reports the bytes it needs at its
+// peak, the share of inputs and constants, the chip's bytes, the number of
+// chips it would take, and where the peak is.
+// expected-error @+1 {{the program does not fit in SRAM: it needs 3072 bytes at its peak (1024 in weights, constants and inputs, the rest in intermediate results), chip 'tiny-sram' has 2048 bytes; it would take 2 chips of this kind (placement over several chips is not supported yet)}}
 func.func @main() {
   %x = htile.input "x" : memref<16x16xf32>
   %a = htile.alloc : memref<16x16xf32>
   htile.unary relu ins(%x) outs(%a) : memref<16x16xf32>, memref<16x16xf32>
-  // expected-error @+1 {{SRAM is full: this buffer needs 16 vectors while 32 are in use; chip 'tiny-sram' has 32 vectors (2048 bytes)}}
+  // expected-note @+1 {{the most data are live here}}
   %b = htile.alloc : memref<16x16xf32>
   htile.unary exp ins(%a) outs(%b) : memref<16x16xf32>, memref<16x16xf32>
   htile.output "y", %b : memref<16x16xf32>
+  return
+}
+
+// -----
+
+// Tests packing: many small buffers live throughout, then a large one that
+// needs every vector left. Placed in program order, each small buffer took
+// its own slice and the large one found no run of 24 free vectors.
+// CHECK-LABEL: func.func @packs()
+// CHECK-SAME: hetc.sram_peak_vectors = 32
+func.func @packs() {
+  // CHECK-COUNT-4: htile.input {{.*}} : memref<2x16xf32>
+  %x0 = htile.input "x0" : memref<2x16xf32>
+  %x1 = htile.input "x1" : memref<2x16xf32>
+  %x2 = htile.input "x2" : memref<2x16xf32>
+  %x3 = htile.input "x3" : memref<2x16xf32>
+  // CHECK: htile.constant {{.*}} {address = 0 : i64} : memref<24x16xf32>
+  %w = htile.constant dense<1.0> : tensor<24x16xf32> : memref<24x16xf32>
+  htile.output "y0", %x0 : memref<2x16xf32>
+  htile.output "y1", %x1 : memref<2x16xf32>
+  htile.output "y2", %x2 : memref<2x16xf32>
+  htile.output "y3", %x3 : memref<2x16xf32>
+  htile.output "w", %w : memref<24x16xf32>
   return
 }

@@ -1,0 +1,123 @@
+//===- SramPlacer.cpp - Offline placement of buffers in SRAM ----------===//
+
+#include "compiler/passes/SramPlacer.h"
+
+#include <algorithm>
+#include <numeric>
+#include <tuple>
+#include <utility>
+
+using namespace hetc::placement;
+
+Peak hetc::placement::peakLive(const std::vector<Buffer> &buffers) {
+  // +size at `first`, -size after `last`; ends sort before starts at the
+  // same point, as a buffer dead after point p frees its room for p + 1.
+  std::vector<std::pair<int64_t, int64_t>> events;
+  events.reserve(2 * buffers.size());
+  for (const Buffer &b : buffers) {
+    events.push_back({b.first, b.size});
+    events.push_back({b.last + 1, -b.size});
+  }
+  std::sort(events.begin(), events.end());
+  Peak peak;
+  int64_t live = 0;
+  for (auto [point, delta] : events) {
+    live += delta;
+    if (live > peak.size)
+      peak = {live, point};
+  }
+  return peak;
+}
+
+namespace {
+
+struct Range {
+  int64_t begin;
+  int64_t end;
+};
+
+bool liveTogether(const Buffer &a, const Buffer &b) {
+  return a.first <= b.last && b.first <= a.last;
+}
+
+/// True when [begin, begin + size) shares a slice with one of `ranges`.
+bool sharesSlice(int64_t begin, int64_t size, const std::vector<Range> &ranges,
+                 int64_t sliceSize) {
+  int64_t first = begin / sliceSize, last = (begin + size - 1) / sliceSize;
+  return std::any_of(ranges.begin(), ranges.end(), [&](const Range &r) {
+    return r.begin / sliceSize <= last && first <= (r.end - 1) / sliceSize;
+  });
+}
+
+} // namespace
+
+std::optional<std::vector<int64_t>>
+hetc::placement::place(const std::vector<Buffer> &buffers, Geometry sram,
+                       bool avoidPartnerSlices) {
+  std::vector<size_t> order(buffers.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return std::make_pair(-buffers[a].size, buffers[a].first) <
+           std::make_pair(-buffers[b].size, buffers[b].first);
+  });
+
+  std::vector<int64_t> address(buffers.size(), -1);
+  std::vector<size_t> placed;
+  placed.reserve(buffers.size());
+  std::vector<Range> taken, partnerRanges;
+  for (size_t index : order) {
+    const Buffer &b = buffers[index];
+    if (b.size > sram.capacity)
+      return std::nullopt;
+    taken.clear();
+    for (size_t other : placed)
+      if (liveTogether(b, buffers[other]))
+        taken.push_back({address[other], address[other] + buffers[other].size});
+    std::sort(taken.begin(), taken.end(), [](const Range &x, const Range &y) {
+      return x.begin < y.begin;
+    });
+    partnerRanges.clear();
+    if (avoidPartnerSlices)
+      for (size_t p : b.partners)
+        if (address[p] >= 0)
+          partnerRanges.push_back({address[p], address[p] + buffers[p].size});
+
+    // Score: (shares a partner's slice, gap size, address), smallest wins.
+    std::tuple<bool, int64_t, int64_t> best{true, INT64_MAX, INT64_MAX};
+    int64_t bestAddress = -1;
+    auto consider = [&](int64_t begin, int64_t gapSize) {
+      bool conflict = !partnerRanges.empty() &&
+                      sharesSlice(begin, b.size, partnerRanges, sram.sliceSize);
+      std::tuple<bool, int64_t, int64_t> score{conflict, gapSize, begin};
+      if (score < best) {
+        best = score;
+        bestAddress = begin;
+      }
+    };
+    auto visitGap = [&](int64_t lo, int64_t hi) {
+      if (hi - lo < b.size)
+        return;
+      consider(lo, hi - lo);
+      if (partnerRanges.empty())
+        return;
+      // Other positions in the gap that may clear a partner's slice: the
+      // gap's end, and the slice boundaries in between.
+      consider(hi - b.size, hi - lo);
+      for (int64_t s = (lo / sram.sliceSize + 1) * sram.sliceSize;
+           s + b.size <= hi; s += sram.sliceSize)
+        consider(s, hi - lo);
+    };
+    int64_t cursor = 0;
+    for (const Range &r : taken) {
+      if (r.begin > cursor)
+        visitGap(cursor, r.begin);
+      cursor = std::max(cursor, r.end);
+    }
+    visitGap(cursor, sram.capacity);
+    if (bestAddress < 0)
+      return std::nullopt;
+    address[index] = bestAddress;
+    placed.push_back(index);
+  }
+  return address;
+}

@@ -1,0 +1,63 @@
+//===- SramPlacer.h - Offline placement of buffers in SRAM ------*- C++ -*-===//
+//
+// The placement problem of memory planning, free of MLIR: buffers with a
+// size and a live range, placed at addresses in one linear SRAM so that no
+// two buffers live at the same time overlap.
+//
+// The placer is "greedy by size": buffers are placed largest first, each
+// in the smallest free gap among the buffers already placed that are live
+// at the same time (best fit), at the lowest address of that gap. Large
+// buffers thus get contiguous room before small ones can split it, and
+// small ones fill the holes the large ones leave. Buffers live for the
+// whole program (inputs, constants) pack contiguously from address 0.
+//
+// Optionally it prefers, among the gaps that fit, positions whose MEM
+// slices hold none of a buffer's partners (the buffers one kernel reads or
+// writes together with it): two vectors read in one cycle from one slice
+// compete for its banks. The preference never overrides fitting.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HETC_COMPILER_PASSES_SRAMPLACER_H
+#define HETC_COMPILER_PASSES_SRAMPLACER_H
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace hetc::placement {
+
+/// One buffer to place. Sizes and addresses are in the placer's unit (the
+/// chip's vectors); `first` and `last` are the first and last program
+/// points at which the buffer is live, inclusive.
+struct Buffer {
+  int64_t size = 0;
+  int64_t first = 0;
+  int64_t last = 0;
+  /// Indices of the buffers one kernel uses together with this one.
+  std::vector<size_t> partners;
+};
+
+/// The SRAM: `capacity` units in slices of `sliceSize` units.
+struct Geometry {
+  int64_t capacity = 0;
+  int64_t sliceSize = 1;
+};
+
+/// The most units live at one program point, and the first point at which
+/// that many are live.
+struct Peak {
+  int64_t size = 0;
+  int64_t at = 0;
+};
+Peak peakLive(const std::vector<Buffer> &buffers);
+
+/// Places `buffers` in `sram`; returns one address per buffer, or nothing
+/// when some buffer finds no gap. With `avoidPartnerSlices`, positions
+/// clear of the partners' slices are preferred.
+std::optional<std::vector<int64_t>> place(const std::vector<Buffer> &buffers,
+                                          Geometry sram,
+                                          bool avoidPartnerSlices);
+
+} // namespace hetc::placement
+
+#endif // HETC_COMPILER_PASSES_SRAMPLACER_H
