@@ -2,26 +2,16 @@
 
 #include "compiler/passes/ChipLoader.h"
 
+#include "compiler/dialects/hetc/IR/HetcTarget.h"
+
 #include "mlir/IR/Diagnostics.h"
 
 using namespace mlir;
 
-FailureOr<hetc::chip::ChipSpec>
-hetc::loadChipForPass(Operation *op, StringRef path, StringRef passArg) {
-  if (path.empty())
-    return op->emitError() << passArg
-                           << " needs a chip description: pass chip=<file>";
-  chip::ChipSpec spec;
-  std::string error;
-  if (!chip::ChipSpec::load(path.str(), spec, error))
-    return op->emitError() << error;
-  return spec;
-}
-
 LogicalResult hetc::forEachFunctionOnChip(
-    ModuleOp module, StringRef chipPath, StringRef passArg,
+    ModuleOp module, StringRef passArg,
     function_ref<LogicalResult(func::FuncOp, const chip::ChipSpec &)> fn) {
-  FailureOr<chip::ChipSpec> spec = loadChipForPass(module, chipPath, passArg);
+  FailureOr<chip::ChipSpec> spec = target::getChip(module, passArg);
   if (failed(spec))
     return failure();
   SmallVector<func::FuncOp> funcs(module.getOps<func::FuncOp>());

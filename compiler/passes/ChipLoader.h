@@ -10,18 +10,12 @@
 
 namespace hetc {
 
-/// Loads the chip file named by a pass's `chip` option; on failure emits an
-/// error on `op` naming the file and the problem.
-mlir::FailureOr<chip::ChipSpec> loadChipForPass(mlir::Operation *op,
-                                                llvm::StringRef path,
-                                                llvm::StringRef passArg);
-
-/// The driver of the passes that need the chip: loads the chip file named
-/// by the pass's `chip` option, then runs `fn` on each function of
+/// The driver of the passes that need the chip: reads the module's chip
+/// (its `hetc.chip` attribute), then runs `fn` on each function of
 /// `module` (the list is taken first, so `fn` may replace or erase the
 /// function it is given). Fails at the first function `fn` fails on.
 mlir::LogicalResult forEachFunctionOnChip(
-    mlir::ModuleOp module, llvm::StringRef chipPath, llvm::StringRef passArg,
+    mlir::ModuleOp module, llvm::StringRef passArg,
     llvm::function_ref<mlir::LogicalResult(mlir::func::FuncOp,
                                            const chip::ChipSpec &)>
         fn);

@@ -1604,7 +1604,7 @@ struct ConvertHGraphToHTilePass
       func.erase();
       return success();
     };
-    if (failed(forEachFunctionOnChip(getOperation(), chip, getArgument(),
+    if (failed(forEachFunctionOnChip(getOperation(), getArgument(),
                                      lower)))
       signalPassFailure();
   }

@@ -778,7 +778,7 @@ struct ConvertHTileToHIsaPass
   using Base::Base;
 
   void runOnOperation() override {
-    if (failed(forEachFunctionOnChip(getOperation(), chip, getArgument(),
+    if (failed(forEachFunctionOnChip(getOperation(), getArgument(),
                                      expandFunction)))
       signalPassFailure();
   }

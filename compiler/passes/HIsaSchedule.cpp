@@ -258,7 +258,7 @@ struct HIsaSchedulePass : hetc::impl::HIsaScheduleBase<HIsaSchedulePass> {
 
   void runOnOperation() override {
     if (failed(forEachFunctionOnChip(
-            getOperation(), chip, getArgument(),
+            getOperation(), getArgument(),
             [&](func::FuncOp func, const chip::ChipSpec &spec) {
               return scheduleFunction(func, spec);
             })))

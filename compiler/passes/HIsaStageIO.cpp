@@ -26,7 +26,7 @@ struct HIsaStageIOPass : hetc::impl::HIsaStageIOBase<HIsaStageIOPass> {
 
   void runOnOperation() override {
     if (failed(forEachFunctionOnChip(
-            getOperation(), chip, getArgument(),
+            getOperation(), getArgument(),
             [&](func::FuncOp func, const chip::ChipSpec &spec) {
               stage(func, spec);
               return success();

@@ -35,7 +35,7 @@ struct HTilePlanMemoryPass
 
   void runOnOperation() override {
     if (failed(forEachFunctionOnChip(
-            getOperation(), chip, getArgument(),
+            getOperation(), getArgument(),
             [&](func::FuncOp func, const chip::ChipSpec &spec) {
               return plan(func, spec);
             })))

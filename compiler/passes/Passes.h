@@ -2,6 +2,7 @@
 #ifndef HETC_COMPILER_PASSES_PASSES_H
 #define HETC_COMPILER_PASSES_PASSES_H
 
+#include "compiler/dialects/hetc/IR/HetcTarget.h"
 #include "compiler/dialects/hgraph/IR/HGraph.h"
 #include "compiler/dialects/hisa/IR/HIsa.h"
 #include "compiler/dialects/htile/IR/HTile.h"
@@ -24,7 +25,8 @@ namespace hetc {
 
 /// Options shared by the compilation pipelines.
 struct PipelineOptions {
-  /// Path of the chip description file.
+  /// Path of a chip description file to set as the module's chip first
+  /// (hetc-set-chip); empty when the module has its chip already.
   std::string chip;
   /// Move inputs and outputs through host memory by DMA
   /// (hetc-hisa-stage-io) instead of holding them in SRAM.

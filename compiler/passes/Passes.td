@@ -5,8 +5,31 @@
 
 include "mlir/Pass/PassBase.td"
 
-defvar ChipOption = Option<"chip", "chip", "std::string", /*default=*/"\"\"",
-    "Path of the chip description file (chips/*.chip)">;
+//===----------------------------------------------------------------------===//
+// target
+//===----------------------------------------------------------------------===//
+
+def SetChip : Pass<"hetc-set-chip", "mlir::ModuleOp"> {
+  let summary = "Sets the chip a module is compiled for";
+  let description = [{
+    Reads and checks the chip file `file` and sets the module's `hetc.chip`
+    attribute to it (replacing any chip it had). Every pass that tiles,
+    places, lowers or schedules for a chip reads the chip from this
+    attribute: the file is read once. `hetc compile` sets the attribute
+    from its `--chip` file itself.
+
+    ```mlir
+    module {}
+    // becomes, with --hetc-set-chip=file=chips/test-chip.chip
+    module attributes {hetc.chip = #hetc.chip<"test-chip", "name: \"test-chip\" ...">} {}
+    ```
+  }];
+  let options = [
+    Option<"file", "file", "std::string", /*default=*/"\"\"",
+           "Path of the chip description file (chips/*.chip)">
+  ];
+  let dependentDialects = ["::hetc::target::HetcDialect"];
+}
 
 //===----------------------------------------------------------------------===//
 // hgraph
@@ -114,7 +137,6 @@ def ConvertHGraphToHTile : Pass<"hetc-convert-hgraph-to-htile", "mlir::ModuleOp"
     instance a reduction over a leading axis) are reported, all at once,
     at their ONNX node.
   }];
-  let options = [ChipOption];
   let dependentDialects = ["::hetc::htile::HTileDialect"];
 }
 
@@ -124,14 +146,14 @@ def HTilePlanMemory : Pass<"hetc-htile-plan-memory", "mlir::ModuleOp"> {
     Gives each `htile.input`, `htile.constant` and `htile.alloc` an
     `address` (its first vector). Inputs, constants and outputs live for
     the whole program; intermediate buffers from their kernel to their last
-    use (through views), so buffers with disjoint lives share SRAM. New
-    buffers start in the next MEM slice round-robin, to spread accesses
-    over slices, and buffers one kernel reads together go to different
-    slices when they can. The function gets `hetc.sram_peak_vectors`, the
-    most vectors live at once. If a buffer does not fit, the error names it
-    with its size and the vectors in use at that point.
+    use (through views), so buffers with disjoint lives share SRAM.
+    Buffers are placed largest first, each in the smallest gap left by the
+    buffers live at the same time (greedy by size, best fit), preferring
+    slices that the other buffers of its kernels do not use as long as
+    that leaves room. The function gets `hetc.sram_peak_vectors`, the most
+    vectors live at once. A program whose peak exceeds SRAM is reported
+    with the bytes it needs and the number of chips it would take.
   }];
-  let options = [ChipOption];
 }
 
 //===----------------------------------------------------------------------===//
@@ -148,7 +170,6 @@ def ConvertHTileToHIsa : Pass<"hetc-convert-htile-to-hisa", "mlir::ModuleOp"> {
     `hisa.constant`. Instructions keep the location (ONNX node) of their
     kernel. The result is unscheduled: no op has a cycle yet.
   }];
-  let options = [ChipOption];
   let dependentDialects = ["::hetc::hisa::HIsaDialect"];
 }
 
@@ -172,7 +193,6 @@ def HIsaStageIO : Pass<"hetc-hisa-stage-io", "mlir::ModuleOp"> {
     hisa.dma_in host 1 to 1 engine 1
     ```
   }];
-  let options = [ChipOption];
   let dependentDialects = ["::hetc::hisa::HIsaDialect"];
 }
 
@@ -187,7 +207,6 @@ def HIsaSchedule : Pass<"hetc-hisa-schedule", "mlir::ModuleOp"> {
     The function gets `hetc.predicted_cycles`, `hetc.lower_bound` (with
     `hetc.lower_bound_reason`) and `hetc.instructions` attributes.
   }];
-  let options = [ChipOption];
 }
 
 #endif // HETC_PASSES

@@ -10,8 +10,10 @@ using namespace mlir;
 namespace {
 struct PipelineCLOptions
     : public PassPipelineOptions<PipelineCLOptions> {
-  Option<std::string> chip{*this, "chip",
-                           llvm::cl::desc("Path of the chip description file")};
+  Option<std::string> chip{
+      *this, "chip",
+      llvm::cl::desc("Path of a chip description file to set as the "
+                     "module's chip first (default: the module's own)")};
   Option<bool> hostIO{
       *this, "host-io",
       llvm::cl::desc("Move inputs and outputs through host memory by DMA"),
@@ -30,16 +32,20 @@ void hetc::buildHGraphPipeline(OpPassManager &pm) {
 
 void hetc::buildHTilePipeline(OpPassManager &pm,
                               const PipelineOptions &options) {
-  pm.addPass(createConvertHGraphToHTile({options.chip}));
-  pm.addPass(createHTilePlanMemory({options.chip}));
+  if (!options.chip.empty())
+    pm.addPass(createSetChip({options.chip}));
+  pm.addPass(createConvertHGraphToHTile());
+  pm.addPass(createHTilePlanMemory());
 }
 
 void hetc::buildHIsaPipeline(OpPassManager &pm,
                              const PipelineOptions &options) {
-  pm.addPass(createConvertHTileToHIsa({options.chip}));
+  if (!options.chip.empty())
+    pm.addPass(createSetChip({options.chip}));
+  pm.addPass(createConvertHTileToHIsa());
   if (options.hostIO)
-    pm.addPass(createHIsaStageIO({options.chip}));
-  pm.addPass(createHIsaSchedule({options.chip}));
+    pm.addPass(createHIsaStageIO());
+  pm.addPass(createHIsaSchedule());
 }
 
 void hetc::buildCompilePipeline(OpPassManager &pm,

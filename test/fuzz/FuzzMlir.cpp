@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/dialects/hetc/IR/HetcTarget.h"
 #include "compiler/dialects/hgraph/IR/HGraph.h"
 #include "compiler/dialects/hisa/IR/HIsa.h"
 #include "compiler/dialects/htile/IR/HTile.h"
@@ -27,7 +28,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static MLIRContext *context = [] {
     DialectRegistry registry;
     registry.insert<func::FuncDialect, hgraph::HGraphDialect,
-                    htile::HTileDialect, hisa::HIsaDialect>();
+                    htile::HTileDialect, hisa::HIsaDialect,
+                    target::HetcDialect>();
     auto *created = new MLIRContext(registry, MLIRContext::Threading::DISABLED);
     created->loadAllAvailableDialects();
     return created;

@@ -40,7 +40,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return success();
   });
   context.loadDialect<hgraph::HGraphDialect, htile::HTileDialect,
-                      hisa::HIsaDialect, func::FuncDialect>();
+                      hisa::HIsaDialect, target::HetcDialect,
+                      func::FuncDialect>();
   frontend::ImportOptions options;
   options.maxElements =
       int64_t(chip.totalVectors() * chip.lanes() * chip::kElementBytes);

@@ -1,5 +1,6 @@
 //===- hetc-opt.cpp - The hetc pass driver for tests and debugging ----===//
 
+#include "compiler/dialects/hetc/IR/HetcTarget.h"
 #include "compiler/dialects/hgraph/IR/HGraph.h"
 #include "compiler/dialects/hisa/IR/HIsa.h"
 #include "compiler/dialects/htile/IR/HTile.h"
@@ -13,7 +14,8 @@
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   registry.insert<mlir::func::FuncDialect, hetc::hgraph::HGraphDialect,
-                  hetc::htile::HTileDialect, hetc::hisa::HIsaDialect>();
+                  hetc::htile::HTileDialect, hetc::hisa::HIsaDialect,
+                  hetc::target::HetcDialect>();
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
   hetc::registerHetcPassesAndPipelines();

@@ -137,7 +137,8 @@ int compileCommand(const CompileOptions &options) {
   context.printOpOnDiagnostic(false);
   ScopedDiagnosticHandler diagnostics(&context, printDiagnostic);
   context.loadDialect<hgraph::HGraphDialect, htile::HTileDialect,
-                      hisa::HIsaDialect, func::FuncDialect>();
+                      hisa::HIsaDialect, target::HetcDialect,
+                      func::FuncDialect>();
   // Every file the compile reads; the output must be none of them.
   std::vector<std::string> filesRead{options.chip};
   frontend::ImportOptions importOptions{options.dims, options.inputValues,
@@ -169,8 +170,10 @@ int compileCommand(const CompileOptions &options) {
   if (options.emit == EmitKind::Import)
     return printModule(*module, options);
 
+  // The chip file was read once, above; the passes read the module's chip.
+  target::setChip(*module, spec);
   // Run the pipeline stage by stage, stopping at the requested level.
-  PipelineOptions pipeline{options.chip, options.hostIO};
+  PipelineOptions pipeline{/*chip=*/"", options.hostIO};
   auto run = [&](auto build) {
     PassManager pm(&context);
     build(pm);

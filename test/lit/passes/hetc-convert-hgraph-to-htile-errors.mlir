@@ -1,4 +1,4 @@
-// RUN: hetc-opt %s --split-input-file --verify-diagnostics --hetc-convert-hgraph-to-htile=chip=%chips/test-chip.chip
+// RUN: hetc-opt %s --split-input-file --verify-diagnostics --hetc-set-chip=file=%chips/test-chip.chip --hetc-convert-hgraph-to-htile
 
 // Tests that a constant gather index out of range is reported at its node.
 func.func @main(%x: tensor<4x8xf32>) -> tensor<2x8xf32> {

@@ -1,4 +1,4 @@
-// RUN: hetc-opt %s --split-input-file --hetc-convert-hgraph-to-htile=chip=%chips/test-chip.chip | FileCheck %s
+// RUN: hetc-opt %s --split-input-file --hetc-set-chip=file=%chips/test-chip.chip --hetc-convert-hgraph-to-htile | FileCheck %s
 
 // Tests that f16 tensors lower to kernels on f16 buffers, with a scalar f16
 // constant expanded to a row, and that a cast becomes htile.cast.

@@ -1,4 +1,4 @@
-// RUN: hetc-opt %s --split-input-file --hetc-convert-hgraph-to-htile=chip=%chips/test-chip.chip | FileCheck %s
+// RUN: hetc-opt %s --split-input-file --hetc-set-chip=file=%chips/test-chip.chip --hetc-convert-hgraph-to-htile | FileCheck %s
 
 // Tests that a padded max pool gathers each window into a row, with -inf
 // (an extra one-element input) where the window leaves the input, and

@@ -1,4 +1,4 @@
-// RUN: hetc-opt %s --split-input-file --hetc-convert-hgraph-to-htile=chip=%chips/test-chip.chip | FileCheck %s
+// RUN: hetc-opt %s --split-input-file --hetc-set-chip=file=%chips/test-chip.chip --hetc-convert-hgraph-to-htile | FileCheck %s
 
 // Tests that a linear op becomes a matrix kernel tiled to the chip's planes,
 // that constants become SRAM buffers on first use, a scalar constant

@@ -1,4 +1,4 @@
-// RUN: hetc-opt %s --split-input-file --verify-diagnostics --hetc-convert-htile-to-hisa=chip=%chips/test-chip.chip
+// RUN: hetc-opt %s --split-input-file --verify-diagnostics --hetc-set-chip=file=%chips/test-chip.chip --hetc-convert-htile-to-hisa
 
 // Tests that a buffer of a type the chip cannot hold is reported.
 func.func @main() {

@@ -1,4 +1,4 @@
-// RUN: hetc-opt %s --split-input-file --verify-diagnostics --hetc-convert-htile-to-hisa=chip=%S/../Inputs/no-switch.chip
+// RUN: hetc-opt %s --split-input-file --verify-diagnostics --hetc-set-chip=file=%S/../Inputs/no-switch.chip --hetc-convert-htile-to-hisa
 
 // Tests that spreading a one-element bool row needs a SWITCH unit: the
 // vector unit does not reduce i1 lanes.

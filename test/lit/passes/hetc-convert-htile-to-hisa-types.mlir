@@ -1,4 +1,4 @@
-// RUN: hetc-opt %s --split-input-file --hetc-convert-htile-to-hisa=chip=%chips/test-chip.chip | FileCheck %s
+// RUN: hetc-opt %s --split-input-file --hetc-set-chip=file=%chips/test-chip.chip --hetc-convert-htile-to-hisa | FileCheck %s
 
 // Tests an f16 matmul with K = 20: weights and inputs go in as f16, the
 // partial sum of the first K tile is kept in f32 in the output buffer, the

@@ -1,4 +1,4 @@
-// RUN: hetc-opt %s --split-input-file --hetc-convert-htile-to-hisa=chip=%chips/test-chip.chip | FileCheck %s
+// RUN: hetc-opt %s --split-input-file --hetc-set-chip=file=%chips/test-chip.chip --hetc-convert-htile-to-hisa | FileCheck %s
 
 // Tests the instructions of a matmul with K = 20 on 16-lane planes: two
 // weight tiles on planes 0 and 1 (16 rows, then 4), the second tile's

@@ -1,4 +1,4 @@
-// RUN: hetc-opt %s --split-input-file --verify-diagnostics --hetc-hisa-schedule=chip=%chips/test-chip.chip | FileCheck %s
+// RUN: hetc-opt %s --split-input-file --verify-diagnostics --hetc-set-chip=file=%chips/test-chip.chip --hetc-hisa-schedule | FileCheck %s
 
 // Tests a vector sent over C2C link 0 and received back on test-chip (link 0
 // on switch 0 at position 1; 4 cycles per vector, arrival 10 cycles after

@@ -1,4 +1,4 @@
-// RUN: hetc-opt %s --split-input-file --verify-diagnostics --hetc-hisa-schedule=chip=%chips/test-chip.chip | FileCheck %s
+// RUN: hetc-opt %s --split-input-file --verify-diagnostics --hetc-set-chip=file=%chips/test-chip.chip --hetc-hisa-schedule | FileCheck %s
 
 // Tests exact stream timing on test-chip. Floorplan positions: slice 0 at 2,
 // slice 1 at 3, slice 2 at 4, the vector unit at 6; 1024 vectors per slice;

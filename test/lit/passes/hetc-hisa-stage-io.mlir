@@ -1,4 +1,4 @@
-// RUN: hetc-opt %s --split-input-file --verify-diagnostics --hetc-hisa-stage-io=chip=%chips/test-chip.chip --hetc-hisa-schedule=chip=%chips/test-chip.chip | FileCheck %s
+// RUN: hetc-opt %s --split-input-file --verify-diagnostics --hetc-set-chip=file=%chips/test-chip.chip --hetc-hisa-stage-io --hetc-hisa-schedule | FileCheck %s
 
 // Tests staging on test-chip (2 DMA engines, 4 cycles per vector, latency
 // 20): each input vector comes in by DMA_IN, engines in turn, and the reads

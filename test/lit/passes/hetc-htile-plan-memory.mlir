@@ -1,4 +1,4 @@
-// RUN: hetc-opt %s --split-input-file --verify-diagnostics --hetc-htile-plan-memory=chip=%S/../Inputs/tiny-sram.chip | FileCheck %s
+// RUN: hetc-opt %s --split-input-file --verify-diagnostics --hetc-set-chip=file=%S/../Inputs/tiny-sram.chip --hetc-htile-plan-memory | FileCheck %s
 
 // Tests that a kernel's operands land in different slices (8 vectors
 // each) and that a buffer whose life ended is reused: %c takes the place

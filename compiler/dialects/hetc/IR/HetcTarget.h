@@ -1,0 +1,44 @@
+//===- HetcTarget.h - The hetc target dialect ------------------*- C++ -*-===//
+#ifndef HETC_DIALECTS_HETC_IR_HETCTARGET_H
+#define HETC_DIALECTS_HETC_IR_HETCTARGET_H
+
+#include "runtime/chip/ChipSpec.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Dialect.h"
+
+#include "compiler/dialects/hetc/IR/HetcTargetDialect.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "compiler/dialects/hetc/IR/HetcTargetAttrs.h.inc"
+
+namespace hetc::target {
+
+/// The name of the module attribute that holds the chip.
+inline constexpr llvm::StringLiteral kChipAttrName = "hetc.chip";
+
+/// The figures the passes record on a function they compiled (integers):
+/// the most SRAM vectors live at once (hetc-htile-plan-memory), the
+/// instruction count, the predicted cycles and the scheduler's lower bound
+/// (hetc-hisa-schedule); and the lower bound's reason (a string).
+inline constexpr llvm::StringLiteral kFunctionFigures[] = {
+    "hetc.sram_peak_vectors", "hetc.instructions", "hetc.predicted_cycles",
+    "hetc.lower_bound"};
+inline constexpr llvm::StringLiteral kLowerBoundReasonAttrName =
+    "hetc.lower_bound_reason";
+
+/// The attribute describing `spec`.
+ChipAttr getChipAttr(mlir::MLIRContext *context, const chip::ChipSpec &spec);
+
+/// Sets `module`'s chip.
+void setChip(mlir::ModuleOp module, const chip::ChipSpec &spec);
+
+/// The chip `module` is compiled for; when it has none, emits an error on
+/// the module saying that `passArg` needs one and how to set it.
+mlir::FailureOr<chip::ChipSpec> getChip(mlir::ModuleOp module,
+                                        llvm::StringRef passArg);
+
+} // namespace hetc::target
+
+#endif // HETC_DIALECTS_HETC_IR_HETCTARGET_H
