@@ -4,7 +4,9 @@
 # scripts/requirements.lock (onnx, onnxruntime, numpy and their
 # dependencies, exact versions checked by hash) for the Python that
 # scripts/python.sh names (the first python3 on PATH when it can take them,
-# else a virtual environment in .venv). Debian's LLVM is held to major
+# else a virtual environment in .venv). Debian's python3-torch and
+# python3-torchvision, for /usr/bin/python3, export the model suite
+# (bench/models). Debian's LLVM is held to major
 # version 22 by package name; the archive keeps only its newest point release.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,6 +18,7 @@ APT_PACKAGES=(
   libcli11-dev libgtest-dev googletest
   zlib1g-dev libzstd-dev libedit-dev libxml2-dev libcurl4-openssl-dev
   python3 python3-pip python3-venv
+  python3-torch python3-torchvision
 )
 LOCK=scripts/requirements.lock
 # --sanitizers adds the runtimes of AddressSanitizer, UBSan and libFuzzer

@@ -1,0 +1,379 @@
+#!/usr/bin/env python3
+"""Exports the model suite: common architectures as model teams export them.
+
+Usage: export_models.py OUT_DIR [--only NAME[,NAME...]] [--list]
+
+Each model is built with torch/torchvision (Debian's python3-torch and
+python3-torchvision; this script runs under the Python that has them),
+given random weights from a fixed seed, put in eval mode and exported with
+torch.onnx.export at opset 17 to OUT_DIR/NAME.onnx, together with
+OUT_DIR/NAME.json: the parameter count, the input names, shapes and
+element types, and the `--dim` values that pin the dynamic axes.
+
+A model whose .onnx and .json exist and whose recipe (this file, the torch
+version) is unchanged is not exported again: OUT_DIR/NAME.stamp holds the
+digest of both. The models are generated, never committed.
+"""
+import argparse
+import hashlib
+import json
+import math
+import os
+import sys
+import warnings
+
+import torch
+from torch import nn
+import torchvision
+
+OPSET = 17
+SEED = 0
+
+
+# --- Language models written out, as model teams write them -------------
+
+class BertStyleEncoder(nn.Module):
+    """Token, position and segment embeddings, post-norm encoder layers."""
+
+    def __init__(self, vocab=30522, seq=128, hidden=256, layers=4, heads=4, ff=1024):
+        super().__init__()
+        self.tokens = nn.Embedding(vocab, hidden)
+        self.positions = nn.Embedding(seq, hidden)
+        self.norm = nn.LayerNorm(hidden)
+        layer = nn.TransformerEncoderLayer(hidden, heads, ff, dropout=0.0,
+                                           activation="gelu", batch_first=True)
+        self.encoder = nn.TransformerEncoder(layer, layers, enable_nested_tensor=False)
+        self.pooler = nn.Linear(hidden, hidden)
+
+    def forward(self, input_ids):
+        positions = torch.arange(input_ids.shape[1], device=input_ids.device)
+        x = self.norm(self.tokens(input_ids) + self.positions(positions)[None])
+        x = self.encoder(x)
+        return x, torch.tanh(self.pooler(x[:, 0]))
+
+
+class CausalSelfAttention(nn.Module):
+    def __init__(self, hidden, heads):
+        super().__init__()
+        self.heads = heads
+        self.qkv = nn.Linear(hidden, 3 * hidden)
+        self.proj = nn.Linear(hidden, hidden)
+
+    def forward(self, x):
+        b, t, c = x.shape
+        q, k, v = self.qkv(x).split(c, dim=2)
+        shape = (b, t, self.heads, c // self.heads)
+        q, k, v = (y.view(shape).transpose(1, 2) for y in (q, k, v))
+        scores = q @ k.transpose(-2, -1) / math.sqrt(c // self.heads)
+        mask = torch.triu(torch.ones(t, t, dtype=torch.bool, device=x.device), 1)
+        scores = scores.masked_fill(mask, float("-inf"))
+        y = torch.softmax(scores, dim=-1) @ v
+        return self.proj(y.transpose(1, 2).reshape(b, t, c))
+
+
+class Gpt2Block(nn.Module):
+    def __init__(self, hidden, heads):
+        super().__init__()
+        self.ln1 = nn.LayerNorm(hidden)
+        self.attn = CausalSelfAttention(hidden, heads)
+        self.ln2 = nn.LayerNorm(hidden)
+        self.mlp = nn.Sequential(nn.Linear(hidden, 4 * hidden), nn.GELU(approximate="tanh"),
+                                 nn.Linear(4 * hidden, hidden))
+
+    def forward(self, x):
+        x = x + self.attn(self.ln1(x))
+        return x + self.mlp(self.ln2(x))
+
+
+class Gpt2StyleDecoder(nn.Module):
+    """GPT-2: learned positions, pre-norm blocks, tied output embedding."""
+
+    def __init__(self, vocab=50257, context=128, hidden=256, layers=4, heads=4):
+        super().__init__()
+        self.wte = nn.Embedding(vocab, hidden)
+        self.wpe = nn.Embedding(context, hidden)
+        self.blocks = nn.ModuleList(Gpt2Block(hidden, heads) for _ in range(layers))
+        self.ln_f = nn.LayerNorm(hidden)
+
+    def forward(self, input_ids):
+        positions = torch.arange(input_ids.shape[1], device=input_ids.device)
+        x = self.wte(input_ids) + self.wpe(positions)[None]
+        for block in self.blocks:
+            x = block(x)
+        return self.ln_f(x) @ self.wte.weight.t()
+
+
+class RmsNorm(nn.Module):
+    def __init__(self, hidden, eps=1e-6):
+        super().__init__()
+        self.weight = nn.Parameter(torch.ones(hidden))
+        self.eps = eps
+
+    def forward(self, x):
+        return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps) * self.weight
+
+
+def rotate_half(x):
+    a, b = x.chunk(2, dim=-1)
+    return torch.cat((-b, a), dim=-1)
+
+
+class LlamaAttention(nn.Module):
+    """Grouped-query attention with rotary position embeddings."""
+
+    def __init__(self, hidden, heads, kv_heads, context):
+        super().__init__()
+        self.heads, self.kv_heads, self.dim = heads, kv_heads, hidden // heads
+        self.q = nn.Linear(hidden, heads * self.dim, bias=False)
+        self.k = nn.Linear(hidden, kv_heads * self.dim, bias=False)
+        self.v = nn.Linear(hidden, kv_heads * self.dim, bias=False)
+        self.o = nn.Linear(heads * self.dim, hidden, bias=False)
+        inv = 1.0 / (10000 ** (torch.arange(0, self.dim, 2).float() / self.dim))
+        angles = torch.outer(torch.arange(context).float(), inv)
+        angles = torch.cat((angles, angles), dim=-1)
+        self.register_buffer("cos", angles.cos(), persistent=False)
+        self.register_buffer("sin", angles.sin(), persistent=False)
+
+    def repeat_kv(self, x):
+        """Each key/value head repeated for its group of query heads."""
+        b, kv, t, d = x.shape
+        repeat = self.heads // kv
+        return x[:, :, None].expand(b, kv, repeat, t, d).reshape(b, kv * repeat, t, d)
+
+    def forward(self, x):
+        b, t, _ = x.shape
+        q = self.q(x).view(b, t, self.heads, self.dim).transpose(1, 2)
+        k = self.k(x).view(b, t, self.kv_heads, self.dim).transpose(1, 2)
+        v = self.v(x).view(b, t, self.kv_heads, self.dim).transpose(1, 2)
+        cos, sin = self.cos[:t], self.sin[:t]
+        q = q * cos + rotate_half(q) * sin
+        k = k * cos + rotate_half(k) * sin
+        k, v = self.repeat_kv(k), self.repeat_kv(v)
+        scores = q @ k.transpose(-2, -1) / math.sqrt(self.dim)
+        mask = torch.triu(torch.full((t, t), float("-inf"), device=x.device), 1)
+        y = torch.softmax(scores + mask, dim=-1) @ v
+        return self.o(y.transpose(1, 2).reshape(b, t, -1))
+
+
+class LlamaBlock(nn.Module):
+    def __init__(self, hidden, heads, kv_heads, ff, context):
+        super().__init__()
+        self.norm1 = RmsNorm(hidden)
+        self.attn = LlamaAttention(hidden, heads, kv_heads, context)
+        self.norm2 = RmsNorm(hidden)
+        self.gate = nn.Linear(hidden, ff, bias=False)
+        self.up = nn.Linear(hidden, ff, bias=False)
+        self.down = nn.Linear(ff, hidden, bias=False)
+
+    def forward(self, x):
+        x = x + self.attn(self.norm1(x))
+        h = self.norm2(x)
+        return x + self.down(nn.functional.silu(self.gate(h)) * self.up(h))
+
+
+class LlamaStyleDecoder(nn.Module):
+    """Llama: RMSNorm, RoPE, GQA, SwiGLU, untied output head."""
+
+    def __init__(self, vocab=32000, context=128, hidden=256, layers=4, heads=8,
+                 kv_heads=2, ff=688):
+        super().__init__()
+        self.embed = nn.Embedding(vocab, hidden)
+        self.blocks = nn.ModuleList(LlamaBlock(hidden, heads, kv_heads, ff, context)
+                                    for _ in range(layers))
+        self.norm = RmsNorm(hidden)
+        self.head = nn.Linear(hidden, vocab, bias=False)
+
+    def forward(self, input_ids):
+        x = self.embed(input_ids)
+        for block in self.blocks:
+            x = block(x)
+        return self.head(self.norm(x))
+
+
+# --- Convolutional models written out ------------------------------------
+
+def conv_block(cin, cout):
+    return nn.Sequential(nn.Conv2d(cin, cout, 3, padding=1), nn.BatchNorm2d(cout), nn.ReLU(),
+                         nn.Conv2d(cout, cout, 3, padding=1), nn.BatchNorm2d(cout), nn.ReLU())
+
+
+class UNet(nn.Module):
+    """The UNet of Ronneberger et al. at a quarter of its widths."""
+
+    def __init__(self, channels=3, classes=2, widths=(16, 32, 64, 128)):
+        super().__init__()
+        self.down = nn.ModuleList()
+        cin = channels
+        for w in widths:
+            self.down.append(conv_block(cin, w))
+            cin = w
+        self.bottom = conv_block(widths[-1], 2 * widths[-1])
+        self.up = nn.ModuleList()
+        self.merge = nn.ModuleList()
+        cin = 2 * widths[-1]
+        for w in reversed(widths):
+            self.up.append(nn.ConvTranspose2d(cin, w, 2, stride=2))
+            self.merge.append(conv_block(2 * w, w))
+            cin = w
+        self.out = nn.Conv2d(widths[0], classes, 1)
+
+    def forward(self, x):
+        skips = []
+        for block in self.down:
+            x = block(x)
+            skips.append(x)
+            x = nn.functional.max_pool2d(x, 2)
+        x = self.bottom(x)
+        for up, merge, skip in zip(self.up, self.merge, reversed(skips)):
+            x = merge(torch.cat((up(x), skip), dim=1))
+        return self.out(x)
+
+
+class WhisperStyleEncoder(nn.Module):
+    """Whisper's encoder: two conv1d over log-mel frames, sinusoidal
+    positions, pre-norm attention blocks (whisper-tiny's widths, 2 layers)."""
+
+    def __init__(self, mels=80, frames=3000, hidden=384, layers=2, heads=6):
+        super().__init__()
+        self.conv1 = nn.Conv1d(mels, hidden, 3, padding=1)
+        self.conv2 = nn.Conv1d(hidden, hidden, 3, stride=2, padding=1)
+        positions = frames // 2
+        inv = torch.exp(-math.log(10000) * torch.arange(hidden // 2).float() / (hidden // 2 - 1))
+        angles = torch.arange(positions).float()[:, None] * inv[None]
+        self.register_buffer("positions", torch.cat((angles.sin(), angles.cos()), dim=1))
+        layer = nn.TransformerEncoderLayer(hidden, heads, 4 * hidden, dropout=0.0,
+                                           activation="gelu", batch_first=True, norm_first=True)
+        self.blocks = nn.TransformerEncoder(layer, layers, enable_nested_tensor=False)
+        self.norm = nn.LayerNorm(hidden)
+
+    def forward(self, mel):
+        x = nn.functional.gelu(self.conv1(mel))
+        x = nn.functional.gelu(self.conv2(x)).transpose(1, 2)
+        return self.norm(self.blocks(x + self.positions))
+
+
+def vit_s_16():
+    return torchvision.models.VisionTransformer(image_size=224, patch_size=16, num_layers=12,
+                                                num_heads=6, hidden_dim=384, mlp_dim=1536)
+
+
+def image(batch=1):
+    return {"input": ((batch, 3, 224, 224), torch.float32)}
+
+
+def tokens(seq, vocab):
+    return {"input_ids": ((1, seq), torch.int64, vocab)}
+
+
+# name -> (builder, inputs, dynamic axes {input: {axis: name}}, quick).
+# "quick" models run in the test command; the rest only in the bench.
+MODELS = {
+    "resnet18": (torchvision.models.resnet18, image(), {"input": {0: "batch"}}, False),
+    "resnet50": (torchvision.models.resnet50, image(), {}, False),
+    "mobilenet_v2": (torchvision.models.mobilenet_v2, image(), {}, False),
+    "efficientnet_b0": (torchvision.models.efficientnet_b0, image(), {}, False),
+    "convnext_tiny": (torchvision.models.convnext_tiny, image(), {}, False),
+    "vit_s_16": (vit_s_16, image(), {}, False),
+    "vit_b_16": (torchvision.models.vit_b_16, image(), {}, False),
+    "bert_encoder": (BertStyleEncoder, tokens(128, 30522), {"input_ids": {1: "seq"}}, False),
+    "gpt2_decoder": (Gpt2StyleDecoder, tokens(128, 50257), {"input_ids": {1: "seq"}}, False),
+    "llama_decoder": (LlamaStyleDecoder, tokens(128, 32000), {"input_ids": {1: "seq"}}, False),
+    "unet": (lambda: UNet(), {"input": ((1, 3, 128, 128), torch.float32)}, {}, False),
+    "whisper_encoder": (WhisperStyleEncoder, {"mel": ((1, 80, 3000), torch.float32)}, {}, False),
+    # Small members of the same families, for the test command.
+    "llama_tiny": (lambda: LlamaStyleDecoder(vocab=512, context=16, hidden=64, layers=2,
+                                             heads=4, kv_heads=2, ff=176),
+                   tokens(16, 512), {"input_ids": {1: "seq"}}, True),
+    "gpt2_tiny": (lambda: Gpt2StyleDecoder(vocab=512, context=16, hidden=64, layers=2, heads=2),
+                  tokens(16, 512), {"input_ids": {1: "seq"}}, True),
+    "cnn_tiny": (lambda: UNet(widths=(4, 8)), {"input": ((1, 3, 16, 16), torch.float32)}, {},
+                 True),
+}
+
+
+def example_inputs(spec):
+    generator = torch.Generator().manual_seed(SEED + 1)
+    values = []
+    for shape, dtype, *vocab in spec.values():
+        if dtype == torch.int64:
+            values.append(torch.randint(0, vocab[0], shape, generator=generator))
+        else:
+            values.append(torch.randn(shape, generator=generator))
+    return tuple(values)
+
+
+def recipe_digest(name):
+    digest = hashlib.sha256()
+    digest.update(open(os.path.abspath(__file__), "rb").read())
+    digest.update(f"{name} {torch.__version__} {torchvision.__version__}".encode())
+    return digest.hexdigest()
+
+
+def export(name, out_dir):
+    build, inputs, dynamic, quick = MODELS[name]
+    onnx_path = os.path.join(out_dir, name + ".onnx")
+    info_path = os.path.join(out_dir, name + ".json")
+    stamp_path = os.path.join(out_dir, name + ".stamp")
+    digest = recipe_digest(name)
+    if (os.path.exists(onnx_path) and os.path.exists(info_path) and os.path.exists(stamp_path)
+            and open(stamp_path).read() == digest):
+        return False
+    torch.manual_seed(SEED)
+    model = build().eval()
+    args = example_inputs(inputs)
+    dims = {axis_name: inputs[inp][0][axis] for inp, axes in dynamic.items()
+            for axis, axis_name in axes.items()}
+    tmp = onnx_path + ".tmp"
+    # Exported with autograd on: under no_grad, eval-mode nn.MultiheadAttention
+    # takes a fused fast path that torch cannot export.
+    torch.onnx.export(model, args, tmp, opset_version=OPSET, input_names=list(inputs),
+                      dynamic_axes=dynamic or None, do_constant_folding=True)
+    os.replace(tmp, onnx_path)
+    info = {
+        "name": name,
+        "parameters": sum(p.numel() for p in model.parameters()),
+        "inputs": {k: {"shape": list(v[0]), "dtype": str(v[1]).replace("torch.", ""),
+                       **({"high": v[2]} if len(v) > 2 else {})}
+                   for k, v in inputs.items()},
+        "dims": dims,
+        "quick": quick,
+        "torch": torch.__version__,
+        "torchvision": torchvision.__version__,
+    }
+    with open(info_path + ".tmp", "w") as f:
+        json.dump(info, f, indent=1)
+    os.replace(info_path + ".tmp", info_path)
+    with open(stamp_path, "w") as f:
+        f.write(digest)
+    return True
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out_dir")
+    parser.add_argument("--only", default="", help="comma-separated model names")
+    parser.add_argument("--quick", action="store_true", help="only the quick models")
+    parser.add_argument("--list", action="store_true", help="print the model names and exit")
+    args = parser.parse_args()
+    names = list(MODELS)
+    if args.only:
+        names = args.only.split(",")
+        unknown = [n for n in names if n not in MODELS]
+        if unknown:
+            sys.exit(f"export_models.py: unknown model(s) {', '.join(unknown)}; "
+                     f"known: {', '.join(MODELS)}")
+    if args.quick:
+        names = [n for n in names if MODELS[n][3]]
+    if args.list:
+        print("\n".join(names))
+        return
+    os.makedirs(args.out_dir, exist_ok=True)
+    torch.set_num_threads(max(1, os.cpu_count() or 1))
+    warnings.filterwarnings("ignore", category=torch.jit.TracerWarning)
+    for name in names:
+        fresh = export(name, args.out_dir)
+        print(f"{name}: {'exported' if fresh else 'up to date'}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,261 @@
+#!/usr/bin/env python3
+"""The model suite: exported architectures compiled, run on the chip model
+and compared with ONNX Runtime.
+
+Usage: run_models.py --hetc HETC [--models-dir DIR] [--torch-python PY]
+                     [--quick] [--only NAME,...] [--chip FILE]
+                     [--write-report [--report docs/models.md]]
+
+Per model it
+  1. exports it with bench/models/export_models.py under --torch-python
+     (a Python with torch and torchvision; cached in --models-dir);
+  2. compiles it with `HETC compile` (the --dim values of its export),
+     timing the compile and reading its peak memory;
+  3. runs it with `HETC run` on inputs drawn from a fixed seed (token ids
+     below the vocabulary size), checking predicted == simulated cycles;
+  4. runs ONNX Runtime on the same inputs and compares every output within
+     |hetc - ort| <= ATOL + RTOL * |ort| (fp32: ATOL 1e-4, RTOL 1e-3).
+It prints one line per model, then "N passed, M failed". --write-report
+writes the table to docs/models.md. A model that fails gives the first
+error line, so the page says why.
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+from compare_with_ort import npy_path  # noqa: E402
+
+ATOL, RTOL = 1e-4, 1e-3
+DEFAULT_MODELS_DIR = os.path.join(
+    os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "hetc", "models")
+NUMPY_TYPES = {"float32": np.float32, "int64": np.int64, "float16": np.float16}
+
+
+def run_measured(cmd, timeout):
+    """Runs `cmd`; returns (returncode, output, seconds, peak RSS in MiB)."""
+    start = time.monotonic()
+    with tempfile.TemporaryFile(mode="w+") as log:
+        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
+        timed_out = False
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.monotonic() - start > timeout:
+                proc.kill()
+                timed_out = True
+            time.sleep(0.02)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        log.seek(0)
+        out = log.read()
+    if timed_out:
+        out += f"\ntimed out after {timeout} s"
+    return proc.returncode, out, time.monotonic() - start, usage.ru_maxrss / 1024
+
+
+def first_error(output):
+    for line in output.splitlines():
+        if "error" in line.lower() or "timed out" in line:
+            return line.strip()
+    lines = [l for l in output.splitlines() if l.strip()]
+    return lines[-1].strip() if lines else "no output"
+
+
+def field(pattern, text, cast=float):
+    m = re.search(pattern, text)
+    return cast(m.group(1)) if m else None
+
+
+def make_inputs(info, seed=0):
+    rng = np.random.default_rng(seed)
+    inputs = {}
+    for name, spec in info["inputs"].items():
+        dtype = NUMPY_TYPES[spec["dtype"]]
+        if np.issubdtype(dtype, np.integer):
+            inputs[name] = rng.integers(0, spec.get("high", 2), spec["shape"]).astype(dtype)
+        else:
+            inputs[name] = rng.standard_normal(spec["shape"]).astype(dtype)
+    return inputs
+
+
+def ort_run(model_path, inputs, reps=3):
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = 1
+    options.inter_op_num_threads = 1
+    session = ort.InferenceSession(model_path, options)
+    outputs = session.run(None, inputs)
+    times = []
+    for _ in range(reps):
+        start = time.monotonic()
+        session.run(None, inputs)
+        times.append(time.monotonic() - start)
+    return [o.name for o in session.get_outputs()], outputs, min(times)
+
+
+def check_model(name, args, work):
+    row = {"name": name, "status": "fail"}
+    info_path = os.path.join(args.models_dir, name + ".json")
+    model_path = os.path.join(args.models_dir, name + ".onnx")
+    info = json.load(open(info_path))
+    row["parameters"] = info["parameters"]
+    hetx = os.path.join(work, name + ".hetx")
+    cmd = [args.hetc, "compile", model_path, "-o", hetx]
+    if args.chip:
+        cmd += ["--chip", args.chip]
+    for dim, value in info["dims"].items():
+        cmd += ["--dim", f"{dim}={value}"]
+    rc, out, seconds, rss = run_measured(cmd, args.timeout)
+    row.update(compile_s=seconds, compile_mib=rss)
+    if rc != 0:
+        row["error"] = "compile: " + first_error(out)
+        return row
+    row["instructions"] = field(r"instructions:\s+(\d+)", out, int)
+    row["cycles"] = field(r"predicted cycles:\s+(\d+)", out, int)
+    row["us"] = field(r"predicted cycles:\s+\d+ \(([\d.]+) us", out)
+    row["sram"] = field(r"SRAM peak:\s+(\d+ of \d+ vectors \([\d.]+%\))", out, str)
+
+    inputs = make_inputs(info)
+    in_dir = os.path.join(work, name + "-in")
+    out_dir = os.path.join(work, name + "-out")
+    os.makedirs(in_dir, exist_ok=True)
+    cmd = [args.hetc, "run", hetx, "--output-dir", out_dir]
+    if args.chip:
+        cmd += ["--chip", args.chip]
+    for input_name, value in inputs.items():
+        path = npy_path(in_dir, input_name)
+        np.save(path, value)
+        cmd += ["--input", f"{input_name}={path}"]
+    rc, out, seconds, _ = run_measured(cmd, args.timeout)
+    row["sim_s"] = seconds
+    if rc != 0:
+        row["error"] = "run: " + first_error(out)
+        return row
+    if "predicted cycles == simulated cycles: yes" not in out:
+        row["error"] = "run: predicted cycles differ from simulated cycles"
+        return row
+    planes = [float(x) for x in re.findall(r"matrix plane \d+ ([\d.]+)%", out)]
+    row["matrix_util"] = sum(planes) / len(planes) if planes else 0.0
+
+    names, expected, ort_s = ort_run(model_path, inputs)
+    row["ort_s"] = ort_s
+    worst = 0.0
+    for out_name, want in zip(names, expected):
+        got = np.load(npy_path(out_dir, out_name))
+        if got.shape != want.shape:
+            row["error"] = f"output '{out_name}': shape {got.shape}, ONNX Runtime {want.shape}"
+            return row
+        err = np.abs(got.astype(np.float64) - want.astype(np.float64))
+        bound = ATOL + RTOL * np.abs(want.astype(np.float64))
+        worst = max(worst, float(np.max(err / bound)) if err.size else 0.0)
+    row["error_ratio"] = worst
+    if worst > 1.0:
+        row["error"] = (f"outputs differ from ONNX Runtime: worst error is {worst:.2f}x "
+                        f"the tolerance {ATOL:g} + {RTOL:g}*|ref|")
+        return row
+    row["status"] = "pass"
+    return row
+
+
+def fmt(value, spec):
+    return "" if value is None else format(value, spec)
+
+
+def report(rows, args):
+    lines = [
+        "# Model suite",
+        "",
+        "Generated by `bench/models/run_models.py --write-report`; do not edit.",
+        f"Chip: `{os.path.basename(args.chip) if args.chip else 'tsp-v1 (default)'}`; "
+        f"onnx {onnx.__version__}, onnxruntime {ort.__version__}. Each model is exported "
+        "by `bench/models/export_models.py` (random weights from a fixed seed, eval mode, "
+        "opset 17), compiled, run on the chip model and compared with ONNX Runtime on the "
+        f"same inputs within |hetc - ort| <= {ATOL:g} + {RTOL:g}*|ort| (fp32).",
+        "",
+        "Columns: parameters; compile wall time and peak memory; instructions; predicted "
+        "cycles and microseconds (equal to the simulated ones for every model that runs); "
+        "SRAM peak of the chip's vectors; mean matrix-plane utilisation over the run; the "
+        "chip model's wall time against ONNX Runtime's (one CPU thread each); the worst "
+        "error as a fraction of the tolerance.",
+        "",
+        "| model | params | compile s | compile MiB | instructions | cycles | µs | SRAM peak "
+        "| matrix util | sim s / ORT s | error/tol | result |",
+        "|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---|",
+    ]
+    for r in rows:
+        ratio = (f"{r['sim_s']:.2f} / {r['ort_s']:.4f}" if r.get("ort_s") else "")
+        result = "pass" if r["status"] == "pass" else "fail: " + r.get("error", "").replace("|", "\\|")
+        lines.append(
+            f"| {r['name']} | {r['parameters'] / 1e6:.2f} M | {fmt(r.get('compile_s'), '.1f')} "
+            f"| {fmt(r.get('compile_mib'), '.0f')} | {fmt(r.get('instructions'), 'd')} "
+            f"| {fmt(r.get('cycles'), 'd')} | {fmt(r.get('us'), '.1f')} | {r.get('sram') or ''} "
+            f"| {fmt(r.get('matrix_util'), '.1f')}{'%' if r.get('matrix_util') is not None else ''} "
+            f"| {ratio} | {fmt(r.get('error_ratio'), '.3f')} | {result} |")
+    passed = sum(r["status"] == "pass" for r in rows)
+    lines += ["", f"{passed} of {len(rows)} models compile, run and match ONNX Runtime.", ""]
+    return "\n".join(lines)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hetc", required=True)
+    parser.add_argument("--models-dir", default=DEFAULT_MODELS_DIR)
+    parser.add_argument("--torch-python", default=os.environ.get("HETC_TORCH_PYTHON",
+                                                                  "/usr/bin/python3"))
+    parser.add_argument("--chip", default="")
+    parser.add_argument("--quick", action="store_true", help="only the quick models")
+    parser.add_argument("--only", default="")
+    parser.add_argument("--timeout", type=int, default=1800, help="seconds per command")
+    parser.add_argument("--write-report", action="store_true")
+    parser.add_argument("--report", default=os.path.join(ROOT, "docs", "models.md"))
+    args = parser.parse_args()
+
+    export = [args.torch_python, os.path.join(HERE, "export_models.py"), args.models_dir]
+    if args.only:
+        export += ["--only", args.only]
+    if args.quick:
+        export += ["--quick"]
+    listed = subprocess.run(export + ["--list"], capture_output=True, text=True)
+    if listed.returncode != 0:
+        sys.exit("run_models.py: cannot list the models with "
+                 f"{args.torch_python} (it needs torch and torchvision):\n{listed.stderr}")
+    names = listed.stdout.split()
+    subprocess.run(export, check=True)
+
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="hetc-models-") as work:
+        for name in names:
+            row = check_model(name, args, work)
+            rows.append(row)
+            print(f"{name}: {row['status']}"
+                  + (f" ({row['error']})" if row["status"] != "pass" else
+                     f" ({row['cycles']} cycles, error/tol {row['error_ratio']:.3f})"),
+                  flush=True)
+            for leftover in os.listdir(work):
+                path = os.path.join(work, leftover)
+                shutil.rmtree(path) if os.path.isdir(path) else os.remove(path)
+    if args.write_report:
+        text = report(rows, args)
+        tmp = args.report + ".tmp"
+        with open(tmp, "w") as f:
+            f.write(text)
+        os.replace(tmp, args.report)
+    passed = sum(r["status"] == "pass" for r in rows)
+    print(f"{passed} passed, {len(rows) - passed} failed")
+    return 0 if passed == len(rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
