@@ -88,12 +88,12 @@ struct HTilePlanMemoryPass
     int64_t vectorBytes = int64_t(spec.lanes()) * chip::kElementBytes;
     if (peak.size > sram.capacity)
       return tooBig(func, spec, buffers, defs, peak, vectorBytes);
-    // Slices clear of a kernel's other operands are preferred, as long as
-    // that leaves room; otherwise only fitting counts.
+    // Buffers spread over slices, clear of their kernels' other operands,
+    // as long as that leaves room; otherwise they pack.
     std::optional<std::vector<int64_t>> addresses =
-        placement::place(buffers, sram, /*avoidPartnerSlices=*/true);
+        placement::place(buffers, sram, placement::Preference::Spread);
     if (!addresses)
-      addresses = placement::place(buffers, sram, /*avoidPartnerSlices=*/false);
+      addresses = placement::place(buffers, sram, placement::Preference::Pack);
     if (!addresses)
       return func.emitError("SRAM placement failed: at most ")
              << peak.size << " of chip '" << spec.name() << "''s "

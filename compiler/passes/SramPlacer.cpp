@@ -53,7 +53,10 @@ bool sharesSlice(int64_t begin, int64_t size, const std::vector<Range> &ranges,
 
 std::optional<std::vector<int64_t>>
 hetc::placement::place(const std::vector<Buffer> &buffers, Geometry sram,
-                       bool avoidPartnerSlices) {
+                       Preference preference) {
+  bool spread = preference == Preference::Spread;
+  int64_t slices = std::max<int64_t>(sram.capacity / sram.sliceSize, 1);
+  int64_t nextSlice = 0;
   std::vector<size_t> order(buffers.size());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
@@ -77,18 +80,26 @@ hetc::placement::place(const std::vector<Buffer> &buffers, Geometry sram,
       return x.begin < y.begin;
     });
     partnerRanges.clear();
-    if (avoidPartnerSlices)
+    if (spread)
       for (size_t p : b.partners)
         if (address[p] >= 0)
           partnerRanges.push_back({address[p], address[p] + buffers[p].size});
 
-    // Score: (shares a partner's slice, gap size, address), smallest wins.
-    std::tuple<bool, int64_t, int64_t> best{true, INT64_MAX, INT64_MAX};
+    // Score, smallest wins: packing (gap size, address); spreading
+    // (shares a partner's slice, slices after the last placed, gap size,
+    // address).
+    using Score = std::tuple<bool, int64_t, int64_t, int64_t>;
+    Score best{true, INT64_MAX, INT64_MAX, INT64_MAX};
     int64_t bestAddress = -1;
     auto consider = [&](int64_t begin, int64_t gapSize) {
-      bool conflict = !partnerRanges.empty() &&
-                      sharesSlice(begin, b.size, partnerRanges, sram.sliceSize);
-      std::tuple<bool, int64_t, int64_t> score{conflict, gapSize, begin};
+      Score score{false, 0, gapSize, begin};
+      if (spread) {
+        bool conflict =
+            !partnerRanges.empty() &&
+            sharesSlice(begin, b.size, partnerRanges, sram.sliceSize);
+        int64_t distance = (begin / sram.sliceSize - nextSlice + slices) % slices;
+        score = {conflict, distance, gapSize, begin};
+      }
       if (score < best) {
         best = score;
         bestAddress = begin;
@@ -98,10 +109,11 @@ hetc::placement::place(const std::vector<Buffer> &buffers, Geometry sram,
       if (hi - lo < b.size)
         return;
       consider(lo, hi - lo);
-      if (partnerRanges.empty())
+      if (!spread)
         return;
-      // Other positions in the gap that may clear a partner's slice: the
-      // gap's end, and the slice boundaries in between.
+      // Other positions in the gap that may clear a partner's slice or
+      // continue the round-robin: the gap's end, and the slice boundaries
+      // in between.
       consider(hi - b.size, hi - lo);
       for (int64_t s = (lo / sram.sliceSize + 1) * sram.sliceSize;
            s + b.size <= hi; s += sram.sliceSize)
@@ -118,6 +130,7 @@ hetc::placement::place(const std::vector<Buffer> &buffers, Geometry sram,
       return std::nullopt;
     address[index] = bestAddress;
     placed.push_back(index);
+    nextSlice = (bestAddress / sram.sliceSize + 1) % slices;
   }
   return address;
 }

@@ -5,16 +5,18 @@
 // two buffers live at the same time overlap.
 //
 // The placer is "greedy by size": buffers are placed largest first, each
-// in the smallest free gap among the buffers already placed that are live
-// at the same time (best fit), at the lowest address of that gap. Large
-// buffers thus get contiguous room before small ones can split it, and
-// small ones fill the holes the large ones leave. Buffers live for the
-// whole program (inputs, constants) pack contiguously from address 0.
+// in a free gap among the buffers already placed that are live at the same
+// time. Large buffers thus get contiguous room before small ones can split
+// it. Packing takes the smallest gap that fits (best fit) at its lowest
+// address, so small buffers fill the holes the large ones leave and
+// buffers live for the whole program (inputs, constants) lie contiguously.
 //
-// Optionally it prefers, among the gaps that fit, positions whose MEM
-// slices hold none of a buffer's partners (the buffers one kernel reads or
-// writes together with it): two vectors read in one cycle from one slice
-// compete for its banks. The preference never overrides fitting.
+// With Preference::Spread it prefers, among the positions that fit, those
+// whose MEM slices hold none of a buffer's partners (the buffers one kernel
+// reads or writes together with it: two vectors read in one cycle from one
+// slice compete for its banks), then the slice after the last one placed.
+// The caller falls back to Preference::Pack when spreading leaves a buffer
+// without room.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HETC_COMPILER_PASSES_SRAMPLACER_H
@@ -51,12 +53,21 @@ struct Peak {
 };
 Peak peakLive(const std::vector<Buffer> &buffers);
 
+/// How the placer chooses among the positions that fit.
+enum class Preference {
+  /// Smallest gap, then lowest address: the tightest packing.
+  Pack,
+  /// Slices clear of the buffer's partners first, then the slice after
+  /// the previously placed buffer's (round-robin), then the smallest gap:
+  /// spreads accesses over slices and banks while room is plentiful, but
+  /// can fragment SRAM when it is not.
+  Spread,
+};
+
 /// Places `buffers` in `sram`; returns one address per buffer, or nothing
-/// when some buffer finds no gap. With `avoidPartnerSlices`, positions
-/// clear of the partners' slices are preferred.
+/// when some buffer finds no gap.
 std::optional<std::vector<int64_t>> place(const std::vector<Buffer> &buffers,
-                                          Geometry sram,
-                                          bool avoidPartnerSlices);
+                                          Geometry sram, Preference preference);
 
 } // namespace hetc::placement
 

@@ -1,8 +1,9 @@
 // RUN: hetc-opt %s --split-input-file --verify-diagnostics --hetc-set-chip=file=%S/../Inputs/tiny-sram.chip --hetc-htile-plan-memory | FileCheck %s
 
-// Tests that a kernel's operands land in different slices (8 vectors
-// each) and that a buffer whose life ended is reused: %c takes the place
-// of %a, dead after the first unary, and %e that of %b.
+// Tests that buffers spread over slices (8 vectors each) while there is
+// room, that a kernel's operands land in different slices, and that a
+// buffer whose life ended is reused: %e takes the slice of %a, dead after
+// the first unary.
 // CHECK-LABEL: func.func @main()
 // CHECK-SAME: hetc.sram_peak_vectors = 24
 func.func @main() {
@@ -14,10 +15,10 @@ func.func @main() {
   // CHECK: htile.alloc {address = 16 : i64} : memref<8x16xf32>
   %b = htile.alloc : memref<8x16xf32>
   htile.unary exp ins(%a) outs(%b) : memref<8x16xf32>, memref<8x16xf32>
-  // CHECK: htile.alloc {address = 8 : i64} : memref<8x16xf32>
+  // CHECK: htile.alloc {address = 24 : i64} : memref<8x16xf32>
   %c = htile.alloc : memref<8x16xf32>
   htile.binary add ins(%b, %x) outs(%c) : memref<8x16xf32>, memref<8x16xf32>, memref<8x16xf32>
-  // CHECK: htile.alloc {address = 16 : i64} : memref<8x16xf32>
+  // CHECK: htile.alloc {address = 8 : i64} : memref<8x16xf32>
   %e = htile.alloc : memref<8x16xf32>
   htile.unary tanh ins(%c) outs(%e) : memref<8x16xf32>, memref<8x16xf32>
   htile.output "y", %e : memref<8x16xf32>
@@ -43,9 +44,9 @@ func.func @main() {
 
 // -----
 
-// Tests packing: many small buffers live throughout, then a large one that
-// needs every vector left. Placed in program order, each small buffer took
-// its own slice and the large one found no run of 24 free vectors.
+// Tests packing: small buffers live throughout and a large one that needs
+// every vector they leave. Spread over slices, the small buffers would
+// leave no run of 24 free vectors; the pass then packs them.
 // CHECK-LABEL: func.func @packs()
 // CHECK-SAME: hetc.sram_peak_vectors = 32
 func.func @packs() {

@@ -52,7 +52,7 @@ TEST(SramPlacerTest, PeakFreesADeadBufferAtTheNextPoint) {
 TEST(SramPlacerTest, ReusesTheRoomOfDeadBuffers) {
   Geometry sram{8, 4};
   std::vector<Buffer> buffers = {buffer(8, 0, 1), buffer(8, 2, 3)};
-  auto address = place(buffers, sram, /*avoidPartnerSlices=*/true);
+  auto address = place(buffers, sram, Preference::Spread);
   ASSERT_TRUE(address);
   EXPECT_EQ((*address)[0], 0);
   EXPECT_EQ((*address)[1], 0);
@@ -68,8 +68,8 @@ TEST(SramPlacerTest, ManySmallBuffersThenALargeOne) {
   for (int i = 0; i < 87; ++i)
     buffers.push_back(buffer(8, 0, 100));
   buffers.push_back(buffer(2560, 50, 60));
-  for (bool avoid : {true, false}) {
-    auto address = place(buffers, sram, avoid);
+  for (Preference p : {Preference::Spread, Preference::Pack}) {
+    auto address = place(buffers, sram, p);
     ASSERT_TRUE(address);
     expectValid(buffers, *address, sram);
   }
@@ -84,7 +84,7 @@ TEST(SramPlacerTest, PacksBuffersLiveThroughoutUpToCapacity) {
   for (int64_t size : {300, 7, 1, 64, 129, 200, 3, 96, 160, 64})
     buffers.push_back(buffer(size, 0, 10)), total += size;
   ASSERT_EQ(total, sram.capacity);
-  auto address = place(buffers, sram, /*avoidPartnerSlices=*/false);
+  auto address = place(buffers, sram, Preference::Pack);
   ASSERT_TRUE(address);
   expectValid(buffers, *address, sram);
 }
@@ -93,21 +93,34 @@ TEST(SramPlacerTest, PrefersSlicesClearOfPartners) {
   Geometry sram{64, 16};
   // Buffer 1 is read with buffer 0: it goes to another slice.
   std::vector<Buffer> buffers = {buffer(8, 0, 5, {1}), buffer(4, 0, 5, {0})};
-  auto address = place(buffers, sram, /*avoidPartnerSlices=*/true);
+  auto address = place(buffers, sram, Preference::Spread);
   ASSERT_TRUE(address);
   EXPECT_EQ((*address)[0], 0);
   EXPECT_NE((*address)[1] / 16, 0);
   // Without the preference it packs right behind it.
-  address = place(buffers, sram, /*avoidPartnerSlices=*/false);
+  address = place(buffers, sram, Preference::Pack);
   ASSERT_TRUE(address);
   EXPECT_EQ((*address)[1], 8);
 }
 
+// Spreading puts each buffer in a slice of its own and leaves holes too
+// small for the last one; packing leaves one run that holds it. The pass
+// falls back to packing for this reason.
+TEST(SramPlacerTest, SpreadingCanFragmentWherePackingFits) {
+  Geometry sram{3 * 2048, 2048};
+  std::vector<Buffer> buffers = {buffer(1500, 0, 9), buffer(1500, 0, 9),
+                                 buffer(1500, 0, 9), buffer(1000, 0, 9)};
+  EXPECT_FALSE(place(buffers, sram, Preference::Spread));
+  auto address = place(buffers, sram, Preference::Pack);
+  ASSERT_TRUE(address);
+  expectValid(buffers, *address, sram);
+}
+
 TEST(SramPlacerTest, FailsOnlyWhenNoGapFits) {
   Geometry sram{16, 8};
-  EXPECT_FALSE(place({buffer(17, 0, 0)}, sram, false));
-  EXPECT_FALSE(place({buffer(9, 0, 3), buffer(8, 1, 2)}, sram, false));
-  EXPECT_TRUE(place({buffer(8, 0, 3), buffer(8, 1, 2)}, sram, false));
+  EXPECT_FALSE(place({buffer(17, 0, 0)}, sram, Preference::Pack));
+  EXPECT_FALSE(place({buffer(9, 0, 3), buffer(8, 1, 2)}, sram, Preference::Pack));
+  EXPECT_TRUE(place({buffer(8, 0, 3), buffer(8, 1, 2)}, sram, Preference::Pack));
 }
 
 // A transformer-like chain: per layer a weight live throughout and
@@ -124,7 +137,7 @@ TEST(SramPlacerTest, LayerChainFitsWhenThePeakFits) {
                                {buffers.size() - 1}));
   }
   ASSERT_LE(peakLive(buffers).size, sram.capacity);
-  auto address = place(buffers, sram, /*avoidPartnerSlices=*/true);
+  auto address = place(buffers, sram, Preference::Spread);
   ASSERT_TRUE(address);
   expectValid(buffers, *address, sram);
 }
