@@ -7,8 +7,11 @@
 // along the axis (an iota), select the matching element (zeros elsewhere)
 // and sum along the positions. Exactly one term is non-zero, so the sum is
 // the picked element itself. An index outside [-N, N) matches no position
-// and gives 0 (ONNX leaves it undefined). Gathers by constant indices stay
-// as they are: they lower to switch-unit moves.
+// and gives 0 (ONNX leaves it undefined). A lookup along axis 0 of a
+// constant, finite f32 table (an embedding) is instead a one-hot matrix
+// times the table on the matrix unit, which never holds the selection of
+// every row. Gathers by constant indices stay as they are: they lower to
+// switch-unit moves.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +22,8 @@
 
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
+
+#include <cmath>
 
 using namespace mlir;
 using namespace hetc;
@@ -33,6 +38,23 @@ RankedTensorType shaped(ArrayRef<int64_t> shape, Type element) {
 /// Whether `v` is a constant (such gathers lower without this pattern).
 bool isConstant(Value v) { return matchPattern(v, m_Constant()); }
 
+/// The indices with negative ones counted from the end of `n` positions.
+Value wrapNegative(PatternRewriter &rewriter, Location loc, Value indices,
+                   int64_t n) {
+  auto indexType = cast<RankedTensorType>(indices.getType());
+  Type indexElement = indexType.getElementType();
+  unsigned width = indexElement.getIntOrFloatBitWidth();
+  auto scalarIndex = shaped({}, indexElement);
+  Value zero = ConstantOp::create(
+      rewriter, loc, DenseElementsAttr::get(scalarIndex, APInt(width, 0)));
+  Value count = ConstantOp::create(
+      rewriter, loc, DenseElementsAttr::get(scalarIndex, APInt(width, n)));
+  auto boolIndices = shaped(indexType.getShape(), rewriter.getI1Type());
+  Value negative = LessOp::create(rewriter, loc, boolIndices, indices, zero);
+  Value wrapped = AddOp::create(rewriter, loc, indexType, indices, count);
+  return WhereOp::create(rewriter, loc, indexType, negative, wrapped, indices);
+}
+
 /// The one-hot selection: `indices` (any integer type, reshaped to
 /// `indexShape`, whose last dimension is 1) against the positions
 /// 0..n-1, selecting from `table` (broadcast against it, positions last)
@@ -43,18 +65,8 @@ Value select(PatternRewriter &rewriter, Location loc, Value indices,
   auto indexType = cast<RankedTensorType>(indices.getType());
   Type indexElement = indexType.getElementType();
   unsigned width = indexElement.getIntOrFloatBitWidth();
-  auto scalarIndex = shaped({}, indexElement);
-  // Negative indices count from the end.
-  Value zero = ConstantOp::create(
-      rewriter, loc, DenseElementsAttr::get(scalarIndex, APInt(width, 0)));
-  Value count = ConstantOp::create(
-      rewriter, loc, DenseElementsAttr::get(scalarIndex, APInt(width, n)));
-  auto boolIndices = shaped(indexType.getShape(), rewriter.getI1Type());
-  Value negative = LessOp::create(rewriter, loc, boolIndices, indices, zero);
-  Value wrapped = AddOp::create(rewriter, loc, indexType, indices, count);
-  Value index = WhereOp::create(rewriter, loc, indexType, negative, wrapped,
-                                indices);
-  index = reshapeTo(rewriter, loc, index, indexShape);
+  Value index = reshapeTo(rewriter, loc,
+                          wrapNegative(rewriter, loc, indices, n), indexShape);
 
   SmallVector<APInt> positions;
   for (int64_t i = 0; i < n; ++i)
@@ -85,6 +97,75 @@ Value select(PatternRewriter &rewriter, Location loc, Value indices,
       ReduceKindAttr::get(rewriter.getContext(), ReduceKind::sum), picked,
       rewriter.getDenseI64ArrayAttr({last}), rewriter.getBoolAttr(false));
 }
+
+/// Whether `table` is a constant f32 tensor whose values are all finite:
+/// then a row picked by a one-hot product is exact (1 * x plus zeros),
+/// while an infinity or NaN anywhere would spill into every row (0 * inf).
+bool isFiniteF32Constant(Value table) {
+  DenseElementsAttr values;
+  if (!matchPattern(table, m_Constant(&values)) ||
+      !values.getElementType().isF32())
+    return false;
+  if (values.isSplat())
+    return values.getSplatValue<APFloat>().isFinite();
+  return llvm::all_of(values.getValues<float>(),
+                      [](float v) { return std::isfinite(v); });
+}
+
+/// gather(table, idx, axis = 0) on a constant, finite f32 table of V rows,
+/// the form of an embedding lookup: a one-hot matrix [idx..., V] (1 where
+/// the position is the index) times the table seen as [V, rest] on the
+/// matrix unit. Its cost grows with indices x V plus indices x rest, not
+/// with their product as the selection below does: for 128 tokens of a
+/// 30522 x 256 table the selection would hold 10^9 elements, the product
+/// needs 3.9 M for the one-hot rows. An index outside [-V, V) picks no row
+/// and gives zeros, as the selection does.
+struct DecomposeEmbeddingGather : OpRewritePattern<GatherOp> {
+  DecomposeEmbeddingGather(MLIRContext *context)
+      : OpRewritePattern(context, /*benefit=*/2) {}
+
+  LogicalResult matchAndRewrite(GatherOp op,
+                                PatternRewriter &rewriter) const override {
+    if (isConstant(op.getIndices()))
+      return rewriter.notifyMatchFailure(op, "constant indices");
+    auto inType = op.getInput().getType();
+    if (op.getAxis() != 0 || inType.getRank() < 2 ||
+        !isFiniteF32Constant(op.getInput()))
+      return rewriter.notifyMatchFailure(
+          op, "not a lookup in a constant finite f32 table along axis 0");
+    Location loc = op.getLoc();
+    int64_t n = inType.getDimSize(0);
+    int64_t rest = inType.getNumElements() / std::max<int64_t>(n, 1);
+    int64_t count = op.getIndices().getType().getNumElements();
+    Type f32 = rewriter.getF32Type();
+    Value index = reshapeTo(rewriter, loc,
+                            wrapNegative(rewriter, loc, op.getIndices(), n),
+                            {count, 1});
+    Type indexElement = op.getIndices().getType().getElementType();
+    unsigned width = indexElement.getIntOrFloatBitWidth();
+    SmallVector<APInt> positions;
+    for (int64_t i = 0; i < n; ++i)
+      positions.push_back(APInt(width, i));
+    Value iota = ConstantOp::create(
+        rewriter, loc,
+        DenseElementsAttr::get(shaped({n}, indexElement), positions));
+    Value onehot = EqualOp::create(
+        rewriter, loc, shaped({count, n}, rewriter.getI1Type()), index, iota);
+    auto scalar = shaped({}, f32);
+    Value one = ConstantOp::create(
+        rewriter, loc, DenseElementsAttr::get(scalar, APFloat(1.0f)));
+    Value zero = ConstantOp::create(
+        rewriter, loc, DenseElementsAttr::get(scalar, APFloat(0.0f)));
+    Value rows = WhereOp::create(rewriter, loc, shaped({count, n}, f32),
+                                 onehot, one, zero);
+    Value table = reshapeTo(rewriter, loc, op.getInput(), {n, rest});
+    Value picked = MatMulOp::create(rewriter, loc, shaped({count, rest}, f32),
+                                    rows, table);
+    rewriter.replaceOp(op, reshapeTo(rewriter, loc, picked,
+                                     op.getType().getShape()));
+    return success();
+  }
+};
 
 /// gather(x, idx, axis): out[p, i, q] = x[p, idx[i], q]. The table is x
 /// with the axis moved last and unit dimensions where idx's are; the
@@ -162,6 +243,6 @@ struct DecomposeDynamicGatherElements : OpRewritePattern<GatherElementsOp> {
 } // namespace
 
 void hetc::populateDecomposeGatherPatterns(RewritePatternSet &patterns) {
-  patterns.add<DecomposeDynamicGather, DecomposeDynamicGatherElements>(
-      patterns.getContext());
+  patterns.add<DecomposeEmbeddingGather, DecomposeDynamicGather,
+               DecomposeDynamicGatherElements>(patterns.getContext());
 }

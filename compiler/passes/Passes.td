@@ -80,7 +80,12 @@ def HGraphDecompose : Pass<"hetc-hgraph-decompose", "mlir::func::FuncOp"> {
     become one-hot selections: the indices (negative ones wrapped) are
     compared with the positions along the axis, a `where` picks the
     matching elements (zeros elsewhere) and a `reduce sum` over the
-    positions leaves the picked one (an out-of-range index gives 0).
+    positions leaves the picked one (an out-of-range index gives 0). A
+    `gather` along axis 0 of a constant f32 table whose values are all
+    finite (an embedding lookup) is instead a one-hot matrix (indices x
+    rows, 1.0 where the row is the index) times the table seen as
+    [rows, rest]: a `matmul`, whose size grows with the indices times the
+    rows plus the indices times the row length.
     `log_softmax` becomes (x - max) - log(sum(exp(x - max))) along its
     axis; `softmax` along another than the last axis runs along the last
     between two transposes; `trilu` is a `where` with a constant mask;
@@ -147,10 +152,10 @@ def HTilePlanMemory : Pass<"hetc-htile-plan-memory", "mlir::ModuleOp"> {
     `address` (its first vector). Inputs, constants and outputs live for
     the whole program; intermediate buffers from their kernel to their last
     use (through views), so buffers with disjoint lives share SRAM.
-    Buffers are placed largest first, each in the smallest gap left by the
-    buffers live at the same time (greedy by size, best fit), preferring
-    slices that the other buffers of its kernels do not use as long as
-    that leaves room. The function gets `hetc.sram_peak_vectors`, the most
+    Buffers are placed largest first, each in a gap left by the buffers
+    live at the same time (greedy by size): spread over slices, clear of
+    the other buffers of its kernels, while that leaves room; otherwise
+    packed, each in the smallest gap that fits (best fit). The function gets `hetc.sram_peak_vectors`, the most
     vectors live at once. A program whose peak exceeds SRAM is reported
     with the bytes it needs and the number of chips it would take.
   }];

@@ -284,6 +284,43 @@ func.func @gather_dynamic(%x: tensor<5x3xf32>, %i: tensor<2xi64>) -> tensor<2x3x
 
 // -----
 
+// Tests that a lookup in a constant, finite f32 table along axis 0 (an
+// embedding) becomes a one-hot matrix times the table, the table seen as
+// [rows, rest] (the reshape folds into the constant); the indices (negative ones wrapped) are flattened to one
+// column and the product reshaped to the result.
+// CHECK-LABEL: func.func @gather_embedding
+func.func @gather_embedding(%i: tensor<2x3xi64>) -> tensor<2x3x2x2xf32> {
+  // CHECK-DAG: %[[T:.*]] = hgraph.constant dense<{{\[\[}}1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00], {{.*}}> : tensor<5x4xf32>
+  // CHECK-DAG: %[[IOTA:.*]] = hgraph.constant dense<[0, 1, 2, 3, 4]> : tensor<5xi64>
+  // CHECK-DAG: %[[ONE:.*]] = hgraph.constant dense<1.000000e+00> : tensor<f32>
+  // CHECK-DAG: %[[ZERO:.*]] = hgraph.constant dense<0.000000e+00> : tensor<f32>
+  // CHECK: %[[IDX:.*]] = hgraph.where
+  // CHECK: %[[COL:.*]] = hgraph.reshape %[[IDX]] : tensor<2x3xi64> -> tensor<6x1xi64>
+  // CHECK: %[[HOT:.*]] = hgraph.equal %[[COL]], %[[IOTA]] : (tensor<6x1xi64>, tensor<5xi64>) -> tensor<6x5xi1>
+  // CHECK: %[[ROWS:.*]] = hgraph.where %[[HOT]], %[[ONE]], %[[ZERO]] : (tensor<6x5xi1>, tensor<f32>, tensor<f32>) -> tensor<6x5xf32>
+  // CHECK: %[[P:.*]] = hgraph.matmul %[[ROWS]], %[[T]] : (tensor<6x5xf32>, tensor<5x4xf32>) -> tensor<6x4xf32>
+  // CHECK: %[[R:.*]] = hgraph.reshape %[[P]] : tensor<6x4xf32> -> tensor<2x3x2x2xf32>
+  // CHECK: return %[[R]]
+  %t = hgraph.constant dense<[[[1.0, 2.0], [3.0, 4.0]], [[5.0, 6.0], [7.0, 8.0]], [[9.0, 10.0], [11.0, 12.0]], [[13.0, 14.0], [15.0, 16.0]], [[17.0, 18.0], [19.0, 20.0]]]> : tensor<5x2x2xf32>
+  %0 = hgraph.gather %t, %i {axis = 0 : i64} : (tensor<5x2x2xf32>, tensor<2x3xi64>) -> tensor<2x3x2x2xf32>
+  return %0 : tensor<2x3x2x2xf32>
+}
+
+// -----
+
+// Tests that a table holding an infinity keeps the selection: in a product
+// the infinity would spill into every row (0 * inf is NaN).
+// CHECK-LABEL: func.func @gather_table_not_finite
+func.func @gather_table_not_finite(%i: tensor<2xi64>) -> tensor<2x2xf32> {
+  // CHECK-NOT: hgraph.matmul
+  // CHECK: hgraph.reduce sum
+  %t = hgraph.constant dense<[[1.0, 0x7F800000], [3.0, 4.0], [5.0, 6.0]]> : tensor<3x2xf32>
+  %0 = hgraph.gather %t, %i {axis = 0 : i64} : (tensor<3x2xf32>, tensor<2xi64>) -> tensor<2x2xf32>
+  return %0 : tensor<2x2xf32>
+}
+
+// -----
+
 // Tests that gather_elements by run-time indices cuts the input to the
 // indices' extent and selects along the axis.
 // CHECK-LABEL: func.func @gather_elements_dynamic
