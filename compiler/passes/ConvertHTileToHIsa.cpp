@@ -718,7 +718,10 @@ void Expander::expandGather(htile::GatherOp op) {
     int32_t sourceLanes;
     SmallVector<int32_t> map;
   };
-  for (int64_t r = 0; r < out.layout.rows; ++r)
+  // The rows the indices fill (all of them but for a band).
+  int64_t firstRow = op.getFirstRow() ? op.firstRow() : 0;
+  int64_t rows = op.getFirstRow() ? op.rowCount() : out.layout.rows;
+  for (int64_t r = 0; r < rows; ++r)
     for (int64_t j = 0; j < out.layout.vectorsPerRow; ++j) {
       int32_t n = lanesOf(cols, j);
       SmallVector<Part> parts;
@@ -740,7 +743,7 @@ void Expander::expandGather(htile::GatherOp op) {
                            SmallVector<int32_t>(n, -1)});
         parts[it->second].map[l] = int32_t(col % lanes);
       }
-      int64_t target = out.at(r, j);
+      int64_t target = out.at(firstRow + r, j);
       // A whole input vector in place (same lanes, padding included) needs
       // no switch.
       if (parts.size() == 1 && parts[0].sourceLanes == n &&

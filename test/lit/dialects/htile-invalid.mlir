@@ -110,6 +110,28 @@ func.func @gather_range() {
 
 // -----
 
+// Tests that a band of rows is made of whole rows.
+func.func @gather_band_rows() {
+  %a = htile.alloc : memref<2x2xf32>
+  %c = htile.alloc : memref<3x2xf32>
+  // expected-error @+1 {{has 3 indices, not whole rows of 2 elements}}
+  htile.gather ins(%a) outs(%c) indices [0, 1, 2] first_row 1 : (memref<2x2xf32>) -> memref<3x2xf32>
+  return
+}
+
+// -----
+
+// Tests that a band of rows lies within the output.
+func.func @gather_band_range() {
+  %a = htile.alloc : memref<2x2xf32>
+  %c = htile.alloc : memref<3x2xf32>
+  // expected-error @+1 {{fills rows 2 to 3 of an output of 3 rows}}
+  htile.gather ins(%a) outs(%c) indices [0, 1, 2, 3] first_row 2 : (memref<2x2xf32>) -> memref<3x2xf32>
+  return
+}
+
+// -----
+
 // Tests that a gather moves elements of one type.
 func.func @gather_types() {
   %a = htile.alloc : memref<2xi32>

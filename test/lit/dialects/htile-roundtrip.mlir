@@ -33,6 +33,8 @@ func.func @main() {
   %g = htile.alloc : memref<2x3xf32>
   // CHECK: htile.gather ins(%{{.*}}, %{{.*}}) outs(%{{.*}}) indices [0, 1, 4, 2, -1, 5] : (memref<2x2xf32>, memref<2x1xf32>) -> memref<2x3xf32>
   htile.gather ins(%g0, %g1) outs(%g) indices [0, 1, 4, 2, -1, 5] : (memref<2x2xf32>, memref<2x1xf32>) -> memref<2x3xf32>
+  // CHECK: htile.gather ins(%{{.*}}, %{{.*}}) outs(%{{.*}}) indices [2, -1, 5] first_row 1 : (memref<2x2xf32>, memref<2x1xf32>) -> memref<2x3xf32>
+  htile.gather ins(%g0, %g1) outs(%g) indices [2, -1, 5] first_row 1 : (memref<2x2xf32>, memref<2x1xf32>) -> memref<2x3xf32>
   %c8 = htile.alloc : memref<2x2xf8E4M3FN>
   // CHECK: htile.cast ins(%{{.*}}) outs(%{{.*}}) overflow no_saturate : memref<2x2xf32>, memref<2x2xf8E4M3FN>
   htile.cast ins(%g0) outs(%c8) overflow no_saturate : memref<2x2xf32>, memref<2x2xf8E4M3FN>

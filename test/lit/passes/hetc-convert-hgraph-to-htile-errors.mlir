@@ -10,12 +10,13 @@ func.func @main(%x: tensor<4x8xf32>) -> tensor<2x8xf32> {
 
 // -----
 
-// Tests that data movement into more elements than a gather holds is
-// reported.
-func.func @main(%x: tensor<1xf32>) -> tensor<1048577xf32> {
-  // expected-error @+1 {{moving 1048577 elements into 'tensor<1048577xf32>' is not supported on the chip yet; data movement is limited to 1048576 elements per op}}
-  %0 = hgraph.tile %x {repeats = array<i64: 1048577>} : tensor<1xf32> -> tensor<1048577xf32>
-  return %0 : tensor<1048577xf32>
+// Tests that data movement into more elements than the chip's SRAM holds
+// (test-chip: 8192 vectors of 16 lanes) is reported before its index map
+// is built.
+func.func @main(%x: tensor<1xf32>) -> tensor<131073xf32> {
+  // expected-error @+1 {{moving 131073 elements into 'tensor<131073xf32>' is more than the chip's SRAM holds (131072 elements of 4 bytes)}}
+  %0 = hgraph.tile %x {repeats = array<i64: 131073>} : tensor<1xf32> -> tensor<131073xf32>
+  return %0 : tensor<131073xf32>
 }
 
 // -----

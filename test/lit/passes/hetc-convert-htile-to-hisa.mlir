@@ -232,7 +232,8 @@ func.func @reduce() {
 // place are copied by a read and a write; the others are assembled on the
 // switch units (0 and 1 in turn), one permute per input vector they draw
 // from, each merging into the partial result before it; a vector of
-// padding only is any input vector with every lane kept (zero).
+// padding only is any input vector with every lane kept (zero); a band of
+// rows (first_row) writes only its rows.
 // CHECK-LABEL: func.func @gather()
 // CHECK: %[[A0:.*]] = hisa.read 0
 // CHECK-NEXT: hisa.write %[[A0]] to 2048
@@ -257,6 +258,8 @@ func.func @reduce() {
 // CHECK-NEXT: %[[X2:.*]] = hisa.read 1
 // CHECK-NEXT: %[[M2:.*]] = hisa.permute %[[X2]] into %[[M1]] switch 0 map [-1, -1, 1, -1]{{$}}
 // CHECK-NEXT: hisa.write %[[M2]] to 3072
+// CHECK-NEXT: %[[W:.*]] = hisa.read 1
+// CHECK-NEXT: hisa.write %[[W]] to 4097
 // CHECK-NEXT: return
 func.func @gather() {
   %a = htile.input "a" {address = 0 : i64} : memref<2x16xf32>
@@ -265,7 +268,11 @@ func.func @gather() {
   htile.gather ins(%a, %b) outs(%y) indices [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 33, 32, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, -1, 0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1] : (memref<2x16xf32>, memref<1x2xf32>) -> memref<3x18xf32>
   %z = htile.alloc {address = 3072 : i64} : memref<4xf32>
   htile.gather ins(%a, %b) outs(%z) indices [0, 33, 17, -1] : (memref<2x16xf32>, memref<1x2xf32>) -> memref<4xf32>
+  // A band: the row it fills is row 1 of %w, written at 4096 + 1.
+  %w = htile.alloc {address = 4096 : i64} : memref<3x16xf32>
+  htile.gather ins(%a) outs(%w) indices [16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31] first_row 1 : (memref<2x16xf32>) -> memref<3x16xf32>
   htile.output "y", %y : memref<3x18xf32>
   htile.output "z", %z : memref<4xf32>
+  htile.output "w", %w : memref<3x16xf32>
   return
 }

@@ -180,6 +180,12 @@ LogicalResult ReduceOp::verify() {
   return success();
 }
 
+int64_t GatherOp::rowCount() {
+  MemRefType out = getOutput().getType();
+  int64_t cols = out.getRank() ? out.getShape().back() : 1;
+  return cols ? int64_t(getIndices().size()) / cols : 0;
+}
+
 LogicalResult GatherOp::verify() {
   if (getInputs().empty())
     return emitOpError("needs at least one input");
@@ -193,15 +199,29 @@ LogicalResult GatherOp::verify() {
              << out.getElementType();
     total += type.getNumElements();
   }
-  if (out.getNumElements() > kMaxElements)
-    return emitOpError("output has ")
-           << out.getNumElements() << " elements; a gather handles at most "
-           << kMaxElements;
   ArrayRef<int64_t> indices = getIndices();
-  if (int64_t(indices.size()) != out.getNumElements())
+  if (int64_t(indices.size()) > kMaxElements)
+    return emitOpError("has ")
+           << indices.size() << " indices; a gather handles at most "
+           << kMaxElements << " (split the move into bands of rows with "
+           << "first_row)";
+  if (std::optional<uint64_t> first = getFirstRow()) {
+    int64_t cols = out.getRank() ? out.getShape().back() : 1;
+    int64_t rows = cols ? out.getNumElements() / cols : 0;
+    if (cols == 0 || int64_t(indices.size()) % cols != 0)
+      return emitOpError("has ")
+             << indices.size() << " indices, not whole rows of "
+             << cols << " elements";
+    int64_t count = int64_t(indices.size()) / cols;
+    if (int64_t(*first) > rows || count > rows - int64_t(*first))
+      return emitOpError("fills rows ")
+             << *first << " to " << int64_t(*first) + count - 1
+             << " of an output of " << rows << " rows";
+  } else if (int64_t(indices.size()) != out.getNumElements()) {
     return emitOpError("has ")
            << indices.size() << " indices, but the output has "
            << out.getNumElements() << " elements";
+  }
   for (auto [i, index] : llvm::enumerate(indices))
     if (index < -1 || index >= total)
       return emitOpError("index ")

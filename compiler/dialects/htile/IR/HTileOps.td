@@ -352,24 +352,37 @@ def HTile_GatherOp : HTile_Op<"gather"> {
     input vectors it draws from are read, each `S_PERMUTE` moves its lanes
     into place and merges into the previous partial vector, and the result
     is written. A vector that is a whole input vector in place is copied
-    without the switch. The index list has one entry per output element,
-    so the kernel is limited to 1048576 of them.
+    without the switch.
+
+    With `first_row`, the indices fill only the whole rows of `output`
+    (rows of its innermost dimension) from that row on: one row per
+    innermost length of indices. A move larger than one kernel's index
+    list, which holds at most 1048576 entries, is split this way into
+    kernels that each fill a band of rows.
 
     ```mlir
     htile.gather ins(%a, %b) outs(%c) indices [0, 1, 4, 2, 3, 5]
         : (memref<2x2xf32>, memref<2x1xf32>) -> memref<2x3xf32>
+    // The second row alone:
+    htile.gather ins(%a, %b) outs(%c) indices [2, 3, 5] first_row 1
+        : (memref<2x2xf32>, memref<2x1xf32>) -> memref<2x3xf32>
     ```
   }];
   let arguments = (ins Variadic<HTile_Buffer>:$inputs, HTile_Buffer:$output,
-                       DenseI64ArrayAttr:$indices);
+                       DenseI64ArrayAttr:$indices,
+                       OptionalAttr<I64Attr>:$first_row);
   let assemblyFormat = [{
-    `ins` `(` $inputs `)` `outs` `(` $output `)` `indices` $indices attr-dict
+    `ins` `(` $inputs `)` `outs` `(` $output `)` `indices` $indices
+    (`first_row` $first_row^)? attr-dict
     `:` `(` type($inputs) `)` `->` type($output)
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
-    /// The most output elements one gather may have.
+    /// The most indices (output elements) one gather may have.
     static constexpr int64_t kMaxElements = int64_t(1) << 20;
+    /// The output rows the indices fill: the first, and how many.
+    int64_t firstRow() { return getFirstRow().value_or(0); }
+    int64_t rowCount();
   }];
 }
 
