@@ -135,15 +135,20 @@ private:
                        ArrayRef<float> values);
   /// A new buffer of `shape` holding `input`'s elements in order.
   Value regroup(Location loc, Value input, ArrayRef<int64_t> shape);
+  /// Fills `out` with `inputs`' elements by the index map `indices` (one
+  /// entry per element of `out`): one htile.gather, or several filling
+  /// bands of rows when the map is longer than one gather's.
+  void move(Location loc, ValueRange inputs, Value out,
+            ArrayRef<int64_t> indices);
   /// Writes `result` with an htile.gather of `inputs` by the map that
   /// `indices` computes (or fails, having said why); the result's size is
-  /// checked first, so that no map larger than one gather may move is ever
+  /// checked first, so that no map larger than the chip's SRAM is ever
   /// built.
   LogicalResult
   lowerGather(Operation *op, ValueRange inputs, Value result,
               llvm::function_ref<FailureOr<gather::Indices>()> indices);
-  /// Fails, naming `op`, when `count` elements are more than one
-  /// htile.gather may move.
+  /// Fails, naming `op`, when `count` elements are more than the chip's
+  /// SRAM could hold: the bound on a move's index map.
   LogicalResult checkMovement(Operation *op, uint64_t count,
                               const Twine &what);
   LogicalResult lowerConcat(hgraph::ConcatOp op);
@@ -616,9 +621,7 @@ Value Lowering::axisParameter(Location loc, Value parameter, int64_t axis,
   SmallVector<int64_t> shape(rank - axis, 1);
   shape[0] = type.getNumElements();
   Value out = alloc(MemRefType::get(shape, type.getElementType()), loc);
-  htile::GatherOp::create(
-      builder, loc, ValueRange{b}, out,
-      builder.getDenseI64ArrayAttr(gather::identity(type.getNumElements())));
+  move(loc, ValueRange{b}, out, gather::identity(type.getNumElements()));
   return out;
 }
 
@@ -942,9 +945,7 @@ LogicalResult Lowering::lowerArgMax(hgraph::ArgMaxOp op) {
     for (int64_t d : perm)
       moved.push_back(shape[d]);
     Value t = alloc(MemRefType::get(moved, element), loc);
-    htile::GatherOp::create(
-        builder, loc, ValueRange{x}, t,
-        builder.getDenseI64ArrayAttr(gather::transpose(shape, perm, moved)));
+    move(loc, ValueRange{x}, t, gather::transpose(shape, perm, moved));
     x = t;
     shape = moved;
   }
@@ -993,9 +994,8 @@ LogicalResult Lowering::lowerArgMax(hgraph::ArgMaxOp op) {
     return success();
   }
   Value out = alloc(op.getResult());
-  htile::GatherOp::create(builder, loc, ValueRange{index}, out,
-                          builder.getDenseI64ArrayAttr(gather::identity(
-                              op.getType().getNumElements())));
+  move(loc, ValueRange{index}, out, gather::identity(
+                              op.getType().getNumElements()));
   buffers.map(op.getResult(), out);
   return success();
 }
@@ -1230,9 +1230,7 @@ Value Lowering::reduceInnermost(Location loc, htile::ReduceKind kind,
                                  identity(loc, element),
                                  builder.getDenseI64ArrayAttr(perm));
     else
-      htile::GatherOp::create(
-          builder, loc, ValueRange{rows}, result,
-          builder.getDenseI64ArrayAttr(gather::transpose(kept, perm, swapped)));
+      move(loc, ValueRange{rows}, result, gather::transpose(kept, perm, swapped));
     rows = result;
   }
   return rows;
@@ -1256,9 +1254,7 @@ Value Lowering::regroup(Location loc, Value input, ArrayRef<int64_t> shape) {
       (shape.empty() ? 1 : shape.back()))
     return htile::ViewOp::create(builder, loc, target, input);
   Value out = alloc(target, loc);
-  htile::GatherOp::create(
-      builder, loc, ValueRange{input}, out,
-      builder.getDenseI64ArrayAttr(gather::identity(target.getNumElements())));
+  move(loc, ValueRange{input}, out, gather::identity(target.getNumElements()));
   return out;
 }
 
@@ -1283,9 +1279,9 @@ static gather::Window windowOf(OpTy op, ArrayRef<int64_t> kernel) {
 
 template <typename PoolOp>
 LogicalResult Lowering::lowerPool(PoolOp op, bool max) {
-  // Each window is gathered into one row ([N, C, out..., K]; positions
-  // outside the input are -inf for a maximum and zero for a sum), the rows
-  // are reduced, and an average divides by the window's element count.
+  // The windows' elements (positions outside the input are -inf for a
+  // maximum and zero for a sum) are reduced, by rows or per kernel element
+  // (below), and an average divides by the window's element count.
   Location loc = op.getLoc();
   ArrayRef<int64_t> in = op.getInput().getType().getShape();
   ArrayRef<int64_t> out = op.getType().getShape();
@@ -1309,15 +1305,43 @@ LogicalResult Lowering::lowerPool(PoolOp op, bool max) {
   if (max && llvm::is_contained(indices, fillIndex))
     inputs.push_back(
         constantBuffer(loc, {1}, {-std::numeric_limits<float>::infinity()}));
-  Value windows =
-      alloc(MemRefType::get(windowsShape, builder.getF32Type()), loc);
-  htile::GatherOp::create(builder, loc, inputs, windows,
-                          builder.getDenseI64ArrayAttr(indices));
-  Value rows = reduceInnermost(
-      loc, max ? htile::ReduceKind::max : htile::ReduceKind::sum,
-      /*mean=*/false, windows, /*packed=*/true);
-  Value result = htile::ViewOp::create(builder, loc,
-                                       bufferType(op.getResult()), rows);
+  // Two ways, whichever takes fewer vectors: each window gathered into a
+  // row and the rows reduced (one vector per window when the window is
+  // narrower than a vector), or, per kernel element, the input elements
+  // it meets at every output position gathered in the output's shape and
+  // combined elementwise (three output-sized buffers).
+  Type f32 = builder.getF32Type();
+  auto vectors = [&](ArrayRef<int64_t> shape) {
+    return layoutOf(shape, chip.lanes()).vectors();
+  };
+  Value result;
+  if (vectors(windowsShape) <= 3 * vectors(out)) {
+    Value windows = alloc(MemRefType::get(windowsShape, f32), loc);
+    move(loc, inputs, windows, indices);
+    Value rows = reduceInnermost(
+        loc, max ? htile::ReduceKind::max : htile::ReduceKind::sum,
+        /*mean=*/false, windows, /*packed=*/true);
+    result = htile::ViewOp::create(builder, loc, bufferType(op.getResult()),
+                                   rows);
+  } else {
+    int64_t positions = op.getType().getNumElements();
+    gather::Indices tap(positions);
+    for (int64_t k = 0; k < kernel; ++k) {
+      for (int64_t p = 0; p < positions; ++p)
+        tap[p] = indices[p * kernel + k];
+      Value taken = alloc(op.getResult());
+      move(loc, inputs, taken, tap);
+      if (!result) {
+        result = taken;
+        continue;
+      }
+      Value combined = alloc(op.getResult());
+      htile::BinaryOp::create(
+          builder, loc, max ? htile::BinaryKind::max : htile::BinaryKind::add,
+          result, taken, combined);
+      result = combined;
+    }
+  }
   if (!max) {
     std::vector<float> counts =
         gather::windowCounts(in, w, out, op.getCountIncludePad());
@@ -1392,20 +1416,16 @@ LogicalResult Lowering::lowerConv(hgraph::ConvOp op) {
     }
     SmallVector<int64_t> starts{g * mg, 0}, steps{1, 1};
     Value rows = alloc(MemRefType::get({mg, cg * kernel}, f32), loc);
-    htile::GatherOp::create(
-        builder, loc, ValueRange{weight}, rows,
-        builder.getDenseI64ArrayAttr(gather::slice(
-            {m, cg * kernel}, starts, steps, {mg, cg * kernel})));
+    move(loc, ValueRange{weight}, rows, gather::slice(
+            {m, cg * kernel}, starts, steps, {mg, cg * kernel}));
     groupWeights.push_back(rows);
   }
   SmallVector<Value> pieces;
   for (int64_t n = 0; n < batch; ++n)
     for (int64_t g = 0; g < groups; ++g) {
       Value columns = alloc(MemRefType::get({cg * kernel, positions}, f32), loc);
-      htile::GatherOp::create(
-          builder, loc, ValueRange{input}, columns,
-          builder.getDenseI64ArrayAttr(
-              gather::convColumns(in, w, out, n, g * cg, cg)));
+      move(loc, ValueRange{input}, columns, 
+              gather::convColumns(in, w, out, n, g * cg, cg));
       Value piece = alloc(MemRefType::get({mg, positions}, f32), loc);
       htile::MatMulOp::create(
           builder, loc, groupWeights[g], columns, Value(), piece,
@@ -1423,9 +1443,7 @@ LogicalResult Lowering::lowerConv(hgraph::ConvOp op) {
         pieces.front());
   } else {
     result = alloc(MemRefType::get({batch, m, positions}, f32), loc);
-    htile::GatherOp::create(
-        builder, loc, pieces, result,
-        builder.getDenseI64ArrayAttr(gather::identity(batch * m * positions)));
+    move(loc, pieces, result, gather::identity(batch * m * positions));
   }
   if (Value bias = op.getBias()) {
     Value column;
@@ -1446,13 +1464,41 @@ LogicalResult Lowering::lowerConv(hgraph::ConvOp op) {
   return success();
 }
 
+void Lowering::move(Location loc, ValueRange inputs, Value out,
+                    ArrayRef<int64_t> indices) {
+  auto type = cast<MemRefType>(out.getType());
+  int64_t cols = type.getRank() ? type.getShape().back() : 1;
+  int64_t total = int64_t(indices.size());
+  int64_t limit = htile::GatherOp::kMaxElements;
+  // A single row longer than one gather's map cannot be banded; the
+  // gather's verifier reports it at the node.
+  if (total <= limit || cols <= 0 || cols > limit) {
+    htile::GatherOp::create(builder, loc, inputs, out,
+                            builder.getDenseI64ArrayAttr(indices),
+                            IntegerAttr());
+    return;
+  }
+  int64_t band = limit / cols;
+  for (int64_t first = 0; first * cols < total; first += band) {
+    int64_t begin = first * cols;
+    int64_t size = std::min(total - begin, band * cols);
+    htile::GatherOp::create(builder, loc, inputs, out,
+                            builder.getDenseI64ArrayAttr(
+                                indices.slice(begin, size)),
+                            builder.getI64IntegerAttr(first));
+  }
+}
+
 LogicalResult Lowering::checkMovement(Operation *op, uint64_t count,
                                       const Twine &what) {
-  if (count <= uint64_t(htile::GatherOp::kMaxElements))
+  // The index map of a move has one 8-byte entry per element moved; a
+  // move is bounded by what the chip's SRAM could hold at all.
+  uint64_t limit = chip.totalVectors() * chip.lanes();
+  if (count <= limit)
     return success();
   return op->emitError(what)
-         << " is not supported on the chip yet; data movement is limited to "
-         << htile::GatherOp::kMaxElements << " elements per op";
+         << " is more than the chip's SRAM holds (" << limit
+         << " elements of 4 bytes)";
 }
 
 LogicalResult Lowering::lowerGather(
@@ -1470,8 +1516,7 @@ LogicalResult Lowering::lowerGather(
   for (Value input : inputs)
     operands.push_back(buffer(input));
   Value out = alloc(result);
-  htile::GatherOp::create(builder, op->getLoc(), operands, out,
-                          builder.getDenseI64ArrayAttr(*map));
+  move(op->getLoc(), operands, out, *map);
   buffers.map(result, out);
   return success();
 }

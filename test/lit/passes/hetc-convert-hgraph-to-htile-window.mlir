@@ -18,6 +18,34 @@ func.func @max_pool(%x: tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32> {
 
 // -----
 
+// Tests that a pool whose window rows would take more vectors than three
+// output-sized buffers (64 windows of 4 elements, each a vector, against
+// 8 rows of 8) is computed per kernel element: each element's inputs at
+// every output position are gathered in the output's shape (-inf where the
+// window leaves the input) and combined with a running maximum.
+// CHECK-LABEL: func.func @max_pool_by_kernel_element
+func.func @max_pool_by_kernel_element(%x: tensor<1x1x8x8xf32>) -> tensor<1x1x8x8xf32> {
+  // CHECK: %[[X:.*]] = htile.input "input0"
+  // CHECK: %[[NEG:.*]] = htile.constant dense<0xFF800000>
+  // CHECK: %[[T0:.*]] = htile.alloc : memref<1x1x8x8xf32>
+  // CHECK: htile.gather ins(%[[X]], %[[NEG]]) outs(%[[T0]]) indices [64, 64, 64, 64, 64, 64, 64, 64, 64, 0, 1, 2,
+  // CHECK: %[[T1:.*]] = htile.alloc : memref<1x1x8x8xf32>
+  // CHECK: htile.gather ins(%[[X]], %[[NEG]]) outs(%[[T1]])
+  // CHECK: %[[M1:.*]] = htile.alloc : memref<1x1x8x8xf32>
+  // CHECK: htile.binary max ins(%[[T0]], %[[T1]]) outs(%[[M1]])
+  // CHECK: htile.gather
+  // CHECK: htile.binary max ins(%[[M1]], %{{.*}})
+  // CHECK: htile.gather
+  // CHECK: %[[LAST:.*]] = htile.alloc : memref<1x1x8x8xf32>
+  // CHECK: htile.binary max ins(%{{.*}}, %{{.*}}) outs(%[[LAST]])
+  // CHECK-NOT: htile.reduce
+  // CHECK: htile.output "{{.*}}", %[[LAST]]
+  %0 = hgraph.max_pool %x {ceil_mode = false, count_include_pad = false, dilations = array<i64: 1, 1>, kernel_shape = array<i64: 2, 2>, pads = array<i64: 1, 1, 0, 0>, strides = array<i64: 1, 1>} : tensor<1x1x8x8xf32> -> tensor<1x1x8x8xf32>
+  return %0 : tensor<1x1x8x8xf32>
+}
+
+// -----
+
 // Tests that an average pool without counting the padding sums zero-padded
 // windows and divides by each window's count of input elements.
 // CHECK-LABEL: func.func @average_pool
