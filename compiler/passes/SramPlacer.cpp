@@ -80,26 +80,21 @@ hetc::placement::place(const std::vector<Buffer> &buffers, Geometry sram,
       return x.begin < y.begin;
     });
     partnerRanges.clear();
-    if (spread)
-      for (size_t p : b.partners)
+    for (size_t p : b.partners)
         if (address[p] >= 0)
           partnerRanges.push_back({address[p], address[p] + buffers[p].size});
 
-    // Score, smallest wins: packing (gap size, address); spreading
-    // (shares a partner's slice, slices after the last placed, gap size,
-    // address).
+    // Score, smallest wins: (shares a partner's slice, then for spreading
+    // the slices after the last placed, gap size, address).
     using Score = std::tuple<bool, int64_t, int64_t, int64_t>;
     Score best{true, INT64_MAX, INT64_MAX, INT64_MAX};
     int64_t bestAddress = -1;
     auto consider = [&](int64_t begin, int64_t gapSize) {
-      Score score{false, 0, gapSize, begin};
-      if (spread) {
-        bool conflict =
-            !partnerRanges.empty() &&
-            sharesSlice(begin, b.size, partnerRanges, sram.sliceSize);
-        int64_t distance = (begin / sram.sliceSize - nextSlice + slices) % slices;
-        score = {conflict, distance, gapSize, begin};
-      }
+      bool conflict = !partnerRanges.empty() &&
+                      sharesSlice(begin, b.size, partnerRanges, sram.sliceSize);
+      int64_t distance =
+          spread ? (begin / sram.sliceSize - nextSlice + slices) % slices : 0;
+      Score score{conflict, distance, gapSize, begin};
       if (score < best) {
         best = score;
         bestAddress = begin;
@@ -109,7 +104,7 @@ hetc::placement::place(const std::vector<Buffer> &buffers, Geometry sram,
       if (hi - lo < b.size)
         return;
       consider(lo, hi - lo);
-      if (!spread)
+      if (!spread && partnerRanges.empty())
         return;
       // Other positions in the gap that may clear a partner's slice or
       // continue the round-robin: the gap's end, and the slice boundaries

@@ -11,12 +11,12 @@
 // address, so small buffers fill the holes the large ones leave and
 // buffers live for the whole program (inputs, constants) lie contiguously.
 //
-// With Preference::Spread it prefers, among the positions that fit, those
-// whose MEM slices hold none of a buffer's partners (the buffers one kernel
-// reads or writes together with it: two vectors read in one cycle from one
-// slice compete for its banks), then the slice after the last one placed.
-// The caller falls back to Preference::Pack when spreading leaves a buffer
-// without room.
+// Among the positions that fit, it prefers those whose MEM slices hold none
+// of a buffer's partners (the buffers one kernel reads or writes together
+// with it: two vectors read in one cycle from one slice compete for its
+// banks). With Preference::Spread it then prefers the slice after the last
+// one placed; the caller falls back to Preference::Pack when spreading
+// leaves a buffer without room.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HETC_COMPILER_PASSES_SRAMPLACER_H
@@ -55,7 +55,9 @@ Peak peakLive(const std::vector<Buffer> &buffers);
 
 /// How the placer chooses among the positions that fit.
 enum class Preference {
-  /// Smallest gap, then lowest address: the tightest packing.
+  /// Slices clear of the buffer's partners first, then the smallest gap,
+  /// then the lowest address: the tightest packing that keeps a kernel's
+  /// operands apart where it can.
   Pack,
   /// Slices clear of the buffer's partners first, then the slice after
   /// the previously placed buffer's (round-robin), then the smallest gap:

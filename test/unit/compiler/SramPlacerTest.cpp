@@ -97,8 +97,12 @@ TEST(SramPlacerTest, PrefersSlicesClearOfPartners) {
   ASSERT_TRUE(address);
   EXPECT_EQ((*address)[0], 0);
   EXPECT_NE((*address)[1] / 16, 0);
-  // Without the preference it packs right behind it.
+  // Packing keeps them apart too, in the next slice.
   address = place(buffers, sram, Preference::Pack);
+  ASSERT_TRUE(address);
+  EXPECT_EQ((*address)[1], 16);
+  // With no room elsewhere they share a slice.
+  address = place(buffers, Geometry{16, 16}, Preference::Pack);
   ASSERT_TRUE(address);
   EXPECT_EQ((*address)[1], 8);
 }
