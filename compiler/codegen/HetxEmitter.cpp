@@ -231,6 +231,19 @@ private:
       artifact.add_nodes(name);
     return it->second;
   }
+  /// The index in the artifact's lane_maps of `map` (-1, keep, is
+  /// LANE_KEEP, 0xFFFFFFFF, in the artifact), added when new.
+  uint32_t laneMapIndex(ArrayRef<int32_t> map) {
+    std::string key(reinterpret_cast<const char *>(map.data()),
+                    map.size() * sizeof(int32_t));
+    auto [it, inserted] = laneMaps.try_emplace(key, artifact.lane_maps_size());
+    if (inserted) {
+      hetx::LaneMap *entry = artifact.add_lane_maps();
+      for (int32_t from : map)
+        entry->add_lanes(uint32_t(from));
+    }
+    return it->second;
+  }
   LogicalResult bind(Operation *op, hetx::TensorBinding &binding,
                      StringRef name, int64_t address, ShapedType type) {
     std::optional<hetx::DataType> dtype =
@@ -260,6 +273,7 @@ private:
 
   const chip::ChipSpec &chip;
   llvm::StringMap<uint32_t> nodes;
+  llvm::StringMap<uint32_t> laneMaps;
   std::vector<std::pair<uint64_t, hetx::Instruction>> instructions;
   /// Program-order index of each instruction op.
   DenseMap<Operation *, size_t> indexOf;
@@ -408,9 +422,7 @@ LogicalResult Emitter::addInstruction(Operation *op) {
             inst.set_opcode(hetx::S_PERMUTE);
             inst.set_unit(p.getSwitchUnit());
             inst.set_lanes(uint32_t(p.getMap().size()));
-            // -1 (keep) is LANE_KEEP, 0xFFFFFFFF, in the artifact.
-            for (int32_t from : p.getMap())
-              inst.add_lane_map(uint32_t(from));
+            inst.set_lane_map(laneMapIndex(p.getMap()));
             if (failed(addSource(inst, op, p.getInput())))
               return failure();
             if (Value into = p.getInto())

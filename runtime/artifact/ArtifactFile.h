@@ -21,7 +21,7 @@
 namespace hetc::artifact {
 
 /// The format version this build writes and accepts.
-constexpr uint32_t kFormatVersion = 1;
+constexpr uint32_t kFormatVersion = 2;
 constexpr size_t kHeaderBytes = 24;
 
 /// Serialises `artifact` with its header, deterministically: the same

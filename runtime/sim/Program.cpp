@@ -494,26 +494,25 @@ bool decodeOne(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
     return false;
   }
   if (op.kind == OpClass::Permute) {
-    if (instr.lane_map_size() != int(op.lanes)) {
+    // The maps' entries were checked once, by checkLaneMaps.
+    if (instr.lane_map() >= uint32_t(artifact.lane_maps_size())) {
       kind = "bad lane map";
-      details = "field lane_map has " + std::to_string(instr.lane_map_size()) +
-                " entries, but lanes is " + std::to_string(op.lanes) +
+      details = "field lane_map is " + std::to_string(instr.lane_map()) +
+                ", but the artifact has " +
+                std::to_string(artifact.lane_maps_size()) + " lane maps";
+      return false;
+    }
+    const hetx::LaneMap &map = artifact.lane_maps(int(instr.lane_map()));
+    if (map.lanes_size() != int(op.lanes)) {
+      kind = "bad lane map";
+      details = "lane map " + std::to_string(instr.lane_map()) + " has " +
+                std::to_string(map.lanes_size()) + " entries, but lanes is " +
+                std::to_string(op.lanes) +
                 "; S_PERMUTE needs one entry per lane";
       return false;
     }
-    for (int j = 0; j < instr.lane_map_size(); ++j) {
-      uint32_t from = instr.lane_map(j);
-      if (from == kLaneKeep || from < chip.lanes())
-        continue;
-      kind = "bad lane map";
-      details = "field lane_map[" + std::to_string(j) + "] is " +
-                std::to_string(from) + ", but must be a lane below " +
-                std::to_string(chip.lanes()) + " or LANE_KEEP (" +
-                std::to_string(kLaneKeep) + ")";
-      return false;
-    }
-    op.laneMap = instr.lane_map().data();
-  } else if (instr.lane_map_size() != 0) {
+    op.laneMap = map.lanes().data();
+  } else if (instr.lane_map() != 0) {
     kind = "bad lane map";
     details = "field lane_map is set, but only S_PERMUTE takes one";
     return false;
@@ -534,11 +533,40 @@ bool decodeOne(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
   }
   return true;
 }
+
+/// Checks every entry of the artifact's lane maps once: a lane of the chip
+/// or LANE_KEEP.
+bool checkLaneMaps(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
+                   std::string &error) {
+  for (int m = 0; m < artifact.lane_maps_size(); ++m) {
+    const hetx::LaneMap &map = artifact.lane_maps(m);
+    if (map.lanes_size() > int(chip.lanes())) {
+      error = "artifact lane map " + std::to_string(m) + " has " +
+              std::to_string(map.lanes_size()) + " entries, more than the " +
+              std::to_string(chip.lanes()) + " lanes of chip '" + chip.name() +
+              "'";
+      return false;
+    }
+    for (int j = 0; j < map.lanes_size(); ++j) {
+      uint32_t from = map.lanes(j);
+      if (from == kLaneKeep || from < chip.lanes())
+        continue;
+      error = "artifact lane map " + std::to_string(m) + " entry " +
+              std::to_string(j) + " is " + std::to_string(from) +
+              ", but must be a lane below " + std::to_string(chip.lanes()) +
+              " or LANE_KEEP (" + std::to_string(kLaneKeep) + ")";
+      return false;
+    }
+  }
+  return true;
+}
 } // namespace
 
 bool decodeProgram(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
                    const HazardText &text, std::vector<Op> &ops,
                    std::string &error) {
+  if (!checkLaneMaps(artifact, chip, error))
+    return false;
   ops.assign(size_t(artifact.instructions_size()), Op());
   uint64_t previous = 0;
   for (int i = 0; i < artifact.instructions_size(); ++i) {

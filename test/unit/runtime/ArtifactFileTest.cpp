@@ -58,10 +58,10 @@ TEST_F(ArtifactFileTest, WrongMagic) {
 
 TEST_F(ArtifactFileTest, WrongVersion) {
   std::string image = bytes;
-  image[4] = 2;
+  image[4] = 1;
   EXPECT_EQ(parseError(image),
-            "model.hetx: artifact format version 2 is not supported (this "
-            "runtime reads version 1); recompile the model");
+            "model.hetx: artifact format version 1 is not supported (this "
+            "runtime reads version 2); recompile the model");
 }
 
 TEST_F(ArtifactFileTest, Truncated) {

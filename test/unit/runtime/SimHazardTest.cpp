@@ -300,26 +300,41 @@ TEST_F(SimHazardTest, BadLaneMapLength) {
   EXPECT_EQ(simulateError(program, chip),
             "hazard: bad lane map at cycle 5: instruction #" +
                 std::to_string(at) +
-                " S_PERMUTE on switch 0 (node 'Concat_0'): field lane_map "
-                "has 16 entries, but lanes is 12; S_PERMUTE needs one entry "
+                " S_PERMUTE on switch 0 (node 'Concat_0'): lane map " +
+                std::to_string(instr(program, at).lane_map()) +
+                " has 16 entries, but lanes is 12; S_PERMUTE needs one entry "
                 "per lane");
+}
+
+TEST_F(SimHazardTest, LaneMapIndexOutOfRange) {
+  TestProgram program = permuteProgram(chip);
+  int at = findInstruction(program.artifact, hetx::S_PERMUTE, 5);
+  ASSERT_GE(at, 0);
+  int maps = program.artifact.lane_maps_size();
+  instr(program, at).set_lane_map(uint32_t(maps));
+  EXPECT_EQ(simulateError(program, chip),
+            "hazard: bad lane map at cycle 5: instruction #" +
+                std::to_string(at) +
+                " S_PERMUTE on switch 0 (node 'Concat_0'): field lane_map "
+                "is " +
+                std::to_string(maps) + ", but the artifact has " +
+                std::to_string(maps) + " lane maps");
 }
 
 TEST_F(SimHazardTest, BadLaneMapEntry) {
   TestProgram program = permuteProgram(chip);
   int at = findInstruction(program.artifact, hetx::S_PERMUTE, 5);
   ASSERT_GE(at, 0);
-  instr(program, at).set_lane_map(2, 16);
+  uint32_t map = instr(program, at).lane_map();
+  program.artifact.mutable_lane_maps(int(map))->set_lanes(2, 16);
   EXPECT_EQ(simulateError(program, chip),
-            "hazard: bad lane map at cycle 5: instruction #" +
-                std::to_string(at) +
-                " S_PERMUTE on switch 0 (node 'Concat_0'): field "
-                "lane_map[2] is 16, but must be a lane below 16 or "
+            "artifact lane map " + std::to_string(map) +
+                " entry 2 is 16, but must be a lane below 16 or "
                 "LANE_KEEP (4294967295)");
 }
 
 TEST_F(SimHazardTest, LaneMapOnAnotherOpcode) {
-  instr(add, 2).add_lane_map(0);
+  instr(add, 2).set_lane_map(1);
   EXPECT_EQ(simulateError(add, chip),
             "hazard: bad lane map at cycle 7: instruction #2 V_ADD on vector "
             "unit (node 'Add_0'): field lane_map is set, but only S_PERMUTE "

@@ -99,8 +99,10 @@ TEST(SimulatorTest, PermuteWithoutMergeZeroesKeptLanes) {
   for (hetx::Instruction &in : *program.artifact.mutable_instructions())
     if (in.opcode() == hetx::S_PERMUTE && in.src_size() == 2) {
       in.mutable_src()->RemoveLast();
+      hetx::LaneMap *map =
+          program.artifact.mutable_lane_maps(int(in.lane_map()));
       for (uint32_t j = 0; j < 8; ++j)
-        in.set_lane_map(int(j), 3);
+        map->set_lanes(int(j), 3);
     }
   // The first permute's value is now read by nobody, which the chip allows.
   sim::SimResult result = simulateOk(program, chip);

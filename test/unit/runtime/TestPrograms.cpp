@@ -149,8 +149,10 @@ hetx::Instruction &ProgramBuilder::permute(uint64_t cycle, uint32_t unit,
     setStream(*instr.add_src(), stream);
   setStream(*instr.mutable_dst(), dst);
   instr.set_lanes(uint32_t(map.size()));
+  instr.set_lane_map(uint32_t(artifact.lane_maps_size()));
+  hetx::LaneMap *entry = artifact.add_lane_maps();
   for (uint32_t lane : map)
-    instr.add_lane_map(lane);
+    entry->add_lanes(lane);
   return instr;
 }
 
