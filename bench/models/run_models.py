@@ -15,14 +15,16 @@ Per model it
      below the vocabulary size), checking predicted == simulated cycles;
   4. runs ONNX Runtime on the same inputs and compares every output within
      |hetc - ort| <= ATOL + RTOL * |ort| (fp32: ATOL 1e-4, RTOL 1e-3).
-It prints one line per model, then "N passed, M failed". --write-report
-writes the table to docs/models.md. A model that fails gives the first
+Each hetc command runs with its address space limited to --memory-gib
+(default 16) and its time to --timeout. It prints one line per model, then
+"N passed, M failed". --write-report writes the table to docs/models.md. A model that fails gives the first
 error line, so the page says why.
 """
 import argparse
 import json
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -44,11 +46,17 @@ DEFAULT_MODELS_DIR = os.path.join(
 NUMPY_TYPES = {"float32": np.float32, "int64": np.int64, "float16": np.float16}
 
 
-def run_measured(cmd, timeout):
-    """Runs `cmd`; returns (returncode, output, seconds, peak RSS in MiB)."""
+def run_measured(cmd, timeout, memory_gib):
+    """Runs `cmd` with its address space limited to `memory_gib`; returns
+    (returncode, output, seconds, peak RSS in MiB)."""
+    def limit():
+        size = int(memory_gib * (1 << 30))
+        resource.setrlimit(resource.RLIMIT_AS, (size, size))
+
     start = time.monotonic()
     with tempfile.TemporaryFile(mode="w+") as log:
-        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT,
+                                preexec_fn=limit)
         timed_out = False
         while True:
             pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
@@ -68,7 +76,8 @@ def run_measured(cmd, timeout):
 
 def first_error(output):
     for line in output.splitlines():
-        if "error" in line.lower() or "timed out" in line:
+        if ("error" in line.lower() or "timed out" in line
+                or "out of memory" in line or "bad_alloc" in line):
             return line.strip()
     lines = [l for l in output.splitlines() if l.strip()]
     return lines[-1].strip() if lines else "no output"
@@ -117,7 +126,7 @@ def check_model(name, args, work):
         cmd += ["--chip", args.chip]
     for dim, value in info["dims"].items():
         cmd += ["--dim", f"{dim}={value}"]
-    rc, out, seconds, rss = run_measured(cmd, args.timeout)
+    rc, out, seconds, rss = run_measured(cmd, args.timeout, args.memory_gib)
     row.update(compile_s=seconds, compile_mib=rss)
     if rc != 0:
         row["error"] = "compile: " + first_error(out)
@@ -138,7 +147,7 @@ def check_model(name, args, work):
         path = npy_path(in_dir, input_name)
         np.save(path, value)
         cmd += ["--input", f"{input_name}={path}"]
-    rc, out, seconds, _ = run_measured(cmd, args.timeout)
+    rc, out, seconds, _ = run_measured(cmd, args.timeout, args.memory_gib)
     row["sim_s"] = seconds
     if rc != 0:
         row["error"] = "run: " + first_error(out)
@@ -218,6 +227,8 @@ def main():
     parser.add_argument("--quick", action="store_true", help="only the quick models")
     parser.add_argument("--only", default="")
     parser.add_argument("--timeout", type=int, default=1800, help="seconds per command")
+    parser.add_argument("--memory-gib", type=float, default=16,
+                        help="address-space limit of each hetc command, GiB")
     parser.add_argument("--write-report", action="store_true")
     parser.add_argument("--report", default=os.path.join(ROOT, "docs", "models.md"))
     args = parser.parse_args()
