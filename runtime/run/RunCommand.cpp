@@ -34,7 +34,15 @@ std::string chipsDirectory() {
   const char *fromEnv = std::getenv("HETC_CHIPS_DIR");
   if (fromEnv && *fromEnv)
     return fromEnv;
-  return HETC_CHIPS_DIR;
+  // The running binary's ../share/hetc/chips, as installed and as the
+  // build tree lays it out (bin/ beside share/).
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (ec)
+    return "share/hetc/chips";
+  return (exe.parent_path().parent_path() / "share" / "hetc" / "chips")
+      .lexically_normal()
+      .string();
 }
 
 namespace {

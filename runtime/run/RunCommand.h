@@ -35,7 +35,8 @@ struct RunOptions {
 };
 
 /// The directory of the bundled chip files: $HETC_CHIPS_DIR when set, else
-/// the source tree's chips/ folder.
+/// share/hetc/chips beside the running binary's folder (bin/../share/hetc/
+/// chips, where both the build tree and an install put them).
 std::string chipsDirectory();
 
 /// Runs `options`, printing the summary to `out` and any error to `err`.

@@ -14,6 +14,7 @@ config.test_exec_root = os.path.join(config.hetc_obj_root, "test", "lit")
 
 config.substitutions.append(("%chips", os.path.join(config.hetc_src_root, "chips")))
 config.substitutions.append(("%python", config.python_executable))
+config.substitutions.append(("%hetc-binary", os.path.join(config.hetc_tools_dir, "hetc")))
 config.substitutions.append(
     ("%models", os.path.join(config.hetc_src_root, "test", "lit", "Inputs", "models.py")))
 
