@@ -4,12 +4,14 @@
 //                           [--dim NAME=N ...] [--input-value NAME=FILE ...]
 //   hetc run model.hetx [--chip FILE] [--input NAME=FILE.npy ...]
 //                       [--output-dir DIR] [--seed N] [--trace FILE]
+//   hetc inspect model.hetx [--disassemble]
 //
 //===----------------------------------------------------------------------===//
 
 #include "tools/hetc/CompileCommand.h"
 
 #include "runtime/io/SafeWrite.h"
+#include "runtime/run/InspectCommand.h"
 #include "runtime/run/RunCommand.h"
 
 #include <CLI/CLI.hpp>
@@ -103,6 +105,17 @@ int main(int argc, char **argv) {
                      "Write a Chrome/Perfetto trace of the run (JSON: one "
                      "track per functional unit, one event per instruction)");
 
+  hetc::run::InspectOptions inspect;
+  CLI::App *inspectApp = app.add_subcommand(
+      "inspect", "Print what a .hetx artifact holds: chip, bindings, "
+                 "instruction counts, kernels, and optionally every "
+                 "instruction");
+  inspectApp->add_option("artifact", inspect.artifactPath, "The .hetx artifact")
+      ->required();
+  inspectApp->add_flag("-d,--disassemble", inspect.disassemble,
+                       "List every instruction: cycle, opcode, unit, "
+                       "address, streams and ONNX node");
+
   try {
     app.parse(argc, argv);
     for (const std::string &d : dims) {
@@ -140,5 +153,7 @@ int main(int argc, char **argv) {
                                      : hetc::EmitKind::Hetx;
     return hetc::compileCommand(compile);
   }
+  if (*inspectApp)
+    return hetc::run::inspectCommand(inspect, std::cout, std::cerr);
   return hetc::run::runCommand(run, std::cout, std::cerr);
 }
