@@ -4,6 +4,10 @@
 #include "compiler/passes/Passes.h"
 #include "compiler/passes/SramPlacer.h"
 
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "hetc-htile-plan-memory"
+
 
 namespace hetc {
 #define GEN_PASS_DEF_HTILEPLANMEMORY
@@ -92,8 +96,11 @@ struct HTilePlanMemoryPass
     // as long as that leaves room; otherwise they pack.
     std::optional<std::vector<int64_t>> addresses =
         placement::place(buffers, sram, placement::Preference::Spread);
-    if (!addresses)
+    if (!addresses) {
+      LLVM_DEBUG(llvm::dbgs() << "@" << func.getName() << ": spreading left a "
+                              << "buffer without room; packing\n");
       addresses = placement::place(buffers, sram, placement::Preference::Pack);
+    }
     if (!addresses)
       return func.emitError("SRAM placement failed: at most ")
              << peak.size << " of chip '" << spec.name() << "''s "
@@ -105,6 +112,9 @@ struct HTilePlanMemoryPass
     for (auto [def, address] : llvm::zip(defs, *addresses))
       def->setAttr("address", builder.getI64IntegerAttr(address));
     func->setAttr("hetc.sram_peak_vectors", builder.getI64IntegerAttr(peak.size));
+    LLVM_DEBUG(llvm::dbgs() << "@" << func.getName() << ": " << buffers.size()
+                            << " buffers, peak " << peak.size << " of "
+                            << sram.capacity << " vectors\n");
     return success();
   }
 

@@ -9,8 +9,11 @@
 #include "runtime/artifact/ArtifactFile.h"
 #include "runtime/io/SafeWrite.h"
 
+#include "mlir/IR/AsmState.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Support/Timing.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -125,7 +128,31 @@ LogicalResult printDiagnostic(Diagnostic &diag) {
 
 } // namespace
 
+/// Parses MLIR's own `--mlir-*` options into MLIR's global option registry;
+/// must run before the context is made. False, having said why, on a bad
+/// option.
+bool parseMlirOptions(const std::vector<std::string> &options) {
+  // Pass names are values of --mlir-print-ir-after=PASS and the like.
+  registerHetcPassesAndPipelines();
+  registerMLIRContextCLOptions();
+  registerPassManagerCLOptions();
+  registerDefaultTimingManagerCLOptions();
+  registerAsmPrinterCLOptions();
+  std::vector<const char *> argv{"hetc compile"};
+  for (const std::string &option : options)
+    argv.push_back(option.c_str());
+  std::string message;
+  llvm::raw_string_ostream errors(message);
+  if (llvm::cl::ParseCommandLineOptions(int(argv.size()), argv.data(), "",
+                                        &errors))
+    return true;
+  llvm::errs() << "error: " << message;
+  return false;
+}
+
 int compileCommand(const CompileOptions &options) {
+  if (!parseMlirOptions(options.mlirOptions))
+    return 1;
   chip::ChipSpec spec;
   std::string error;
   if (!chip::ChipSpec::load(options.chip, spec, error)) {
@@ -162,8 +189,15 @@ int compileCommand(const CompileOptions &options) {
   // import reads (external data, input values) after it.
   if (overwritesInput({options.model, options.chip}))
     return 1;
+  // One timer for the whole compile (--mlir-timing): import, each
+  // pipeline stage with its passes, and the artifact.
+  DefaultTimingManager timing;
+  applyDefaultTimingManagerCLOptions(timing);
+  TimingScope rootTimer = timing.getRootScope();
+  TimingScope importTimer = rootTimer.nest("import ONNX");
   OwningOpRef<ModuleOp> module =
       frontend::importOnnxFile(options.model, context, importOptions);
+  importTimer.stop();
   if (!module || overwritesInput(filesRead))
     return 1;
 
@@ -172,26 +206,36 @@ int compileCommand(const CompileOptions &options) {
 
   // The chip file was read once, above; the passes read the module's chip.
   target::setChip(*module, spec);
-  // Run the pipeline stage by stage, stopping at the requested level.
+  // Run the pipeline stage by stage, stopping at the requested level. The
+  // stages share one timer (--mlir-timing) and each takes MLIR's
+  // pass-manager options (IR printing, statistics, crash reproducers).
   PipelineOptions pipeline{/*chip=*/"", options.hostIO};
-  auto run = [&](auto build) {
+  auto run = [&](StringRef stage, auto build) {
     PassManager pm(&context);
     build(pm);
+    if (failed(applyPassManagerCLOptions(pm)))
+      return false;
+    TimingScope timer = rootTimer.nest(stage);
+    pm.enableTiming(timer);
     return succeeded(pm.run(*module));
   };
-  if (!run([](PassManager &pm) { buildHGraphPipeline(pm); }))
+  if (!run("hgraph pipeline",
+           [](PassManager &pm) { buildHGraphPipeline(pm); }))
     return 1;
   if (options.emit == EmitKind::HGraph)
     return printModule(*module, options);
-  if (!run([&](PassManager &pm) { buildHTilePipeline(pm, pipeline); }))
+  if (!run("htile pipeline",
+           [&](PassManager &pm) { buildHTilePipeline(pm, pipeline); }))
     return 1;
   if (options.emit == EmitKind::HTile)
     return printModule(*module, options);
-  if (!run([&](PassManager &pm) { buildHIsaPipeline(pm, pipeline); }))
+  if (!run("hisa pipeline",
+           [&](PassManager &pm) { buildHIsaPipeline(pm, pipeline); }))
     return 1;
   if (options.emit == EmitKind::HIsa)
     return printModule(*module, options);
 
+  TimingScope emitTimer = rootTimer.nest("emit and write the artifact");
   FailureOr<hetx::Artifact> artifact = codegen::emitArtifact(*module, spec);
   if (failed(artifact))
     return 1;
@@ -199,6 +243,7 @@ int compileCommand(const CompileOptions &options) {
     llvm::errs() << "error: " << error << "\n";
     return 1;
   }
+  emitTimer.stop();
   if (!options.quiet)
     printSummary(*module, spec, options, output);
   return 0;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace hetc {
 
@@ -27,6 +28,9 @@ struct CompileOptions {
   bool hostIO = false;
   /// Print IR with locations (the ONNX node names).
   bool printLocations = false;
+  /// MLIR's own options (`--mlir-print-ir-after-all`, `--mlir-timing`,
+  /// `--mlir-pass-pipeline-crash-reproducer=F`, ...), as given.
+  std::vector<std::string> mlirOptions;
 };
 
 /// Runs `hetc compile`; returns the process exit code.

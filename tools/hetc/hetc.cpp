@@ -83,6 +83,14 @@ int main(int argc, char **argv) {
                        "List every kernel's cycles in the summary");
   compileApp->add_flag("-q,--quiet", compile.quiet,
                        "Do not print the compilation summary");
+  // MLIR's options (--mlir-print-ir-after-all, --mlir-timing, ...) pass
+  // through to MLIR; anything else unknown is an error.
+  compileApp->allow_extras();
+  compileApp->footer(
+      "MLIR's pass-manager and printing options are accepted too: "
+      "--mlir-print-ir-after-all, --mlir-print-ir-after-failure, "
+      "--mlir-timing, --mlir-pass-pipeline-crash-reproducer=FILE, "
+      "--mlir-disable-threading (the --mlir-* options of mlir-opt).");
 
   hetc::run::RunOptions run;
   std::vector<std::string> inputs;
@@ -136,6 +144,11 @@ int main(int argc, char **argv) {
       if (!compile.inputValues.emplace(name, file).second)
         throw CLI::ValidationError("--input-value",
                                    "input '" + name + "' is given twice");
+    }
+    for (const std::string &extra : compileApp->remaining()) {
+      if (extra.rfind("--mlir-", 0) != 0)
+        throw CLI::ExtrasError("compile", {extra});
+      compile.mlirOptions.push_back(extra);
     }
     for (const std::string &i : inputs) {
       auto [name, file] = splitPair(i, "--input");
