@@ -130,6 +130,11 @@ private:
                         Value input, bool packed);
   template <typename PoolOp> LogicalResult lowerPool(PoolOp op, bool max);
   LogicalResult lowerConv(hgraph::ConvOp op);
+  /// A convolution with one channel per group and constant weights
+  /// (depthwise), as per-kernel-element scaled sums.
+  LogicalResult lowerDepthwiseConv(hgraph::ConvOp op, const gather::Window &w,
+                                   DenseElementsAttr weights, int64_t kernel,
+                                   int64_t positions);
   /// An f32 constant buffer of `shape`.
   Value constantBuffer(Location loc, ArrayRef<int64_t> shape,
                        ArrayRef<float> values);
@@ -1397,10 +1402,13 @@ LogicalResult Lowering::lowerConv(hgraph::ConvOp op) {
                                          : std::to_string(columns)) +
                                " elements")))
     return failure();
+  DenseElementsAttr dense;
+  bool constantWeight = matchPattern(op.getWeight(), m_Constant(&dense));
+  if (groups == in[1] && cg == 1 && mg == 1 && constantWeight)
+    return lowerDepthwiseConv(op, w, dense, kernel, positions);
   // The weight as rows of C/g * K.
   Value weight;
-  DenseElementsAttr dense;
-  if (matchPattern(op.getWeight(), m_Constant(&dense)))
+  if (constantWeight)
     weight = htile::ConstantOp::create(
         builder, loc, MemRefType::get({m, cg * kernel}, f32),
         dense.reshape(RankedTensorType::get({m, cg * kernel}, f32)),
@@ -1487,6 +1495,76 @@ void Lowering::move(Location loc, ValueRange inputs, Value out,
                                 indices.slice(begin, size)),
                             builder.getI64IntegerAttr(first));
   }
+}
+
+LogicalResult Lowering::lowerDepthwiseConv(hgraph::ConvOp op,
+                                           const gather::Window &w,
+                                           DenseElementsAttr weights,
+                                           int64_t kernel, int64_t positions) {
+  // One channel per group and one output channel per channel: per kernel
+  // element k, the input elements it meets at every output position are
+  // gathered as [N, C, positions] (zero in the padding), scaled by the
+  // channel's weight k (a [C, 1] column) and summed over k. Nothing is
+  // materialised beyond three output-sized buffers, and the matrix unit,
+  // which would multiply 1 x K by K x positions per channel, is not used.
+  Location loc = op.getLoc();
+  Type f32 = builder.getF32Type();
+  ArrayRef<int64_t> in = op.getInput().getType().getShape();
+  ArrayRef<int64_t> out = op.getType().getShape();
+  int64_t batch = in[0], channels = in[1];
+  int64_t inPlane = 1;
+  for (int64_t d : in.drop_front(2))
+    inPlane *= d;
+  // plane[k * positions + p]: the element of an input plane that kernel
+  // element k meets at output position p, or -1 in the padding.
+  gather::Indices plane = gather::convColumns(in, w, out, 0, 0, 1);
+  std::vector<float> values(weights.getValues<float>().begin(),
+                            weights.getValues<float>().end());
+  auto planes = MemRefType::get({batch, channels, positions}, f32);
+  Value input = buffer(op.getInput());
+  Value sum;
+  gather::Indices map(size_t(batch * channels * positions));
+  for (int64_t k = 0; k < kernel; ++k) {
+    for (int64_t nc = 0; nc < batch * channels; ++nc)
+      for (int64_t p = 0; p < positions; ++p) {
+        int64_t e = plane[k * positions + p];
+        map[nc * positions + p] = e < 0 ? -1 : nc * inPlane + e;
+      }
+    Value taken = alloc(planes, loc);
+    move(loc, ValueRange{input}, taken, map);
+    SmallVector<float> column(channels);
+    for (int64_t c = 0; c < channels; ++c)
+      column[c] = values[c * kernel + k];
+    Value scaled = alloc(planes, loc);
+    htile::BinaryOp::create(builder, loc, htile::BinaryKind::mul, taken,
+                            constantBuffer(loc, {channels, 1}, column),
+                            scaled);
+    if (!sum) {
+      sum = scaled;
+      continue;
+    }
+    Value next = alloc(planes, loc);
+    htile::BinaryOp::create(builder, loc, htile::BinaryKind::add, sum, scaled,
+                            next);
+    sum = next;
+  }
+  if (Value bias = op.getBias()) {
+    Value column;
+    DenseElementsAttr biasValues;
+    if (matchPattern(bias, m_Constant(&biasValues)))
+      column = htile::ConstantOp::create(
+          builder, loc, MemRefType::get({channels, 1}, f32),
+          biasValues.reshape(RankedTensorType::get({channels, 1}, f32)),
+          IntegerAttr());
+    else
+      column = regroup(loc, buffer(bias), {channels, 1});
+    Value biased = alloc(planes, loc);
+    htile::BinaryOp::create(builder, loc, htile::BinaryKind::add, sum, column,
+                            biased);
+    sum = biased;
+  }
+  buffers.map(op.getResult(), regroup(loc, sum, out));
+  return success();
 }
 
 LogicalResult Lowering::checkMovement(Operation *op, uint64_t count,

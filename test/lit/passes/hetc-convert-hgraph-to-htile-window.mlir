@@ -76,3 +76,29 @@ func.func @conv(%x: tensor<1x1x3x3xf32>, %w: tensor<2x1x2x2xf32>, %b: tensor<2xf
   %0 = hgraph.conv %x, %w, %b {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x1x3x3xf32>, tensor<2x1x2x2xf32>, tensor<2xf32>) -> tensor<1x2x2x2xf32>
   return %0 : tensor<1x2x2x2xf32>
 }
+
+// -----
+
+// Tests that a depthwise convolution (one channel per group, constant
+// weights) is a sum over kernel elements of the input elements each meets
+// at every output position, gathered as [N, C, positions] (-1: padding),
+// scaled by that kernel element's weight of each channel: no matrix unit.
+// CHECK-LABEL: func.func @depthwise
+func.func @depthwise(%x: tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32> {
+  // CHECK: %[[X:.*]] = htile.input "input0"
+  // CHECK: %[[T0:.*]] = htile.alloc : memref<1x2x9xf32>
+  // CHECK: htile.gather ins(%[[X]]) outs(%[[T0]]) indices [-1, -1, -1, -1, 0, 1, -1, 3, 4, -1, -1, -1, -1, 9, 10, -1, 12, 13]
+  // CHECK: %[[S0:.*]] = htile.alloc : memref<1x2x9xf32>
+  // CHECK: %[[W0:.*]] = htile.constant dense<{{\[\[}}1.000000e+00], [1.000000e+01]]> : tensor<2x1xf32>
+  // CHECK: htile.binary mul ins(%[[T0]], %[[W0]]) outs(%[[S0]])
+  // CHECK: htile.gather
+  // CHECK: %[[S1:.*]] = htile.alloc : memref<1x2x9xf32>
+  // CHECK: %[[W1:.*]] = htile.constant dense<{{\[\[}}2.000000e+00], [2.000000e+01]]> : tensor<2x1xf32>
+  // CHECK: htile.binary mul ins(%{{.*}}, %[[W1]]) outs(%[[S1]])
+  // CHECK: htile.binary add ins(%[[S0]], %[[S1]])
+  // CHECK-NOT: htile.matmul
+  // CHECK: htile.gather ins(%{{.*}}) outs(%{{.*}}) indices {{.*}} : (memref<1x2x9xf32>) -> memref<1x2x3x3xf32>
+  %w = hgraph.constant dense<[[[[1.0, 2.0], [3.0, 4.0]]], [[[10.0, 20.0], [30.0, 40.0]]]]> : tensor<2x1x2x2xf32>
+  %0 = hgraph.conv %x, %w {dilations = array<i64: 1, 1>, group = 2 : i64, pads = array<i64: 1, 1, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x2x3x3xf32>, tensor<2x1x2x2xf32>) -> tensor<1x2x3x3xf32>
+  return %0 : tensor<1x2x3x3xf32>
+}
