@@ -11,6 +11,7 @@
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/Timing.h"
 #include "llvm/Support/CommandLine.h"
@@ -150,6 +151,40 @@ bool parseMlirOptions(const std::vector<std::string> &options) {
   return false;
 }
 
+/// Where a module given as MLIR stands in the pipeline.
+enum class Level { HGraph, HTile, HTilePlaced, HIsa, HIsaScheduled };
+
+/// The level of `module`: the lowest dialect of its ops (hgraph, then
+/// htile, then hisa), placed when every htile buffer has an address,
+/// scheduled when its functions carry predicted cycles.
+Level levelOf(ModuleOp module) {
+  bool hisaOps = false, htileOps = false, hgraphOps = false;
+  bool unplaced = false;
+  module.walk([&](Operation *op) {
+    Dialect *dialect = op->getDialect();
+    if (isa_and_nonnull<hisa::HIsaDialect>(dialect))
+      hisaOps = true;
+    else if (isa_and_nonnull<htile::HTileDialect>(dialect)) {
+      htileOps = true;
+      if (isa<htile::InputOp, htile::ConstantOp, htile::AllocOp>(op) &&
+          !op->hasAttr("address"))
+        unplaced = true;
+    } else if (isa_and_nonnull<hgraph::HGraphDialect>(dialect))
+      hgraphOps = true;
+  });
+  if (hgraphOps || (!htileOps && !hisaOps))
+    return Level::HGraph;
+  if (htileOps)
+    return unplaced ? Level::HTile : Level::HTilePlaced;
+  bool scheduled = false;
+  for (auto func : module.getOps<func::FuncOp>())
+    scheduled |= func->hasAttr("hetc.predicted_cycles");
+  return scheduled ? Level::HIsaScheduled : Level::HIsa;
+}
+
+/// Whether `path` names an MLIR file rather than an ONNX model.
+bool isMlirFile(StringRef path) { return path.ends_with(".mlir"); }
+
 int compileCommand(const CompileOptions &options) {
   if (!parseMlirOptions(options.mlirOptions))
     return 1;
@@ -194,18 +229,51 @@ int compileCommand(const CompileOptions &options) {
   DefaultTimingManager timing;
   applyDefaultTimingManagerCLOptions(timing);
   TimingScope rootTimer = timing.getRootScope();
-  TimingScope importTimer = rootTimer.nest("import ONNX");
+  bool mlir = isMlirFile(options.model);
+  if (mlir && (!options.dims.empty() || !options.inputValues.empty())) {
+    llvm::errs() << "error: " << options.model
+                 << ": --dim and --input-value apply to ONNX models, not to "
+                    "MLIR, whose shapes are fixed\n";
+    return 1;
+  }
+  TimingScope importTimer =
+      rootTimer.nest(mlir ? "parse MLIR" : "import ONNX");
   OwningOpRef<ModuleOp> module =
-      frontend::importOnnxFile(options.model, context, importOptions);
+      mlir ? parseSourceFile<ModuleOp>(options.model, &context)
+           : frontend::importOnnxFile(options.model, context, importOptions);
   importTimer.stop();
   if (!module || overwritesInput(filesRead))
     return 1;
+  Level level = mlir ? levelOf(*module) : Level::HGraph;
 
-  if (options.emit == EmitKind::Import)
+  if (options.emit == EmitKind::Import) {
+    if (mlir) {
+      llvm::errs() << "error: --emit import needs an ONNX model\n";
+      return 1;
+    }
     return printModule(*module, options);
+  }
 
   // The chip file was read once, above; the passes read the module's chip.
-  target::setChip(*module, spec);
+  // A module given as MLIR keeps its own chip unless --chip names one.
+  if (mlir && !options.chipGiven &&
+      module->getOperation()->hasAttr(target::kChipAttrName)) {
+    FailureOr<chip::ChipSpec> own = target::getChip(*module, "hetc compile");
+    if (failed(own))
+      return 1;
+    spec = *own;
+  } else {
+    target::setChip(*module, spec);
+  }
+  // Each level the module is already at or past is not produced again.
+  auto past = [&](EmitKind emit, Level reached) {
+    if (level < reached)
+      return false;
+    llvm::errs() << "error: " << options.model << " is already lowered past "
+                 << (emit == EmitKind::HGraph ? "hgraph" : "htile")
+                 << "; --emit a later level\n";
+    return true;
+  };
   // Run the pipeline stage by stage, stopping at the requested level. The
   // stages share one timer (--mlir-timing) and each takes MLIR's
   // pass-manager options (IR printing, statistics, crash reproducers).
@@ -219,18 +287,36 @@ int compileCommand(const CompileOptions &options) {
     pm.enableTiming(timer);
     return succeeded(pm.run(*module));
   };
-  if (!run("hgraph pipeline",
+  if (options.emit == EmitKind::HGraph && past(EmitKind::HGraph, Level::HTile))
+    return 1;
+  if (options.emit == EmitKind::HTile && past(EmitKind::HTile, Level::HIsa))
+    return 1;
+  if (level == Level::HGraph &&
+      !run("hgraph pipeline",
            [](PassManager &pm) { buildHGraphPipeline(pm); }))
     return 1;
   if (options.emit == EmitKind::HGraph)
     return printModule(*module, options);
-  if (!run("htile pipeline",
+  if (level == Level::HGraph &&
+      !run("htile pipeline",
            [&](PassManager &pm) { buildHTilePipeline(pm, pipeline); }))
+    return 1;
+  if (level == Level::HTile &&
+      !run("htile pipeline", [&](PassManager &pm) {
+        pm.addPass(createHTilePlanMemory());
+      }))
     return 1;
   if (options.emit == EmitKind::HTile)
     return printModule(*module, options);
-  if (!run("hisa pipeline",
+  if (level <= Level::HTilePlaced &&
+      !run("hisa pipeline",
            [&](PassManager &pm) { buildHIsaPipeline(pm, pipeline); }))
+    return 1;
+  if (level == Level::HIsa && !run("hisa pipeline", [&](PassManager &pm) {
+        if (options.hostIO)
+          pm.addPass(createHIsaStageIO());
+        pm.addPass(createHIsaSchedule());
+      }))
     return 1;
   if (options.emit == EmitKind::HIsa)
     return printModule(*module, options);

@@ -17,6 +17,9 @@ struct CompileOptions {
   /// Output file; empty: <model stem>.hetx for hetx, stdout for IR.
   std::string output;
   std::string chip;
+  /// Whether --chip was given (a module given as MLIR keeps its own chip
+  /// otherwise).
+  bool chipGiven = false;
   EmitKind emit = EmitKind::Hetx;
   std::map<std::string, int64_t> dims;
   /// Graph inputs fixed at compile time: name -> .npy or TensorProto file.

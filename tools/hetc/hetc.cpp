@@ -48,7 +48,10 @@ int main(int argc, char **argv) {
   std::string emit = "hetx";
   CLI::App *compileApp =
       app.add_subcommand("compile", "Compile an ONNX model to a .hetx artifact");
-  compileApp->add_option("model", compile.model, "The ONNX model (.onnx)")
+  compileApp->add_option("model", compile.model,
+                         "The ONNX model (.onnx), or MLIR (.mlir) at any "
+                         "level: hgraph, htile (placed or not) or hisa "
+                         "(scheduled or not); compiling goes on from there")
       ->required()
       ->check(CLI::ExistingFile);
   compileApp->add_option("-o,--output", compile.output,
@@ -145,6 +148,7 @@ int main(int argc, char **argv) {
         throw CLI::ValidationError("--input-value",
                                    "input '" + name + "' is given twice");
     }
+    compile.chipGiven = compileApp->count("--chip") > 0;
     for (const std::string &extra : compileApp->remaining()) {
       if (extra.rfind("--mlir-", 0) != 0)
         throw CLI::ExtrasError("compile", {extra});
