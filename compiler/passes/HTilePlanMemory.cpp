@@ -93,13 +93,20 @@ struct HTilePlanMemoryPass
     if (peak.size > sram.capacity)
       return tooBig(func, spec, buffers, defs, peak, vectorBytes);
     // Buffers spread over slices, clear of their kernels' other operands,
-    // as long as that leaves room; otherwise they pack.
+    // as long as that leaves room; otherwise they pack, best fit, then
+    // first fit.
     std::optional<std::vector<int64_t>> addresses =
         placement::place(buffers, sram, placement::Preference::Spread);
     if (!addresses) {
       LLVM_DEBUG(llvm::dbgs() << "@" << func.getName() << ": spreading left a "
                               << "buffer without room; packing\n");
       addresses = placement::place(buffers, sram, placement::Preference::Pack);
+    }
+    if (!addresses) {
+      LLVM_DEBUG(llvm::dbgs() << "@" << func.getName() << ": best fit left a "
+                              << "buffer without room; first fit\n");
+      addresses =
+          placement::place(buffers, sram, placement::Preference::PackFirstFit);
     }
     if (!addresses)
       return func.emitError("SRAM placement failed: at most ")

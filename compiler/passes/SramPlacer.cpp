@@ -94,7 +94,8 @@ hetc::placement::place(const std::vector<Buffer> &buffers, Geometry sram,
                       sharesSlice(begin, b.size, partnerRanges, sram.sliceSize);
       int64_t distance =
           spread ? (begin / sram.sliceSize - nextSlice + slices) % slices : 0;
-      Score score{conflict, distance, gapSize, begin};
+      bool firstFit = preference == Preference::PackFirstFit;
+      Score score{conflict, distance, firstFit ? 0 : gapSize, begin};
       if (score < best) {
         best = score;
         bestAddress = begin;

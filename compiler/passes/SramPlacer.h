@@ -16,7 +16,7 @@
 // with it: two vectors read in one cycle from one slice compete for its
 // banks). With Preference::Spread it then prefers the slice after the last
 // one placed; the caller falls back to Preference::Pack when spreading
-// leaves a buffer without room.
+// leaves a buffer without room, then to Preference::PackFirstFit.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HETC_COMPILER_PASSES_SRAMPLACER_H
@@ -59,6 +59,10 @@ enum class Preference {
   /// then the lowest address: the tightest packing that keeps a kernel's
   /// operands apart where it can.
   Pack,
+  /// As Pack, but the lowest address that fits wins whatever its gap's size
+  /// (first fit): best fit can strand a buffer that first fit places, and
+  /// the other way round (the unit tests hold a case of each).
+  PackFirstFit,
   /// Slices clear of the buffer's partners first, then the slice after
   /// the previously placed buffer's (round-robin), then the smallest gap:
   /// spreads accesses over slices and banks while room is plentiful, but

@@ -120,6 +120,33 @@ TEST(SramPlacerTest, SpreadingCanFragmentWherePackingFits) {
   expectValid(buffers, *address, sram);
 }
 
+// Best fit puts the short-lived buffer 1 in the one-vector hole and leaves
+// none for buffer 3; first fit puts it at 0, where buffer 2 is not yet
+// live. (Whisper's encoder, at 89% of SRAM live, needs first fit too.)
+TEST(SramPlacerTest, FirstFitPlacesWhatBestFitStrands) {
+  Geometry sram{4, 4};
+  std::vector<Buffer> buffers = {buffer(1, 1, 5), buffer(1, 1, 1),
+                                 buffer(2, 2, 2), buffer(1, 1, 5)};
+  ASSERT_LE(peakLive(buffers).size, sram.capacity);
+  EXPECT_FALSE(place(buffers, sram, Preference::Pack));
+  auto address = place(buffers, sram, Preference::PackFirstFit);
+  ASSERT_TRUE(address);
+  expectValid(buffers, *address, sram);
+}
+
+// And the other way round: here first fit strands the last buffer.
+TEST(SramPlacerTest, BestFitPlacesWhatFirstFitStrands) {
+  Geometry sram{7, 7};
+  std::vector<Buffer> buffers = {buffer(2, 0, 5), buffer(2, 0, 2),
+                                 buffer(2, 3, 4), buffer(2, 0, 3),
+                                 buffer(3, 4, 5)};
+  ASSERT_LE(peakLive(buffers).size, sram.capacity);
+  EXPECT_FALSE(place(buffers, sram, Preference::PackFirstFit));
+  auto address = place(buffers, sram, Preference::Pack);
+  ASSERT_TRUE(address);
+  expectValid(buffers, *address, sram);
+}
+
 TEST(SramPlacerTest, FailsOnlyWhenNoGapFits) {
   Geometry sram{16, 8};
   EXPECT_FALSE(place({buffer(17, 0, 0)}, sram, Preference::Pack));
