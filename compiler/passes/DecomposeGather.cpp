@@ -55,6 +55,18 @@ Value wrapNegative(PatternRewriter &rewriter, Location loc, Value indices,
   return WhereOp::create(rewriter, loc, indexType, negative, wrapped, indices);
 }
 
+/// The positions 0, 1, ..., n - 1 along an axis, of the indices' type.
+Value positionsConstant(PatternRewriter &rewriter, Location loc,
+                        Type indexElement, int64_t n) {
+  unsigned width = indexElement.getIntOrFloatBitWidth();
+  SmallVector<APInt> positions;
+  for (int64_t i = 0; i < n; ++i)
+    positions.push_back(APInt(width, i));
+  return ConstantOp::create(
+      rewriter, loc,
+      DenseElementsAttr::get(shaped({n}, indexElement), positions));
+}
+
 /// The one-hot selection: `indices` (any integer type, reshaped to
 /// `indexShape`, whose last dimension is 1) against the positions
 /// 0..n-1, selecting from `table` (broadcast against it, positions last)
@@ -63,17 +75,9 @@ Value select(PatternRewriter &rewriter, Location loc, Value indices,
              ArrayRef<int64_t> indexShape, int64_t n, Value table,
              RankedTensorType resultType) {
   auto indexType = cast<RankedTensorType>(indices.getType());
-  Type indexElement = indexType.getElementType();
-  unsigned width = indexElement.getIntOrFloatBitWidth();
   Value index = reshapeTo(rewriter, loc,
                           wrapNegative(rewriter, loc, indices, n), indexShape);
-
-  SmallVector<APInt> positions;
-  for (int64_t i = 0; i < n; ++i)
-    positions.push_back(APInt(width, i));
-  Value iota = ConstantOp::create(
-      rewriter, loc,
-      DenseElementsAttr::get(shaped({n}, indexElement), positions));
+  Value iota = positionsConstant(rewriter, loc, indexType.getElementType(), n);
   SmallVector<int64_t> onehotShape(indexShape.drop_back());
   onehotShape.push_back(n);
   Value onehot = EqualOp::create(
@@ -141,14 +145,8 @@ struct DecomposeEmbeddingGather : OpRewritePattern<GatherOp> {
     Value index = reshapeTo(rewriter, loc,
                             wrapNegative(rewriter, loc, op.getIndices(), n),
                             {count, 1});
-    Type indexElement = op.getIndices().getType().getElementType();
-    unsigned width = indexElement.getIntOrFloatBitWidth();
-    SmallVector<APInt> positions;
-    for (int64_t i = 0; i < n; ++i)
-      positions.push_back(APInt(width, i));
-    Value iota = ConstantOp::create(
-        rewriter, loc,
-        DenseElementsAttr::get(shaped({n}, indexElement), positions));
+    Value iota = positionsConstant(
+        rewriter, loc, op.getIndices().getType().getElementType(), n);
     Value onehot = EqualOp::create(
         rewriter, loc, shaped({count, n}, rewriter.getI1Type()), index, iota);
     auto scalar = shaped({}, f32);
