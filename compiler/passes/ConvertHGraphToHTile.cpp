@@ -1404,7 +1404,13 @@ LogicalResult Lowering::lowerConv(hgraph::ConvOp op) {
     return failure();
   DenseElementsAttr dense;
   bool constantWeight = matchPattern(op.getWeight(), m_Constant(&dense));
-  if (groups == in[1] && cg == 1 && mg == 1 && constantWeight)
+  // Depthwise on the vector unit while its per-kernel-element [C, 1] scale
+  // columns (one vector per channel each) take no more SRAM than one of
+  // its [N, C, positions] buffers; otherwise the matrix path below, whose
+  // weight is C vectors in all.
+  if (groups == in[1] && cg == 1 && mg == 1 && constantWeight &&
+      kernel * in[1] <=
+          layoutOf({batch, in[1], positions}, chip.lanes()).vectors())
     return lowerDepthwiseConv(op, w, dense, kernel, positions);
   // The weight as rows of C/g * K.
   Value weight;
@@ -1503,16 +1509,10 @@ LogicalResult Lowering::lowerDepthwiseConv(hgraph::ConvOp op,
                                            int64_t kernel, int64_t positions) {
   // One channel per group and one output channel per channel: per kernel
   // element k, the input elements it meets at every output position are
-  // gathered (zero in the padding), scaled by each channel's weight k and
-  // summed over k. Nothing is materialised beyond three output-sized
-  // buffers, and the matrix unit, which would multiply 1 x K by
-  // K x positions per channel, is not used.
-  //
-  // Channels first ([N, C, positions]) scales each row by a [C, 1] column:
-  // C vectors of constants per kernel element. Channels last
-  // ([N, positions, C]) scales by one [C] row: a vector per kernel
-  // element, but a row per position. The layout whose constants do not
-  // outweigh one buffer of the computation is taken.
+  // gathered as [N, C, positions] (zero in the padding), scaled by the
+  // channel's weight k (a [C, 1] column) and summed over k. Nothing is
+  // materialised beyond three output-sized buffers, and the matrix unit,
+  // which would multiply 1 x K by K x positions per channel, is not used.
   Location loc = op.getLoc();
   Type f32 = builder.getF32Type();
   ArrayRef<int64_t> in = op.getInput().getType().getShape();
@@ -1521,43 +1521,30 @@ LogicalResult Lowering::lowerDepthwiseConv(hgraph::ConvOp op,
   int64_t inPlane = 1;
   for (int64_t d : in.drop_front(2))
     inPlane *= d;
-  SmallVector<int64_t> firstShape{batch, channels, positions};
-  SmallVector<int64_t> lastShape{batch, positions, channels};
-  bool channelsLast = kernel * channels >
-                      layoutOf(firstShape, chip.lanes()).vectors();
-  auto planes =
-      MemRefType::get(channelsLast ? lastShape : firstShape, f32);
   // plane[k * positions + p]: the element of an input plane that kernel
   // element k meets at output position p, or -1 in the padding.
   gather::Indices plane = gather::convColumns(in, w, out, 0, 0, 1);
-  // Where element (n, c, p) of the computation lies in its buffer.
-  auto at = [&](int64_t n, int64_t c, int64_t p) {
-    return channelsLast ? (n * positions + p) * channels + c
-                        : (n * channels + c) * positions + p;
-  };
   std::vector<float> values(weights.getValues<float>().begin(),
                             weights.getValues<float>().end());
-  SmallVector<int64_t> scaleShape =
-      channelsLast ? SmallVector<int64_t>{channels}
-                   : SmallVector<int64_t>{channels, 1};
+  auto planes = MemRefType::get({batch, channels, positions}, f32);
   Value input = buffer(op.getInput());
   Value sum;
   gather::Indices map(size_t(batch * channels * positions));
   for (int64_t k = 0; k < kernel; ++k) {
-    for (int64_t n = 0; n < batch; ++n)
-      for (int64_t c = 0; c < channels; ++c)
-        for (int64_t p = 0; p < positions; ++p) {
-          int64_t e = plane[k * positions + p];
-          map[at(n, c, p)] = e < 0 ? -1 : (n * channels + c) * inPlane + e;
-        }
+    for (int64_t nc = 0; nc < batch * channels; ++nc)
+      for (int64_t p = 0; p < positions; ++p) {
+        int64_t e = plane[k * positions + p];
+        map[nc * positions + p] = e < 0 ? -1 : nc * inPlane + e;
+      }
     Value taken = alloc(planes, loc);
     move(loc, ValueRange{input}, taken, map);
-    SmallVector<float> scale(channels);
+    SmallVector<float> column(channels);
     for (int64_t c = 0; c < channels; ++c)
-      scale[c] = values[c * kernel + k];
+      column[c] = values[c * kernel + k];
     Value scaled = alloc(planes, loc);
     htile::BinaryOp::create(builder, loc, htile::BinaryKind::mul, taken,
-                            constantBuffer(loc, scaleShape, scale), scaled);
+                            constantBuffer(loc, {channels, 1}, column),
+                            scaled);
     if (!sum) {
       sum = scaled;
       continue;
@@ -1570,31 +1557,19 @@ LogicalResult Lowering::lowerDepthwiseConv(hgraph::ConvOp op,
   if (Value bias = op.getBias()) {
     Value column;
     DenseElementsAttr biasValues;
-    auto biasType = MemRefType::get(scaleShape, f32);
     if (matchPattern(bias, m_Constant(&biasValues)))
       column = htile::ConstantOp::create(
-          builder, loc, biasType,
-          biasValues.reshape(RankedTensorType::get(scaleShape, f32)),
+          builder, loc, MemRefType::get({channels, 1}, f32),
+          biasValues.reshape(RankedTensorType::get({channels, 1}, f32)),
           IntegerAttr());
     else
-      column = regroup(loc, buffer(bias), scaleShape);
+      column = regroup(loc, buffer(bias), {channels, 1});
     Value biased = alloc(planes, loc);
     htile::BinaryOp::create(builder, loc, htile::BinaryKind::add, sum, column,
                             biased);
     sum = biased;
   }
-  if (!channelsLast) {
-    buffers.map(op.getResult(), regroup(loc, sum, out));
-    return success();
-  }
-  // [N, positions, C] back to NCHW.
-  for (int64_t n = 0; n < batch; ++n)
-    for (int64_t c = 0; c < channels; ++c)
-      for (int64_t p = 0; p < positions; ++p)
-        map[(n * channels + c) * positions + p] = at(n, c, p);
-  Value result = alloc(op.getResult());
-  move(loc, ValueRange{sum}, result, map);
-  buffers.map(op.getResult(), result);
+  buffers.map(op.getResult(), regroup(loc, sum, out));
   return success();
 }
 

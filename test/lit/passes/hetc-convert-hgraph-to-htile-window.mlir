@@ -80,46 +80,37 @@ func.func @conv(%x: tensor<1x1x3x3xf32>, %w: tensor<2x1x2x2xf32>, %b: tensor<2xf
 // -----
 
 // Tests that a depthwise convolution (one channel per group, constant
-// weights) is a sum over kernel elements of the input elements each meets
-// at every output position (-1: padding), scaled by that kernel element's
-// weight of each channel: no matrix unit. Here the [C, 1] scale columns of
-// channels first (2 kernel elements x 2 channels = 4 vectors) would
-// outweigh a [1, 2, 9] buffer (2 vectors): it runs channels last,
-// [N, positions, C], scaled by [C] rows, and is transposed back at the end.
+// weights) whose scale columns take no more SRAM than one of its buffers
+// (one kernel element x 2 channels: 2 vectors; a [1, 2, 9] buffer: 2) is a
+// sum over kernel elements of the input elements each meets at every
+// output position (-1: padding), gathered as [N, C, positions] and scaled
+// by a [C, 1] column of that kernel element's weights: no matrix unit.
 // CHECK-LABEL: func.func @depthwise
 func.func @depthwise(%x: tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32> {
-  // CHECK: %[[X:.*]] = htile.input "input0"
-  // CHECK: %[[T0:.*]] = htile.alloc : memref<1x9x2xf32>
-  // CHECK: htile.gather ins(%[[X]]) outs(%[[T0]]) indices [-1, -1, -1, -1, -1, -1, -1, -1, 0, 9, 1, 10, -1, -1, 3, 12, 4, 13]
-  // CHECK: %[[S0:.*]] = htile.alloc : memref<1x9x2xf32>
-  // CHECK: %[[W0:.*]] = htile.constant dense<[1.000000e+00, 1.000000e+01]> : tensor<2xf32>
-  // CHECK: htile.binary mul ins(%[[T0]], %[[W0]]) outs(%[[S0]])
-  // CHECK: htile.gather
-  // CHECK: %[[S1:.*]] = htile.alloc : memref<1x9x2xf32>
-  // CHECK: %[[W1:.*]] = htile.constant dense<[2.000000e+00, 2.000000e+01]> : tensor<2xf32>
-  // CHECK: htile.binary mul ins(%{{.*}}, %[[W1]]) outs(%[[S1]])
-  // CHECK: htile.binary add ins(%[[S0]], %[[S1]])
+  // CHECK: %[[T0:.*]] = htile.alloc : memref<1x2x9xf32>
+  // CHECK: htile.gather ins(%{{.*}}) outs(%[[T0]]) indices [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17]
+  // CHECK: %[[S:.*]] = htile.alloc : memref<1x2x9xf32>
+  // CHECK: %[[W:.*]] = htile.constant dense<{{\[\[}}5.000000e-01], [2.000000e+00]]> : tensor<2x1xf32>
+  // CHECK: htile.binary mul ins(%[[T0]], %[[W]]) outs(%[[S]])
   // CHECK-NOT: htile.matmul
-  // CHECK: htile.gather ins(%{{.*}}) outs(%{{.*}}) indices [0, 2, 4, 6, 8, 10, 12, 14, 16, 1, 3, 5, 7, 9, 11, 13, 15, 17] : (memref<1x9x2xf32>) -> memref<1x2x3x3xf32>
-  %w = hgraph.constant dense<[[[[1.0, 2.0], [3.0, 4.0]]], [[[10.0, 20.0], [30.0, 40.0]]]]> : tensor<2x1x2x2xf32>
-  %0 = hgraph.conv %x, %w {dilations = array<i64: 1, 1>, group = 2 : i64, pads = array<i64: 1, 1, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x2x3x3xf32>, tensor<2x1x2x2xf32>) -> tensor<1x2x3x3xf32>
+  // CHECK: htile.gather ins(%[[S]]) outs(%{{.*}}) indices [0, 1, 2, {{.*}}] : (memref<1x2x9xf32>) -> memref<1x2x3x3xf32>
+  %w = hgraph.constant dense<[[[[0.5]]], [[[2.0]]]]> : tensor<2x1x1x1xf32>
+  %0 = hgraph.conv %x, %w {dilations = array<i64: 1, 1>, group = 2 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x2x3x3xf32>, tensor<2x1x1x1xf32>) -> tensor<1x2x3x3xf32>
   return %0 : tensor<1x2x3x3xf32>
 }
 
 // -----
 
-// Tests a depthwise convolution that runs channels first: one kernel
-// element's [C, 1] column (2 vectors) does not outweigh a [1, 2, 9] buffer
-// (2 vectors), so rows are channels and the result is regrouped to NCHW.
-// CHECK-LABEL: func.func @depthwise_channels_first
-func.func @depthwise_channels_first(%x: tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32> {
-  // CHECK: %[[T0:.*]] = htile.alloc : memref<1x2x9xf32>
-  // CHECK: htile.gather ins(%{{.*}}) outs(%[[T0]]) indices [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17]
-  // CHECK: %[[W:.*]] = htile.constant dense<{{\[\[}}5.000000e-01], [2.000000e+00]]> : tensor<2x1xf32>
-  // CHECK: htile.binary mul ins(%[[T0]], %[[W]])
-  // CHECK-NOT: htile.matmul
-  // CHECK: htile.gather ins(%{{.*}}) outs(%{{.*}}) indices [0, 1, 2, {{.*}}] : (memref<1x2x9xf32>) -> memref<1x2x3x3xf32>
-  %w = hgraph.constant dense<[[[[0.5]]], [[[2.0]]]]> : tensor<2x1x1x1xf32>
-  %0 = hgraph.conv %x, %w {dilations = array<i64: 1, 1>, group = 2 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x2x3x3xf32>, tensor<2x1x1x1xf32>) -> tensor<1x2x3x3xf32>
+// Tests that a depthwise convolution whose scale columns would outweigh
+// its buffers (4 kernel elements x 2 channels: 8 vectors, against 2) takes
+// the matrix path: one product per group of the weight row by the
+// gathered windows.
+// CHECK-LABEL: func.func @depthwise_matrix
+func.func @depthwise_matrix(%x: tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32> {
+  // CHECK-NOT: htile.binary mul
+  // CHECK: htile.matmul
+  // CHECK: htile.matmul
+  %w = hgraph.constant dense<[[[[1.0, 2.0], [3.0, 4.0]]], [[[10.0, 20.0], [30.0, 40.0]]]]> : tensor<2x1x2x2xf32>
+  %0 = hgraph.conv %x, %w {dilations = array<i64: 1, 1>, group = 2 : i64, pads = array<i64: 1, 1, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x2x3x3xf32>, tensor<2x1x2x2xf32>) -> tensor<1x2x3x3xf32>
   return %0 : tensor<1x2x3x3xf32>
 }
