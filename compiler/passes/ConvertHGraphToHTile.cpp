@@ -1287,6 +1287,15 @@ LogicalResult Lowering::lowerPool(PoolOp op, bool max) {
   // The windows' elements (positions outside the input are -inf for a
   // maximum and zero for a sum) are reduced, by rows or per kernel element
   // (below), and an average divides by the window's element count.
+  // The windows, fills and counts are f32: any other type is refused here,
+  // not misread.
+  Type f32 = builder.getF32Type();
+  for (Value v : {op.getInput(), op.getResult()})
+    if (elementOf(v) != f32)
+      return op.emitError(max ? "max pooling" : "average pooling")
+             << " on " << elementOf(v)
+             << " is not supported on the chip yet; it runs on f32 (cast "
+                "around the pool)";
   Location loc = op.getLoc();
   ArrayRef<int64_t> in = op.getInput().getType().getShape();
   ArrayRef<int64_t> out = op.getType().getShape();
@@ -1315,7 +1324,6 @@ LogicalResult Lowering::lowerPool(PoolOp op, bool max) {
   // narrower than a vector), or, per kernel element, the input elements
   // it meets at every output position gathered in the output's shape and
   // combined elementwise (three output-sized buffers).
-  Type f32 = builder.getF32Type();
   auto vectors = [&](ArrayRef<int64_t> shape) {
     return layoutOf(shape, chip.lanes()).vectors();
   };
