@@ -145,6 +145,12 @@ private:
   /// bands of rows when the map is longer than one gather's.
   void move(Location loc, ValueRange inputs, Value out,
             ArrayRef<int64_t> indices);
+  /// A new buffer of `lhs`'s type holding `lhs <kind> rhs` (broadcast).
+  Value combine(Location loc, htile::BinaryKind kind, Value lhs, Value rhs);
+  /// `result` ([N, channels, positions]) plus the convolution bias `bias`
+  /// ([channels]) of each channel.
+  Value addChannelBias(Location loc, Value result, Value bias,
+                       int64_t channels);
   /// Writes `result` with an htile.gather of `inputs` by the map that
   /// `indices` computes (or fails, having said why); the result's size is
   /// checked first, so that no map larger than the chip's SRAM is ever
@@ -1344,15 +1350,11 @@ LogicalResult Lowering::lowerPool(PoolOp op, bool max) {
         tap[p] = indices[p * kernel + k];
       Value taken = alloc(op.getResult());
       move(loc, inputs, taken, tap);
-      if (!result) {
-        result = taken;
-        continue;
-      }
-      Value combined = alloc(op.getResult());
-      htile::BinaryOp::create(
-          builder, loc, max ? htile::BinaryKind::max : htile::BinaryKind::add,
-          result, taken, combined);
-      result = combined;
+      result = result ? combine(loc,
+                                max ? htile::BinaryKind::max
+                                    : htile::BinaryKind::add,
+                                result, taken)
+                      : taken;
     }
   }
   if (!max) {
@@ -1446,8 +1448,8 @@ LogicalResult Lowering::lowerConv(hgraph::ConvOp op) {
   for (int64_t n = 0; n < batch; ++n)
     for (int64_t g = 0; g < groups; ++g) {
       Value columns = alloc(MemRefType::get({cg * kernel, positions}, f32), loc);
-      move(loc, ValueRange{input}, columns, 
-              gather::convColumns(in, w, out, n, g * cg, cg));
+      move(loc, ValueRange{input}, columns,
+           gather::convColumns(in, w, out, n, g * cg, cg));
       Value piece = alloc(MemRefType::get({mg, positions}, f32), loc);
       htile::MatMulOp::create(
           builder, loc, groupWeights[g], columns, Value(), piece,
@@ -1467,23 +1469,32 @@ LogicalResult Lowering::lowerConv(hgraph::ConvOp op) {
     result = alloc(MemRefType::get({batch, m, positions}, f32), loc);
     move(loc, pieces, result, gather::identity(batch * m * positions));
   }
-  if (Value bias = op.getBias()) {
-    Value column;
-    DenseElementsAttr biasValues;
-    if (matchPattern(bias, m_Constant(&biasValues)))
-      column = htile::ConstantOp::create(
-          builder, loc, MemRefType::get({m, 1}, f32),
-          biasValues.reshape(RankedTensorType::get({m, 1}, f32)),
-          IntegerAttr());
-    else
-      column = regroup(loc, buffer(bias), {m, 1});
-    Value sum = alloc(MemRefType::get({batch, m, positions}, f32), loc);
-    htile::BinaryOp::create(builder, loc, htile::BinaryKind::add, result,
-                            column, sum);
-    result = sum;
-  }
+  if (Value bias = op.getBias())
+    result = addChannelBias(loc, result, bias, m);
   buffers.map(op.getResult(), regroup(loc, result, out));
   return success();
+}
+
+Value Lowering::combine(Location loc, htile::BinaryKind kind, Value lhs,
+                        Value rhs) {
+  Value out = alloc(cast<MemRefType>(lhs.getType()), loc);
+  htile::BinaryOp::create(builder, loc, kind, lhs, rhs, out);
+  return out;
+}
+
+Value Lowering::addChannelBias(Location loc, Value result, Value bias,
+                               int64_t channels) {
+  Type f32 = builder.getF32Type();
+  Value column;
+  DenseElementsAttr values;
+  if (matchPattern(bias, m_Constant(&values)))
+    column = htile::ConstantOp::create(
+        builder, loc, MemRefType::get({channels, 1}, f32),
+        values.reshape(RankedTensorType::get({channels, 1}, f32)),
+        IntegerAttr());
+  else
+    column = regroup(loc, buffer(bias), {channels, 1});
+  return combine(loc, htile::BinaryKind::add, result, column);
 }
 
 void Lowering::move(Location loc, ValueRange inputs, Value out,
@@ -1549,34 +1560,12 @@ LogicalResult Lowering::lowerDepthwiseConv(hgraph::ConvOp op,
     SmallVector<float> column(channels);
     for (int64_t c = 0; c < channels; ++c)
       column[c] = values[c * kernel + k];
-    Value scaled = alloc(planes, loc);
-    htile::BinaryOp::create(builder, loc, htile::BinaryKind::mul, taken,
-                            constantBuffer(loc, {channels, 1}, column),
-                            scaled);
-    if (!sum) {
-      sum = scaled;
-      continue;
-    }
-    Value next = alloc(planes, loc);
-    htile::BinaryOp::create(builder, loc, htile::BinaryKind::add, sum, scaled,
-                            next);
-    sum = next;
+    Value scaled = combine(loc, htile::BinaryKind::mul, taken,
+                           constantBuffer(loc, {channels, 1}, column));
+    sum = sum ? combine(loc, htile::BinaryKind::add, sum, scaled) : scaled;
   }
-  if (Value bias = op.getBias()) {
-    Value column;
-    DenseElementsAttr biasValues;
-    if (matchPattern(bias, m_Constant(&biasValues)))
-      column = htile::ConstantOp::create(
-          builder, loc, MemRefType::get({channels, 1}, f32),
-          biasValues.reshape(RankedTensorType::get({channels, 1}, f32)),
-          IntegerAttr());
-    else
-      column = regroup(loc, buffer(bias), {channels, 1});
-    Value biased = alloc(planes, loc);
-    htile::BinaryOp::create(builder, loc, htile::BinaryKind::add, sum, column,
-                            biased);
-    sum = biased;
-  }
+  if (Value bias = op.getBias())
+    sum = addChannelBias(loc, sum, bias, channels);
   buffers.map(op.getResult(), regroup(loc, sum, out));
   return success();
 }

@@ -89,8 +89,8 @@ func.func @conv(%x: tensor<1x1x3x3xf32>, %w: tensor<2x1x2x2xf32>, %b: tensor<2xf
 func.func @depthwise(%x: tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32> {
   // CHECK: %[[T0:.*]] = htile.alloc : memref<1x2x9xf32>
   // CHECK: htile.gather ins(%{{.*}}) outs(%[[T0]]) indices [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17]
-  // CHECK: %[[S:.*]] = htile.alloc : memref<1x2x9xf32>
   // CHECK: %[[W:.*]] = htile.constant dense<{{\[\[}}5.000000e-01], [2.000000e+00]]> : tensor<2x1xf32>
+  // CHECK: %[[S:.*]] = htile.alloc : memref<1x2x9xf32>
   // CHECK: htile.binary mul ins(%[[T0]], %[[W]]) outs(%[[S]])
   // CHECK-NOT: htile.matmul
   // CHECK: htile.gather ins(%[[S]]) outs(%{{.*}}) indices [0, 1, 2, {{.*}}] : (memref<1x2x9xf32>) -> memref<1x2x3x3xf32>
