@@ -46,6 +46,7 @@ uint32_t unitPosition(const hetx::Instruction &instr,
   switch (sim::opClassOf(instr.opcode()).value_or(sim::OpClass::VectorUnary)) {
   case sim::OpClass::MemRead:
   case sim::OpClass::MemWrite:
+  case sim::OpClass::MemGather:
     return chip.slicePosition(instr.unit());
   case sim::OpClass::LoadWeights:
   case sim::OpClass::MatMul:
@@ -69,6 +70,11 @@ std::string operandArgs(const hetx::Instruction &instr) {
   case hetx::MEM_READ:
   case hetx::MEM_WRITE:
     return ",\"address\":" + std::to_string(instr.address());
+  case hetx::MEM_GATHER:
+    return ",\"address\":" + std::to_string(instr.address()) +
+           ",\"stride\":" + std::to_string(instr.stride()) +
+           ",\"rows\":[" + std::to_string(instr.row_begin()) + "," +
+           std::to_string(instr.row_end()) + "]";
   case hetx::M_LOAD_WEIGHTS:
     return ",\"row\":" + std::to_string(instr.row());
   case hetx::M_LOAD_WEIGHTS_COLUMN:

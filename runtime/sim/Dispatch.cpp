@@ -46,6 +46,7 @@ bool checkDispatch(const std::vector<Op> &ops, const chip::ChipSpec &chip,
     switch (op.kind) {
     case OpClass::MemRead:
     case OpClass::MemWrite:
+    case OpClass::MemGather:
       return op.unit;
     case OpClass::LoadWeights:
     case OpClass::MatMul:

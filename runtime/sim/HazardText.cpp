@@ -39,6 +39,7 @@ std::string HazardText::unitName(const hetx::Instruction &instr) {
   switch (*kind) {
   case OpClass::MemRead:
   case OpClass::MemWrite:
+  case OpClass::MemGather:
     return "MEM slice " + std::to_string(instr.unit());
   case OpClass::LoadWeights:
   case OpClass::MatMul:
@@ -71,7 +72,19 @@ std::string HazardText::position(uint32_t position) const {
 std::string HazardText::format(const std::string &kind, uint64_t cycle,
                                uint32_t index,
                                const std::string &details) const {
-  std::string text = "hazard: " + kind + " at cycle " + std::to_string(cycle) +
+  return describe("hazard: " + kind, cycle, index, details);
+}
+
+std::string HazardText::formatDataError(const std::string &kind,
+                                        uint64_t cycle, uint32_t index,
+                                        const std::string &details) const {
+  return describe(kind, cycle, index, details);
+}
+
+std::string HazardText::describe(const std::string &what, uint64_t cycle,
+                                 uint32_t index,
+                                 const std::string &details) const {
+  std::string text = what + " at cycle " + std::to_string(cycle) +
                      ": instruction " + instruction(index);
   if (index >= uint32_t(artifact.instructions_size()))
     return text + ": " + details;

@@ -26,6 +26,12 @@ public:
   std::string format(const std::string &kind, uint64_t cycle, uint32_t index,
                      const std::string &details) const;
 
+  /// As format(), for a program that is well timed but stops on its data
+  /// (an index out of range): "error: <kind> at cycle ...".
+  std::string formatDataError(const std::string &kind, uint64_t cycle,
+                              uint32_t index,
+                              const std::string &details) const;
+
   /// Returns "#<index> <OPCODE>", naming another instruction in details.
   std::string instruction(uint32_t index) const;
 
@@ -44,6 +50,10 @@ public:
   static std::string unitName(const hetx::Instruction &instr);
 
 private:
+  /// "<what> at cycle <cycle>: instruction ... (node ...): <details>".
+  std::string describe(const std::string &what, uint64_t cycle,
+                       uint32_t index, const std::string &details) const;
+
   const hetx::Artifact &artifact;
   std::vector<std::string> positionNames;
 };

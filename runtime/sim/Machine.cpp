@@ -2,6 +2,7 @@
 
 #include "runtime/sim/Machine.h"
 
+#include "runtime/sim/DataTypes.h"
 #include "runtime/sim/TypedMath.h"
 #include "runtime/sim/VectorMath.h"
 
@@ -63,6 +64,57 @@ bool Machine::failBank(const Op &op, uint32_t index, int64_t cycle,
                   text.instruction(use.first) + "); the chip allows " +
                   std::to_string(limit) +
                   " (memory.accesses_per_bank_per_cycle)");
+}
+
+bool Machine::failGatherBank(const Op &op, uint32_t index, int64_t cycle,
+                             uint32_t bank, const Issue &use) {
+  return fail("bank over-subscription", cycle, index,
+              "bank " + std::to_string(bank) + " of MEM slice " +
+                  std::to_string(op.unit) + " already serves " +
+                  std::to_string(use.count) + " access" +
+                  (use.count == 1 ? "" : "es") +
+                  " at this cycle (the first is instruction " +
+                  text.instruction(use.first) +
+                  "), but a MEM_GATHER takes every bank port of its slice");
+}
+
+bool Machine::failIndex(const Op &op, uint32_t index, int64_t cycle,
+                        int64_t value) {
+  error = text.formatDataError(
+      "index out of range", uint64_t(cycle), index,
+      "row index " + std::to_string(value) + " (lane " +
+          std::to_string(op.indexLane) + " of its index vector) is outside [0, " +
+          std::to_string(op.rows) + "), the rows of the table it gathers from");
+  return false;
+}
+
+bool Machine::executeGather(const Step &step, const float *indices) {
+  const Op &op = ops[step.index];
+  uint64_t row = op.rowBegin;
+  if (timingOnly) {
+    // Without values the index is unknown. The row arrives downstream at
+    // the same cycle whichever slice of the chain holds it, so the
+    // chain's first instruction reads for all of them.
+    if (op.chain != step.index)
+      return complete(step);
+  } else {
+    int32_t value = intOfWord(indices[op.indexLane]);
+    if (value < 0 || uint64_t(value) >= op.rows)
+      return failIndex(op, step.index, step.cycle, value);
+    row = uint64_t(value);
+    if (row < op.rowBegin || row >= op.rowEnd)
+      return complete(step); // another slice of the chain holds it
+  }
+  uint64_t address = op.address + row * op.stride;
+  int64_t storedAt = sram.storedAt(address);
+  if (storedAt == Sram::kNever || storedAt > step.cycle)
+    return failSramRead(address, step.index, step.cycle);
+  const float *lend = timingOnly ? nullptr : sram.fixedVector(address);
+  float *out = streams.emit((step.dirs >> 3) & 1, step.dstGroup, step.position,
+                            step.cycle + int64_t(step.latency), op.chain, lend);
+  if (!timingOnly && !lend)
+    std::memcpy(out, sram.vector(address), sizeof(float) * lanes);
+  return complete(step);
 }
 
 bool Machine::failPlane(const Op &op, uint32_t index, int64_t cycle) {
@@ -133,6 +185,20 @@ inline bool Machine::claimUnit(const Step &step) {
     if (use.cycle != cycle)
       use = Issue{cycle, 0, index};
     ++use.count;
+    Issue &slice = sliceIssue[step.unit];
+    countBusy(stats.slices[step.unit], slice, cycle);
+    slice.cycle = cycle;
+    return true;
+  }
+  case OpClass::MemGather: {
+    // The address is known only at issue, so the gather takes every bank
+    // port of its slice.
+    Issue *slicePorts = &banks[size_t(step.unit) * banksPerSlice];
+    for (uint32_t b = 0; b < banksPerSlice; ++b)
+      if (slicePorts[b].cycle == cycle && slicePorts[b].count > 0)
+        return failGatherBank(ops[index], index, cycle, b, slicePorts[b]);
+    for (uint32_t b = 0; b < banksPerSlice; ++b)
+      slicePorts[b] = Issue{cycle, bankLimit, index};
     Issue &slice = sliceIssue[step.unit];
     countBusy(stats.slices[step.unit], slice, cycle);
     slice.cycle = cycle;
@@ -303,24 +369,24 @@ void Machine::failRead(const Op &op, uint32_t index, int which, int64_t cycle,
   }
 }
 
-bool Machine::failSramRead(const Op &op, uint32_t index, int64_t cycle) {
-  int64_t storedAt = sram.storedAt(op.address);
+bool Machine::failSramRead(uint64_t address, uint32_t index, int64_t cycle) {
+  int64_t storedAt = sram.storedAt(address);
   if (storedAt == Sram::kNever)
     return fail("never-written read", cycle, index,
-                "address " + std::to_string(op.address) + " (bank " +
-                    std::to_string(chip.bankOf(op.address)) +
+                "address " + std::to_string(address) + " (bank " +
+                    std::to_string(chip.bankOf(address)) +
                     ") was never written and holds no input or constant");
   return fail("read of in-flight write", cycle, index,
-              "address " + std::to_string(op.address) +
+              "address " + std::to_string(address) +
                   " is being written by instruction " +
-                  text.instruction(sram.writer(op.address)) +
+                  text.instruction(sram.writer(address)) +
                   ", which stores at cycle " + std::to_string(storedAt));
 }
 
 inline bool Machine::checkSramRead(const Step &step) {
   int64_t storedAt = sram.storedAt(step.address);
   if (storedAt == Sram::kNever || storedAt > step.cycle)
-    return failSramRead(ops[step.index], step.index, step.cycle);
+    return failSramRead(step.address, step.index, step.cycle);
   return true;
 }
 
@@ -464,6 +530,8 @@ inline bool Machine::execute(const Step &step) {
   }
   if (step.kind == OpClass::Link)
     return executeLink(step, src[0]);
+  if (step.kind == OpClass::MemGather)
+    return executeGather(step, src[0]);
   if (step.kind == OpClass::MemRead && !checkSramRead(step))
     return false;
   int64_t done = cycle + step.latency;
@@ -506,6 +574,7 @@ void Machine::compute(const Op &op, const float *const *src, float *out) {
     std::memcpy(out, sram.vector(op.address), sizeof(float) * lanes);
     break;
   case OpClass::MemWrite:
+  case OpClass::MemGather: // read by executeGather
   case OpClass::Dma:
   case OpClass::Link: // moved by executeLink
     break;

@@ -185,8 +185,17 @@ private:
   [[gnu::cold, gnu::noinline]] bool failSwitch(const Op &op, uint32_t index,
                                                int64_t cycle);
   [[gnu::cold, gnu::noinline]] bool failAlus(uint32_t index, int64_t cycle);
-  [[gnu::cold, gnu::noinline]] bool failSramRead(const Op &op, uint32_t index,
-                                                 int64_t cycle);
+  [[gnu::cold, gnu::noinline]] bool failSramRead(uint64_t address,
+                                                 uint32_t index, int64_t cycle);
+  /// Runs a MEM_GATHER whose index vector is `indices`: stops on an index
+  /// outside the table, emits the row if this slice holds it.
+  bool executeGather(const Step &step, const float *indices);
+  [[gnu::cold, gnu::noinline]] bool failIndex(const Op &op, uint32_t index,
+                                              int64_t cycle, int64_t value);
+  [[gnu::cold, gnu::noinline]] bool failGatherBank(const Op &op,
+                                                   uint32_t index,
+                                                   int64_t cycle, uint32_t bank,
+                                                   const Issue &use);
   [[gnu::cold, gnu::noinline]] bool
   failWeightsInFlight(const Op &op, uint32_t index, int64_t cycle);
   static void countBusy(UnitBusy &busy, Issue &issue, int64_t cycle);

@@ -4,6 +4,9 @@
 
 #include "runtime/sim/DataTypes.h"
 
+#include <algorithm>
+#include <map>
+
 namespace hetc::sim {
 
 std::optional<OpClass> opClassOf(hetx::Opcode opcode) {
@@ -12,6 +15,8 @@ std::optional<OpClass> opClassOf(hetx::Opcode opcode) {
     return OpClass::MemRead;
   case hetx::MEM_WRITE:
     return OpClass::MemWrite;
+  case hetx::MEM_GATHER:
+    return OpClass::MemGather;
   case hetx::V_ADD:
   case hetx::V_SUB:
   case hetx::V_MUL:
@@ -92,6 +97,7 @@ bool classify(const chip::Latencies &lat, Op &op) {
                                                 : 1;
   switch (*kind) {
   case OpClass::MemRead:
+  case OpClass::MemGather:
     op.latency = lat.mem_read();
     break;
   case OpClass::MemWrite:
@@ -258,6 +264,7 @@ bool decodeTypes(const hetx::Instruction &instr, Op &op, std::string &kind,
   switch (op.kind) {
   case OpClass::MemRead:
   case OpClass::MemWrite:
+  case OpClass::MemGather:
   case OpClass::Dma:
   case OpClass::Permute: // moves lane words of any type
   case OpClass::Link:
@@ -367,6 +374,110 @@ bool checkStream(const hetx::StreamRef &ref, const std::string &role,
   return true;
 }
 
+/// Decodes the fields of a MEM_GATHER on slice `op.unit`: every row it
+/// may read lies in that slice; on failure sets `kind` and `details`.
+bool decodeGather(const hetx::Instruction &instr, const chip::ChipSpec &chip,
+                  Op &op, std::string &kind, std::string &details) {
+  kind = "bad gather field";
+  op.stride = instr.stride();
+  op.rows = instr.rows();
+  op.rowBegin = instr.row_begin();
+  op.rowEnd = instr.row_end();
+  op.indexLane = instr.index_lane();
+  op.chain = instr.chain();
+  uint64_t total = chip.totalVectors();
+  if (op.stride < 1 || op.stride > total || op.rows < 1 || op.rows > total) {
+    details = "stride " + std::to_string(op.stride) + " and rows " +
+              std::to_string(op.rows) + " must be in [1, " +
+              std::to_string(total) + "], the vectors of SRAM";
+    return false;
+  }
+  if (op.rowBegin >= op.rowEnd || op.rowEnd > op.rows) {
+    details = "rows [" + std::to_string(op.rowBegin) + ", " +
+              std::to_string(op.rowEnd) + ") are not a non-empty part of the " +
+              std::to_string(op.rows) + " rows of the table";
+    return false;
+  }
+  if (op.indexLane >= chip.lanes()) {
+    details = "index_lane " + std::to_string(op.indexLane) +
+              " is not a lane of the chip's " + std::to_string(chip.lanes());
+    return false;
+  }
+  // Both factors are at most the SRAM's vectors, which the chip file
+  // bounds far below 2^32, so the products do not overflow.
+  uint64_t first = op.address + op.rowBegin * op.stride;
+  uint64_t last = op.address + (op.rowEnd - 1) * op.stride;
+  if (op.address >= total || last >= total || chip.sliceOf(first) != op.unit ||
+      chip.sliceOf(last) != op.unit) {
+    kind = "bad address";
+    details = "rows [" + std::to_string(op.rowBegin) + ", " +
+              std::to_string(op.rowEnd) + ") of the table at " +
+              std::to_string(op.address) + " (stride " +
+              std::to_string(op.stride) + ") are not all in MEM slice " +
+              std::to_string(op.unit) + ", vectors [" +
+              std::to_string(uint64_t(op.unit) * chip.vectorsPerSlice()) +
+              ", " +
+              std::to_string(uint64_t(op.unit + 1) * chip.vectorsPerSlice()) +
+              ")";
+    return false;
+  }
+  return true;
+}
+
+/// Checks the MEM_GATHER chains once all instructions are decoded: each
+/// names a first instruction that is a MEM_GATHER heading its own chain
+/// and reading the same index, stream and table, and together a chain's
+/// slices hold each row of the table once. Readers name the chain's first
+/// instruction as their producer. On failure `error` is set.
+bool checkGatherChains(const std::vector<Op> &ops, const HazardText &text,
+                       std::string &error) {
+  auto same = [](const Op &a, const Op &b) {
+    return a.src[0].id == b.src[0].id && a.src[0].dir == b.src[0].dir &&
+           a.src[0].hasProducer == b.src[0].hasProducer &&
+           a.src[0].producer == b.src[0].producer && a.dst.id == b.dst.id &&
+           a.dst.dir == b.dst.dir && a.address == b.address &&
+           a.stride == b.stride && a.rows == b.rows &&
+           a.indexLane == b.indexLane && a.outType == b.outType;
+  };
+  // The bands of each chain, by its first instruction.
+  std::map<uint32_t, std::vector<std::pair<uint64_t, uint64_t>>> bands;
+  for (uint32_t i = 0; i < ops.size(); ++i) {
+    const Op &op = ops[i];
+    if (op.kind != OpClass::MemGather)
+      continue;
+    uint32_t head = op.chain;
+    if (head > i || ops[head].kind != OpClass::MemGather ||
+        ops[head].chain != head || !same(op, ops[head])) {
+      error = text.format(
+          "bad gather chain", uint64_t(op.cycle), i,
+          "chain names instruction " + std::to_string(head) +
+              ", which is not an earlier MEM_GATHER heading its own chain "
+              "with the same index, result stream, table and type");
+      return false;
+    }
+    bands[head].push_back({op.rowBegin, op.rowEnd});
+  }
+  for (auto &[head, list] : bands) {
+    std::sort(list.begin(), list.end());
+    uint64_t next = 0;
+    for (auto [begin, end] : list) {
+      if (begin != next)
+        break;
+      next = end;
+    }
+    if (next != ops[head].rows) {
+      error = text.format(
+          "bad gather chain", uint64_t(ops[head].cycle), head,
+          "the slices of the chain do not hold each of the table's " +
+              std::to_string(ops[head].rows) +
+              " rows exactly once (row " + std::to_string(next) +
+              " is missing or held twice)");
+      return false;
+    }
+  }
+  return true;
+}
+
 /// Decodes instruction `index`; on failure sets `kind` and `details`.
 bool decodeOne(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
                int index, Op &op, std::string &kind, std::string &details) {
@@ -383,6 +494,14 @@ bool decodeOne(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
     kind = "unknown opcode";
     details =
         HazardText::opcodeName(instr.opcode()) + " is not a hisa instruction";
+    return false;
+  }
+  if (op.kind != OpClass::MemGather &&
+      (instr.stride() || instr.rows() || instr.row_begin() ||
+       instr.row_end() || instr.index_lane() || instr.chain())) {
+    kind = "bad gather field";
+    details = "stride, rows, row_begin, row_end, index_lane or chain is set, "
+              "but only MEM_GATHER takes them";
     return false;
   }
   switch (op.kind) {
@@ -406,6 +525,13 @@ bool decodeOne(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
     }
     op.position = chip.slicePosition(op.unit);
     op.bank = chip.bankOf(op.address);
+    break;
+  case OpClass::MemGather:
+    if (!checkUnit(op.unit, proto.memory().slices(), "MEM slice", "slices",
+                   kind, details) ||
+        !decodeGather(instr, chip, op, kind, details))
+      return false;
+    op.position = chip.slicePosition(op.unit);
     break;
   case OpClass::LoadWeights:
   case OpClass::MatMul:
@@ -606,7 +732,23 @@ bool decodeProgram(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
               "vector");
       return false;
     }
-  return true;
+  // A gather's result is recorded as its chain's first instruction's.
+  for (size_t i = 0; i < ops.size(); ++i)
+    for (uint8_t s = 0; s < ops[i].sources; ++s) {
+      const StreamPort &port = ops[i].src[s];
+      if (!port.hasProducer || ops[port.producer].kind != OpClass::MemGather ||
+          ops[port.producer].chain == port.producer)
+        continue;
+      error = text.format(
+          "bad producer", ops[i].cycle, uint32_t(i),
+          "src[" + std::to_string(s) + "] names instruction " +
+              std::to_string(port.producer) +
+              ", a MEM_GATHER that is not the first of its chain; readers "
+              "name the chain's first instruction, " +
+              std::to_string(ops[port.producer].chain));
+      return false;
+    }
+  return checkGatherChains(ops, text, error);
 }
 
 } // namespace hetc::sim

@@ -24,6 +24,8 @@ namespace hetc::sim {
 enum class OpClass : uint8_t {
   MemRead,
   MemWrite,
+  /// MEM_GATHER: an indexed read, one of a chain.
+  MemGather,
   VectorBinary,
   VectorUnary,
   VectorReduce,
@@ -73,6 +75,15 @@ struct Op {
   /// S_PERMUTE: `lanes` entries of the artifact's lane_map, which outlives
   /// the decoded program; null otherwise.
   const uint32_t *laneMap = nullptr;
+  /// MEM_GATHER: the table (`rows` rows of `stride` vectors, row 0 at
+  /// `address`), the rows this slice holds, the index's lane, and the
+  /// chain's first instruction, which its result is recorded as.
+  uint64_t stride = 0;
+  uint64_t rows = 0;
+  uint64_t rowBegin = 0;
+  uint64_t rowEnd = 0;
+  uint32_t indexLane = 0;
+  uint32_t chain = 0;
   StreamPort src[3];
   StreamPort dst;
   /// Whether the instruction puts a value on `dst`.
@@ -87,9 +98,11 @@ struct Op {
   io::E8M0Rounding rounding = io::E8M0Rounding::Up;
 
   /// The element type source `which` must carry: the condition of a
-  /// V_SELECT is BOOL, every other source is `inType`.
+  /// V_SELECT is BOOL, a MEM_GATHER's index I32, every other source is
+  /// `inType`.
   io::ElementType sourceType(int which) const {
     return opcode == hetx::V_SELECT && which == 0 ? io::ElementType::Bool
+           : opcode == hetx::MEM_GATHER           ? io::ElementType::I32
                                                   : inType;
   }
 };
@@ -105,7 +118,8 @@ std::optional<OpClass> opClassOf(hetx::Opcode opcode);
 /// opcode, unit and address in range and consistent, stream groups aligned
 /// and in range, lane, row and lane-map fields in range, operand counts,
 /// element types the opcode is defined for, node index, and cycles in
-/// non-decreasing order. On failure `error` is a hazard
+/// non-decreasing order, and that each MEM_GATHER chain reads one table
+/// whose rows its slices cover exactly once. On failure `error` is a hazard
 /// message for the first bad instruction.
 bool decodeProgram(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
                    const HazardText &text, std::vector<Op> &ops,

@@ -122,7 +122,9 @@ bool run(const LoadedProgram &program,
 /// Rule violations read
 ///   hazard: <kind> at cycle <c>: instruction #<i> <OPCODE> on <unit>
 ///   (node '<name>'): <details>
-/// and the simulation stops at the first one.
+/// and the simulation stops at the first one. A well-timed program that
+/// stops on its data (a MEM_GATHER index outside its table) reads
+///   index out of range at cycle <c>: instruction #<i> ... : <details>
 bool simulate(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
               const std::map<std::string, io::Tensor> &inputs,
               SimResult &result, std::string &error);

@@ -44,6 +44,7 @@ uint32_t latencyOf(const chip::ChipSpec &chip, hetx::Opcode opcode) {
   const chip::Latencies &lat = chip.proto().latency();
   switch (opcode) {
   case hetx::MEM_READ:
+  case hetx::MEM_GATHER:
     return lat.mem_read();
   case hetx::MEM_WRITE:
     return lat.mem_write();
@@ -103,6 +104,23 @@ hetx::Instruction &ProgramBuilder::read(uint64_t cycle, uint64_t address,
                                         Stream dst) {
   hetx::Instruction &instr = add(cycle, hetx::MEM_READ, chip.sliceOf(address));
   instr.set_address(address);
+  setStream(*instr.mutable_dst(), dst);
+  return instr;
+}
+
+hetx::Instruction &ProgramBuilder::gather(uint64_t cycle, uint32_t slice,
+                                          uint64_t address, uint64_t stride,
+                                          uint64_t rows, uint64_t begin,
+                                          uint64_t end, uint32_t lane,
+                                          Stream src, Stream dst) {
+  hetx::Instruction &instr = add(cycle, hetx::MEM_GATHER, slice);
+  instr.set_address(address);
+  instr.set_stride(stride);
+  instr.set_rows(rows);
+  instr.set_row_begin(begin);
+  instr.set_row_end(end);
+  instr.set_index_lane(lane);
+  setStream(*instr.add_src(), src);
   setStream(*instr.mutable_dst(), dst);
   return instr;
 }

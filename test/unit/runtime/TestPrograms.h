@@ -68,6 +68,14 @@ public:
                              std::vector<Stream> src, Stream dst,
                              const std::vector<uint32_t> &map);
 
+  /// MEM_GATHER on `slice` of rows [begin, end) of a table of `rows` rows
+  /// of `stride` vectors from `address`, by lane `lane` of `src`. Its
+  /// `chain` is left 0: set it once the program is sorted.
+  hetx::Instruction &gather(uint64_t cycle, uint32_t slice, uint64_t address,
+                            uint64_t stride, uint64_t rows, uint64_t begin,
+                            uint64_t end, uint32_t lane, Stream src,
+                            Stream dst);
+
   /// Adds a binding with one vector per row at `address`.
   void input(const std::string &name, std::vector<int64_t> shape,
              uint64_t address);
