@@ -4,6 +4,7 @@
 
 #include "compiler/dialects/hisa/IR/HIsa.h"
 #include "compiler/passes/ChipLoader.h"
+#include "compiler/passes/InstructionInfo.h"
 #include "runtime/artifact/ArtifactFile.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -270,6 +271,8 @@ private:
   LogicalResult addSource(hetx::Instruction &inst, Operation *op,
                           Value value);
   LogicalResult addInstruction(Operation *op);
+  /// Adds a gather's chain: one MEM_GATHER per slice of its table.
+  LogicalResult addGather(hisa::GatherOp op);
 
   const chip::ChipSpec &chip;
   llvm::StringMap<uint32_t> nodes;
@@ -284,7 +287,47 @@ private:
     Operation *producer;
   };
   std::vector<ProducerRef> pendingProducers;
+  /// (MEM_GATHER's program-order index, its chain's first's).
+  std::vector<std::pair<size_t, size_t>> pendingChains;
 };
+
+LogicalResult Emitter::addGather(hisa::GatherOp op) {
+  auto cycle = op->getAttrOfType<IntegerAttr>("cycle");
+  hisa::StreamAttr stream = op.getStreamAttr();
+  if (!cycle || !stream)
+    return op->emitError("gather has no cycle or stream; run "
+                         "hetc-hisa-schedule first");
+  std::vector<GatherBand> bands =
+      gatherBands(op.getTable(), op.getStride(), op.getRows(), chip);
+  // The chain runs the way its row flows, from the slice nearest the
+  // index, which issues at the op's cycle.
+  if (stream.getDir() == hisa::Direction::west)
+    std::reverse(bands.begin(), bands.end());
+  int64_t hop = chip.proto().streams().hop_cycles();
+  size_t head = instructions.size();
+  for (const GatherBand &band : bands) {
+    hetx::Instruction inst;
+    int64_t distance = band.position - bands.front().position;
+    inst.set_cycle(cycle.getInt() + (distance < 0 ? -distance : distance) * hop);
+    inst.set_node(nodeIndex(op.getLoc()));
+    setStream(*inst.mutable_dst(), stream);
+    setDtype(inst, op);
+    inst.set_opcode(hetx::MEM_GATHER);
+    inst.set_unit(band.slice);
+    inst.set_address(op.getTable());
+    inst.set_stride(op.getStride());
+    inst.set_rows(op.getRows());
+    inst.set_row_begin(band.rowBegin);
+    inst.set_row_end(band.rowEnd);
+    inst.set_index_lane(op.getLane());
+    if (failed(addSource(inst, op, op.getIndex())))
+      return failure();
+    pendingChains.push_back({instructions.size(), head});
+    instructions.emplace_back(inst.cycle(), std::move(inst));
+  }
+  indexOf[op] = head;
+  return success();
+}
 
 LogicalResult Emitter::addSource(hetx::Instruction &inst, Operation *op,
                                  Value value) {
@@ -476,6 +519,7 @@ LogicalResult Emitter::emit(func::FuncOp func) {
               return writeConstantData(c, dense, *constant->mutable_data());
             })
             .Case<func::ReturnOp>([](Operation *) { return success(); })
+            .Case([&](hisa::GatherOp g) { return addGather(g); })
             .Default([&](Operation *inst) { return addInstruction(inst); });
     if (failed(result))
       return failure();
@@ -494,6 +538,8 @@ LogicalResult Emitter::emit(func::FuncOp func) {
   for (const ProducerRef &ref : pendingProducers)
     instructions[ref.reader].second.mutable_src(ref.slot)->set_producer(
         position[indexOf.lookup(ref.producer)]);
+  for (auto [member, head] : pendingChains)
+    instructions[member].second.set_chain(position[head]);
   std::vector<std::pair<uint64_t, hetx::Instruction>> sorted;
   sorted.reserve(instructions.size());
   for (size_t i : order)

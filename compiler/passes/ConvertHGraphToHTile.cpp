@@ -167,6 +167,7 @@ private:
   LogicalResult lowerSlice(hgraph::SliceOp op);
   LogicalResult lowerPad(hgraph::PadOp op);
   LogicalResult lowerGatherOp(hgraph::GatherOp op);
+  LogicalResult lowerGatherRows(hgraph::GatherRowsOp op);
   LogicalResult lowerGatherElements(hgraph::GatherElementsOp op);
   /// A lanes x lanes identity constant of `type`, created on first use.
   Value identity(Location loc, Type type);
@@ -370,6 +371,7 @@ LogicalResult Lowering::lowerOp(Operation *op) {
       .Case([&](hgraph::LinearOp l) { return lowerLinear(l); })
       .Case([&](hgraph::MatMulOp m) { return lowerMatMul(m); })
       .Case([&](hgraph::SoftmaxOp s) { return lowerSoftmax(s); })
+      .Case([&](hgraph::GatherRowsOp g) { return lowerGatherRows(g); })
       .Case([&](hgraph::ReshapeOp r) { return lowerReshape(r); })
       .Case([&](hgraph::TransposeOp t) { return lowerTranspose(t); })
       .Case([&](hgraph::ReduceOp r) { return lowerReduce(r); })
@@ -1080,6 +1082,19 @@ LogicalResult Lowering::lowerSoftmax(hgraph::SoftmaxOp op) {
   Value out = alloc(op.getResult());
   Value scratch = alloc(op.getResult());
   htile::SoftmaxOp::create(builder, op.getLoc(), input, out, scratch);
+  buffers.map(op.getResult(), out);
+  return success();
+}
+
+LogicalResult Lowering::lowerGatherRows(hgraph::GatherRowsOp op) {
+  if (!op.getTable().getDefiningOp<hgraph::ConstantOp>())
+    return op.emitError("looks up rows of a table computed at run time; "
+                        "the chip reads rows by index from constant tables "
+                        "only");
+  Value table = buffer(op.getTable());
+  Value indices = buffer(op.getIndices());
+  Value out = alloc(op.getResult());
+  htile::GatherRowsOp::create(builder, op.getLoc(), table, indices, out);
   buffers.map(op.getResult(), out);
   return success();
 }

@@ -105,6 +105,7 @@ private:
   void expandTranspose(htile::TransposeOp op);
   void expandReduce(htile::ReduceOp op);
   void expandGather(htile::GatherOp op);
+  LogicalResult expandGatherRows(htile::GatherRowsOp op);
   void expandCast(htile::CastOp op);
   void expandSelect(htile::SelectOp op);
   Value permute(Location loc, Value input, Value into, uint32_t unit,
@@ -248,6 +249,7 @@ LogicalResult Expander::expand(Operation *op) {
         expandGather(k);
         return success();
       })
+      .Case([&](htile::GatherRowsOp k) { return expandGatherRows(k); })
       .Case<htile::InputOp, htile::ConstantOp, htile::AllocOp, htile::ViewOp,
             htile::OutputOp, func::ReturnOp>([](Operation *) {
         return success();
@@ -774,6 +776,63 @@ void Expander::expandGather(htile::GatherOp op) {
                           part.map, type);
       write(loc, partial, target, type);
     }
+}
+
+LogicalResult Expander::expandGatherRows(htile::GatherRowsOp op) {
+  // The index enters the table's slices from one end of the floorplan and
+  // the row leaves at the other: the switch units beyond every MEM slice
+  // turn them (docs/isa.md, "Indexed reads").
+  uint32_t slices = chip.proto().memory().slices();
+  uint32_t first = chip.slicePosition(0), last = first;
+  for (uint32_t s = 1; s < slices; ++s) {
+    first = std::min(first, chip.slicePosition(s));
+    last = std::max(last, chip.slicePosition(s));
+  }
+  std::optional<uint32_t> west, east;
+  for (uint32_t unit = 0; unit < chip.switches(); ++unit) {
+    if (chip.switchPosition(unit) < first && !west)
+      west = unit;
+    if (chip.switchPosition(unit) > last)
+      east = unit;
+  }
+  if (!west || !east)
+    return op.emitError("chip '")
+           << chip.name()
+           << "' has no SWITCH unit on both sides of its MEM slices, which "
+              "a lookup by run-time index needs to turn the index towards "
+              "the table and the row back";
+  Location loc = op.getLoc();
+  Tensor table = tensor(op.getTable()), ids = tensor(op.getIndices());
+  Tensor out = tensor(op.getOutput());
+  Type type = elementOf(op.getOutput());
+  Type i32 = b.getI32Type();
+  int64_t rows = op.getTable().getType().getDimSize(0);
+  int64_t count = op.getIndices().getType().getNumElements();
+  int64_t stride = rows ? table.layout.vectors() / rows : 0;
+  if (count == 0 || stride == 0)
+    return success(); // nothing to read
+  if (rows == 0)
+    return op.emitError("looks up rows of a table that has none");
+  SmallVector<int32_t> identity(lanes);
+  for (uint32_t l = 0; l < lanes; ++l)
+    identity[l] = int32_t(l);
+  int64_t idsPerRow = ids.layout.cols;
+  for (int64_t n = 0; n < count; ++n) {
+    int64_t col = n % idsPerRow;
+    int64_t at = ids.at(n / idsPerRow, col / lanes);
+    int32_t lane = int32_t(col % lanes);
+    // Row n of the output is the table's row, vector by vector.
+    for (int64_t j = 0; j < stride; ++j) {
+      Value index = permute(loc, read(loc, at, i32), Value(), *west,
+                            identity, i32);
+      Value row = hisa::GatherOp::create(
+          b, loc, vec(), index, lane, table.base + j, stride, rows,
+          dtype(type), IntegerAttr(), hisa::StreamAttr());
+      write(loc, permute(loc, row, Value(), *east, identity, type),
+            out.base + n * stride + j, type);
+    }
+  }
+  return success();
 }
 
 struct ConvertHTileToHIsaPass

@@ -8,10 +8,10 @@
 // and sum along the positions. Exactly one term is non-zero, so the sum is
 // the picked element itself. An index outside [-N, N) matches no position
 // and gives 0 (ONNX leaves it undefined). A lookup along axis 0 of a
-// constant, finite f32 table (an embedding) is instead a one-hot matrix
-// times the table on the matrix unit, which never holds the selection of
-// every row. Gathers by constant indices stay as they are: they lower to
-// switch-unit moves.
+// constant table (an embedding) instead becomes hgraph.gather_rows, which
+// the chip runs by reading each row at its index, and where an index out
+// of range is an error at run time. Gathers by constant indices stay as
+// they are: they lower to switch-unit moves.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,7 +23,6 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 
-#include <cmath>
 
 using namespace mlir;
 using namespace hetc;
@@ -102,30 +101,13 @@ Value select(PatternRewriter &rewriter, Location loc, Value indices,
       rewriter.getDenseI64ArrayAttr({last}), rewriter.getBoolAttr(false));
 }
 
-/// Whether `table` is a constant f32 tensor whose values are all finite:
-/// then a row picked by a one-hot product is exact (1 * x plus zeros),
-/// while an infinity or NaN anywhere would spill into every row (0 * inf).
-bool isFiniteF32Constant(Value table) {
-  DenseElementsAttr values;
-  if (!matchPattern(table, m_Constant(&values)) ||
-      !values.getElementType().isF32())
-    return false;
-  if (values.isSplat())
-    return values.getSplatValue<APFloat>().isFinite();
-  return llvm::all_of(values.getValues<float>(),
-                      [](float v) { return std::isfinite(v); });
-}
-
-/// gather(table, idx, axis = 0) on a constant, finite f32 table of V rows,
-/// the form of an embedding lookup: a one-hot matrix [idx..., V] (1 where
-/// the position is the index) times the table seen as [V, rest] on the
-/// matrix unit. Its cost grows with indices x V plus indices x rest, not
-/// with their product as the selection below does: for 128 tokens of a
-/// 30522 x 256 table the selection would hold 10^9 elements, the product
-/// needs 3.9 M for the one-hot rows. An index outside [-V, V) picks no row
-/// and gives zeros, as the selection does.
-struct DecomposeEmbeddingGather : OpRewritePattern<GatherOp> {
-  DecomposeEmbeddingGather(MLIRContext *context)
+/// gather(table, idx, axis = 0) on a constant table of rank 2 or more, the
+/// form of an embedding lookup: hgraph.gather_rows of the indices with
+/// negative ones counted from the end. The chip reads each row by its
+/// index (MEM_GATHER), so the cost grows with the rows read, not with the
+/// table; an index outside [-V, V) stops the program with an error.
+struct DecomposeTableLookup : OpRewritePattern<GatherOp> {
+  DecomposeTableLookup(MLIRContext *context)
       : OpRewritePattern(context, /*benefit=*/2) {}
 
   LogicalResult matchAndRewrite(GatherOp op,
@@ -134,33 +116,13 @@ struct DecomposeEmbeddingGather : OpRewritePattern<GatherOp> {
       return rewriter.notifyMatchFailure(op, "constant indices");
     auto inType = op.getInput().getType();
     if (op.getAxis() != 0 || inType.getRank() < 2 ||
-        !isFiniteF32Constant(op.getInput()))
+        !isConstant(op.getInput()))
       return rewriter.notifyMatchFailure(
-          op, "not a lookup in a constant finite f32 table along axis 0");
-    Location loc = op.getLoc();
-    int64_t n = inType.getDimSize(0);
-    int64_t rest = inType.getNumElements() / std::max<int64_t>(n, 1);
-    int64_t count = op.getIndices().getType().getNumElements();
-    Type f32 = rewriter.getF32Type();
-    Value index = reshapeTo(rewriter, loc,
-                            wrapNegative(rewriter, loc, op.getIndices(), n),
-                            {count, 1});
-    Value iota = positionsConstant(
-        rewriter, loc, op.getIndices().getType().getElementType(), n);
-    Value onehot = EqualOp::create(
-        rewriter, loc, shaped({count, n}, rewriter.getI1Type()), index, iota);
-    auto scalar = shaped({}, f32);
-    Value one = ConstantOp::create(
-        rewriter, loc, DenseElementsAttr::get(scalar, APFloat(1.0f)));
-    Value zero = ConstantOp::create(
-        rewriter, loc, DenseElementsAttr::get(scalar, APFloat(0.0f)));
-    Value rows = WhereOp::create(rewriter, loc, shaped({count, n}, f32),
-                                 onehot, one, zero);
-    Value table = reshapeTo(rewriter, loc, op.getInput(), {n, rest});
-    Value picked = MatMulOp::create(rewriter, loc, shaped({count, rest}, f32),
-                                    rows, table);
-    rewriter.replaceOp(op, reshapeTo(rewriter, loc, picked,
-                                     op.getType().getShape()));
+          op, "not a lookup in a constant table along axis 0");
+    Value index = wrapNegative(rewriter, op.getLoc(), op.getIndices(),
+                               inType.getDimSize(0));
+    rewriter.replaceOpWithNewOp<GatherRowsOp>(op, op.getType(),
+                                              op.getInput(), index);
     return success();
   }
 };
@@ -241,6 +203,6 @@ struct DecomposeDynamicGatherElements : OpRewritePattern<GatherElementsOp> {
 } // namespace
 
 void hetc::populateDecomposeGatherPatterns(RewritePatternSet &patterns) {
-  patterns.add<DecomposeEmbeddingGather, DecomposeDynamicGather,
+  patterns.add<DecomposeTableLookup, DecomposeDynamicGather,
                DecomposeDynamicGatherElements>(patterns.getContext());
 }

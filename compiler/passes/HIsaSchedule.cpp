@@ -7,7 +7,10 @@
 //     and the dispatcher: at most `dispatch.per_cycle` instructions issue
 //     in any cycle, so that the dispatcher can always place each one in
 //     its queue the cycle before (docs/isa.md, rule 9);
-//   - transfers: a !hisa.vec value, from its producer to its readers;
+//   - transfers: a !hisa.vec value, from its producer to its readers; a
+//     gather is one op per slice of its chain, each a reader of the index,
+//     and the one nearest the index's producer stands for the chain as
+//     the producer of the row (docs/isa.md, "Indexed reads");
 //   - dependences: SRAM read/write order per address (DMA_IN writes,
 //     DMA_OUT reads), a plane's weight loads against the matmuls that use
 //     (or must finish before) them, and each DMA engine's instructions in
@@ -47,6 +50,9 @@ public:
   sched::Problem problem;
   /// The hisa op of each scheduling op id; null for barriers.
   std::vector<Operation *> opOf;
+  /// Per scheduling op id: whether it is a gather's instruction other than
+  /// the one that stands for the chain (whose cycle the op carries).
+  std::vector<bool> chainMember;
 
 private:
   sched::ResourceId resource(const std::string &name, uint32_t capacity) {
@@ -58,6 +64,7 @@ private:
   sched::OpId addOp(Operation *op, int64_t latency, int64_t position,
                     std::vector<sched::ResourceId> uses) {
     opOf.push_back(op);
+    chainMember.push_back(false);
     sched::OpId id = problem.addOperation(
         op ? op->getName().getStringRef().str() + "#" +
                  std::to_string(opOf.size() - 1)
@@ -67,6 +74,8 @@ private:
       idOf[op] = id;
     return id;
   }
+  /// Adds a gather's chain: one op per slice holding rows of its table.
+  LogicalResult addGather(hisa::GatherOp op);
   /// Orders an access to SRAM `address` after the earlier ones; a write
   /// stores `latency` cycles after it issues.
   void addMemoryAccess(sched::OpId id, int64_t address, bool isWrite,
@@ -94,6 +103,17 @@ private:
   const chip::ChipSpec &chip;
   std::map<std::string, sched::ResourceId> resources;
   DenseMap<Operation *, sched::OpId> idOf;
+  /// Every scheduling op of a gather's chain, the one standing for it
+  /// first, and where the chain ends away from the index.
+  struct Chain {
+    std::vector<sched::OpId> ops;
+    int64_t near = 0, far = 0;
+    /// Whether the index, and so the row, flows east.
+    bool east = true;
+  };
+  DenseMap<Operation *, Chain> chains;
+  /// The SRAM ranges [begin, end) that constants fill.
+  std::vector<std::pair<int64_t, int64_t>> constantRanges;
   std::map<int64_t, AddressState> addresses;
   std::map<int32_t, PlaneState> planes;
   /// The latest instruction of each DMA engine.
@@ -189,9 +209,72 @@ void ProblemBuilder::addLinkOrder(sched::OpId id, int32_t link, bool isSend) {
   state.recvs.push_back(id);
 }
 
+LogicalResult ProblemBuilder::addGather(hisa::GatherOp op) {
+  int64_t table = op.getTable(), stride = op.getStride(), rows = op.getRows();
+  int64_t last = table + (rows - 1) * stride;
+  if (!llvm::any_of(constantRanges, [&](std::pair<int64_t, int64_t> range) {
+        return range.first <= table && last < range.second;
+      }))
+    return op.emitError("gathers from vectors ")
+           << table << " to " << last
+           << ", which no constant holds; a gather reads constant tables "
+              "only (the scheduler orders it against no write)";
+  Operation *source = op.getIndex().getDefiningOp();
+  auto it = source ? idOf.find(source) : idOf.end();
+  if (it == idOf.end())
+    return op.emitError("its index has no producing instruction");
+  int64_t from = problem.getOperation(it->second).position;
+  std::vector<GatherBand> bands = gatherBands(table, stride, rows, chip);
+  bool east = bands.front().position > from;
+  if (llvm::any_of(bands, [&](const GatherBand &band) {
+        return (band.position > from) != east || band.position == from;
+      }))
+    return op.emitError("its index comes from floorplan position ")
+           << from << ", among the MEM slices of its table (positions "
+           << bands.front().position << " to " << bands.back().position
+           << "); it must come from beyond them on one side";
+  // Nearest the index first: that op stands for the chain.
+  if (!east)
+    std::reverse(bands.begin(), bands.end());
+  uint32_t ports = chip.proto().memory().accesses_per_bank_per_cycle();
+  Chain chain;
+  for (const GatherBand &band : bands) {
+    // The address is known only at issue: every bank port of the slice.
+    std::vector<sched::ResourceId> uses;
+    for (uint32_t b = 0; b < chip.proto().memory().banks_per_slice(); ++b) {
+      sched::ResourceId bank =
+          resource("slice" + std::to_string(band.slice) + ".bank" +
+                       std::to_string(b),
+                   ports);
+      uses.insert(uses.end(), ports, bank);
+    }
+    uses.push_back(resource("dispatch", chip.proto().dispatch().per_cycle()));
+    sched::OpId id = addOp(op, chip.proto().latency().mem_read(),
+                           band.position, std::move(uses));
+    chainMember.back() = !chain.ops.empty();
+    chain.ops.push_back(id);
+  }
+  chain.near = bands.front().position;
+  chain.far = bands.back().position;
+  chain.east = east;
+  idOf[op] = chain.ops.front();
+  chains[op] = std::move(chain);
+  return success();
+}
+
 LogicalResult ProblemBuilder::add(Operation *op) {
   if (failed(checkInstruction(op, chip)))
     return failure();
+  if (auto constant = dyn_cast<hisa::ConstantOp>(op)) {
+    auto type = cast<ShapedType>(constant.getValue().getType());
+    int64_t vectors = layoutOf(type.getShape(), chip.lanes()).vectors();
+    constantRanges.push_back(
+        {int64_t(constant.getAddress()),
+         int64_t(constant.getAddress()) + vectors});
+    return success();
+  }
+  if (auto gather = dyn_cast<hisa::GatherOp>(op))
+    return addGather(gather);
   std::optional<InstructionInfo> info = describeInstruction(op, chip);
   if (!info)
     return success();
@@ -236,16 +319,34 @@ LogicalResult ProblemBuilder::add(Operation *op) {
 
 LogicalResult ProblemBuilder::addTransfers() {
   for (auto [id, op] : llvm::enumerate(opOf)) {
-    if (!op || op->getNumResults() == 0)
+    if (!op || op->getNumResults() == 0 || chainMember[id])
       continue;
     Value value = op->getResult(0);
     if (value.use_empty())
       return op->emitError("emits a vector that no instruction reads");
+    auto chain = chains.find(op);
     std::vector<sched::OpId> consumers;
     for (Operation *user : value.getUsers()) {
-      sched::OpId consumer = idOf.lookup(user);
-      if (llvm::find(consumers, consumer) == consumers.end())
-        consumers.push_back(consumer);
+      auto readers = chains.find(user);
+      std::vector<sched::OpId> ids =
+          readers == chains.end() ? std::vector<sched::OpId>{idOf.lookup(user)}
+                                  : readers->second.ops;
+      for (sched::OpId consumer : ids) {
+        // A gather's row may come from its farthest slice: every reader
+        // must be beyond that one.
+        int64_t at = problem.getOperation(consumer).position;
+        if (chain != chains.end() &&
+            (chain->second.east ? at <= chain->second.far
+                                : at >= chain->second.far))
+          return user->emitError("reads a gathered row at floorplan "
+                                 "position ")
+                 << at << ", not beyond the slices of the table (positions "
+                 << std::min(chain->second.near, chain->second.far) << " to "
+                 << std::max(chain->second.near, chain->second.far)
+                 << ") away from its index";
+        if (llvm::find(consumers, consumer) == consumers.end())
+          consumers.push_back(consumer);
+      }
     }
     llvm::sort(consumers);
     problem.addTransfer(sched::OpId(id), consumers);
@@ -293,7 +394,8 @@ struct HIsaSchedulePass : hetc::impl::HIsaScheduleBase<HIsaSchedulePass> {
       if (!op)
         continue;
       ++instructions;
-      op->setAttr("cycle", b.getI64IntegerAttr(result->cycles[id]));
+      if (!builder.chainMember[id])
+        op->setAttr("cycle", b.getI64IntegerAttr(result->cycles[id]));
     }
     for (auto [id, transfer] :
          llvm::enumerate(builder.problem.getTransfers())) {

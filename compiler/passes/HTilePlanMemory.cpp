@@ -30,7 +30,7 @@ Operation *storageOf(Value value) {
 bool isKernel(Operation *op) {
   return isa<htile::BinaryOp, htile::UnaryOp, htile::CastOp, htile::SelectOp,
              htile::MatMulOp, htile::SoftmaxOp, htile::TransposeOp,
-             htile::ReduceOp, htile::GatherOp>(op);
+             htile::ReduceOp, htile::GatherOp, htile::GatherRowsOp>(op);
 }
 
 struct HTilePlanMemoryPass

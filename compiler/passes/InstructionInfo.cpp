@@ -41,8 +41,25 @@ LogicalResult hetc::checkInstruction(Operation *op,
                << chip.name() << "' has " << chip.lanes() << " lanes";
     return success();
   };
+  auto checkGather = [&](hisa::GatherOp g) -> LogicalResult {
+    uint64_t total = chip.totalVectors();
+    uint64_t table = uint64_t(g.getTable()), stride = uint64_t(g.getStride()),
+             rows = uint64_t(g.getRows());
+    if (table >= total || stride > total || rows > total ||
+        (rows - 1) * stride >= total - table)
+      return op->emitError("table of ")
+             << rows << " rows of " << stride << " vectors at " << table
+             << " is not inside SRAM (chip '" << chip.name() << "' has "
+             << total << " vectors)";
+    if (uint32_t(g.getLane()) >= chip.lanes())
+      return op->emitError("lane ")
+             << g.getLane() << " is not a lane of chip '" << chip.name()
+             << "', which has " << chip.lanes();
+    return success();
+  };
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
       .Case([&](hisa::ReadOp r) { return checkAddress(r.getAddress()); })
+      .Case([&](hisa::GatherOp g) { return checkGather(g); })
       .Case([&](hisa::PermuteOp p) { return checkPermute(p); })
       .Case([&](hisa::WriteOp w) { return checkAddress(w.getAddress()); })
       .Case([&](hisa::LoadWeightsOp l) { return checkPlane(l.getPlane()); })
@@ -64,6 +81,23 @@ LogicalResult hetc::checkInstruction(Operation *op,
         return checkAddress(d.getAddress());
       })
       .Default([](Operation *) { return success(); });
+}
+
+std::vector<hetc::GatherBand> hetc::gatherBands(int64_t table, int64_t stride,
+                                                int64_t rows,
+                                                const chip::ChipSpec &chip) {
+  std::vector<GatherBand> bands;
+  int64_t perSlice = int64_t(chip.vectorsPerSlice());
+  int64_t row = 0;
+  while (row < rows) {
+    uint32_t slice = chip.sliceOf(uint64_t(table + row * stride));
+    // The first row whose vector lies past this slice.
+    int64_t sliceEnd = int64_t(slice + 1) * perSlice;
+    int64_t end = std::min(rows, (sliceEnd - table + stride - 1) / stride);
+    bands.push_back({slice, int64_t(chip.slicePosition(slice)), row, end});
+    row = end;
+  }
+  return bands;
 }
 
 std::optional<hetc::InstructionInfo>

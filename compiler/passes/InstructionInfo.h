@@ -15,6 +15,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace hetc {
 
@@ -34,6 +35,21 @@ struct InstructionInfo {
   uint32_t occupancy = 1;
 };
 
+/// One MEM_GATHER of a gather's chain: a slice holding rows of the table,
+/// and the rows [rowBegin, rowEnd) it holds.
+struct GatherBand {
+  uint32_t slice = 0;
+  int64_t position = 0;
+  int64_t rowBegin = 0;
+  int64_t rowEnd = 0;
+};
+
+/// The chain of a gather from a table of `rows` rows of `stride` vectors,
+/// row 0 at `table` (which checkInstruction has found inside SRAM): one
+/// band per slice holding rows, in increasing slice order.
+std::vector<GatherBand> gatherBands(int64_t table, int64_t stride,
+                                    int64_t rows, const chip::ChipSpec &chip);
+
 /// Checks that `op`'s address, plane or switch (and a permute's lane map)
 /// fits `chip`; emits an error on
 /// `op` otherwise. Ops that are not instructions pass.
@@ -41,7 +57,8 @@ mlir::LogicalResult checkInstruction(mlir::Operation *op,
                                      const chip::ChipSpec &chip);
 
 /// The facts about `op`, which must have passed checkInstruction; nullopt
-/// when `op` is not an instruction.
+/// when `op` is not an instruction, or is a gather, which is a chain of
+/// them (see gatherBands).
 std::optional<InstructionInfo> describeInstruction(mlir::Operation *op,
                                                    const chip::ChipSpec &chip);
 

@@ -3,6 +3,7 @@
 #include "tools/hetc/KernelReport.h"
 
 #include "compiler/codegen/HetxEmitter.h"
+#include "compiler/dialects/hisa/IR/HIsa.h"
 #include "compiler/passes/InstructionInfo.h"
 
 #include "llvm/Support/Format.h"
@@ -20,27 +21,42 @@ std::vector<KernelStats> collectKernelStats(func::FuncOp func,
     std::map<std::string, std::pair<int64_t, uint32_t>> unitUses;
   };
   std::map<std::string, Accumulator> byNode;
-  for (Operation &op : func.getBody().front()) {
-    auto cycle = op.getAttrOfType<IntegerAttr>("cycle");
-    std::optional<InstructionInfo> info = describeInstruction(&op, chip);
-    if (!cycle || !info)
-      continue;
+  auto count = [&](Operation &op, int64_t issue, const InstructionInfo &info) {
     std::string node = codegen::nodeNameOf(op.getLoc());
     if (node.empty())
       node = "(no node)";
     Accumulator &acc = byNode[node];
     KernelStats &s = acc.stats;
-    int64_t issue = cycle.getInt();
     if (s.instructions == 0) {
       s.node = node;
       s.first = issue;
     }
     ++s.instructions;
     s.first = std::min(s.first, issue);
-    s.end = std::max(s.end, issue + info->latency);
-    auto &[uses, capacity] = acc.unitUses[info->unit];
-    uses += info->occupancy;
-    capacity = info->capacity;
+    s.end = std::max(s.end, issue + info.latency);
+    auto &[uses, capacity] = acc.unitUses[info.unit];
+    uses += info.occupancy;
+    capacity = info.capacity;
+  };
+  int64_t hop = chip.proto().streams().hop_cycles();
+  for (Operation &op : func.getBody().front()) {
+    auto cycle = op.getAttrOfType<IntegerAttr>("cycle");
+    if (!cycle)
+      continue;
+    if (auto gather = dyn_cast<hisa::GatherOp>(op)) {
+      // One MEM_GATHER per slice of the table, each taking its slice's
+      // ports, the farthest issuing last.
+      std::vector<GatherBand> bands = gatherBands(
+          gather.getTable(), gather.getStride(), gather.getRows(), chip);
+      int64_t span = (bands.back().position - bands.front().position) * hop;
+      for (const GatherBand &band : bands)
+        count(op, cycle.getInt(),
+              InstructionInfo{chip.proto().latency().mem_read() + span, 0,
+                              "slice" + std::to_string(band.slice), 1});
+      continue;
+    }
+    if (std::optional<InstructionInfo> info = describeInstruction(&op, chip))
+      count(op, cycle.getInt(), *info);
   }
   std::vector<KernelStats> kernels;
   for (auto &[node, acc] : byNode) {

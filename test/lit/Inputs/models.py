@@ -106,6 +106,21 @@ def mlp(path):
     _save(nodes, [_t("x", [2, 16])], [_t("y", [2, 10])], inits, path)
 
 
+def embedding(path):
+    """A lookup of token ids in a 300 x 24 embedding table (rows of two
+    vectors on test-chip), scaled: Gather along axis 0 of a constant."""
+    rng = np.random.default_rng(4)
+    table = numpy_helper.from_array(
+        rng.standard_normal((300, 24)).astype(np.float32), "table")
+    two = numpy_helper.from_array(np.array(2.0, np.float32), "two")
+    nodes = [
+        helper.make_node("Gather", ["table", "ids"], ["rows"], name="lookup", axis=0),
+        helper.make_node("Mul", ["rows", "two"], ["y"], name="scale"),
+    ]
+    ids = helper.make_tensor_value_info("ids", TensorProto.INT64, [2, 3])
+    _save(nodes, [ids], [_t("y", [2, 3, 24])], [table, two], path)
+
+
 def typed_ops(path):
     """Mod (both modes), Round, a comparison with Where, BitwiseAnd and
     BitwiseNot on int32 and float16 tensors."""

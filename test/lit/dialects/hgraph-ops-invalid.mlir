@@ -116,3 +116,21 @@ func.func @quant_zero_point(%x: tensor<4x3xf32>, %s: tensor<f32>, %z: tensor<1xi
   %1 = hgraph.quantize_linear %x, %s3, %z2 {axis = 1 : i64} : (tensor<4x3xf32>, tensor<3xf32>, tensor<2xi8>) -> tensor<4x3xi8>
   return %0 : tensor<4x3xi8>
 }
+
+// -----
+
+// Tests that gather_rows gives the indices' shape followed by a row's.
+func.func @gather_rows(%t: tensor<10x4xf32>, %i: tensor<3xi64>) -> tensor<3x5xf32> {
+  // expected-error @+1 {{result shape [3, 5] should be [3, 4]}}
+  %0 = hgraph.gather_rows %t, %i : (tensor<10x4xf32>, tensor<3xi64>) -> tensor<3x5xf32>
+  return %0 : tensor<3x5xf32>
+}
+
+// -----
+
+// Tests that gather_rows reads rows of a table of rank 2 or more.
+func.func @gather_rows_rank(%t: tensor<10xf32>, %i: tensor<3xi64>) -> tensor<3xf32> {
+  // expected-error @+1 {{table must have rank 2 or more}}
+  %0 = hgraph.gather_rows %t, %i : (tensor<10xf32>, tensor<3xi64>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}

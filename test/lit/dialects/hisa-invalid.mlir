@@ -239,3 +239,23 @@ func.func @add_float8() {
   %1 = hisa.vbinary add %0, %0 lanes 4 as f8E5M2
   return
 }
+
+// -----
+
+// Tests that a gather reads a table of at least one row of one vector,
+// by a lane that exists.
+func.func @bad_gather_stride() {
+  %0 = hisa.read 0 as i32
+  // expected-error @+1 {{stride and rows must be >= 1, got stride 0 and rows 4}}
+  %1 = hisa.gather %0 lane 0 table 8 stride 0 rows 4
+  return
+}
+
+// -----
+
+func.func @bad_gather_lane() {
+  %0 = hisa.read 0 as i32
+  // expected-error @+1 {{lane must be >= 0, got -2}}
+  %1 = hisa.gather %0 lane -2 table 8 stride 1 rows 4
+  return
+}

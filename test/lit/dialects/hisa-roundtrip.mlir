@@ -13,6 +13,10 @@ func.func @main() {
   %0 = hisa.read 0 at 3 on <east, 0>
   // CHECK: %[[C:.*]] = hisa.read 2{{$}}
   %1 = hisa.read 2
+  // CHECK: hisa.gather %[[X]] lane 3 table 2 stride 1 rows 1 at 5 on <east, 8>
+  %g = hisa.gather %0 lane 3 table 2 stride 1 rows 1 at 5 on <east, 8>
+  // CHECK: hisa.gather %[[X]] lane 0 table 2 stride 2 rows 4 as f16{{$}}
+  %h = hisa.gather %0 lane 0 table 2 stride 2 rows 4 as f16
   // CHECK: hisa.vbinary add %[[X]], %[[C]] lanes 16 at 7 on <west, 4>
   %2 = hisa.vbinary add %0, %1 lanes 16 at 7 on <west, 4>
   // CHECK: hisa.vunary sigmoid

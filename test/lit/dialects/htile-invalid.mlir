@@ -168,3 +168,27 @@ func.func @cast_rounding(%a: memref<4xf32>, %b: memref<4xf8E4M3FN>) {
   htile.cast ins(%a) outs(%b) rounding up : memref<4xf32>, memref<4xf8E4M3FN>
   return
 }
+
+// -----
+
+// Tests that a row lookup's output is the indices' shape then a row's.
+func.func @bad_gather_rows_shape() {
+  %t = htile.alloc : memref<10x8xf32>
+  %i = htile.alloc : memref<3xi64>
+  %o = htile.alloc : memref<3x4xf32>
+  // expected-error @+1 {{output shape must be the indices' shape followed by the table's row shape}}
+  htile.gather_rows ins(%t, %i) outs(%o) : (memref<10x8xf32>, memref<3xi64>) -> memref<3x4xf32>
+  return
+}
+
+// -----
+
+// Tests that the indices of a row lookup are integers.
+func.func @bad_gather_rows_indices() {
+  %t = htile.alloc : memref<10x8xf32>
+  %i = htile.alloc : memref<3xf32>
+  %o = htile.alloc : memref<3x8xf32>
+  // expected-error @+1 {{indices must be i32 or i64, got 'f32'}}
+  htile.gather_rows ins(%t, %i) outs(%o) : (memref<10x8xf32>, memref<3xf32>) -> memref<3x8xf32>
+  return
+}

@@ -276,3 +276,46 @@ func.func @gather() {
   htile.output "w", %w : memref<3x16xf32>
   return
 }
+
+// -----
+
+// Tests a lookup of two rows by run-time index: per row vector, the index
+// vector is read, turned east on switch 0 (west of every slice), gathered
+// from the table by its lane, turned west on switch 1 (east of every
+// slice) and written.
+// CHECK-LABEL: func.func @gather_rows()
+// CHECK: %[[I0:.*]] = hisa.read 4096 as i32
+// CHECK-NEXT: %[[T0:.*]] = hisa.permute %[[I0]] switch 0 map [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] as i32
+// CHECK-NEXT: %[[G0:.*]] = hisa.gather %[[T0]] lane 0 table 300 stride 1 rows 1500
+// CHECK-NEXT: %[[B0:.*]] = hisa.permute %[[G0]] switch 1 map [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]
+// CHECK-NEXT: hisa.write %[[B0]] to 5120
+// CHECK: hisa.gather %{{.*}} lane 1 table 300 stride 1 rows 1500
+// CHECK: hisa.write %{{.*}} to 5121
+// CHECK-NEXT: return
+func.func @gather_rows() {
+  %ids = htile.input "ids" {address = 4096 : i64} : memref<2xi64>
+  %t = htile.constant dense<0.5> : tensor<1500x16xf32> {address = 300 : i64} : memref<1500x16xf32>
+  %y = htile.alloc {address = 5120 : i64} : memref<2x16xf32>
+  htile.gather_rows ins(%t, %ids) outs(%y) : (memref<1500x16xf32>, memref<2xi64>) -> memref<2x16xf32>
+  htile.output "y", %y : memref<2x16xf32>
+  return
+}
+
+// -----
+
+// Tests that a row of two vectors is read vector by vector, with the
+// table's rows two vectors apart.
+// CHECK-LABEL: func.func @gather_wide_rows()
+// CHECK: hisa.gather %{{.*}} lane 0 table 64 stride 2 rows 10 as f16
+// CHECK: hisa.write %{{.*}} to 512 as f16
+// CHECK: hisa.gather %{{.*}} lane 0 table 65 stride 2 rows 10 as f16
+// CHECK: hisa.write %{{.*}} to 513 as f16
+// CHECK-NOT: hisa.gather
+func.func @gather_wide_rows() {
+  %ids = htile.input "ids" {address = 0 : i64} : memref<i32>
+  %t = htile.constant dense<1.0> : tensor<10x20xf16> {address = 64 : i64} : memref<10x20xf16>
+  %y = htile.alloc {address = 512 : i64} : memref<20xf16>
+  htile.gather_rows ins(%t, %ids) outs(%y) : (memref<10x20xf16>, memref<i32>) -> memref<20xf16>
+  htile.output "y", %y : memref<20xf16>
+  return
+}

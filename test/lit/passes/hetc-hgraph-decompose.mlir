@@ -284,22 +284,17 @@ func.func @gather_dynamic(%x: tensor<5x3xf32>, %i: tensor<2xi64>) -> tensor<2x3x
 
 // -----
 
-// Tests that a lookup in a constant, finite f32 table along axis 0 (an
-// embedding) becomes a one-hot matrix times the table, the table seen as
-// [rows, rest] (the reshape folds into the constant); the indices (negative ones wrapped) are flattened to one
-// column and the product reshaped to the result.
+// Tests that a lookup in a constant table along axis 0 (an embedding)
+// becomes gather_rows of the indices with negative ones counted from the
+// end: the chip reads the rows by index.
 // CHECK-LABEL: func.func @gather_embedding
 func.func @gather_embedding(%i: tensor<2x3xi64>) -> tensor<2x3x2x2xf32> {
-  // CHECK-DAG: %[[T:.*]] = hgraph.constant dense<{{\[\[}}1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00], {{.*}}> : tensor<5x4xf32>
-  // CHECK-DAG: %[[IOTA:.*]] = hgraph.constant dense<[0, 1, 2, 3, 4]> : tensor<5xi64>
-  // CHECK-DAG: %[[ONE:.*]] = hgraph.constant dense<1.000000e+00> : tensor<f32>
-  // CHECK-DAG: %[[ZERO:.*]] = hgraph.constant dense<0.000000e+00> : tensor<f32>
-  // CHECK: %[[IDX:.*]] = hgraph.where
-  // CHECK: %[[COL:.*]] = hgraph.reshape %[[IDX]] : tensor<2x3xi64> -> tensor<6x1xi64>
-  // CHECK: %[[HOT:.*]] = hgraph.equal %[[COL]], %[[IOTA]] : (tensor<6x1xi64>, tensor<5xi64>) -> tensor<6x5xi1>
-  // CHECK: %[[ROWS:.*]] = hgraph.where %[[HOT]], %[[ONE]], %[[ZERO]] : (tensor<6x5xi1>, tensor<f32>, tensor<f32>) -> tensor<6x5xf32>
-  // CHECK: %[[P:.*]] = hgraph.matmul %[[ROWS]], %[[T]] : (tensor<6x5xf32>, tensor<5x4xf32>) -> tensor<6x4xf32>
-  // CHECK: %[[R:.*]] = hgraph.reshape %[[P]] : tensor<6x4xf32> -> tensor<2x3x2x2xf32>
+  // CHECK-DAG: %[[T:.*]] = hgraph.constant dense<{{\[\[\[}}1.000000e+00, 2.000000e+00], {{.*}}> : tensor<5x2x2xf32>
+  // CHECK-DAG: %[[N:.*]] = hgraph.constant dense<5> : tensor<i64>
+  // CHECK: %[[NEG:.*]] = hgraph.less %arg0
+  // CHECK: %[[UP:.*]] = hgraph.add %arg0, %[[N]]
+  // CHECK: %[[IDX:.*]] = hgraph.where %[[NEG]], %[[UP]], %arg0
+  // CHECK: %[[R:.*]] = hgraph.gather_rows %[[T]], %[[IDX]] : (tensor<5x2x2xf32>, tensor<2x3xi64>) -> tensor<2x3x2x2xf32>
   // CHECK: return %[[R]]
   %t = hgraph.constant dense<[[[1.0, 2.0], [3.0, 4.0]], [[5.0, 6.0], [7.0, 8.0]], [[9.0, 10.0], [11.0, 12.0]], [[13.0, 14.0], [15.0, 16.0]], [[17.0, 18.0], [19.0, 20.0]]]> : tensor<5x2x2xf32>
   %0 = hgraph.gather %t, %i {axis = 0 : i64} : (tensor<5x2x2xf32>, tensor<2x3xi64>) -> tensor<2x3x2x2xf32>
@@ -308,15 +303,15 @@ func.func @gather_embedding(%i: tensor<2x3xi64>) -> tensor<2x3x2x2xf32> {
 
 // -----
 
-// Tests that a table holding an infinity keeps the selection: in a product
-// the infinity would spill into every row (0 * inf is NaN).
+// Tests that a table of any element type is read by index, infinities
+// included (nothing is multiplied).
 // CHECK-LABEL: func.func @gather_table_not_finite
-func.func @gather_table_not_finite(%i: tensor<2xi64>) -> tensor<2x2xf32> {
-  // CHECK-NOT: hgraph.matmul
-  // CHECK: hgraph.reduce sum
-  %t = hgraph.constant dense<[[1.0, 0x7F800000], [3.0, 4.0], [5.0, 6.0]]> : tensor<3x2xf32>
-  %0 = hgraph.gather %t, %i {axis = 0 : i64} : (tensor<3x2xf32>, tensor<2xi64>) -> tensor<2x2xf32>
-  return %0 : tensor<2x2xf32>
+func.func @gather_table_not_finite(%i: tensor<2xi32>) -> tensor<2x2xf16> {
+  // CHECK-NOT: hgraph.reduce
+  // CHECK: hgraph.gather_rows %{{.*}}, %{{.*}} : (tensor<3x2xf16>, tensor<2xi32>) -> tensor<2x2xf16>
+  %t = hgraph.constant dense<[[1.0, 0x7C00], [3.0, 4.0], [5.0, 6.0]]> : tensor<3x2xf16>
+  %0 = hgraph.gather %t, %i {axis = 0 : i64} : (tensor<3x2xf16>, tensor<2xi32>) -> tensor<2x2xf16>
+  return %0 : tensor<2x2xf16>
 }
 
 // -----

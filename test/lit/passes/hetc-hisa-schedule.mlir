@@ -138,3 +138,73 @@ func.func @bad_lane() {
   hisa.write %1 to 2
   return
 }
+
+// -----
+
+// Tests a gather's chain on test-chip: the table (rows 0-723 in slice 0
+// at position 2, the rest in slice 1 at 3) is read by the index turned
+// east on switch 0 (position 1): read at 0, at the switch at 0 + 1 + 6
+// hops = 7, on the stream at 9, so the chain issues at 10 on slice 0 (the
+// op's cycle) and 11 on slice 1; the row reaches switch 1 (position 11)
+// at 10 + 1 + 9 = 20 and slice 5 (position 8) at 20 + 2 + 3 = 25. Each
+// chain counts two instructions.
+// CHECK-LABEL: func.func @gather()
+// CHECK-SAME: hetc.instructions = 6 : i64
+// CHECK-SAME: hetc.predicted_cycles = 26 : i64
+func.func @gather() {
+  hisa.input "ids" at 4096 : tensor<2xi64>
+  hisa.constant at 300 dense<5.000000e-01> : tensor<1500x16xf32>
+  hisa.output "y" at 5120 : tensor<2x16xf32>
+  // CHECK: hisa.read 4096 as i32 at 0 on <west, 0>
+  // CHECK-NEXT: hisa.permute {{.*}} as i32 at 7 on <east, 0>
+  // CHECK-NEXT: hisa.gather %{{.*}} lane 0 table 300 stride 1 rows 1500 at 10 on <east, {{[0-9]+}}>
+  // CHECK-NEXT: hisa.permute {{.*}} at 20 on <west, 0>
+  // CHECK-NEXT: hisa.write %{{.*}} to 5120 at 25
+  %0 = hisa.read 4096 as i32
+  %1 = hisa.permute %0 switch 0 map [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] as i32
+  %2 = hisa.gather %1 lane 0 table 300 stride 1 rows 1500
+  %3 = hisa.permute %2 switch 1 map [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]
+  hisa.write %3 to 5120
+  return
+}
+
+// -----
+
+// Tests that a gather reads constant tables only.
+func.func @gather_not_constant() {
+  hisa.input "ids" at 4096 : tensor<2xi64>
+  hisa.input "table" at 300 : tensor<1500x16xf32>
+  %0 = hisa.read 4096 as i32
+  %1 = hisa.permute %0 switch 0 map [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] as i32
+  // expected-error @+1 {{gathers from vectors 300 to 1799, which no constant holds; a gather reads constant tables only}}
+  %2 = hisa.gather %1 lane 0 table 300 stride 1 rows 1500
+  hisa.write %2 to 5120
+  return
+}
+
+// -----
+
+// Tests that the index must come from beyond the table's slices.
+func.func @gather_index_among_slices() {
+  hisa.constant at 300 dense<5.000000e-01> : tensor<1500x16xf32>
+  hisa.constant at 1900 dense<1> : tensor<16xi32>
+  %0 = hisa.read 1900 as i32
+  // expected-error @+1 {{its index comes from floorplan position 3, among the MEM slices of its table (positions 2 to 3)}}
+  %1 = hisa.gather %0 lane 0 table 300 stride 1 rows 1500
+  hisa.write %1 to 5120
+  return
+}
+
+// -----
+
+// Tests that every reader of a gathered row is beyond the table's slices.
+func.func @gather_reader_among_slices() {
+  hisa.constant at 300 dense<5.000000e-01> : tensor<1500x16xf32>
+  hisa.constant at 4096 dense<1> : tensor<16xi32>
+  %0 = hisa.read 4096 as i32
+  %1 = hisa.permute %0 switch 0 map [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] as i32
+  %2 = hisa.gather %1 lane 0 table 300 stride 1 rows 1500
+  // expected-error @+1 {{reads a gathered row at floorplan position 2, not beyond the slices of the table (positions 2 to 3) away from its index}}
+  hisa.write %2 to 1
+  return
+}

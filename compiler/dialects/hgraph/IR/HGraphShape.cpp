@@ -189,6 +189,23 @@ LogicalResult GatherOp::verify() {
   return verifyShape(*this, getType().getShape(), expected);
 }
 
+LogicalResult GatherRowsOp::verify() {
+  ShapedType table = getTable().getType(), idx = getIndices().getType();
+  if (table.getRank() < 2)
+    return emitOpError("table must have rank 2 or more (rows of at least "
+                       "one dimension), got ")
+           << table;
+  if (failed(verifySameElement(*this, table, getType())))
+    return failure();
+  if (!idx.getElementType().isInteger(64) &&
+      !idx.getElementType().isInteger(32))
+    return emitOpError("indices must be i32 or i64, got ")
+           << idx.getElementType();
+  SmallVector<int64_t> expected(idx.getShape());
+  llvm::append_range(expected, table.getShape().drop_front());
+  return verifyShape(*this, getType().getShape(), expected);
+}
+
 OpFoldResult GatherOp::fold(FoldAdaptor adaptor) {
   std::optional<HostTensor> idx = HostTensor::read(adaptor.getIndices());
   if (!idx)

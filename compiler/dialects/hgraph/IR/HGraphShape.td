@@ -91,6 +91,30 @@ def HGraph_GatherOp : HGraph_Op<"gather", [Pure]> {
   let hasFolder = 1;
 }
 
+def HGraph_GatherRowsOp : HGraph_Op<"gather_rows", [Pure]> {
+  let summary = "Picks rows of a table by run-time index; an index outside the table is an error";
+  let description = [{
+    Row `i` of a table is `table[i]`, its slice along the first dimension.
+    The result shape is `indices + table[1:]`: result element
+    `[n..., r...]` is `table[indices[n...], r...]`. The indices must lie in
+    `[0, table rows)`; one outside stops the program at run time with an
+    error naming the op's node (the chip never substitutes a row or zero).
+    `hetc-hgraph-decompose` makes it of an ONNX Gather along axis 0 of a
+    constant table (an embedding lookup), after counting negative indices
+    from the end; it costs in proportion to the rows it reads.
+
+    ```mlir
+    %0 = hgraph.gather_rows %table, %ids : (tensor<30522x256xf32>, tensor<1x128xi64>) -> tensor<1x128x256xf32>
+    ```
+  }];
+  let arguments = (ins AnyStaticShapeTensor:$table, AnyStaticShapeTensor:$indices);
+  let results = (outs AnyStaticShapeTensor:$result);
+  let assemblyFormat = [{
+    $table `,` $indices attr-dict `:` `(` type($table) `,` type($indices) `)` `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 def HGraph_GatherElementsOp : HGraph_Op<"gather_elements", [Pure]> {
   let summary = "Picks single elements along one axis by index (ONNX GatherElements)";
   let description = [{

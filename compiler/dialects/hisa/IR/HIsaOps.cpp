@@ -148,6 +148,17 @@ LogicalResult ReadOp::verify() {
     return failure();
   return verifyAddress(*this, getAddress());
 }
+LogicalResult GatherOp::verify() {
+  if (failed(verifyDtype(*this, "gather", true, "")))
+    return failure();
+  if (int32_t(getLane()) < 0)
+    return emitOpError("lane must be >= 0, got ") << int32_t(getLane());
+  if (getStride() < 1 || getRows() < 1)
+    return emitOpError("stride and rows must be >= 1, got stride ")
+           << getStride() << " and rows " << getRows();
+  return verifyAddress(*this, getTable());
+}
+
 LogicalResult WriteOp::verify() {
   if (failed(verifyDtype(*this, "write", true, "")))
     return failure();

@@ -82,6 +82,42 @@ def HIsa_ReadOp : HIsa_Instruction<"read"> {
   let hasVerifier = 1;
 }
 
+def HIsa_GatherOp : HIsa_Instruction<"gather"> {
+  let summary = "MEM_GATHER chain: read the row of a table that an index names";
+  let description = [{
+    The table is `rows` rows of `stride` vectors, row 0's vector at
+    `table`; the row index is the i32 in lane `lane` of `index`. The result
+    is the vector at `table + index * stride`. An index outside
+    `[0, rows)` stops the program with an error naming the op's node.
+
+    One op is a whole chain of MEM_GATHER instructions (docs/isa.md,
+    "Indexed reads"), one on each MEM slice that holds rows of the table,
+    found from the chip's geometry. `cycle` is the issue cycle of the
+    instruction on the slice nearest the index's producer; the one on the
+    slice at floorplan position `p` issues `|p - p0| * hop_cycles` later,
+    as the index vector passes it. The index must come from beyond the
+    table's slices on one side, and every reader of the result must be
+    beyond them on the other. The table must be constant data: the
+    scheduler orders the chain against no write.
+
+    ```mlir
+    %2 = hisa.gather %1 lane 3 table 300 stride 1 rows 1500 at 10 on <east, 8>
+    %3 = hisa.gather %1 lane 0 table 64 stride 2 rows 90 as f16
+    ```
+  }];
+  let arguments = (ins HIsa_VecType:$index, I32Attr:$lane, I64Attr:$table,
+                       I64Attr:$stride, I64Attr:$rows,
+                       OptionalAttr<TypeAttr>:$dtype,
+                       OptionalAttr<I64Attr>:$cycle,
+                       OptionalAttr<HIsa_StreamAttr>:$stream);
+  let results = (outs HIsa_VecType:$result);
+  let assemblyFormat = [{
+    $index `lane` $lane `table` $table `stride` $stride `rows` $rows
+    (`as` $dtype^)? (`at` $cycle^)? (`on` $stream^)? attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
 def HIsa_WriteOp : HIsa_Instruction<"write"> {
   let summary = "MEM_WRITE: store a stream vector at `address`";
   let description = [{

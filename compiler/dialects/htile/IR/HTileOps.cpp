@@ -186,6 +186,27 @@ int64_t GatherOp::rowCount() {
   return cols ? int64_t(getIndices().size()) / cols : 0;
 }
 
+LogicalResult GatherRowsOp::verify() {
+  MemRefType table = getTable().getType(), idx = getIndices().getType(),
+             out = getOutput().getType();
+  if (table.getRank() < 2)
+    return emitOpError("table must have rank 2 or more, got ") << table;
+  if (table.getElementType() != out.getElementType())
+    return emitOpError("table element type ")
+           << table.getElementType() << " differs from the output's "
+           << out.getElementType();
+  if (!idx.getElementType().isInteger(64) &&
+      !idx.getElementType().isInteger(32))
+    return emitOpError("indices must be i32 or i64, got ")
+           << idx.getElementType();
+  SmallVector<int64_t> expected(idx.getShape());
+  llvm::append_range(expected, table.getShape().drop_front());
+  if (ArrayRef<int64_t>(expected) != out.getShape())
+    return emitOpError("output shape must be the indices' shape followed "
+                       "by the table's row shape");
+  return success();
+}
+
 LogicalResult GatherOp::verify() {
   if (getInputs().empty())
     return emitOpError("needs at least one input");

@@ -386,4 +386,35 @@ def HTile_GatherOp : HTile_Op<"gather"> {
   }];
 }
 
+def HTile_GatherRowsOp : HTile_Op<"gather_rows"> {
+  let summary = "Indexed-read kernel: output row block n = table row indices[n]";
+  let description = [{
+    `table` is a constant; its row `i` is `table[i]`, the slice along its
+    first dimension, whose rows of the innermost dimension lie one after
+    another in SRAM. For each index `n` (row-major over `indices`),
+    `output[n...]` takes row `indices[n...]`. An index outside
+    `[0, table rows)` stops the program with an error naming the kernel's
+    node.
+
+    On the chip each row vector is one MEM_GATHER chain (docs/isa.md,
+    "Indexed reads"): the index vector is read, turned towards the table
+    on the switch unit west of the MEM slices, passes every slice that
+    holds rows of the table, and the slice that holds the row emits it;
+    the switch unit east of the slices turns it to where it is written.
+    The cost grows with the rows read, not with the table.
+
+    ```mlir
+    htile.gather_rows ins(%table, %ids) outs(%out)
+        : (memref<1000x64xf32>, memref<1x8xi64>) -> memref<1x8x64xf32>
+    ```
+  }];
+  let arguments = (ins HTile_Buffer:$table, HTile_Buffer:$indices,
+                       HTile_Buffer:$output);
+  let assemblyFormat = [{
+    `ins` `(` $table `,` $indices `)` `outs` `(` $output `)` attr-dict
+    `:` `(` type($table) `,` type($indices) `)` `->` type($output)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // HETC_HTILE_OPS
