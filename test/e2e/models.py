@@ -399,6 +399,33 @@ def quant_int8(batch=4, dims=(20, 6), seed=10):
                   inits, "quant_int8")
 
 
+def embedding(seed=13, vocab=700, hidden=24, seq=5):
+    """Token and position embeddings summed, then a Gemm: Gather along axis
+    0 of constant tables by run-time ids (negative ids count from the end).
+    On test-chip the 700 x 24 table is two vectors a row and spans slices."""
+    rng = np.random.default_rng(seed)
+    inits = [
+        numpy_helper.from_array(_weights(rng, vocab, hidden), "tokens"),
+        numpy_helper.from_array(_weights(rng, seq, hidden), "positions"),
+        numpy_helper.from_array(np.arange(seq, dtype=np.int64), "pos_ids"),
+        numpy_helper.from_array(_weights(rng, hidden, 6), "w"),
+    ]
+    nodes = [
+        helper.make_node("Gather", ["tokens", "ids"], ["t"], name="token_embed", axis=0),
+        helper.make_node("Gather", ["positions", "pos_ids"], ["p"], name="pos_embed", axis=0),
+        helper.make_node("Add", ["t", "p"], ["h"], name="sum"),
+        helper.make_node("MatMul", ["h", "w"], ["y"], name="head"),
+    ]
+    inputs = [helper.make_tensor_value_info("ids", TensorProto.INT64, [2, seq])]
+    return _model(nodes, inputs,
+                  [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, seq, 6])],
+                  inits, "embedding")
+
+
+# Integer inputs are drawn from [-high, high): the valid ids of a table of
+# `high` rows, negative ones included.
+INDEX_RANGES = {"embedding": {"ids": 700}}
+
 MODELS = {
     "mlp_relu": (mlp_relu, {}),
     "mlp_gemm_softmax": (mlp_gemm_softmax, {}),
@@ -414,6 +441,7 @@ MODELS = {
     "long_attention": (lambda: attention_head(seq=40, seed=12), {}),
     "mlp_f16": (mlp_f16, {}),
     "quant_int8": (quant_int8, {}),
+    "embedding": (embedding, {}),
 }
 
 

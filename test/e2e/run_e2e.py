@@ -85,6 +85,8 @@ def shifted(artifact, index, delta, hetx_pb2):
         for src in inst.src:
             if src.HasField("producer"):
                 src.producer = new_index[src.producer]
+        if inst.opcode == hetx_pb2.MEM_GATHER:
+            inst.chain = new_index[inst.chain]
     copies = [hetx_pb2.Instruction() for _ in ordered]
     for copy, inst in zip(copies, ordered):
         copy.CopyFrom(inst)
@@ -130,8 +132,12 @@ def main():
         feeds, input_flags = {}, []
         for inp in model.graph.input:
             shape = [d.dim_value or dims[d.dim_param] for d in inp.type.tensor_type.shape.dim]
-            dtype = NUMPY_TYPES[inp.type.tensor_type.elem_type]
-            feeds[inp.name] = rng.uniform(-1, 1, shape).astype(dtype)
+            elem = inp.type.tensor_type.elem_type
+            if elem == onnx.TensorProto.INT64:
+                high = models.INDEX_RANGES[name][inp.name]
+                feeds[inp.name] = rng.integers(-high, high, shape, dtype=np.int64)
+            else:
+                feeds[inp.name] = rng.uniform(-1, 1, shape).astype(NUMPY_TYPES[elem])
             if name == "broadcasting" and inp.name == "col":
                 # Divisors away from zero keep the comparison meaningful.
                 feeds[inp.name] = np.sign(feeds[inp.name]) + feeds[inp.name]
