@@ -135,6 +135,7 @@ def check_model(name, args, work):
     row["cycles"] = field(r"predicted cycles:\s+(\d+)", out, int)
     row["us"] = field(r"predicted cycles:\s+\d+ \(([\d.]+) us", out)
     row["sram"] = field(r"SRAM peak:\s+(\d+ of \d+ vectors \([\d.]+%\))", out, str)
+    row["overhead"] = field(r"SRAM layout:.*\(overhead ([\d.]+)%\)", out)
 
     inputs = make_inputs(info)
     in_dir = os.path.join(work, name + "-in")
@@ -178,8 +179,8 @@ def check_model(name, args, work):
     return row
 
 
-def fmt(value, spec):
-    return "" if value is None else format(value, spec)
+def fmt(value, spec, suffix=""):
+    return "" if value is None else format(value, spec) + suffix
 
 
 def report(rows, args):
@@ -195,13 +196,15 @@ def report(rows, args):
         "",
         "Columns: parameters; compile wall time and peak memory; instructions; predicted "
         "cycles and microseconds (equal to the simulated ones for every model that runs); "
-        "SRAM peak of the chip's vectors; mean matrix-plane utilisation over the run; the "
+        "SRAM peak of the chip's vectors, and the layout's overhead there (the bytes of the "
+        "peak's vectors beyond the bytes of the tensors they hold: 32-bit lanes, rows padded "
+        "to whole vectors); mean matrix-plane utilisation over the run; the "
         "chip model's wall time against ONNX Runtime's (one CPU thread each); the worst "
         "error as a fraction of the tolerance.",
         "",
-        "| model | params | compile s | compile MiB | instructions | cycles | µs | SRAM peak "
+        "| model | params | compile s | compile MiB | instructions | cycles | µs | SRAM peak | layout overhead "
         "| matrix util | sim s / ORT s | error/tol | result |",
-        "|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---|",
+        "|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---|",
     ]
     for r in rows:
         ratio = (f"{r['sim_s']:.2f} / {r['ort_s']:.4f}" if r.get("ort_s") else "")
@@ -209,7 +212,7 @@ def report(rows, args):
         lines.append(
             f"| {r['name']} | {r['parameters'] / 1e6:.2f} M | {fmt(r.get('compile_s'), '.1f')} "
             f"| {fmt(r.get('compile_mib'), '.0f')} | {fmt(r.get('instructions'), 'd')} "
-            f"| {fmt(r.get('cycles'), 'd')} | {fmt(r.get('us'), '.1f')} | {r.get('sram') or ''} "
+            f"| {fmt(r.get('cycles'), 'd')} | {fmt(r.get('us'), '.1f')} | {r.get('sram') or ''} | {fmt(r.get('overhead'), '.1f', '%')} "
             f"| {fmt(r.get('matrix_util'), '.1f')}{'%' if r.get('matrix_util') is not None else ''} "
             f"| {ratio} | {fmt(r.get('error_ratio'), '.3f')} | {result} |")
     passed = sum(r["status"] == "pass" for r in rows)

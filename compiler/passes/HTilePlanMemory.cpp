@@ -119,6 +119,18 @@ struct HTilePlanMemoryPass
     for (auto [def, address] : llvm::zip(defs, *addresses))
       def->setAttr("address", builder.getI64IntegerAttr(address));
     func->setAttr("hetc.sram_peak_vectors", builder.getI64IntegerAttr(peak.size));
+    // What the tensors live at the peak hold in their own element width,
+    // against which the compile summary sets the bytes their vectors take.
+    int64_t tensorBytes = 0;
+    for (auto [def, b] : llvm::zip(defs, buffers)) {
+      if (b.first > peak.at || b.last < peak.at)
+        continue;
+      auto type = cast<MemRefType>(def->getResult(0).getType());
+      unsigned bits = type.getElementType().getIntOrFloatBitWidth();
+      tensorBytes += (type.getNumElements() * int64_t(std::max(bits, 8u)) + 7) / 8;
+    }
+    func->setAttr("hetc.sram_peak_tensor_bytes",
+                  builder.getI64IntegerAttr(tensorBytes));
     LLVM_DEBUG(llvm::dbgs() << "@" << func.getName() << ": " << buffers.size()
                             << " buffers, peak " << peak.size << " of "
                             << sram.capacity << " vectors\n");

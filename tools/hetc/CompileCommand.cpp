@@ -73,6 +73,18 @@ void printSummary(ModuleOp module, const chip::ChipSpec &spec,
                << spec.totalVectors() << " vectors ("
                << llvm::format("%.2f%%", 100.0 * sram / spec.totalVectors())
                << ")\n";
+  // The vectors' bytes against the tensors' own: 32-bit lanes for narrow
+  // types and rows padded to whole vectors make up the difference.
+  int64_t vectorBytes = sram * int64_t(spec.lanes()) * chip::kElementBytes;
+  int64_t tensorBytes = get("hetc.sram_peak_tensor_bytes");
+  llvm::outs() << "  SRAM layout:       " << vectorBytes
+               << " bytes hold tensors of " << tensorBytes << " bytes at the "
+               << "peak (overhead "
+               << llvm::format("%.1f%%",
+                               tensorBytes ? 100.0 * (vectorBytes - tensorBytes) /
+                                                 tensorBytes
+                                           : 0.0)
+               << ")\n";
 
   // Kernels by first cycle with --kernels; otherwise the three whose
   // bottleneck unit is idle for most of their span.

@@ -3,8 +3,10 @@
 // Tests that buffers spread over slices (8 vectors each) while there is
 // room, that a kernel's operands land in different slices, and that a
 // buffer whose life ended is reused: %e takes the slice of %a, dead after
-// the first unary.
+// the first unary. At the peak (the add) x, b and c are live: 24 vectors
+// holding 3 x 8 x 16 f32 elements, 1536 bytes.
 // CHECK-LABEL: func.func @main()
+// CHECK-SAME: hetc.sram_peak_tensor_bytes = 1536
 // CHECK-SAME: hetc.sram_peak_vectors = 24
 func.func @main() {
   // CHECK: htile.input "x" {address = 0 : i64} : memref<8x16xf32>

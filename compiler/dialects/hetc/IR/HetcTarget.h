@@ -19,12 +19,13 @@ namespace hetc::target {
 inline constexpr llvm::StringLiteral kChipAttrName = "hetc.chip";
 
 /// The figures the passes record on a function they compiled (integers):
-/// the most SRAM vectors live at once (hetc-htile-plan-memory), the
+/// the most SRAM vectors live at once and the bytes the tensors live then
+/// hold at their own element width (hetc-htile-plan-memory), the
 /// instruction count, the predicted cycles and the scheduler's lower bound
 /// (hetc-hisa-schedule); and the lower bound's reason (a string).
 inline constexpr llvm::StringLiteral kFunctionFigures[] = {
-    "hetc.sram_peak_vectors", "hetc.instructions", "hetc.predicted_cycles",
-    "hetc.lower_bound"};
+    "hetc.sram_peak_vectors", "hetc.sram_peak_tensor_bytes",
+    "hetc.instructions", "hetc.predicted_cycles", "hetc.lower_bound"};
 inline constexpr llvm::StringLiteral kLowerBoundReasonAttrName =
     "hetc.lower_bound_reason";
 

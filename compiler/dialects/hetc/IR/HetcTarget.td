@@ -20,7 +20,9 @@ def Hetc_Dialect : Dialect {
 
     The passes also record figures on each function they compile, which
     the compile summary and the artifact report: `hetc.sram_peak_vectors`
-    (the most SRAM vectors live at once), `hetc.instructions`,
+    (the most SRAM vectors live at once), `hetc.sram_peak_tensor_bytes`
+    (what the tensors live then hold at their own element width),
+    `hetc.instructions`,
     `hetc.predicted_cycles`, `hetc.lower_bound` (integers) and
     `hetc.lower_bound_reason` (a string). The dialect checks each `hetc.*`
     attribute's place and kind.
