@@ -15,6 +15,8 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/TypeSwitch.h"
+
+#include <numeric>
 #include "llvm/Support/MathExtras.h"
 
 #include <limits>
@@ -1147,16 +1149,92 @@ static bool planeTransposes(Type type) {
   return hisa::isFloatLane(type) || isByte(type);
 }
 
+/// A permutation with every run of input axes that stay adjacent and in
+/// order merged into one axis: [0, 2, 3, 1] of [1, 96, 56, 56] is [0, 2, 1]
+/// of [1, 96, 3136]. Unit axes join their neighbours.
+struct CollapsedPermutation {
+  SmallVector<int64_t> shape;
+  SmallVector<int64_t> perm;
+};
+static CollapsedPermutation collapse(ArrayRef<int64_t> shape,
+                                     ArrayRef<int64_t> perm) {
+  // Drop unit axes (they move nothing), then merge runs.
+  SmallVector<int64_t> kept;
+  for (int64_t axis : perm)
+    if (shape[axis] != 1)
+      kept.push_back(axis);
+  // Runs in output order: axis a continues the run when it follows the
+  // previous one in the input, skipping dropped unit axes.
+  SmallVector<SmallVector<int64_t>> runs;
+  for (int64_t axis : kept) {
+    if (!runs.empty()) {
+      int64_t last = runs.back().back();
+      bool adjacent = axis > last;
+      for (int64_t between = last + 1; adjacent && between < axis; ++between)
+        adjacent = shape[between] == 1;
+      if (adjacent) {
+        runs.back().push_back(axis);
+        continue;
+      }
+    }
+    runs.push_back({axis});
+  }
+  // The runs in input order give the collapsed input shape.
+  SmallVector<size_t> byInput(runs.size());
+  std::iota(byInput.begin(), byInput.end(), 0);
+  llvm::sort(byInput,
+             [&](size_t a, size_t b) { return runs[a][0] < runs[b][0]; });
+  CollapsedPermutation result;
+  SmallVector<int64_t> position(runs.size());
+  for (auto [i, run] : llvm::enumerate(byInput)) {
+    int64_t size = 1;
+    for (int64_t axis : runs[run])
+      size *= shape[axis];
+    result.shape.push_back(size);
+    position[run] = int64_t(i);
+  }
+  for (size_t run = 0; run < runs.size(); ++run)
+    result.perm.push_back(position[run]);
+  return result;
+}
+
 LogicalResult Lowering::lowerTranspose(hgraph::TransposeOp op) {
   ArrayRef<int64_t> perm = op.getPerm();
   int64_t rank = perm.size();
   bool keepsRows = rank == 0 || perm[rank - 1] == rank - 1;
   bool swapsInnermost = rank >= 2 && perm[rank - 1] == rank - 2 &&
                         perm[rank - 2] == rank - 1;
+  Type element = elementOf(op.getInput());
+  if (!keepsRows && !swapsInnermost && planeTransposes(element)) {
+    // A permutation that is a swap of the last two axes once adjacent axes
+    // merge (NCHW <-> NHWC) runs as that swap on the matrix unit between
+    // two regroupings, each a move of whole rows: far fewer instructions
+    // than assembling every output vector lane by lane.
+    CollapsedPermutation c =
+        collapse(op.getInput().getType().getShape(), perm);
+    int64_t n = int64_t(c.perm.size());
+    bool swap = n >= 2 && c.perm[n - 1] == n - 2 && c.perm[n - 2] == n - 1;
+    for (int64_t i = 0; swap && i + 2 < n; ++i)
+      swap = c.perm[i] == i;
+    if (swap) {
+      Location loc = op.getLoc();
+      Value input = regroup(loc, buffer(op.getInput()), c.shape);
+      SmallVector<int64_t> swapped(c.shape);
+      std::swap(swapped[n - 1], swapped[n - 2]);
+      auto outType = MemRefType::get(swapped, element);
+      Value out = alloc(outType, loc);
+      htile::TransposeOp::create(builder, loc, input, out,
+                                 identity(loc, element),
+                                 builder.getDenseI64ArrayAttr(c.perm));
+      buffers.map(op.getResult(),
+                  regroup(loc, out, op.getType().getShape()));
+      return success();
+    }
+  }
   // Other permutations assemble each output vector on a switch unit, as do
   // swaps of types the matrix unit does not multiply.
   if ((!keepsRows && !swapsInnermost) ||
-      (swapsInnermost && !planeTransposes(elementOf(op.getInput()))))
+      (swapsInnermost && !planeTransposes(element)))
     return lowerGather(op, op.getInput(), op.getResult(), [&] {
       return gather::transpose(op.getInput().getType().getShape(), perm,
                                op.getType().getShape());

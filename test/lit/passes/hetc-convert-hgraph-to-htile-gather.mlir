@@ -29,13 +29,17 @@ func.func @main(%a: tensor<2x3xf32> {hgraph.name = "a"}, %b: tensor<2x2xf32> {hg
 // -----
 
 // Tests that a transpose moving the innermost dimension elsewhere than
-// second-innermost becomes a gather, while a swap of the two innermost
-// dimensions stays a matrix-plane transpose; and that split gives one
-// gather per piece.
+// second-innermost is, once its unit axis is dropped and adjacent axes
+// merge, a swap of [2, 3] on the matrix plane, regrouped into [3, 2, 1];
+// that a swap of the two innermost dimensions stays a matrix-plane
+// transpose; and that split gives one gather per piece.
 // CHECK-LABEL: func.func @main()
 // CHECK: %[[X:.*]] = htile.input "x" : memref<2x1x3xf32>
+// CHECK: %[[V:.*]] = htile.view %[[X]] : memref<2x1x3xf32> to memref<2x3xf32>
+// CHECK: %[[S:.*]] = htile.alloc : memref<3x2xf32>
+// CHECK: htile.transpose ins(%[[V]]) outs(%[[S]]) identity(%{{.*}}) {perm = array<i64: 1, 0>}
 // CHECK: %[[T:.*]] = htile.alloc : memref<3x2x1xf32>
-// CHECK: htile.gather ins(%[[X]]) outs(%[[T]]) indices [0, 3, 1, 4, 2, 5] : (memref<2x1x3xf32>) -> memref<3x2x1xf32>
+// CHECK: htile.gather ins(%[[S]]) outs(%[[T]]) indices [0, 1, 2, 3, 4, 5] : (memref<3x2xf32>) -> memref<3x2x1xf32>
 // CHECK: %[[P0:.*]] = htile.alloc : memref<1x2x1xf32>
 // CHECK: htile.gather ins(%[[T]]) outs(%[[P0]]) indices [0, 1]
 // CHECK: %[[P1:.*]] = htile.alloc : memref<2x2x1xf32>
@@ -90,4 +94,23 @@ func.func @main(%x: tensor<2x3xf32> {hgraph.name = "x"}, %c: tensor<2x1xf32> {hg
   %2 = hgraph.gather %x, %ids {axis = 0 : i64} : (tensor<2x3xf32>, tensor<2xi64>) -> tensor<2x3xf32>
   %3 = hgraph.gather_elements %x, %eids {axis = 1 : i64} : (tensor<2x3xf32>, tensor<2x2xi64>) -> tensor<2x2xf32>
   return %0, %1, %2, %3 : tensor<2x6xf32>, tensor<2x2x2xf32>, tensor<2x3xf32>, tensor<2x2xf32>
+}
+
+// -----
+
+// Tests NCHW to NHWC, [0, 2, 3, 1] of [1, 4, 2, 3]: H and W merge, so it is
+// a swap of [4, 6] on the matrix plane between a regrouping of the input's
+// rows (3 to 6 elements) and a view of the result ([6, 4] as [1, 2, 3, 4]
+// keeps its rows). No element-by-element gather of the whole tensor.
+// CHECK-LABEL: func.func @nchw_to_nhwc()
+// CHECK: %[[X:.*]] = htile.input "x" : memref<1x4x2x3xf32>
+// CHECK: %[[R:.*]] = htile.alloc : memref<4x6xf32>
+// CHECK: htile.gather ins(%[[X]]) outs(%[[R]]) indices [0, 1, 2, {{.*}}, 23] : (memref<1x4x2x3xf32>) -> memref<4x6xf32>
+// CHECK: %[[S:.*]] = htile.alloc : memref<6x4xf32>
+// CHECK: htile.transpose ins(%[[R]]) outs(%[[S]]) identity(%{{.*}}) {perm = array<i64: 1, 0>}
+// CHECK: %[[Y:.*]] = htile.view %[[S]] : memref<6x4xf32> to memref<1x2x3x4xf32>
+// CHECK: htile.output "y", %[[Y]]
+func.func @nchw_to_nhwc(%x: tensor<1x4x2x3xf32> {hgraph.name = "x"}) -> (tensor<1x2x3x4xf32> {hgraph.name = "y"}) {
+  %0 = hgraph.transpose %x {perm = array<i64: 0, 2, 3, 1>} : tensor<1x4x2x3xf32> -> tensor<1x2x3x4xf32>
+  return %0 : tensor<1x2x3x4xf32>
 }
