@@ -52,30 +52,19 @@ void Machine::countBusy(UnitBusy &busy, Issue &issue, int64_t cycle) {
 }
 
 bool Machine::failBank(const Op &op, uint32_t index, int64_t cycle,
-                       const Issue &use) {
-  uint32_t bank = op.bank;
-  uint32_t limit = bankLimit;
+                       uint32_t bank, const Issue &use) {
+  std::string rule =
+      op.kind == OpClass::MemGather
+          ? "but a MEM_GATHER takes every bank port of its slice"
+          : "the chip allows " + std::to_string(bankLimit) +
+                " (memory.accesses_per_bank_per_cycle)";
   return fail("bank over-subscription", cycle, index,
               "bank " + std::to_string(bank) + " of MEM slice " +
                   std::to_string(op.unit) + " already serves " +
                   std::to_string(use.count) + " access" +
                   (use.count == 1 ? "" : "es") +
                   " at this cycle (the first is instruction " +
-                  text.instruction(use.first) + "); the chip allows " +
-                  std::to_string(limit) +
-                  " (memory.accesses_per_bank_per_cycle)");
-}
-
-bool Machine::failGatherBank(const Op &op, uint32_t index, int64_t cycle,
-                             uint32_t bank, const Issue &use) {
-  return fail("bank over-subscription", cycle, index,
-              "bank " + std::to_string(bank) + " of MEM slice " +
-                  std::to_string(op.unit) + " already serves " +
-                  std::to_string(use.count) + " access" +
-                  (use.count == 1 ? "" : "es") +
-                  " at this cycle (the first is instruction " +
-                  text.instruction(use.first) +
-                  "), but a MEM_GATHER takes every bank port of its slice");
+                  text.instruction(use.first) + "); " + rule);
 }
 
 bool Machine::failIndex(const Op &op, uint32_t index, int64_t cycle,
@@ -181,7 +170,7 @@ inline bool Machine::claimUnit(const Step &step) {
   case OpClass::MemWrite: {
     Issue &use = banks[step.bankIndex];
     if (use.cycle == cycle && use.count >= bankLimit)
-      return failBank(ops[index], index, cycle, use);
+      return failBank(ops[index], index, cycle, ops[index].bank, use);
     if (use.cycle != cycle)
       use = Issue{cycle, 0, index};
     ++use.count;
@@ -196,7 +185,7 @@ inline bool Machine::claimUnit(const Step &step) {
     Issue *slicePorts = &banks[size_t(step.unit) * banksPerSlice];
     for (uint32_t b = 0; b < banksPerSlice; ++b)
       if (slicePorts[b].cycle == cycle && slicePorts[b].count > 0)
-        return failGatherBank(ops[index], index, cycle, b, slicePorts[b]);
+        return failBank(ops[index], index, cycle, b, slicePorts[b]);
     for (uint32_t b = 0; b < banksPerSlice; ++b)
       slicePorts[b] = Issue{cycle, bankLimit, index};
     Issue &slice = sliceIssue[step.unit];

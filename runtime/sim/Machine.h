@@ -174,8 +174,10 @@ private:
   [[gnu::cold, gnu::noinline]] void
   failRead(const Op &op, uint32_t index, int which, int64_t cycle,
            const float *value, uint32_t producer, const MissedRead &missed);
+  /// `bank` of `op`'s slice already serves `use`'s accesses this cycle.
   [[gnu::cold, gnu::noinline]] bool failBank(const Op &op, uint32_t index,
-                                             int64_t cycle, const Issue &use);
+                                             int64_t cycle, uint32_t bank,
+                                             const Issue &use);
   [[gnu::cold, gnu::noinline]] bool failPlane(const Op &op, uint32_t index,
                                               int64_t cycle);
   [[gnu::cold, gnu::noinline]] bool failDma(const Op &op, uint32_t index,
@@ -192,10 +194,6 @@ private:
   bool executeGather(const Step &step, const float *indices);
   [[gnu::cold, gnu::noinline]] bool failIndex(const Op &op, uint32_t index,
                                               int64_t cycle, int64_t value);
-  [[gnu::cold, gnu::noinline]] bool failGatherBank(const Op &op,
-                                                   uint32_t index,
-                                                   int64_t cycle, uint32_t bank,
-                                                   const Issue &use);
   [[gnu::cold, gnu::noinline]] bool
   failWeightsInFlight(const Op &op, uint32_t index, int64_t cycle);
   static void countBusy(UnitBusy &busy, Issue &issue, int64_t cycle);
