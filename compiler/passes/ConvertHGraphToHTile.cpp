@@ -1619,15 +1619,13 @@ LogicalResult Lowering::lowerDepthwiseConv(hgraph::ConvOp op,
   // One channel per group and one output channel per channel: per kernel
   // element k, the input elements it meets at every output position are
   // gathered as [N, C, positions] (zero in the padding), scaled by the
-  // channel's weight k (a [C, 1] column, one vector per channel) and
-  // summed over k. The columns are constants while all of them take no
-  // more SRAM than one [N, C, positions] buffer; beyond that (49 x 768
-  // vectors for a 7 x 7 kernel over 768 channels, held for the whole
-  // program) the weights are one dense [K, C] constant and each kernel
-  // element's column is moved out of it, on the switch units, into a
-  // buffer that lives only for its product. Nothing is materialised beyond
-  // three output-sized buffers and the column, and the matrix unit is not
-  // used.
+  // channel's weight k (a [C, 1] column) and summed over k. The weights
+  // are one dense [K, C] constant; each kernel element's column is moved
+  // out of it into a buffer that lives only for its product (a [C, 1]
+  // constant per kernel element would hold one vector per channel for
+  // the whole program: 49 x 768 vectors for a 7 x 7 kernel over 768
+  // channels). Nothing is materialised beyond three output-sized buffers
+  // and the column, and the matrix unit is not used.
   Location loc = op.getLoc();
   Type f32 = builder.getF32Type();
   ArrayRef<int64_t> in = op.getInput().getType().getShape();
@@ -1646,12 +1644,7 @@ LogicalResult Lowering::lowerDepthwiseConv(hgraph::ConvOp op,
   for (int64_t c = 0; c < channels; ++c)
     for (int64_t k = 0; k < kernel; ++k)
       byKernel[k * channels + c] = values[c * kernel + k];
-  bool moveColumns =
-      kernel * channels >
-      layoutOf({batch, channels, positions}, chip.lanes()).vectors();
-  Value table = moveColumns
-                    ? constantBuffer(loc, {kernel, channels}, byKernel)
-                    : Value();
+  Value table = constantBuffer(loc, {kernel, channels}, byKernel);
   auto planes = MemRefType::get({batch, channels, positions}, f32);
   auto columnType = MemRefType::get({channels, 1}, f32);
   Value input = buffer(op.getInput());
@@ -1666,17 +1659,10 @@ LogicalResult Lowering::lowerDepthwiseConv(hgraph::ConvOp op,
       }
     Value taken = alloc(planes, loc);
     move(loc, ValueRange{input}, taken, map);
-    Value column;
-    if (moveColumns) {
-      for (int64_t c = 0; c < channels; ++c)
-        pick[c] = k * channels + c;
-      column = alloc(columnType, loc);
-      move(loc, ValueRange{table}, column, pick);
-    } else {
-      column = constantBuffer(
-          loc, {channels, 1},
-          ArrayRef<float>(byKernel).slice(k * channels, channels));
-    }
+    for (int64_t c = 0; c < channels; ++c)
+      pick[c] = k * channels + c;
+    Value column = alloc(columnType, loc);
+    move(loc, ValueRange{table}, column, pick);
     Value scaled = combine(loc, htile::BinaryKind::mul, taken, column);
     sum = sum ? combine(loc, htile::BinaryKind::add, sum, scaled) : scaled;
   }

@@ -82,17 +82,18 @@ func.func @conv(%x: tensor<1x1x3x3xf32>, %w: tensor<2x1x2x2xf32>, %b: tensor<2xf
 // Tests that a depthwise convolution (one channel per group, constant
 // weights) is a sum over kernel elements of the input elements each meets
 // at every output position (-1: padding), gathered as [N, C, positions]
-// and scaled by a [C, 1] column of that kernel element's weights, a
-// constant while all columns (one kernel element x 2 channels: 2 vectors)
-// take no more SRAM than one buffer (a [1, 2, 9] buffer: 2). No matrix
+// and scaled by that kernel element's weights: one dense [K, C] constant,
+// whose row k is moved into a [C, 1] column for its product. No matrix
 // unit.
 // CHECK-LABEL: func.func @depthwise
 func.func @depthwise(%x: tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32> {
+  // CHECK: %[[W:.*]] = htile.constant dense<{{\[\[}}5.000000e-01, 2.000000e+00]]> : tensor<1x2xf32>
   // CHECK: %[[T0:.*]] = htile.alloc : memref<1x2x9xf32>
   // CHECK: htile.gather ins(%{{.*}}) outs(%[[T0]]) indices [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17]
-  // CHECK: %[[W:.*]] = htile.constant dense<{{\[\[}}5.000000e-01], [2.000000e+00]]> : tensor<2x1xf32>
+  // CHECK: %[[C:.*]] = htile.alloc : memref<2x1xf32>
+  // CHECK: htile.gather ins(%[[W]]) outs(%[[C]]) indices [0, 1] : (memref<1x2xf32>) -> memref<2x1xf32>
   // CHECK: %[[S:.*]] = htile.alloc : memref<1x2x9xf32>
-  // CHECK: htile.binary mul ins(%[[T0]], %[[W]]) outs(%[[S]])
+  // CHECK: htile.binary mul ins(%[[T0]], %[[C]]) outs(%[[S]])
   // CHECK-NOT: htile.matmul
   // CHECK: htile.gather ins(%[[S]]) outs(%{{.*}}) indices [0, 1, 2, {{.*}}] : (memref<1x2x9xf32>) -> memref<1x2x3x3xf32>
   %w = hgraph.constant dense<[[[[0.5]]], [[[2.0]]]]> : tensor<2x1x1x1xf32>
@@ -102,10 +103,9 @@ func.func @depthwise(%x: tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32> {
 
 // -----
 
-// Tests that where the columns would outweigh a buffer (4 kernel elements
-// x 2 channels: 8 vectors, against 2) the weights are one dense [4, 2]
-// constant and kernel element k's column is moved out of its row k
-// (k * 2 + c) for the k-th product; still no matrix unit.
+// Tests that each kernel element takes its own row of the weights: row k
+// of the [4, 2] constant (k * 2 + c) for the k-th product, whatever the
+// kernel's size; still no matrix unit.
 // CHECK-LABEL: func.func @depthwise_kernel
 func.func @depthwise_kernel(%x: tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32> {
   // CHECK: htile.constant dense<{{\[\[}}1.000000e+00, 1.000000e+01], [2.000000e+00, 2.000000e+01], [3.000000e+00, 3.000000e+01], [4.000000e+00, 4.000000e+01]]> : tensor<4x2xf32>
