@@ -1507,10 +1507,13 @@ LogicalResult Lowering::lowerConv(hgraph::ConvOp op) {
     return failure();
   DenseElementsAttr dense;
   bool constantWeight = matchPattern(op.getWeight(), m_Constant(&dense));
-  // Depthwise with constant weights on the vector unit (see
-  // lowerDepthwiseConv); the matrix path below would multiply 1 x K by
-  // K x positions per channel, after moving every channel's windows.
-  if (groups == in[1] && cg == 1 && mg == 1 && constantWeight)
+  // Depthwise on the vector unit while its per-kernel-element [C, 1] scale
+  // columns (one vector per channel each) take no more SRAM than one of
+  // its [N, C, positions] buffers; otherwise the matrix path below, whose
+  // weight is C vectors in all.
+  if (groups == in[1] && cg == 1 && mg == 1 && constantWeight &&
+      kernel * in[1] <=
+          layoutOf({batch, in[1], positions}, chip.lanes()).vectors())
     return lowerDepthwiseConv(op, w, dense, kernel, positions);
   // The weight as rows of C/g * K.
   Value weight;
@@ -1619,13 +1622,9 @@ LogicalResult Lowering::lowerDepthwiseConv(hgraph::ConvOp op,
   // One channel per group and one output channel per channel: per kernel
   // element k, the input elements it meets at every output position are
   // gathered as [N, C, positions] (zero in the padding), scaled by the
-  // channel's weight k (a [C, 1] column) and summed over k. The weights
-  // are one dense [K, C] constant; each kernel element's column is moved
-  // out of it into a buffer that lives only for its product (a [C, 1]
-  // constant per kernel element would hold one vector per channel for
-  // the whole program: 49 x 768 vectors for a 7 x 7 kernel over 768
-  // channels). Nothing is materialised beyond three output-sized buffers
-  // and the column, and the matrix unit is not used.
+  // channel's weight k (a [C, 1] column) and summed over k. Nothing is
+  // materialised beyond three output-sized buffers, and the matrix unit,
+  // which would multiply 1 x K by K x positions per channel, is not used.
   Location loc = op.getLoc();
   Type f32 = builder.getF32Type();
   ArrayRef<int64_t> in = op.getInput().getType().getShape();
@@ -1639,18 +1638,10 @@ LogicalResult Lowering::lowerDepthwiseConv(hgraph::ConvOp op,
   gather::Indices plane = gather::convColumns(in, w, out, 0, 0, 1);
   std::vector<float> values(weights.getValues<float>().begin(),
                             weights.getValues<float>().end());
-  // byKernel[k * C + c]: channel c's weight at kernel element k.
-  std::vector<float> byKernel(values.size());
-  for (int64_t c = 0; c < channels; ++c)
-    for (int64_t k = 0; k < kernel; ++k)
-      byKernel[k * channels + c] = values[c * kernel + k];
-  Value table = constantBuffer(loc, {kernel, channels}, byKernel);
   auto planes = MemRefType::get({batch, channels, positions}, f32);
-  auto columnType = MemRefType::get({channels, 1}, f32);
   Value input = buffer(op.getInput());
   Value sum;
   gather::Indices map(size_t(batch * channels * positions));
-  gather::Indices pick(static_cast<size_t>(channels), 0);
   for (int64_t k = 0; k < kernel; ++k) {
     for (int64_t nc = 0; nc < batch * channels; ++nc)
       for (int64_t p = 0; p < positions; ++p) {
@@ -1659,11 +1650,11 @@ LogicalResult Lowering::lowerDepthwiseConv(hgraph::ConvOp op,
       }
     Value taken = alloc(planes, loc);
     move(loc, ValueRange{input}, taken, map);
+    SmallVector<float> column(channels);
     for (int64_t c = 0; c < channels; ++c)
-      pick[c] = k * channels + c;
-    Value column = alloc(columnType, loc);
-    move(loc, ValueRange{table}, column, pick);
-    Value scaled = combine(loc, htile::BinaryKind::mul, taken, column);
+      column[c] = values[c * kernel + k];
+    Value scaled = combine(loc, htile::BinaryKind::mul, taken,
+                           constantBuffer(loc, {channels, 1}, column));
     sum = sum ? combine(loc, htile::BinaryKind::add, sum, scaled) : scaled;
   }
   if (Value bias = op.getBias())

@@ -80,20 +80,18 @@ func.func @conv(%x: tensor<1x1x3x3xf32>, %w: tensor<2x1x2x2xf32>, %b: tensor<2xf
 // -----
 
 // Tests that a depthwise convolution (one channel per group, constant
-// weights) is a sum over kernel elements of the input elements each meets
-// at every output position (-1: padding), gathered as [N, C, positions]
-// and scaled by that kernel element's weights: one dense [K, C] constant,
-// whose row k is moved into a [C, 1] column for its product. No matrix
-// unit.
+// weights) whose scale columns take no more SRAM than one of its buffers
+// (one kernel element x 2 channels: 2 vectors; a [1, 2, 9] buffer: 2) is a
+// sum over kernel elements of the input elements each meets at every
+// output position (-1: padding), gathered as [N, C, positions] and scaled
+// by a [C, 1] column of that kernel element's weights: no matrix unit.
 // CHECK-LABEL: func.func @depthwise
 func.func @depthwise(%x: tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32> {
-  // CHECK: %[[W:.*]] = htile.constant dense<{{\[\[}}5.000000e-01, 2.000000e+00]]> : tensor<1x2xf32>
   // CHECK: %[[T0:.*]] = htile.alloc : memref<1x2x9xf32>
   // CHECK: htile.gather ins(%{{.*}}) outs(%[[T0]]) indices [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17]
-  // CHECK: %[[C:.*]] = htile.alloc : memref<2x1xf32>
-  // CHECK: htile.gather ins(%[[W]]) outs(%[[C]]) indices [0, 1] : (memref<1x2xf32>) -> memref<2x1xf32>
+  // CHECK: %[[W:.*]] = htile.constant dense<{{\[\[}}5.000000e-01], [2.000000e+00]]> : tensor<2x1xf32>
   // CHECK: %[[S:.*]] = htile.alloc : memref<1x2x9xf32>
-  // CHECK: htile.binary mul ins(%[[T0]], %[[C]]) outs(%[[S]])
+  // CHECK: htile.binary mul ins(%[[T0]], %[[W]]) outs(%[[S]])
   // CHECK-NOT: htile.matmul
   // CHECK: htile.gather ins(%[[S]]) outs(%{{.*}}) indices [0, 1, 2, {{.*}}] : (memref<1x2x9xf32>) -> memref<1x2x3x3xf32>
   %w = hgraph.constant dense<[[[[0.5]]], [[[2.0]]]]> : tensor<2x1x1x1xf32>
@@ -103,18 +101,15 @@ func.func @depthwise(%x: tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32> {
 
 // -----
 
-// Tests that each kernel element takes its own row of the weights: row k
-// of the [4, 2] constant (k * 2 + c) for the k-th product, whatever the
-// kernel's size; still no matrix unit.
-// CHECK-LABEL: func.func @depthwise_kernel
-func.func @depthwise_kernel(%x: tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32> {
-  // CHECK: htile.constant dense<{{\[\[}}1.000000e+00, 1.000000e+01], [2.000000e+00, 2.000000e+01], [3.000000e+00, 3.000000e+01], [4.000000e+00, 4.000000e+01]]> : tensor<4x2xf32>
-  // CHECK-NOT: htile.matmul
-  // CHECK: indices [0, 1] : (memref<4x2xf32>) -> memref<2x1xf32>
-  // CHECK: indices [2, 3] : (memref<4x2xf32>) -> memref<2x1xf32>
-  // CHECK: indices [4, 5] : (memref<4x2xf32>) -> memref<2x1xf32>
-  // CHECK: indices [6, 7] : (memref<4x2xf32>) -> memref<2x1xf32>
-  // CHECK-NOT: htile.matmul
+// Tests that a depthwise convolution whose scale columns would outweigh
+// its buffers (4 kernel elements x 2 channels: 8 vectors, against 2) takes
+// the matrix path: one product per group of the weight row by the
+// gathered windows.
+// CHECK-LABEL: func.func @depthwise_matrix
+func.func @depthwise_matrix(%x: tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32> {
+  // CHECK-NOT: htile.binary mul
+  // CHECK: htile.matmul
+  // CHECK: htile.matmul
   %w = hgraph.constant dense<[[[[1.0, 2.0], [3.0, 4.0]]], [[[10.0, 20.0], [30.0, 40.0]]]]> : tensor<2x1x2x2xf32>
   %0 = hgraph.conv %x, %w {dilations = array<i64: 1, 1>, group = 2 : i64, pads = array<i64: 1, 1, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x2x3x3xf32>, tensor<2x1x2x2xf32>) -> tensor<1x2x3x3xf32>
   return %0 : tensor<1x2x3x3xf32>
