@@ -32,6 +32,7 @@ std::string unitKind(hetx::Opcode opcode, uint32_t unit) {
   switch (opcode) {
   case hetx::MEM_READ:
   case hetx::MEM_WRITE:
+  case hetx::MEM_GATHER:
     return "slice " + std::to_string(unit);
   case hetx::M_LOAD_WEIGHTS:
   case hetx::M_LOAD_WEIGHTS_COLUMN:
@@ -73,6 +74,11 @@ void disassemble(const hetx::Artifact &a, std::ostream &out) {
       out << " @" << in.address();
     if (in.opcode() == hetx::DMA_IN || in.opcode() == hetx::DMA_OUT)
       out << " host @" << in.host_address();
+    if (in.opcode() == hetx::MEM_GATHER)
+      out << " table @" << in.address() << " stride " << in.stride()
+          << " rows [" << in.row_begin() << ", " << in.row_end() << ") of "
+          << in.rows() << " by lane " << in.index_lane() << " chain #"
+          << in.chain();
     if (in.opcode() == hetx::M_LOAD_WEIGHTS ||
         in.opcode() == hetx::M_LOAD_WEIGHTS_COLUMN)
       out << " row " << in.row();
