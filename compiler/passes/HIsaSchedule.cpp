@@ -242,10 +242,7 @@ LogicalResult ProblemBuilder::addGather(hisa::GatherOp op) {
     // The address is known only at issue: every bank port of the slice.
     std::vector<sched::ResourceId> uses;
     for (uint32_t b = 0; b < chip.proto().memory().banks_per_slice(); ++b) {
-      sched::ResourceId bank =
-          resource("slice" + std::to_string(band.slice) + ".bank" +
-                       std::to_string(b),
-                   ports);
+      sched::ResourceId bank = resource(bankResource(band.slice, b), ports);
       uses.insert(uses.end(), ports, bank);
     }
     uses.push_back(resource("dispatch", chip.proto().dispatch().per_cycle()));

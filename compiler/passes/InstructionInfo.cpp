@@ -83,6 +83,10 @@ LogicalResult hetc::checkInstruction(Operation *op,
       .Default([](Operation *) { return success(); });
 }
 
+std::string hetc::bankResource(uint32_t slice, uint32_t bank) {
+  return "slice" + std::to_string(slice) + ".bank" + std::to_string(bank);
+}
+
 std::vector<hetc::GatherBand> hetc::gatherBands(int64_t table, int64_t stride,
                                                 int64_t rows,
                                                 const chip::ChipSpec &chip) {
@@ -107,8 +111,7 @@ hetc::describeInstruction(Operation *op, const chip::ChipSpec &chip) {
     uint32_t slice = chip.sliceOf(address);
     return InstructionInfo{
         latency, chip.slicePosition(slice),
-        "slice" + std::to_string(slice) + ".bank" +
-            std::to_string(chip.bankOf(address)),
+        bankResource(slice, chip.bankOf(address)),
         chip.proto().memory().accesses_per_bank_per_cycle()};
   };
   auto vector = [&](uint32_t latency) {

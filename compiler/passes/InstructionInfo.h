@@ -35,6 +35,10 @@ struct InstructionInfo {
   uint32_t occupancy = 1;
 };
 
+/// The scheduling resource of one bank of a MEM slice: "slice3.bank1". A
+/// read, a write and a gather that share a bank must name it alike.
+std::string bankResource(uint32_t slice, uint32_t bank);
+
 /// One MEM_GATHER of a gather's chain: a slice holding rows of the table,
 /// and the rows [rowBegin, rowEnd) it holds.
 struct GatherBand {
