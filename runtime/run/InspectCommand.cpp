@@ -72,10 +72,14 @@ void disassemble(const hetx::Artifact &a, std::ostream &out) {
     if (in.opcode() == hetx::MEM_READ || in.opcode() == hetx::MEM_WRITE ||
         in.opcode() == hetx::DMA_IN || in.opcode() == hetx::DMA_OUT)
       out << " @" << in.address();
+    if (in.part())
+      out << " part " << in.part();
     if (in.opcode() == hetx::DMA_IN || in.opcode() == hetx::DMA_OUT)
       out << " host @" << in.host_address();
     if (in.opcode() == hetx::MEM_GATHER)
-      out << " table @" << in.address() << " stride " << in.stride()
+      out << " table @" << in.address() << (in.part() ? " part " : "")
+          << (in.part() ? std::to_string(in.part()) : "") << " stride "
+          << in.stride()
           << " rows [" << in.row_begin() << ", " << in.row_end() << ") of "
           << in.rows() << " by lane " << in.index_lane() << " chain #"
           << in.chain();

@@ -48,10 +48,10 @@ void printUsage(std::ostream &out, const sim::SimStats &stats,
         << busyText(stats.slices[busiest].cycles, total) << ", average "
         << percent(sum, total * stats.slices.size()) << "\n";
   }
-  uint64_t bytes = stats.sramHighWater * chip.lanes() * chip::kElementBytes;
-  out << "SRAM high-water: " << stats.sramHighWater << " vectors (" << bytes
-      << " bytes), " << percent(stats.sramHighWater, chip.totalVectors())
-      << " of " << chip.totalVectors() << " vectors\n";
+  uint64_t capacity = chip.totalVectors() * chip.lanes() * chip::kElementBytes;
+  out << "SRAM high-water: " << stats.sramHighWater << " bytes, "
+      << percent(stats.sramHighWater, capacity) << " of " << capacity
+      << " bytes\n";
 }
 
 } // namespace hetc::run

@@ -69,7 +69,8 @@ std::string operandArgs(const hetx::Instruction &instr) {
   switch (instr.opcode()) {
   case hetx::MEM_READ:
   case hetx::MEM_WRITE:
-    return ",\"address\":" + std::to_string(instr.address());
+    return ",\"address\":" + std::to_string(instr.address()) +
+           (instr.part() ? ",\"part\":" + std::to_string(instr.part()) : "");
   case hetx::MEM_GATHER:
     return ",\"address\":" + std::to_string(instr.address()) +
            ",\"stride\":" + std::to_string(instr.stride()) +

@@ -72,6 +72,34 @@ inline std::optional<io::ElementType> elementTypeOf(hetx::DataType type) {
   }
 }
 
+/// The bytes a lane of `type` takes in SRAM (docs/isa.md, "Native width"):
+/// 4 for the 32-bit types and the integer types held as I32, 2 for F16 and
+/// BF16, 1 for the 8-bit and narrower types. A row holds 4 / laneBytes
+/// vectors of the type.
+inline uint32_t sramLaneBytes(io::ElementType type) {
+  switch (type) {
+  case io::ElementType::F16:
+  case io::ElementType::BF16:
+    return 2;
+  case io::ElementType::I8:
+  case io::ElementType::U8:
+  case io::ElementType::Bool:
+  case io::ElementType::F8E4M3FN:
+  case io::ElementType::F8E4M3FNUZ:
+  case io::ElementType::F8E5M2:
+  case io::ElementType::F8E5M2FNUZ:
+  case io::ElementType::F8E8M0:
+  case io::ElementType::F4E2M1:
+  case io::ElementType::I4:
+  case io::ElementType::U4:
+  case io::ElementType::I2:
+  case io::ElementType::U2:
+    return 1;
+  default:
+    return 4;
+  }
+}
+
 /// The int32 held in a lane word.
 inline int32_t intOfWord(float word) {
   int32_t value;

@@ -39,17 +39,24 @@ public:
                ? nullptr
                : pool.data() + size_t(it->second.slot) * lanes;
   }
+  /// Whether `address` holds a vector: host memory keeps one vector per
+  /// address whatever its type (`width` is the SRAM's notion).
+  bool holds(uint64_t address, uint32_t /*width*/) const {
+    return entries.count(address) != 0;
+  }
   /// Stores `data` (ignored without values) at `address`, landing at
   /// `storedAt`, on behalf of instruction `writer`.
   void write(uint64_t address, const float *data, uint32_t writer,
              int64_t storedAt) {
-    float *out = place(address, writer, storedAt);
+    float *out = place(address, 1, writer, storedAt);
     if (out && data)
       std::memcpy(out, data, sizeof(float) * lanes);
   }
   /// Records a store to `address` by `writer` landing at `storedAt` and
-  /// returns where its values go (null without values).
-  float *place(uint64_t address, uint32_t writer, int64_t storedAt) {
+  /// returns where its values go (null without values). One vector takes
+  /// one address whatever its type.
+  float *place(uint64_t address, uint32_t /*width*/, uint32_t writer,
+               int64_t storedAt) {
     auto [it, fresh] = entries.try_emplace(address);
     if (fresh) {
       it->second.slot = uint32_t(pool.size() / lanes);

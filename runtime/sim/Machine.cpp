@@ -94,10 +94,11 @@ bool Machine::executeGather(const Step &step, const float *indices) {
     if (row < op.rowBegin || row >= op.rowEnd)
       return complete(step); // another slice of the chain holds it
   }
-  uint64_t address = op.address + row * op.stride;
+  uint64_t address = op.word + row * op.stride * op.width;
   int64_t storedAt = sram.storedAt(address);
-  if (storedAt == Sram::kNever || storedAt > step.cycle)
-    return failSramRead(address, step.index, step.cycle);
+  if (storedAt == Sram::kNever || storedAt > step.cycle ||
+      !sram.holds(address, op.width))
+    return failSramRead(address, op.width, step.index, step.cycle);
   const float *lend = timingOnly ? nullptr : sram.fixedVector(address);
   float *out = streams.emit((step.dirs >> 3) & 1, step.dstGroup, step.position,
                             step.cycle + int64_t(step.latency), op.chain, lend);
@@ -358,24 +359,45 @@ void Machine::failRead(const Op &op, uint32_t index, int which, int64_t cycle,
   }
 }
 
-bool Machine::failSramRead(uint64_t address, uint32_t index, int64_t cycle) {
-  int64_t storedAt = sram.storedAt(address);
+bool Machine::failSramRead(uint64_t word, uint32_t width, uint32_t index,
+                           int64_t cycle) {
+  int64_t storedAt = sram.storedAt(word);
+  uint64_t row = word / 4;
+  std::string where = "address " + std::to_string(row);
+  if (width != 4)
+    where += " part " + std::to_string((word % 4) / width);
   if (storedAt == Sram::kNever)
     return fail("never-written read", cycle, index,
-                "address " + std::to_string(address) + " (bank " +
-                    std::to_string(chip.bankOf(address)) +
+                where + " (bank " + std::to_string(chip.bankOf(row)) +
                     ") was never written and holds no input or constant");
-  return fail("read of in-flight write", cycle, index,
-              "address " + std::to_string(address) +
-                  " is being written by instruction " +
-                  text.instruction(sram.writer(address)) +
-                  ", which stores at cycle " + std::to_string(storedAt));
+  if (storedAt > cycle)
+    return fail("read of in-flight write", cycle, index,
+                where + " is being written by instruction " +
+                    text.instruction(sram.writer(word)) +
+                    ", which stores at cycle " + std::to_string(storedAt));
+  // Name the latest write among the vector's words: the one that broke it.
+  uint64_t latest = word;
+  for (uint64_t k = 1; k < width; ++k)
+    if (sram.storedAt(word + k) > sram.storedAt(latest))
+      latest = word + k;
+  uint32_t writer = sram.writer(latest);
+  return fail("width mismatch", cycle, index,
+              "the instruction reads a vector of " + std::to_string(width) +
+                  (width == 1 ? " byte" : " bytes") + " a lane at " + where +
+                  ", but " +
+                  (writer == Sram::kPreloaded
+                       ? std::string("an input or constant placed before "
+                                     "cycle 0 holds those bytes")
+                       : "instruction " + text.instruction(writer) +
+                             " last wrote those bytes") +
+                  " as part of a vector of another width or place");
 }
 
 inline bool Machine::checkSramRead(const Step &step) {
   int64_t storedAt = sram.storedAt(step.address);
-  if (storedAt == Sram::kNever || storedAt > step.cycle)
-    return failSramRead(step.address, step.index, step.cycle);
+  if (storedAt == Sram::kNever || storedAt > step.cycle ||
+      !sram.holds(step.address, step.width))
+    return failSramRead(step.address, step.width, step.index, step.cycle);
   return true;
 }
 
@@ -395,7 +417,7 @@ bool Machine::executeDma(const Step &step) {
   if (op.opcode == hetx::DMA_OUT) {
     if (!checkSramRead(step))
       return false;
-    host.write(op.hostAddress, timingOnly ? nullptr : sram.vector(op.address),
+    host.write(op.hostAddress, timingOnly ? nullptr : sram.vector(op.word),
                index, done);
   } else {
     int64_t storedAt = host.storedAt(op.hostAddress);
@@ -409,7 +431,7 @@ bool Machine::executeDma(const Step &step) {
                       " is being written by instruction " +
                       text.instruction(host.writer(op.hostAddress)) +
                       ", which stores at cycle " + std::to_string(storedAt));
-    sram.write(op.address,
+    sram.write(op.word, op.width,
                timingOnly ? nullptr : host.vector(op.hostAddress), index, done);
   }
   return complete(step);
@@ -525,7 +547,7 @@ inline bool Machine::execute(const Step &step) {
     return false;
   int64_t done = cycle + step.latency;
   if (step.kind == OpClass::MemWrite)
-    sram.write(step.address, src[0], index, done);
+    sram.write(step.address, step.width, src[0], index, done);
   if (step.kind == OpClass::LoadWeights) {
     Plane &plane = planes[step.unit];
     if (done >= plane.loadStoredAt) {
@@ -560,7 +582,7 @@ void Machine::compute(const Op &op, const float *const *src, float *out) {
   // the storage of retired ones.
   switch (op.kind) {
   case OpClass::MemRead:
-    std::memcpy(out, sram.vector(op.address), sizeof(float) * lanes);
+    std::memcpy(out, sram.vector(op.word), sizeof(float) * lanes);
     break;
   case OpClass::MemWrite:
   case OpClass::MemGather: // read by executeGather
@@ -781,7 +803,8 @@ ExecutionPlan Machine::plan(const std::vector<Op> &ops,
     const Op &op = ops[index];
     Step step;
     step.cycle = op.cycle;
-    step.address = op.address;
+    step.address = op.word;
+    step.width = op.width;
     step.index = index;
     step.unit = op.unit;
     step.position = op.position;

@@ -33,7 +33,7 @@ namespace hetc::sim {
 /// and to word hazards.
 struct alignas(64) Step {
   int64_t cycle = 0;
-  /// MEM and DMA ops: the SRAM address.
+  /// MEM and DMA ops: the SRAM word of the vector (Op::word).
   uint64_t address = 0;
   /// The instruction's index in the program.
   uint32_t index = 0;
@@ -56,6 +56,8 @@ struct alignas(64) Step {
   /// The element types the first two sources must carry, and inType.
   io::ElementType srcType[2] = {io::ElementType::F32, io::ElementType::F32};
   io::ElementType inType = io::ElementType::F32;
+  /// MEM and DMA ops: the SRAM words of the vector (Op::width).
+  uint8_t width = 4;
 
   static constexpr uint8_t kNamesProducer0 = 1, kNamesProducer1 = 2,
                            kProduces = 4, kReceive = 8;
@@ -187,7 +189,9 @@ private:
   [[gnu::cold, gnu::noinline]] bool failSwitch(const Op &op, uint32_t index,
                                                int64_t cycle);
   [[gnu::cold, gnu::noinline]] bool failAlus(uint32_t index, int64_t cycle);
-  [[gnu::cold, gnu::noinline]] bool failSramRead(uint64_t address,
+  /// A read of the vector of `width` words at SRAM `word` that finds it
+  /// never written, in flight or not whole at that width.
+  [[gnu::cold, gnu::noinline]] bool failSramRead(uint64_t word, uint32_t width,
                                                  uint32_t index, int64_t cycle);
   /// Runs a MEM_GATHER whose index vector is `indices`: stops on an index
   /// outside the table, emits the row if this slice holds it.

@@ -403,10 +403,11 @@ bool decodeGather(const hetx::Instruction &instr, const chip::ChipSpec &chip,
               " is not a lane of the chip's " + std::to_string(chip.lanes());
     return false;
   }
-  // Both factors are at most the SRAM's vectors, which the chip file
-  // bounds far below 2^32, so the products do not overflow.
-  uint64_t first = op.address + op.rowBegin * op.stride;
-  uint64_t last = op.address + (op.rowEnd - 1) * op.stride;
+  // Rows are counted in SRAM words here (a vector takes `width` of them).
+  // Both factors are at most the SRAM's rows, which the chip file bounds
+  // far below 2^30, so the products do not overflow.
+  uint64_t first = (op.word + op.rowBegin * op.stride * op.width) / 4;
+  uint64_t last = (op.word + (op.rowEnd - 1) * op.stride * op.width) / 4;
   if (op.address >= total || last >= total || chip.sliceOf(first) != op.unit ||
       chip.sliceOf(last) != op.unit) {
     kind = "bad address";
@@ -435,7 +436,7 @@ bool checkGatherChains(const std::vector<Op> &ops, const HazardText &text,
     return a.src[0].id == b.src[0].id && a.src[0].dir == b.src[0].dir &&
            a.src[0].hasProducer == b.src[0].hasProducer &&
            a.src[0].producer == b.src[0].producer && a.dst.id == b.dst.id &&
-           a.dst.dir == b.dst.dir && a.address == b.address &&
+           a.dst.dir == b.dst.dir && a.word == b.word &&
            a.stride == b.stride && a.rows == b.rows &&
            a.indexLane == b.indexLane && a.outType == b.outType;
   };
@@ -475,6 +476,30 @@ bool checkGatherChains(const std::vector<Op> &ops, const HazardText &text,
       return false;
     }
   }
+  return true;
+}
+
+/// Decodes the part of the SRAM row a MEM or DMA instruction's vector
+/// takes (isa.md, "Native width") into `word` and `width`; every other
+/// instruction must leave `part` unset.
+bool decodePart(const hetx::Instruction &instr, Op &op, std::string &kind,
+                std::string &details) {
+  bool inSram = op.kind == OpClass::MemRead || op.kind == OpClass::MemWrite ||
+                op.kind == OpClass::MemGather || op.kind == OpClass::Dma;
+  op.width = uint8_t(inSram ? sramLaneBytes(op.inType) : 4);
+  uint32_t parts = 4 / op.width;
+  if (instr.part() >= parts) {
+    kind = "bad part";
+    details = inSram ? "part " + std::to_string(instr.part()) +
+                           " is not a part of a row, which holds " +
+                           std::to_string(parts) + " vector" +
+                           (parts == 1 ? "" : "s") + " of " +
+                           io::typeName(op.inType)
+                     : "part is set, but only MEM and DMA instructions take "
+                       "it";
+    return false;
+  }
+  op.word = op.address * 4 + uint64_t(instr.part()) * op.width;
   return true;
 }
 
@@ -526,10 +551,9 @@ bool decodeOne(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
     op.position = chip.slicePosition(op.unit);
     op.bank = chip.bankOf(op.address);
     break;
-  case OpClass::MemGather:
+  case OpClass::MemGather: // its table is checked with its types
     if (!checkUnit(op.unit, proto.memory().slices(), "MEM slice", "slices",
-                   kind, details) ||
-        !decodeGather(instr, chip, op, kind, details))
+                   kind, details))
       return false;
     op.position = chip.slicePosition(op.unit);
     break;
@@ -609,7 +633,10 @@ bool decodeOne(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
   if (op.produces &&
       !checkStream(instr.dst(), "dst", chip, op.dst, kind, details))
     return false;
-  if (!decodeTypes(instr, op, kind, details))
+  if (!decodeTypes(instr, op, kind, details) ||
+      !decodePart(instr, op, kind, details) ||
+      (op.kind == OpClass::MemGather &&
+       !decodeGather(instr, chip, op, kind, details)))
     return false;
   kind.clear();
   if ((isVector(op.kind) || op.kind == OpClass::Permute) &&

@@ -65,6 +65,11 @@ struct Op {
   uint32_t position = 0;
   uint32_t latency = 0;
   uint64_t address = 0;
+  /// MEM and DMA ops: the SRAM word (a quarter of a row, `lanes` bytes)
+  /// where the vector starts, `address * 4 + part * width`, and the bytes
+  /// a lane of its type takes (sramLaneBytes), which is also its words.
+  uint64_t word = 0;
+  uint8_t width = 4;
   /// MEM ops: the bank of `address` within its slice.
   uint32_t bank = 0;
   uint32_t lanes = 0;
@@ -76,7 +81,7 @@ struct Op {
   /// the decoded program; null otherwise.
   const uint32_t *laneMap = nullptr;
   /// MEM_GATHER: the table (`rows` rows of `stride` vectors, row 0 at
-  /// `address`), the rows this slice holds, the index's lane, and the
+  /// `word`), the rows this slice holds, the index's lane, and the
   /// chain's first instruction, which its result is recorded as.
   uint64_t stride = 0;
   uint64_t rows = 0;

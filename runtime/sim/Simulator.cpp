@@ -112,7 +112,8 @@ bool placeBindings(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
               });
     for (size_t i = 1; i < sorted.size(); ++i) {
       const Placed &a = *sorted[i - 1], &b = *sorted[i];
-      uint64_t aEnd = start(&a) + a.layout.vectors;
+      uint64_t aEnd = start(&a) + (staged ? a.layout.vectors
+                                          : a.layout.sramRows());
       if (start(&b) < aEnd) {
         const char *space = staged ? " in host memory" : " in SRAM";
         error = a.what + " (addresses " + std::to_string(start(&a)) + " to " +
@@ -340,7 +341,7 @@ bool run(const LoadedProgram &program,
   result = SimResult();
   if (!machine.run(state.plan, result.stats, error))
     return false;
-  result.stats.sramHighWater = sram.occupied();
+  result.stats.sramHighWater = sram.occupied() * state.chip.lanes();
   for (const Placed &placed : state.outputs) {
     NamedTensor output{placed.binding->name(), {}};
     bool staged = placed.binding->has_host_address();

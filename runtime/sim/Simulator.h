@@ -49,10 +49,10 @@ struct SimStats {
   std::vector<UnitBusy> switches;
   /// One entry per C2C link; `cycles` counts the cycles it is sending.
   std::vector<UnitBusy> links;
-  /// The most vector addresses holding data at any time, counting the
-  /// inputs and constants preloaded before cycle 0. The chip never frees a
-  /// vector, so this is the number of distinct addresses the program's data
-  /// occupies.
+  /// The most SRAM bytes holding data at any time, counting the inputs and
+  /// constants preloaded before cycle 0. The chip never frees a word, so
+  /// this is the bytes of the distinct words the program's data occupies
+  /// (a vector takes `lanes` bytes per byte of its lane width).
   uint64_t sramHighWater = 0;
 };
 

@@ -14,7 +14,7 @@ namespace hetc::sim {
 
 Sram::Sram(const chip::ChipSpec &chip, bool values)
     : values(values), lanes(chip.lanes()),
-      chunks((chip.totalVectors() >> kChunkBits) + 1, nullptr),
+      chunks(((chip.totalVectors() * 4) >> kChunkBits) + 1, nullptr),
       owned(chunks.size()) {}
 
 Sram::Sram(const Sram &image, bool values)
@@ -47,11 +47,38 @@ Sram::Meta *Sram::ownChunk(size_t index) {
   return chunks[index] = owned[index].get();
 }
 
+float *Sram::place(uint64_t word, uint32_t width, uint32_t writer,
+                   int64_t storedAt) {
+  // A vector this one overlaps, unless it has this one's place and width,
+  // is no longer whole: its head loses its width and its words outside this
+  // one belong to no vector, so that reading it is a width mismatch.
+  for (uint32_t k = 0; k < width; ++k) {
+    const Meta *entry = find(word + k);
+    if (!entry || entry->storedAt == kNever)
+      continue;
+    uint64_t head = word + k - entry->lead;
+    uint32_t old = find(head)->width;
+    if (old == 0 || (head == word && old == width))
+      continue;
+    claim(head).width = 0;
+    for (uint32_t j = 0; j < old; ++j)
+      claim(head + j).lead = 0;
+  }
+  for (uint32_t k = 0; k < width; ++k) {
+    Meta &entry = claim(word + k);
+    entry.storedAt = storedAt;
+    entry.writer = writer;
+    entry.lead = uint8_t(k);
+    entry.width = uint8_t(k ? 0 : width);
+  }
+  return values ? slotOf(claim(word)) : nullptr;
+}
+
 void Sram::preload(const hetx::TensorBinding &binding,
                    const BindingLayout &layout, const float *words) {
-  placeRows(*this, binding.address(), layout.rows, layout.cols,
-            binding.vectors_per_row(), lanes, values ? words : nullptr,
-            kPreloaded);
+  placeRows(*this, {layout.word, layout.step, layout.width, 4}, layout.rows,
+            layout.cols, binding.vectors_per_row(), lanes,
+            values ? words : nullptr, kPreloaded);
 }
 
 bool Sram::fetch(const hetx::TensorBinding &binding,
@@ -59,14 +86,14 @@ bool Sram::fetch(const hetx::TensorBinding &binding,
                  std::string &error) const {
   out.type = layout.type;
   out.shape.assign(binding.shape().begin(), binding.shape().end());
-  return gatherRows(*this, binding.address(), layout.rows, layout.cols,
-                    binding.vectors_per_row(), lanes, values, binding.name(),
-                    out, error);
+  return gatherRows(*this, {layout.word, layout.step, layout.width, 4},
+                    layout.rows, layout.cols, binding.vectors_per_row(), lanes,
+                    values, binding.name(), out, error);
 }
 
 void HostMemory::preload(const hetx::TensorBinding &binding,
                          const BindingLayout &layout, const float *words) {
-  placeRows(*this, binding.host_address(), layout.rows, layout.cols,
+  placeRows(*this, {binding.host_address(), 1, 1, 1}, layout.rows, layout.cols,
             binding.vectors_per_row(), lanes, values ? words : nullptr,
             Sram::kPreloaded);
 }
@@ -76,9 +103,9 @@ bool HostMemory::fetch(const hetx::TensorBinding &binding,
                        std::string &error) const {
   out.type = layout.type;
   out.shape.assign(binding.shape().begin(), binding.shape().end());
-  return gatherRows(*this, binding.host_address(), layout.rows, layout.cols,
-                    binding.vectors_per_row(), lanes, values, binding.name(),
-                    out, error);
+  return gatherRows(*this, {binding.host_address(), 1, 1, 1}, layout.rows,
+                    layout.cols, binding.vectors_per_row(), lanes, values,
+                    binding.name(), out, error);
 }
 
 const float *laneWords(const io::Tensor &tensor, std::vector<float> &storage) {
@@ -120,16 +147,24 @@ bool checkBinding(const hetx::TensorBinding &binding, const std::string &what,
                 std::to_string(needed) + " vectors of " +
                 std::to_string(lanes) + " lanes, but vectors_per_row is " +
                 std::to_string(perRow));
+  // Vectors of a narrow type share rows when packed (isa.md, "Native
+  // width").
+  layout.width = sramLaneBytes(layout.type);
+  layout.step = binding.packed() ? layout.width : 4;
   uint64_t total = chip.totalVectors();
-  bool fits =
-      binding.address() <= total &&
-      (layout.rows == 0 || perRow <= (total - binding.address()) / layout.rows);
+  uint64_t perAddress = 4 / layout.step;
+  uint64_t room = binding.address() <= total
+                      ? (total - binding.address()) * perAddress
+                      : 0;
+  bool fits = layout.rows == 0 || perRow <= room / layout.rows;
   if (!fits)
     return fail("it takes " + std::to_string(layout.rows) + " x " +
-                std::to_string(perRow) + " vectors from address " +
-                std::to_string(binding.address()) +
+                std::to_string(perRow) + " vectors of " +
+                io::typeName(layout.type) + (binding.packed() ? ", packed," : "") +
+                " from address " + std::to_string(binding.address()) +
                 ", beyond the chip's SRAM of " + std::to_string(total) +
-                " vectors");
+                " rows");
+  layout.word = binding.address() * 4;
   layout.vectors = layout.rows * perRow;
   return true;
 }

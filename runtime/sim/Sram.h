@@ -1,10 +1,12 @@
 //===- Sram.h - The MEM slices and the tensors laid out in them -*- C++ -*-===//
 //
-// SRAM contents and, per vector address, when its last write stores (timing
-// rule 5). Tensors are placed as hetx.proto's TensorBinding describes: row r
-// of the tensor flattened to rows x cols starts at address + r *
-// vectors_per_row, element c is lane c % lanes of vector c / lanes, and
-// padding lanes are zero.
+// SRAM contents and, per word, when its last write stores (timing rule 5).
+// A word is a quarter of a row (`lanes` bytes): a vector takes as many words
+// as a lane of its type takes bytes (docs/isa.md, "Native width"), from the
+// word `row * 4 + part * width`. Tensors are placed as hetx.proto's
+// TensorBinding describes: row r of the tensor flattened to rows x cols is
+// vectors r * vectors_per_row onwards, element c is lane c % lanes of its
+// vector c / lanes, and padding lanes are zero.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HETC_RUNTIME_SIM_SRAM_H
@@ -26,25 +28,31 @@
 namespace hetc::sim {
 
 /// The layout of a binding: rows x cols, with `vectors_per_row` vectors
-/// per row.
+/// per row; in SRAM, vector v starts at word `word + v * step` and takes
+/// `width` words.
 struct BindingLayout {
   io::ElementType type = io::ElementType::F32;
   uint64_t rows = 1;
   uint64_t cols = 1;
   uint64_t elements = 1;
   uint64_t vectors = 0;
+  uint64_t word = 0;
+  uint32_t step = 4;
+  uint32_t width = 4;
+  /// The SRAM rows it spans from its address.
+  uint64_t sramRows() const { return (vectors * step + 3) / 4; }
 };
 
 /// The SRAM of a chip. Only what a program touches costs memory or time:
-/// the per-address state lives in chunks allocated on first use and each
+/// the per-word state lives in chunks allocated on first use and each
 /// vector's values in a pool slot taken on first write, so that a small
 /// program on a large chip starts fast. An SRAM built without values keeps
-/// only the timing state of each address.
+/// only the timing state of each word.
 class Sram {
 public:
-  /// `storedAt` of an address that was never written.
+  /// `storedAt` of a word that was never written.
   static constexpr int64_t kNever = std::numeric_limits<int64_t>::min();
-  /// `writer` of an address that holds an input or a constant.
+  /// `writer` of a word that holds an input or a constant.
   static constexpr uint32_t kPreloaded = std::numeric_limits<uint32_t>::max();
 
   explicit Sram(const chip::ChipSpec &chip, bool values = true);
@@ -76,58 +84,62 @@ public:
   Sram(const Sram &) = delete;
   Sram &operator=(const Sram &) = delete;
 
-  /// Cycle at which the last write to `address` stores (-1 for preloaded
+  /// Cycle at which the last write to `word` stores (-1 for preloaded
   /// data, kNever if none).
-  int64_t storedAt(uint64_t address) const {
-    const Meta *entry = find(address);
+  int64_t storedAt(uint64_t word) const {
+    const Meta *entry = find(word);
     return entry ? entry->storedAt : kNever;
   }
-  /// The instruction that last wrote `address`, or kPreloaded.
-  uint32_t writer(uint64_t address) const {
-    const Meta *entry = find(address);
+  /// The instruction that last wrote `word`, or kPreloaded.
+  uint32_t writer(uint64_t word) const {
+    const Meta *entry = find(word);
     return entry ? entry->writer : 0;
   }
-  /// Addresses that hold data: preloaded, or written at least once.
+  /// Whether a whole vector of `width` words starts at `word`: written
+  /// there at that width and not overwritten in part since.
+  bool holds(uint64_t word, uint32_t width) const {
+    const Meta *entry = find(word);
+    return entry && entry->width == width;
+  }
+  /// Words that hold data: preloaded, or written at least once.
   uint64_t occupied() const { return occupiedCount; }
 
-  /// The vector at `address`; null if it holds no data or the SRAM keeps
-  /// no values.
-  const float *vector(uint64_t address) const {
-    const Meta *entry = find(address);
+  /// The vector at `word`; null if no vector starts there or the SRAM
+  /// keeps no values.
+  const float *vector(uint64_t word) const {
+    const Meta *entry = find(word);
     if (!entry || entry->slot == kNoSlot)
       return nullptr;
     if (entry->slot & kImageSlot)
       return image->pool.data() + size_t(entry->slot & ~kImageSlot) * lanes;
     return pool.data() + size_t(entry->slot) * lanes;
   }
-  /// The vector at `address` if it is the image's (see Sram(const Sram &,
+  /// The vector at `word` if it is the image's (see Sram(const Sram &,
   /// bool)) and so stays unchanged while this SRAM lives, whatever is
   /// written; null otherwise.
-  const float *fixedVector(uint64_t address) const {
-    const Meta *entry = find(address);
+  const float *fixedVector(uint64_t word) const {
+    const Meta *entry = find(word);
     return entry && entry->slot != kNoSlot && (entry->slot & kImageSlot)
                ? image->pool.data() + size_t(entry->slot & ~kImageSlot) * lanes
                : nullptr;
   }
-  /// Stores `data` (ignored without values) at `address` on behalf of
-  /// instruction `writer`; the write lands at `storedAt`.
-  void write(uint64_t address, const float *data, uint32_t writer,
-             int64_t storedAt) {
-    float *out = place(address, writer, storedAt);
+  /// Stores the vector `data` (ignored without values) of `width` words
+  /// at `word` on behalf of instruction `writer`; the write lands at
+  /// `storedAt`.
+  void write(uint64_t word, uint32_t width, const float *data,
+             uint32_t writer, int64_t storedAt) {
+    float *out = place(word, width, writer, storedAt);
     if (out && data)
       std::memcpy(out, data, sizeof(float) * lanes);
   }
-  /// Records a write of `address` by `writer` landing at `storedAt` and
-  /// returns where its values go (null without values), for the caller to
-  /// fill.
-  float *place(uint64_t address, uint32_t writer, int64_t storedAt) {
-    Meta &entry = claim(address);
-    entry.storedAt = storedAt;
-    entry.writer = writer;
-    return values ? slotOf(entry) : nullptr;
-  }
+  /// Records a write of a vector of `width` words at `word` by `writer`
+  /// landing at `storedAt` and returns where its values go (null without
+  /// values), for the caller to fill. A vector it overwrites in part is no
+  /// longer whole (holds() is false for it).
+  float *place(uint64_t word, uint32_t width, uint32_t writer,
+               int64_t storedAt);
 
-  /// Makes room for the values of `vectors` addresses at once, so that the
+  /// Makes room for the values of `vectors` vectors at once, so that the
   /// pool never moves while it fills up (no effect without values).
   void reserve(uint64_t vectors) {
     if (values)
@@ -151,25 +163,32 @@ private:
   /// an image; a pool of 2^31 vectors (8 GiB of values at one lane) is
   /// beyond what the chip model runs.
   static constexpr uint32_t kImageSlot = uint32_t(1) << 31;
-  /// Addresses per chunk of state, a power of two.
+  /// Words per chunk of state, a power of two.
   static constexpr unsigned kChunkBits = 10;
+  /// The state of a word. A vector's first word (its head) holds its
+  /// values' slot and width; each of its words records the write and how
+  /// far back its head is.
   struct Meta {
     int64_t storedAt = kNever;
     uint32_t writer = 0;
     uint32_t slot = kNoSlot;
+    /// Width of the whole vector that starts here; 0 for none.
+    uint8_t width = 0;
+    /// Words back to the head of the vector this word belongs to.
+    uint8_t lead = 0;
   };
 
-  const Meta *find(uint64_t address) const {
-    const Meta *chunk = chunks[address >> kChunkBits];
-    return chunk ? &chunk[address & ((1u << kChunkBits) - 1)] : nullptr;
+  const Meta *find(uint64_t word) const {
+    const Meta *chunk = chunks[word >> kChunkBits];
+    return chunk ? &chunk[word & ((1u << kChunkBits) - 1)] : nullptr;
   }
-  /// The state of `address`, counted as occupied from now on.
-  Meta &claim(uint64_t address) {
-    size_t index = address >> kChunkBits;
+  /// The state of `word`, counted as occupied from now on.
+  Meta &claim(uint64_t word) {
+    size_t index = word >> kChunkBits;
     Meta *chunk = chunks[index];
     if (!chunk || chunk != owned[index].get())
       chunk = ownChunk(index);
-    Meta &entry = chunk[address & ((1u << kChunkBits) - 1)];
+    Meta &entry = chunk[word & ((1u << kChunkBits) - 1)];
     occupiedCount += entry.storedAt == kNever;
     return entry;
   }
@@ -190,7 +209,7 @@ private:
   uint64_t occupiedCount = 0;
   uint32_t lanes;
   const Sram *image = nullptr;
-  /// The state of each chunk of addresses: null where nothing is held,
+  /// The state of each chunk of words: null where nothing is held,
   /// else this SRAM's own chunk in `owned` or the image's.
   std::vector<Meta *> chunks;
   std::vector<std::unique_ptr<Meta[]>> owned;

@@ -45,7 +45,7 @@ TEST(RunSummaryTest, MatmulProgramFigures) {
   EXPECT_EQ(stats.cycles, 32u);
   EXPECT_EQ(stats.planes[0].cycles, 17u);
   EXPECT_EQ(stats.slices[1].cycles, 16u);
-  EXPECT_EQ(stats.sramHighWater, 18u);
+  EXPECT_EQ(stats.sramHighWater, 18u * 64);
   std::ostringstream out;
   run::printUsage(out, stats, chip);
   EXPECT_EQ(out.str(),
@@ -53,12 +53,12 @@ TEST(RunSummaryTest, MatmulProgramFigures) {
             "utilisation: matrix plane 0 53.1% (17 of 32 cycles)\n"
             "utilisation: MEM slices: busiest slice 1 50.0% (16 of 32 "
             "cycles), average 7.0%\n"
-            "SRAM high-water: 18 vectors (1152 bytes), 0.2% of 8192 "
-            "vectors\n");
+            "SRAM high-water: 1152 bytes, 0.2% of 524288 bytes\n");
 }
 
 // Tests that the high-water mark counts distinct addresses: a write over
-// the input x adds nothing, a write to a fresh address adds one.
+// the input x adds nothing, a write to a fresh address adds one vector's
+// bytes.
 TEST(RunSummaryTest, HighWaterCountsDistinctAddresses) {
   chip::ChipSpec chip = loadChip("test-chip");
   TestProgram program = matmulProgram(chip);
@@ -68,12 +68,12 @@ TEST(RunSummaryTest, HighWaterCountsDistinctAddresses) {
   over.write(30, 2 * 1024, east(4));
   TestProgram overInput = program;
   overInput.artifact = over.build();
-  EXPECT_EQ(statsOf(overInput, chip).sramHighWater, 18u);
+  EXPECT_EQ(statsOf(overInput, chip).sramHighWater, 18u * 64);
   ProgramBuilder fresh(chip, program.artifact);
   fresh.write(31, 3 * 1024 + 1, east(4));
   TestProgram freshAddress = program;
   freshAddress.artifact = fresh.build();
-  EXPECT_EQ(statsOf(freshAddress, chip).sramHighWater, 19u);
+  EXPECT_EQ(statsOf(freshAddress, chip).sramHighWater, 19u * 64);
 }
 
 // Tests that `hetc run` prints the new lines after the existing summary.
@@ -100,8 +100,7 @@ TEST(RunSummaryTest, RunCommandPrintsThemLast) {
             "utilisation: matrix plane 0 53.1% (17 of 32 cycles)\n"
             "utilisation: MEM slices: busiest slice 1 50.0% (16 of 32 "
             "cycles), average 7.0%\n"
-            "SRAM high-water: 18 vectors (1152 bytes), 0.2% of 8192 "
-            "vectors\n");
+            "SRAM high-water: 1152 bytes, 0.2% of 524288 bytes\n");
   std::filesystem::remove_all(dir);
 }
 

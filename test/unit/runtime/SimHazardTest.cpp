@@ -510,8 +510,8 @@ TEST_F(SimHazardTest, BindingsMustFit) {
   TestProgram beyond = add;
   beyond.artifact.mutable_inputs(0)->set_address(8192);
   EXPECT_EQ(simulateError(beyond, chip),
-            "input 'a': it takes 1 x 1 vectors from address 8192, beyond the "
-            "chip's SRAM of 8192 vectors");
+            "input 'a': it takes 1 x 1 vectors of f32 from address 8192, "
+            "beyond the chip's SRAM of 8192 rows");
   TestProgram narrow = add;
   narrow.artifact.mutable_inputs(0)->set_shape(0, 17);
   EXPECT_EQ(simulateError(narrow, chip),

@@ -396,19 +396,40 @@ TEST_F(TypedSimTest, CastToE8M0Rounds) {
 }
 
 // Tests that a value read as another type than it was made is a hazard.
+// (I32 has f32's width, so SRAM hands the lanes over.)
 TEST_F(TypedSimTest, TypeMismatchOnStream) {
   TestProgram program = addProgram(chip);
-  program.artifact.mutable_instructions(0)->set_dtype(hetx::F16);
+  program.artifact.mutable_instructions(0)->set_dtype(hetx::I32);
   std::string error = simulateError(program, chip);
   EXPECT_EQ(error,
             "hazard: type mismatch at cycle 7: instruction #2 V_ADD on vector "
             "unit (node 'Add_0'): src[0] takes f32 lanes, but instruction #0 "
-            "MEM_READ put f16 lanes there");
+            "MEM_READ put i32 lanes there");
+}
+
+// Tests that reading SRAM at another width than it was written is a
+// hazard: an f32 input read as f16 (native width: its bytes are not an f16
+// vector).
+TEST_F(TypedSimTest, WidthMismatchInSram) {
+  TestProgram program = addProgram(chip);
+  program.artifact.mutable_instructions(0)->set_dtype(hetx::F16);
+  std::string error = simulateError(program, chip);
+  EXPECT_EQ(error.rfind("hazard: width mismatch at cycle 2: instruction #0 "
+                        "MEM_READ on MEM slice 0 (node 'Add_0'): the "
+                        "instruction reads a vector of 2 bytes a lane at "
+                        "address 0 part 0, but an input or constant placed "
+                        "before cycle 0 holds those bytes",
+                        0),
+            0u)
+      << error;
 }
 
 // Tests that a matmul on weights of another type is a hazard.
 TEST_F(TypedSimTest, TypeMismatchOnWeights) {
   TestProgram program = matmulProgram(chip);
+  // x is bf16 (its values are: small integers), so its read is.
+  program.artifact.mutable_inputs(0)->set_dtype(hetx::BF16);
+  program.inputs["x"].type = io::ElementType::BF16;
   for (hetx::Instruction &instr : *program.artifact.mutable_instructions())
     if (instr.opcode() == hetx::M_MATMUL ||
         (instr.opcode() == hetx::MEM_READ &&
