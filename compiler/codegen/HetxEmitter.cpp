@@ -259,8 +259,10 @@ private:
     for (int64_t d : type.getShape())
       binding.add_shape(d);
     binding.set_address(address);
-    binding.set_vectors_per_row(
-        layoutOf(type.getShape(), chip.lanes()).vectorsPerRow);
+    BufferLayout layout = layoutOf(type, chip.lanes());
+    binding.set_vectors_per_row(layout.vectorsPerRow);
+    // hisa packs every narrow type (docs/isa.md, "Native width").
+    binding.set_packed(layout.perSramRow > 1);
     return success();
   }
   static void setStream(hetx::StreamRef &ref, hisa::StreamAttr stream) {
@@ -297,8 +299,7 @@ LogicalResult Emitter::addGather(hisa::GatherOp op) {
   if (!cycle || !stream)
     return op->emitError("gather has no cycle or stream; run "
                          "hetc-hisa-schedule first");
-  std::vector<GatherBand> bands =
-      gatherBands(op.getTable(), op.getStride(), op.getRows(), chip);
+  std::vector<GatherBand> bands = gatherBands(op, chip);
   // The chain runs the way its row flows, from the slice nearest the
   // index, which issues at the op's cycle.
   if (stream.getDir() == hisa::Direction::west)
@@ -315,6 +316,7 @@ LogicalResult Emitter::addGather(hisa::GatherOp op) {
     inst.set_opcode(hetx::MEM_GATHER);
     inst.set_unit(band.slice);
     inst.set_address(op.getTable());
+    inst.set_part(op.getPart().value_or(0));
     inst.set_stride(op.getStride());
     inst.set_rows(op.getRows());
     inst.set_row_begin(band.rowBegin);
@@ -359,6 +361,9 @@ LogicalResult Emitter::addInstruction(Operation *op) {
     inst.set_address(address);
     inst.set_unit(chip.sliceOf(address));
   };
+  // The part of the row a MEM or DMA instruction's narrow vector takes.
+  if (auto part = op->getAttrOfType<IntegerAttr>("part"))
+    inst.set_part(uint32_t(part.getInt()));
   LogicalResult result =
       llvm::TypeSwitch<Operation *, LogicalResult>(op)
           .Case([&](hisa::ReadOp r) {

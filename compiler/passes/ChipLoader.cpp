@@ -3,6 +3,7 @@
 #include "compiler/passes/ChipLoader.h"
 
 #include "compiler/dialects/hetc/IR/HetcTarget.h"
+#include "compiler/dialects/hisa/IR/HIsa.h"
 
 #include "mlir/IR/Diagnostics.h"
 
@@ -19,6 +20,12 @@ LogicalResult hetc::forEachFunctionOnChip(
     if (failed(fn(func, *spec)))
       return failure();
   return success();
+}
+
+hetc::BufferLayout hetc::layoutOf(ShapedType type, uint32_t lanes) {
+  BufferLayout layout = layoutOf(type.getShape(), lanes);
+  layout.perSramRow = 4 / hisa::sramLaneBytes(type.getElementType());
+  return layout;
 }
 
 hetc::BufferLayout hetc::layoutOf(ArrayRef<int64_t> shape, uint32_t lanes) {

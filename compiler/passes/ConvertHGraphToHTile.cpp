@@ -1051,7 +1051,17 @@ LogicalResult Lowering::lowerLinear(hgraph::LinearOp op) {
   Value input = buffer(op.getInput());
   Value weight = buffer(op.getWeight());
   Value bias = op.getBias() ? buffer(op.getBias()) : Value();
-  Value out = alloc(op.getResult());
+  auto resultType = cast<ShapedType>(op.getResult().getType());
+  // Partial sums over K tiles pass through the output buffer in f32, the
+  // plane's accumulator type; an f16 or bf16 output, which SRAM holds at
+  // half that width, gets an f32 buffer and a cast to its type.
+  int64_t k = cast<ShapedType>(op.getInput().getType()).getShape().back();
+  bool narrow = !resultType.getElementType().isF32() &&
+                k > int64_t(chip.proto().matrix().rows());
+  Value out = narrow ? alloc(MemRefType::get(resultType.getShape(),
+                                             builder.getF32Type()),
+                             op.getLoc())
+                     : alloc(op.getResult());
   // One input row per step; the weight tile fills one plane.
   htile::MatMulOp::create(
       builder, op.getLoc(), input, weight, bias, out,
@@ -1059,6 +1069,8 @@ LogicalResult Lowering::lowerLinear(hgraph::LinearOp op) {
       builder.getDenseI64ArrayAttr(
           {1, int64_t(chip.proto().matrix().rows()),
            int64_t(chip.proto().matrix().cols())}));
+  if (narrow)
+    out = castKernel(op.getLoc(), out, resultType.getElementType());
   buffers.map(op.getResult(), out);
   return success();
 }

@@ -15,13 +15,14 @@ using namespace hetc;
 
 namespace {
 
-/// A buffer as the instructions see it: base address and layout.
+/// A buffer as the instructions see it: base row and layout.
 struct Tensor {
   int64_t base;
   BufferLayout layout;
-  /// Vector address of chunk `j` of row `r`.
+  /// Where chunk `j` of row `r` is, as an SRAM word (BufferLayout::word),
+  /// which read() and write() split into a row and a part.
   int64_t at(int64_t r, int64_t j) const {
-    return base + r * layout.vectorsPerRow + j;
+    return layout.word(base, r * layout.vectorsPerRow + j);
   }
 };
 
@@ -38,7 +39,7 @@ public:
 private:
   Tensor tensor(Value buffer) {
     auto type = cast<MemRefType>(buffer.getType());
-    return {addresses.lookup(buffer), layoutOf(type.getShape(), lanes)};
+    return {addresses.lookup(buffer), layoutOf(type, lanes)};
   }
   /// Lanes used by chunk `j` of a row of `cols` elements.
   int32_t lanesOf(int64_t cols, int64_t j) const {
@@ -51,13 +52,21 @@ private:
     return !type || type.isF32() ? TypeAttr() : TypeAttr::get(type);
   }
   Type f32() { return b.getF32Type(); }
-  Value read(Location loc, int64_t address, Type type = {}) {
-    return hisa::ReadOp::create(b, loc, vec(), b.getI64IntegerAttr(address),
-                                dtype(type), IntegerAttr(), hisa::StreamAttr());
+  /// The `part` attribute of the vector of `type` at SRAM `word`: none
+  /// for part 0.
+  IntegerAttr partOf(int64_t word, Type type) {
+    int64_t part = (word % 4) / hisa::sramLaneBytes(type ? type : f32());
+    return part ? b.getI32IntegerAttr(int32_t(part)) : IntegerAttr();
   }
-  void write(Location loc, Value v, int64_t address, Type type = {}) {
-    hisa::WriteOp::create(b, loc, v, b.getI64IntegerAttr(address), dtype(type),
-                          IntegerAttr());
+  /// Reads the vector of `type` (f32 if null) at SRAM `word` (Tensor::at).
+  Value read(Location loc, int64_t word, Type type = {}) {
+    return hisa::ReadOp::create(b, loc, vec(), b.getI64IntegerAttr(word / 4),
+                                partOf(word, type), dtype(type), IntegerAttr(),
+                                hisa::StreamAttr());
+  }
+  void write(Location loc, Value v, int64_t word, Type type = {}) {
+    hisa::WriteOp::create(b, loc, v, b.getI64IntegerAttr(word / 4),
+                          partOf(word, type), dtype(type), IntegerAttr());
   }
   Value binary(Location loc, hisa::VBinaryKind kind, Value x, Value y,
                int32_t n, Type type = {}) {
@@ -465,8 +474,10 @@ void Expander::expandMatMul(htile::MatMulOp op) {
   int64_t k = x.layout.cols, kTiles = x.layout.vectorsPerRow;
   // Products of f16 and bf16 inputs accumulate in f32 and of i8 and ui8 in
   // i32 on the plane; partial sums over K tiles stay in that type in the
-  // output buffer (a lane holds 32 bits whatever the type), and the last
-  // K tile converts the result to the output's type.
+  // output buffer, which is therefore of that type when K spans several
+  // tiles (SRAM holds each type at its width; the lowering gives a
+  // narrower output an f32 buffer and a cast), and the last K tile
+  // converts the result to the output's type.
   Type type = elementOf(op.getInput()), outType = elementOf(op.getOutput());
   Type weightType = elementOf(op.getWeight());
   Type acc = hisa::isFloatLane(type) ? f32() : Type(b.getI32Type());
@@ -507,9 +518,10 @@ void Expander::expandMatMul(htile::MatMulOp op) {
           sum = binary(loc, hisa::VBinaryKind::add, sum,
                        read(loc, out.at(r, jn), acc), nLanes, acc);
         if (last && bias) {
-          Value row = read(loc, bias->at(0, jn), outType);
-          if (outType != acc)
-            row = convert(loc, row, outType, acc, nLanes);
+          Type biasType = elementOf(op.getBias());
+          Value row = read(loc, bias->at(0, jn), biasType);
+          if (biasType != acc)
+            row = convert(loc, row, biasType, acc, nLanes);
           sum = binary(loc, hisa::VBinaryKind::add, sum, row, nLanes, acc);
         }
         if (last && activation)
@@ -727,7 +739,7 @@ void Expander::expandGather(htile::GatherOp op) {
     for (int64_t j = 0; j < out.layout.vectorsPerRow; ++j) {
       int32_t n = lanesOf(cols, j);
       SmallVector<Part> parts;
-      DenseMap<int64_t, unsigned> partOf;
+      DenseMap<int64_t, unsigned> partIndex;
       for (int32_t l = 0; l < n; ++l) {
         int64_t index = indices[r * cols + j * lanes + l];
         if (index < 0)
@@ -739,7 +751,7 @@ void Expander::expandGather(htile::GatherOp op) {
         int64_t sourceCols = source->tensor.layout.cols;
         int64_t row = element / sourceCols, col = element % sourceCols;
         int64_t address = source->tensor.at(row, col / lanes);
-        auto [it, inserted] = partOf.try_emplace(address, parts.size());
+        auto [it, inserted] = partIndex.try_emplace(address, parts.size());
         if (inserted)
           parts.push_back({address, lanesOf(sourceCols, col / lanes),
                            SmallVector<int32_t>(n, -1)});
@@ -825,11 +837,12 @@ LogicalResult Expander::expandGatherRows(htile::GatherRowsOp op) {
     for (int64_t j = 0; j < stride; ++j) {
       Value index = permute(loc, read(loc, at, i32), Value(), *west,
                             identity, i32);
+      int64_t word = table.layout.word(table.base, j);
       Value row = hisa::GatherOp::create(
-          b, loc, vec(), index, lane, table.base + j, stride, rows,
-          dtype(type), IntegerAttr(), hisa::StreamAttr());
+          b, loc, vec(), index, lane, word / 4, partOf(word, type), stride,
+          rows, dtype(type), IntegerAttr(), hisa::StreamAttr());
       write(loc, permute(loc, row, Value(), *east, identity, type),
-            out.base + n * stride + j, type);
+            out.layout.word(out.base, n * stride + j), type);
     }
   }
   return success();

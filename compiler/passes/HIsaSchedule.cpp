@@ -210,12 +210,17 @@ void ProblemBuilder::addLinkOrder(sched::OpId id, int32_t link, bool isSend) {
 }
 
 LogicalResult ProblemBuilder::addGather(hisa::GatherOp op) {
-  int64_t table = op.getTable(), stride = op.getStride(), rows = op.getRows();
-  int64_t last = table + (rows - 1) * stride;
+  // The rows of the table's first and last vectors (checkInstruction has
+  // found them inside SRAM).
+  int64_t width = hisa::sramLaneBytes(hisa::dtypeOf(op));
+  int64_t table = op.getTable();
+  int64_t last = (table * 4 + int64_t(op.getPart().value_or(0)) * width +
+                  (op.getRows() - 1) * op.getStride() * width) /
+                 4;
   if (!llvm::any_of(constantRanges, [&](std::pair<int64_t, int64_t> range) {
         return range.first <= table && last < range.second;
       }))
-    return op.emitError("gathers from vectors ")
+    return op.emitError("gathers from rows ")
            << table << " to " << last
            << ", which no constant holds; a gather reads constant tables "
               "only (the scheduler orders it against no write)";
@@ -224,7 +229,7 @@ LogicalResult ProblemBuilder::addGather(hisa::GatherOp op) {
   if (it == idOf.end())
     return op.emitError("its index has no producing instruction");
   int64_t from = problem.getOperation(it->second).position;
-  std::vector<GatherBand> bands = gatherBands(table, stride, rows, chip);
+  std::vector<GatherBand> bands = gatherBands(op, chip);
   bool east = bands.front().position > from;
   if (llvm::any_of(bands, [&](const GatherBand &band) {
         return (band.position > from) != east || band.position == from;
@@ -264,10 +269,10 @@ LogicalResult ProblemBuilder::add(Operation *op) {
     return failure();
   if (auto constant = dyn_cast<hisa::ConstantOp>(op)) {
     auto type = cast<ShapedType>(constant.getValue().getType());
-    int64_t vectors = layoutOf(type.getShape(), chip.lanes()).vectors();
+    int64_t rows = layoutOf(type, chip.lanes()).sramRows();
     constantRanges.push_back(
         {int64_t(constant.getAddress()),
-         int64_t(constant.getAddress()) + vectors});
+         int64_t(constant.getAddress()) + rows});
     return success();
   }
   if (auto gather = dyn_cast<hisa::GatherOp>(op))

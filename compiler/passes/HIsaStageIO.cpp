@@ -55,8 +55,25 @@ struct HIsaStageIOPass : hetc::impl::HIsaStageIOBase<HIsaStageIOPass> {
     uint32_t engines = spec.proto().dma().engines(), nextEngine = 0;
     int64_t nextHost = 0;
     auto vectorsOf = [&](Type type) {
-      return layoutOf(cast<ShapedType>(type).getShape(), spec.lanes())
-          .vectors();
+      return layoutOf(cast<ShapedType>(type), spec.lanes()).vectors();
+    };
+    // Where vector `v` of a binding of `type` at SRAM row `base` is: its
+    // row, part and dtype (narrow types are packed; docs/isa.md, "Native
+    // width").
+    struct Place {
+      IntegerAttr row, part;
+      TypeAttr dtype;
+    };
+    auto placeOf = [&](Type type, int64_t base, int64_t v) {
+      auto shaped = cast<ShapedType>(type);
+      BufferLayout layout = layoutOf(shaped, spec.lanes());
+      int64_t word = layout.word(base, v);
+      Type lane = hisa::laneTypeOf(shaped.getElementType());
+      int64_t part = (word % 4) / hisa::sramLaneBytes(lane);
+      return Place{builder.getI64IntegerAttr(word / 4),
+                   part ? builder.getI32IntegerAttr(int32_t(part))
+                        : IntegerAttr(),
+                   lane.isF32() ? TypeAttr() : TypeAttr::get(lane)};
     };
     auto takeEngine = [&] {
       uint32_t engine = nextEngine;
@@ -79,11 +96,12 @@ struct HIsaStageIOPass : hetc::impl::HIsaStageIOBase<HIsaStageIOPass> {
       int64_t vectors = vectorsOf(in.getType());
       in.setHostAttr(builder.getI64IntegerAttr(nextHost));
       Location loc = transferLoc("dma_in", in.getName(), in.getLoc());
-      for (int64_t v = 0; v < vectors; ++v)
+      for (int64_t v = 0; v < vectors; ++v) {
+        Place at = placeOf(in.getType(), in.getAddress(), v);
         hisa::DmaInOp::create(builder, loc,
-                              builder.getI64IntegerAttr(nextHost + v),
-                              builder.getI64IntegerAttr(in.getAddress() + v),
-                              takeEngine(), IntegerAttr());
+                              builder.getI64IntegerAttr(nextHost + v), at.row,
+                              at.part, at.dtype, takeEngine(), IntegerAttr());
+      }
       nextHost += vectors;
     }
     builder.setInsertionPoint(body.getTerminator());
@@ -93,11 +111,12 @@ struct HIsaStageIOPass : hetc::impl::HIsaStageIOBase<HIsaStageIOPass> {
       int64_t vectors = vectorsOf(out.getType());
       out.setHostAttr(builder.getI64IntegerAttr(nextHost));
       Location loc = transferLoc("dma_out", out.getName(), out.getLoc());
-      for (int64_t v = 0; v < vectors; ++v)
-        hisa::DmaOutOp::create(builder, loc,
-                               builder.getI64IntegerAttr(out.getAddress() + v),
+      for (int64_t v = 0; v < vectors; ++v) {
+        Place at = placeOf(out.getType(), out.getAddress(), v);
+        hisa::DmaOutOp::create(builder, loc, at.row, at.part, at.dtype,
                                builder.getI64IntegerAttr(nextHost + v),
                                takeEngine(), IntegerAttr());
+      }
       nextHost += vectors;
     }
   }

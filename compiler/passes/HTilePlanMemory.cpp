@@ -58,12 +58,13 @@ struct HTilePlanMemoryPass
       if (!isa<htile::InputOp, htile::ConstantOp, htile::AllocOp>(op))
         return;
       auto type = cast<MemRefType>(op->getResult(0).getType());
-      BufferLayout layout = layoutOf(type.getShape(), spec.lanes());
+      // Narrow types share rows (docs/isa.md, "Native width").
+      BufferLayout layout = layoutOf(type, spec.lanes());
       bool wholeProgram = !isa<htile::AllocOp>(op);
       bufferOf[op] = buffers.size();
       defs.push_back(op);
       placement::Buffer b;
-      b.size = std::max<int64_t>(layout.vectors(), 1);
+      b.size = std::max<int64_t>(layout.sramRows(), 1);
       b.first = wholeProgram ? 0 : index[op];
       b.last = wholeProgram ? end : index[op];
       buffers.push_back(std::move(b));

@@ -8,6 +8,17 @@
 
 using namespace mlir;
 
+/// The SRAM word of the first vector of `gather`'s table and the words
+/// from one table row to the next (docs/isa.md, "Native width"), in
+/// unsigned arithmetic: checkInstruction bounds them before other uses.
+static std::pair<uint64_t, uint64_t> tableWords(hetc::hisa::GatherOp gather) {
+  uint64_t width =
+      uint64_t(hetc::hisa::sramLaneBytes(hetc::hisa::dtypeOf(gather)));
+  return {uint64_t(gather.getTable()) * 4 +
+              uint64_t(gather.getPart().value_or(0)) * width,
+          uint64_t(gather.getStride()) * width};
+}
+
 LogicalResult hetc::checkInstruction(Operation *op,
                                      const chip::ChipSpec &chip) {
   auto checkAddress = [&](uint64_t address) -> LogicalResult {
@@ -42,15 +53,17 @@ LogicalResult hetc::checkInstruction(Operation *op,
     return success();
   };
   auto checkGather = [&](hisa::GatherOp g) -> LogicalResult {
-    uint64_t total = chip.totalVectors();
-    uint64_t table = uint64_t(g.getTable()), stride = uint64_t(g.getStride()),
-             rows = uint64_t(g.getRows());
-    if (table >= total || stride > total || rows > total ||
-        (rows - 1) * stride >= total - table)
+    // In SRAM words (a quarter row), as narrow tables are packed.
+    uint64_t total = chip.totalVectors() * 4;
+    auto [table, stride] = tableWords(g);
+    uint64_t rows = uint64_t(g.getRows());
+    if (uint64_t(g.getTable()) >= chip.totalVectors() ||
+        uint64_t(g.getStride()) > total || table >= total || stride > total ||
+        rows > total || (rows - 1) * stride >= total - table)
       return op->emitError("table of ")
-             << rows << " rows of " << stride << " vectors at " << table
-             << " is not inside SRAM (chip '" << chip.name() << "' has "
-             << total << " vectors)";
+             << rows << " rows of " << g.getStride() << " vectors at "
+             << g.getTable() << " is not inside SRAM (chip '" << chip.name()
+             << "' has " << chip.totalVectors() << " rows)";
     if (uint32_t(g.getLane()) >= chip.lanes())
       return op->emitError("lane ")
              << g.getLane() << " is not a lane of chip '" << chip.name()
@@ -87,14 +100,16 @@ std::string hetc::bankResource(uint32_t slice, uint32_t bank) {
   return "slice" + std::to_string(slice) + ".bank" + std::to_string(bank);
 }
 
-std::vector<hetc::GatherBand> hetc::gatherBands(int64_t table, int64_t stride,
-                                                int64_t rows,
+std::vector<hetc::GatherBand> hetc::gatherBands(hisa::GatherOp gather,
                                                 const chip::ChipSpec &chip) {
   std::vector<GatherBand> bands;
-  int64_t perSlice = int64_t(chip.vectorsPerSlice());
+  auto [first, step] = tableWords(gather);
+  int64_t table = int64_t(first), stride = int64_t(step);
+  int64_t rows = gather.getRows();
+  int64_t perSlice = int64_t(chip.vectorsPerSlice()) * 4;
   int64_t row = 0;
   while (row < rows) {
-    uint32_t slice = chip.sliceOf(uint64_t(table + row * stride));
+    uint32_t slice = chip.sliceOf(uint64_t(table + row * stride) / 4);
     // The first row whose vector lies past this slice.
     int64_t sliceEnd = int64_t(slice + 1) * perSlice;
     int64_t end = std::min(rows, (sliceEnd - table + stride - 1) / stride);

@@ -9,6 +9,7 @@
 #ifndef HETC_COMPILER_PASSES_INSTRUCTIONINFO_H
 #define HETC_COMPILER_PASSES_INSTRUCTIONINFO_H
 
+#include "compiler/dialects/hisa/IR/HIsa.h"
 #include "runtime/chip/ChipSpec.h"
 
 #include "mlir/IR/Operation.h"
@@ -48,11 +49,11 @@ struct GatherBand {
   int64_t rowEnd = 0;
 };
 
-/// The chain of a gather from a table of `rows` rows of `stride` vectors,
-/// row 0 at `table` (which checkInstruction has found inside SRAM): one
-/// band per slice holding rows, in increasing slice order.
-std::vector<GatherBand> gatherBands(int64_t table, int64_t stride,
-                                    int64_t rows, const chip::ChipSpec &chip);
+/// The chain of `gather` (whose table checkInstruction has found inside
+/// SRAM): one band per slice holding rows of its table, in increasing
+/// slice order.
+std::vector<GatherBand> gatherBands(hisa::GatherOp gather,
+                                    const chip::ChipSpec &chip);
 
 /// Checks that `op`'s address, plane or switch (and a permute's lane map)
 /// fits `chip`; emits an error on

@@ -46,8 +46,7 @@ std::vector<KernelStats> collectKernelStats(func::FuncOp func,
     if (auto gather = dyn_cast<hisa::GatherOp>(op)) {
       // One MEM_GATHER per slice of the table, each taking its slice's
       // ports, the farthest issuing last.
-      std::vector<GatherBand> bands = gatherBands(
-          gather.getTable(), gather.getStride(), gather.getRows(), chip);
+      std::vector<GatherBand> bands = gatherBands(gather, chip);
       int64_t span = (bands.back().position - bands.front().position) * hop;
       for (const GatherBand &band : bands)
         count(op, cycle.getInt(),

@@ -9,6 +9,33 @@ func.func @bad_address() {
 
 // -----
 
+// Tests that a part names one of the vectors an SRAM row holds of the
+// type: one of f32, two of f16, four of i8.
+func.func @bad_part() {
+  // expected-error @+1 {{part 1 is not a part of an SRAM row, which holds 1 vector of 'f32'}}
+  %0 = hisa.read 0 part 1
+  return
+}
+
+// -----
+
+func.func @bad_part_f16() {
+  %0 = hisa.read 0 part 1 as f16
+  // expected-error @+1 {{part 2 is not a part of an SRAM row, which holds 2 vectors of 'f16'}}
+  hisa.write %0 to 1 part 2 as f16
+  return
+}
+
+// -----
+
+func.func @bad_part_dma() {
+  // expected-error @+1 {{part 4 is not a part of an SRAM row, which holds 4 vectors of 'i8'}}
+  hisa.dma_in host 0 to 1 part 4 as i8 engine 0
+  return
+}
+
+// -----
+
 // Tests that vector instructions compute at least one lane.
 func.func @bad_lanes() {
   %0 = hisa.read 0

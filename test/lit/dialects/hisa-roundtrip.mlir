@@ -17,6 +17,12 @@ func.func @main() {
   %g = hisa.gather %0 lane 3 table 2 stride 1 rows 1 at 5 on <east, 8>
   // CHECK: hisa.gather %[[X]] lane 0 table 2 stride 2 rows 4 as f16{{$}}
   %h = hisa.gather %0 lane 0 table 2 stride 2 rows 4 as f16
+  // CHECK: hisa.gather %[[X]] lane 0 table 2 part 1 stride 2 rows 4 as f16{{$}}
+  %h1 = hisa.gather %0 lane 0 table 2 part 1 stride 2 rows 4 as f16
+  // CHECK: %[[Q:.*]] = hisa.read 6 part 3 as i8 at 4{{$}}
+  %q = hisa.read 6 part 3 as i8 at 4
+  // CHECK: hisa.write %[[Q]] to 7 part 2 as i8{{$}}
+  hisa.write %q to 7 part 2 as i8
   // CHECK: hisa.vbinary add %[[X]], %[[C]] lanes 16 at 7 on <west, 4>
   %2 = hisa.vbinary add %0, %1 lanes 16 at 7 on <west, 4>
   // CHECK: hisa.vunary sigmoid
@@ -52,6 +58,10 @@ func.func @dma() {
   hisa.dma_in host 4 to 0 engine 1 at 3
   // CHECK: hisa.dma_out 0 to host 9 engine 0{{$}}
   hisa.dma_out 0 to host 9 engine 0
+  // CHECK: hisa.dma_in host 5 to 1 part 1 as bf16 engine 0{{$}}
+  hisa.dma_in host 5 to 1 part 1 as bf16 engine 0
+  // CHECK: hisa.dma_out 1 part 1 as bf16 to host 10 engine 0{{$}}
+  hisa.dma_out 1 part 1 as bf16 to host 10 engine 0
   return
 }
 

@@ -31,6 +31,19 @@ func.func @bad_matmul() {
 
 // -----
 
+// Tests that a K spanning several tiles needs an output that holds the
+// f32 partial sums.
+func.func @narrow_partial_sums() {
+  %x = htile.alloc : memref<1x20xf16>
+  %w = htile.alloc : memref<20x4xf16>
+  %y = htile.alloc : memref<1x4xf16>
+  // expected-error @+1 {{output of 'f16' cannot hold the f32 or i32 partial sums of a K (20) spanning several tiles of 16; give it a 32-bit output and cast}}
+  htile.matmul ins(%x, %w) outs(%y) activation(none) {tile = array<i64: 1, 16, 16>} : memref<1x20xf16>, memref<20x4xf16>, memref<1x4xf16>
+  return
+}
+
+// -----
+
 // Tests that matmul tiles have three positive sizes.
 func.func @bad_tile() {
   %x = htile.alloc : memref<4x8xf32>

@@ -1,32 +1,58 @@
 // RUN: hetc-opt %s --split-input-file --hetc-set-chip=file=%chips/test-chip.chip --hetc-convert-htile-to-hisa | FileCheck %s
 
-// Tests an f16 matmul with K = 20: weights and inputs go in as f16, the
-// partial sum of the first K tile is kept in f32 in the output buffer, the
-// second adds to it in f32, the f16 bias is widened to f32, and the result
-// is rounded to f16 once, by a cast that masks the 4 lanes.
+// Tests an f16 matmul with K = 20 into an f32 output: weights and inputs
+// go in as f16 (packed two vectors to an SRAM row, so x's second vector is
+// part 1 of row 0), the partial sum of the first K tile is kept in f32 in
+// the output buffer, the second adds to it in f32, and the f16 bias is
+// widened to f32.
 // CHECK-LABEL: func.func @main()
 // CHECK: hisa.input "x" at 0 : tensor<1x20xf16>
 // CHECK: %[[W0:.*]] = hisa.read 256 as f16
 // CHECK-NEXT: hisa.load_weights %[[W0]] plane 0 row 0 as f16
+// CHECK-NEXT: %[[W1:.*]] = hisa.read 256 part 1 as f16
+// CHECK-NEXT: hisa.load_weights %[[W1]] plane 0 row 1 as f16
 // CHECK: %[[X0:.*]] = hisa.read 0 as f16
 // CHECK-NEXT: %[[P0:.*]] = hisa.matmul %[[X0]] plane 0 as f16
 // CHECK-NEXT: hisa.write %[[P0]] to 768{{$}}
-// CHECK: %[[X1:.*]] = hisa.read 1 as f16
+// CHECK: %[[X1:.*]] = hisa.read 0 part 1 as f16
 // CHECK-NEXT: %[[P1:.*]] = hisa.matmul %[[X1]] plane 1 as f16
 // CHECK-NEXT: %[[ACC:.*]] = hisa.read 768{{$}}
 // CHECK-NEXT: %[[SUM:.*]] = hisa.vbinary add %[[P1]], %[[ACC]] lanes 4{{$}}
 // CHECK-NEXT: %[[B:.*]] = hisa.read 512 as f16
 // CHECK-NEXT: %[[BW:.*]] = hisa.vcast %[[B]] from f16 to f32 lanes 4
 // CHECK-NEXT: %[[BIASED:.*]] = hisa.vbinary add %[[SUM]], %[[BW]] lanes 4{{$}}
-// CHECK-NEXT: %[[R:.*]] = hisa.vcast %[[BIASED]] from f32 to f16 lanes 4
-// CHECK-NEXT: hisa.write %[[R]] to 768 as f16
+// CHECK-NEXT: hisa.write %[[BIASED]] to 768{{$}}
 // CHECK-NEXT: return
 func.func @main() {
   %x = htile.input "x" {address = 0 : i64} : memref<1x20xf16>
   %w = htile.constant dense<0.5> : tensor<20x4xf16> {address = 256 : i64} : memref<20x4xf16>
   %b = htile.constant dense<1.0> : tensor<4xf16> {address = 512 : i64} : memref<4xf16>
+  %y = htile.alloc {address = 768 : i64} : memref<1x4xf32>
+  htile.matmul ins(%x, %w) bias(%b : memref<4xf16>) outs(%y) activation(none) {tile = array<i64: 1, 16, 16>} : memref<1x20xf16>, memref<20x4xf16>, memref<1x4xf32>
+  htile.output "y", %y : memref<1x4xf32>
+  return
+}
+
+// -----
+
+// Tests an f16 matmul with K = 12, within one tile, into an f16 output:
+// the f32 sum and the widened bias are rounded to f16 once, by a cast that
+// masks the 4 lanes.
+// CHECK-LABEL: func.func @main()
+// CHECK: %[[X0:.*]] = hisa.read 0 as f16
+// CHECK-NEXT: %[[P0:.*]] = hisa.matmul %[[X0]] plane 0 as f16
+// CHECK-NEXT: %[[B:.*]] = hisa.read 512 as f16
+// CHECK-NEXT: %[[BW:.*]] = hisa.vcast %[[B]] from f16 to f32 lanes 4
+// CHECK-NEXT: %[[BIASED:.*]] = hisa.vbinary add %[[P0]], %[[BW]] lanes 4{{$}}
+// CHECK-NEXT: %[[R:.*]] = hisa.vcast %[[BIASED]] from f32 to f16 lanes 4
+// CHECK-NEXT: hisa.write %[[R]] to 768 as f16
+// CHECK-NEXT: return
+func.func @main() {
+  %x = htile.input "x" {address = 0 : i64} : memref<1x12xf16>
+  %w = htile.constant dense<0.5> : tensor<12x4xf16> {address = 256 : i64} : memref<12x4xf16>
+  %b = htile.constant dense<1.0> : tensor<4xf16> {address = 512 : i64} : memref<4xf16>
   %y = htile.alloc {address = 768 : i64} : memref<1x4xf16>
-  htile.matmul ins(%x, %w) bias(%b : memref<4xf16>) outs(%y) activation(none) {tile = array<i64: 1, 16, 16>} : memref<1x20xf16>, memref<20x4xf16>, memref<1x4xf16>
+  htile.matmul ins(%x, %w) bias(%b : memref<4xf16>) outs(%y) activation(none) {tile = array<i64: 1, 16, 16>} : memref<1x12xf16>, memref<12x4xf16>, memref<1x4xf16>
   htile.output "y", %y : memref<1x4xf16>
   return
 }

@@ -304,12 +304,13 @@ func.func @gather_rows() {
 // -----
 
 // Tests that a row of two vectors is read vector by vector, with the
-// table's rows two vectors apart.
+// table's rows two vectors apart. f16 vectors are packed two to an SRAM
+// row: a table row's second vector is part 1 of the SRAM row.
 // CHECK-LABEL: func.func @gather_wide_rows()
 // CHECK: hisa.gather %{{.*}} lane 0 table 64 stride 2 rows 10 as f16
 // CHECK: hisa.write %{{.*}} to 512 as f16
-// CHECK: hisa.gather %{{.*}} lane 0 table 65 stride 2 rows 10 as f16
-// CHECK: hisa.write %{{.*}} to 513 as f16
+// CHECK: hisa.gather %{{.*}} lane 0 table 64 part 1 stride 2 rows 10 as f16
+// CHECK: hisa.write %{{.*}} to 512 part 1 as f16
 // CHECK-NOT: hisa.gather
 func.func @gather_wide_rows() {
   %ids = htile.input "ids" {address = 0 : i64} : memref<i32>

@@ -176,7 +176,7 @@ func.func @gather_not_constant() {
   hisa.input "table" at 300 : tensor<1500x16xf32>
   %0 = hisa.read 4096 as i32
   %1 = hisa.permute %0 switch 0 map [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] as i32
-  // expected-error @+1 {{gathers from vectors 300 to 1799, which no constant holds; a gather reads constant tables only}}
+  // expected-error @+1 {{gathers from rows 300 to 1799, which no constant holds; a gather reads constant tables only}}
   %2 = hisa.gather %1 lane 0 table 300 stride 1 rows 1500
   hisa.write %2 to 5120
   return

@@ -48,6 +48,12 @@ mlir::Type laneTypeOf(mlir::Type type);
 /// does. (i64 is held as i32 too, and wraps at 32 bits.)
 bool isNarrowHeld(mlir::Type type);
 
+/// The bytes a lane of element type `type` takes in SRAM (docs/isa.md,
+/// "Native width"): 2 for f16 and bf16, 1 for i8, ui8, i1 and the narrow
+/// lane types, 4 for the rest (f32, i32 and the types held as i32). A row
+/// holds `4 / sramLaneBytes` vectors of the type.
+int64_t sramLaneBytes(mlir::Type type);
+
 /// Whether `type` is one of the float lane types f32, f16 and bf16.
 bool isFloatLane(mlir::Type type);
 

@@ -48,6 +48,16 @@ LogicalResult verifyBinding(Operation *op, int64_t address,
 }
 } // namespace
 
+/// A `part` of an SRAM row: below the vectors of `op`'s dtype a row holds.
+static LogicalResult verifyPart(Operation *op, std::optional<uint32_t> part) {
+  int64_t parts = 4 / sramLaneBytes(dtypeOf(op));
+  if (!part || int64_t(*part) < parts)
+    return success();
+  return op->emitOpError("part ")
+         << *part << " is not a part of an SRAM row, which holds " << parts
+         << " vector" << (parts == 1 ? "" : "s") << " of " << dtypeOf(op);
+}
+
 LogicalResult InputOp::verify() {
   return verifyBinding(*this, getAddress(), getHost());
 }
@@ -65,9 +75,13 @@ LogicalResult C2CRecvOp::verify() {
   return success();
 }
 LogicalResult DmaInOp::verify() {
+  if (failed(verifyPart(*this, getPart())))
+    return failure();
   return verifyDma(*this, getAddress(), getHost(), getEngine());
 }
 LogicalResult DmaOutOp::verify() {
+  if (failed(verifyPart(*this, getPart())))
+    return failure();
   return verifyDma(*this, getAddress(), getHost(), getEngine());
 }
 
@@ -114,6 +128,15 @@ Type hetc::hisa::laneTypeOf(Type type) {
   return Type();
 }
 
+int64_t hetc::hisa::sramLaneBytes(Type type) {
+  if (type.isF16() || type.isBF16())
+    return 2;
+  if (isNarrowLane(type) || type.isSignlessInteger(1) ||
+      type.isSignlessInteger(8) || type.isUnsignedInteger(8))
+    return 1;
+  return 4;
+}
+
 Type hetc::hisa::dtypeOf(Operation *op) {
   if (auto type = op->getAttrOfType<TypeAttr>("dtype"))
     return type.getValue();
@@ -144,12 +167,14 @@ LogicalResult verifyDtype(Operation *op, StringRef what, bool defined,
 } // namespace
 
 LogicalResult ReadOp::verify() {
-  if (failed(verifyDtype(*this, "read", true, "")))
+  if (failed(verifyDtype(*this, "read", true, "")) ||
+      failed(verifyPart(*this, getPart())))
     return failure();
   return verifyAddress(*this, getAddress());
 }
 LogicalResult GatherOp::verify() {
-  if (failed(verifyDtype(*this, "gather", true, "")))
+  if (failed(verifyDtype(*this, "gather", true, "")) ||
+      failed(verifyPart(*this, getPart())))
     return failure();
   if (int32_t(getLane()) < 0)
     return emitOpError("lane must be >= 0, got ") << int32_t(getLane());
@@ -160,7 +185,8 @@ LogicalResult GatherOp::verify() {
 }
 
 LogicalResult WriteOp::verify() {
-  if (failed(verifyDtype(*this, "write", true, "")))
+  if (failed(verifyDtype(*this, "write", true, "")) ||
+      failed(verifyPart(*this, getPart())))
     return failure();
   return verifyAddress(*this, getAddress());
 }

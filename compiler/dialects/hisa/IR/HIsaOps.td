@@ -14,10 +14,13 @@ include "mlir/IR/CommonAttrConstraints.td"
 class HIsa_BindingOp<string mnemonic, string what> : HIsa_Op<mnemonic> {
   let summary = "Binds the model " # what # " `name` to SRAM at `address`";
   let description = [{
-    The tensor's rows start at vector `address`, each taking
-    `ceil(cols / lanes)` vectors (see the htile layout). With `host`, the
-    tensor lives in host memory from host vector `host`, laid out the same
-    way, and the program moves it with `hisa.dma_in` / `hisa.dma_out`.
+    The tensor's rows start at SRAM row `address`, each taking
+    `ceil(cols / lanes)` vectors (see the htile layout). Vectors of an
+    element type narrower than 32 bits are packed, two (f16, bf16) or four
+    (8-bit and narrower) to a row (docs/isa.md, "Native width"): vector `v`
+    is part `v % k` of row `address + v / k`. With `host`, the tensor lives
+    in host memory from host vector `host`, one vector per host address,
+    and the program moves it with `hisa.dma_in` / `hisa.dma_out`.
 
     ```mlir
     hisa.}] # mnemonic # [{ "x" at 0 : tensor<4x32xf32>
@@ -65,19 +68,22 @@ class HIsa_Instruction<string mnemonic, list<Trait> traits = []>
 def HIsa_ReadOp : HIsa_Instruction<"read"> {
   let summary = "MEM_READ: read the vector at `address` onto a stream";
   let description = [{
-    Issues on the MEM slice that holds `address`.
+    Issues on the MEM slice that holds row `address`. A vector of a type
+    narrower than 32 bits is `part` of its row (absent: part 0).
 
     ```mlir
     %0 = hisa.read 12 at 3 on <east, 0>
-    %1 = hisa.read 13 as f16 at 4 on <east, 4>
+    %1 = hisa.read 13 part 1 as f16 at 4 on <east, 4>
     ```
   }];
-  let arguments = (ins I64Attr:$address, OptionalAttr<TypeAttr>:$dtype,
+  let arguments = (ins I64Attr:$address, OptionalAttr<I32Attr>:$part,
+                       OptionalAttr<TypeAttr>:$dtype,
                        OptionalAttr<I64Attr>:$cycle,
                        OptionalAttr<HIsa_StreamAttr>:$stream);
   let results = (outs HIsa_VecType:$result);
   let assemblyFormat = [{
-    $address (`as` $dtype^)? (`at` $cycle^)? (`on` $stream^)? attr-dict
+    $address (`part` $part^)? (`as` $dtype^)? (`at` $cycle^)?
+    (`on` $stream^)? attr-dict
   }];
   let hasVerifier = 1;
 }
@@ -86,8 +92,9 @@ def HIsa_GatherOp : HIsa_Instruction<"gather"> {
   let summary = "MEM_GATHER chain: read the row of a table that an index names";
   let description = [{
     The table is `rows` rows of `stride` vectors, row 0's vector at
-    `table`; the row index is the i32 in lane `lane` of `index`. The result
-    is the vector at `table + index * stride`. An index outside
+    (`table`, `part`); the row index is the i32 in lane `lane` of `index`.
+    The result is the vector `index * stride` vectors after it (for a type
+    narrower than 32 bits, counted in parts of rows). An index outside
     `[0, rows)` stops the program with an error naming the op's node.
 
     One op is a whole chain of MEM_GATHER instructions (docs/isa.md,
@@ -102,17 +109,19 @@ def HIsa_GatherOp : HIsa_Instruction<"gather"> {
 
     ```mlir
     %2 = hisa.gather %1 lane 3 table 300 stride 1 rows 1500 at 10 on <east, 8>
-    %3 = hisa.gather %1 lane 0 table 64 stride 2 rows 90 as f16
+    %3 = hisa.gather %1 lane 0 table 64 part 1 stride 2 rows 90 as f16
     ```
   }];
   let arguments = (ins HIsa_VecType:$index, I32Attr:$lane, I64Attr:$table,
+                       OptionalAttr<I32Attr>:$part,
                        I64Attr:$stride, I64Attr:$rows,
                        OptionalAttr<TypeAttr>:$dtype,
                        OptionalAttr<I64Attr>:$cycle,
                        OptionalAttr<HIsa_StreamAttr>:$stream);
   let results = (outs HIsa_VecType:$result);
   let assemblyFormat = [{
-    $index `lane` $lane `table` $table `stride` $stride `rows` $rows
+    $index `lane` $lane `table` $table (`part` $part^)? `stride` $stride
+    `rows` $rows
     (`as` $dtype^)? (`at` $cycle^)? (`on` $stream^)? attr-dict
   }];
   let hasVerifier = 1;
@@ -121,15 +130,21 @@ def HIsa_GatherOp : HIsa_Instruction<"gather"> {
 def HIsa_WriteOp : HIsa_Instruction<"write"> {
   let summary = "MEM_WRITE: store a stream vector at `address`";
   let description = [{
+    A vector of a type narrower than 32 bits goes to `part` of row
+    `address` (absent: part 0).
+
     ```mlir
     hisa.write %1 to 40 at 9
+    hisa.write %2 to 41 part 3 as i8 at 10
     ```
   }];
   let arguments = (ins HIsa_VecType:$value, I64Attr:$address,
+                       OptionalAttr<I32Attr>:$part,
                        OptionalAttr<TypeAttr>:$dtype,
                        OptionalAttr<I64Attr>:$cycle);
   let assemblyFormat = [{
-    $value `to` $address (`as` $dtype^)? (`at` $cycle^)? attr-dict
+    $value `to` $address (`part` $part^)? (`as` $dtype^)? (`at` $cycle^)?
+    attr-dict
   }];
   let hasVerifier = 1;
 }
@@ -429,35 +444,46 @@ def HIsa_PermuteOp : HIsa_Instruction<"permute"> {
 def HIsa_DmaInOp : HIsa_Instruction<"dma_in"> {
   let summary = "DMA_IN: copy a host-memory vector into SRAM";
   let description = [{
-    Issues on DMA engine `engine`; the vector lands at SRAM `address`
-    `dma.latency` cycles later. An engine moves one vector per
+    Issues on DMA engine `engine`; the vector lands at SRAM row `address`
+    (`part` of it for a type narrower than 32 bits) `dma.latency` cycles
+    later. An engine moves one vector per
     `ceil(lanes * 4 / dma.bytes_per_cycle)` cycles.
 
     ```mlir
     hisa.dma_in host 3 to 40 engine 0 at 12
+    hisa.dma_in host 4 to 41 part 1 as f16 engine 0 at 14
     ```
   }];
-  let arguments = (ins I64Attr:$host, I64Attr:$address, I32Attr:$engine,
+  let arguments = (ins I64Attr:$host, I64Attr:$address,
+                       OptionalAttr<I32Attr>:$part,
+                       OptionalAttr<TypeAttr>:$dtype, I32Attr:$engine,
                        OptionalAttr<I64Attr>:$cycle);
-  let assemblyFormat =
-      "`host` $host `to` $address `engine` $engine (`at` $cycle^)? attr-dict";
+  let assemblyFormat = [{
+    `host` $host `to` $address (`part` $part^)? (`as` $dtype^)?
+    `engine` $engine (`at` $cycle^)? attr-dict
+  }];
   let hasVerifier = 1;
 }
 
 def HIsa_DmaOutOp : HIsa_Instruction<"dma_out"> {
   let summary = "DMA_OUT: copy an SRAM vector to host memory";
   let description = [{
-    Issues on DMA engine `engine`, reading SRAM `address` at issue; the
-    vector is in host memory `dma.latency` cycles later.
+    Issues on DMA engine `engine`, reading SRAM row `address` (`part` of
+    it for a type narrower than 32 bits) at issue; the vector is in host
+    memory `dma.latency` cycles later.
 
     ```mlir
     hisa.dma_out 40 to host 7 engine 1 at 30
+    hisa.dma_out 41 part 2 as i8 to host 8 engine 1 at 31
     ```
   }];
-  let arguments = (ins I64Attr:$address, I64Attr:$host, I32Attr:$engine,
-                       OptionalAttr<I64Attr>:$cycle);
-  let assemblyFormat =
-      "$address `to` `host` $host `engine` $engine (`at` $cycle^)? attr-dict";
+  let arguments = (ins I64Attr:$address, OptionalAttr<I32Attr>:$part,
+                       OptionalAttr<TypeAttr>:$dtype, I64Attr:$host,
+                       I32Attr:$engine, OptionalAttr<I64Attr>:$cycle);
+  let assemblyFormat = [{
+    $address (`part` $part^)? (`as` $dtype^)? `to` `host` $host
+    `engine` $engine (`at` $cycle^)? attr-dict
+  }];
   let hasVerifier = 1;
 }
 

@@ -62,11 +62,20 @@ LogicalResult MatMulOp::verify() {
     if (!isRowOf(cast<MemRefType>(bias.getType()), y))
       return emitOpError("bias must be one row of ")
              << y.getDimSize(1) << " elements";
-  if (std::optional<ArrayRef<int64_t>> tile = getTile())
+  if (std::optional<ArrayRef<int64_t>> tile = getTile()) {
     if (tile->size() != 3 || llvm::any_of(*tile, [](int64_t t) {
           return t <= 0;
         }))
       return emitOpError("tile must be three positive sizes [rows, k, n]");
+    // Partial sums over K tiles pass through the output in the plane's
+    // accumulator type (f32 or i32), which a narrower output cannot hold.
+    Type out = y.getElementType();
+    if (out.getIntOrFloatBitWidth() < 32 && x.getDimSize(1) > (*tile)[1])
+      return emitOpError("output of ")
+             << out << " cannot hold the f32 or i32 partial sums of a K ("
+             << x.getDimSize(1) << ") spanning several tiles of " << (*tile)[1]
+             << "; give it a 32-bit output and cast";
+  }
   return success();
 }
 
