@@ -20,8 +20,10 @@
 
 namespace hetc::artifact {
 
-/// The format version this build writes and accepts.
-constexpr uint32_t kFormatVersion = 2;
+/// The format version this build writes and accepts. Version 3 added
+/// native width (Instruction.part, TensorBinding.packed), which a version-2
+/// runtime would ignore and so misplace packed data.
+constexpr uint32_t kFormatVersion = 3;
 constexpr size_t kHeaderBytes = 24;
 
 /// Serialises `artifact` with its header, deterministically: the same
