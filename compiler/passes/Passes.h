@@ -31,10 +31,15 @@ struct PipelineOptions {
   /// Move inputs and outputs through host memory by DMA
   /// (hetc-hisa-stage-io) instead of holding them in SRAM.
   bool hostIO = false;
+  /// The element type of matrix-unit weights: "f32" (as the model has
+  /// them), "f16" or "bf16" (hetc-hgraph-narrow-weights).
+  std::string weights = "f32";
 };
 
-/// hgraph to hgraph: decompose, fold constants, fuse.
-void buildHGraphPipeline(mlir::OpPassManager &pm);
+/// hgraph to hgraph: decompose, fold constants, fuse, and narrow the
+/// weights as `options` says.
+void buildHGraphPipeline(mlir::OpPassManager &pm,
+                         const PipelineOptions &options = {});
 /// hgraph to htile with buffers placed in SRAM.
 void buildHTilePipeline(mlir::OpPassManager &pm, const PipelineOptions &options);
 /// htile to scheduled hisa.

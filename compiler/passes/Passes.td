@@ -124,6 +124,34 @@ def HGraphFuseLinear : Pass<"hetc-hgraph-fuse-linear", "mlir::func::FuncOp"> {
   let dependentDialects = ["::hetc::hgraph::HGraphDialect"];
 }
 
+def HGraphNarrowWeights : Pass<"hetc-hgraph-narrow-weights", "mlir::func::FuncOp"> {
+  let summary = "Stores the constant weights of matrix-unit layers in f16 or bf16";
+  let description = [{
+    `hetc compile --precision fp16|bf16`. Every `hgraph.linear` whose weight
+    is an f32 constant gets that weight rounded to `type` (to nearest, ties
+    to even; beyond f16's range to infinity, which the pass refuses, naming
+    the node) and its input cast to `type` before the matrix unit; the
+    products accumulate in f32 and the result stays f32, as do the bias,
+    the activations and every other op. SRAM holds the weights at their
+    width (docs/isa.md, "Native width"), so they take half the bytes: the
+    largest share of a transformer's or a CNN's data.
+
+    ```mlir
+    %y = hgraph.linear %x, %w activation(none)
+        : (tensor<4x32xf32>, tensor<32x10xf32>) -> tensor<4x10xf32>
+    // becomes
+    %x16 = hgraph.cast %x : tensor<4x32xf32> -> tensor<4x32xf16>
+    %y = hgraph.linear %x16, %w16 activation(none)
+        : (tensor<4x32xf16>, tensor<32x10xf16>) -> tensor<4x10xf32>
+    ```
+  }];
+  let options = [
+    Option<"type", "type", "std::string", /*default=*/"\"f16\"",
+           "The weights' element type: f16 or bf16">,
+  ];
+  let dependentDialects = ["::hetc::hgraph::HGraphDialect"];
+}
+
 //===----------------------------------------------------------------------===//
 // hgraph -> htile
 //===----------------------------------------------------------------------===//

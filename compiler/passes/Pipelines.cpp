@@ -22,12 +22,15 @@ struct PipelineCLOptions
 };
 } // namespace
 
-void hetc::buildHGraphPipeline(OpPassManager &pm) {
+void hetc::buildHGraphPipeline(OpPassManager &pm,
+                               const PipelineOptions &options) {
   OpPassManager &func = pm.nest<func::FuncOp>();
   func.addPass(createHGraphDecompose());
   func.addPass(createCanonicalizerPass());
   func.addPass(createHGraphFuseLinear());
   func.addPass(createCanonicalizerPass());
+  if (options.weights != "f32")
+    func.addPass(createHGraphNarrowWeights({options.weights}));
 }
 
 void hetc::buildHTilePipeline(OpPassManager &pm,

@@ -289,7 +289,10 @@ int compileCommand(const CompileOptions &options) {
   // Run the pipeline stage by stage, stopping at the requested level. The
   // stages share one timer (--mlir-timing) and each takes MLIR's
   // pass-manager options (IR printing, statistics, crash reproducers).
-  PipelineOptions pipeline{/*chip=*/"", options.hostIO};
+  PipelineOptions pipeline{/*chip=*/"", options.hostIO,
+                           options.precision == "fp16"   ? "f16"
+                           : options.precision == "bf16" ? "bf16"
+                                                         : "f32"};
   auto run = [&](StringRef stage, auto build) {
     PassManager pm(&context);
     build(pm);
@@ -305,7 +308,7 @@ int compileCommand(const CompileOptions &options) {
     return 1;
   if (level == Level::HGraph &&
       !run("hgraph pipeline",
-           [](PassManager &pm) { buildHGraphPipeline(pm); }))
+           [&](PassManager &pm) { buildHGraphPipeline(pm, pipeline); }))
     return 1;
   if (options.emit == EmitKind::HGraph)
     return printModule(*module, options);

@@ -29,6 +29,8 @@ struct CompileOptions {
   bool allKernels = false;
   /// Stage inputs and outputs in host memory and move them by DMA.
   bool hostIO = false;
+  /// --precision: fp32, or fp16/bf16 for the matrix-unit weights.
+  std::string precision = "fp32";
   /// Print IR with locations (the ONNX node names).
   bool printLocations = false;
   /// MLIR's own options (`--mlir-print-ir-after-all`, `--mlir-timing`,

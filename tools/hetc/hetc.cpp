@@ -82,6 +82,15 @@ int main(int argc, char **argv) {
                        "Start with the inputs in host memory and end with "
                        "the outputs there, moved by the chip's DMA engines "
                        "(the cycle count then includes the transfers)");
+  compileApp
+      ->add_option("--precision", compile.precision,
+                   "Element type of the weights of matrix-unit layers "
+                   "(linear and matmul by a constant): fp32 as the model "
+                   "has them, or fp16/bf16, which halves their SRAM; "
+                   "products accumulate in fp32 and activations stay fp32 "
+                   "(docs/precision.md)")
+      ->check(CLI::IsMember({"fp32", "fp16", "bf16"}))
+      ->capture_default_str();
   compileApp->add_flag("--kernels", compile.allKernels,
                        "List every kernel's cycles in the summary");
   compileApp->add_flag("-q,--quiet", compile.quiet,

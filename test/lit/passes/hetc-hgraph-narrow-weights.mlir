@@ -1,0 +1,37 @@
+// RUN: hetc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(hetc-hgraph-narrow-weights))' | FileCheck %s
+// RUN: hetc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(hetc-hgraph-narrow-weights{type=bf16}))' | FileCheck %s --check-prefix=BF16
+
+// Tests that a constant f32 weight is rounded to f16 (1.0001 is 1.0 in
+// f16, 0.1 is 0.0999755859375), the input is cast to f16 before the
+// linear, and the result, the bias and the activation stay f32.
+// CHECK-LABEL: func.func @linear
+// CHECK: %[[W:.*]] = hgraph.constant dense<{{\[}}[1.000000e+00, 9.997550e-02]]> : tensor<1x2xf16>
+// CHECK: %[[X:.*]] = hgraph.cast %arg0 : tensor<4x1xf32> -> tensor<4x1xf16>
+// CHECK: %[[Y:.*]] = hgraph.linear %[[X]], %[[W]], %arg1 activation(relu) : (tensor<4x1xf16>, tensor<1x2xf16>, tensor<2xf32>) -> tensor<4x2xf32>
+// CHECK: return %[[Y]]
+// BF16-LABEL: func.func @linear
+// BF16: hgraph.constant dense<{{\[}}[1.000000e+00, 1.000980e-01]]> : tensor<1x2xbf16>
+// BF16: hgraph.cast %arg0 : tensor<4x1xf32> -> tensor<4x1xbf16>
+func.func @linear(%x: tensor<4x1xf32>, %b: tensor<2xf32>) -> tensor<4x2xf32> {
+  %w = hgraph.constant dense<[[1.0001, 0.1]]> : tensor<1x2xf32>
+  %y = hgraph.linear %x, %w, %b activation(relu) : (tensor<4x1xf32>, tensor<1x2xf32>, tensor<2xf32>) -> tensor<4x2xf32>
+  return %y : tensor<4x2xf32>
+}
+
+// -----
+
+// Tests that a weight two layers share is rounded once, and that a weight
+// that is not a constant is left alone.
+// CHECK-LABEL: func.func @shared
+// CHECK-COUNT-1: hgraph.constant {{.*}} : tensor<2x2xf16>
+// CHECK-NOT: hgraph.constant
+// CHECK: hgraph.linear {{.*}} : (tensor<1x2xf16>, tensor<2x2xf16>) -> tensor<1x2xf32>
+// CHECK: hgraph.linear {{.*}} : (tensor<1x2xf16>, tensor<2x2xf16>) -> tensor<1x2xf32>
+// CHECK: hgraph.linear %arg0, %arg1 activation(none) : (tensor<1x2xf32>, tensor<2x2xf32>) -> tensor<1x2xf32>
+func.func @shared(%x: tensor<1x2xf32>, %v: tensor<2x2xf32>) -> (tensor<1x2xf32>, tensor<1x2xf32>, tensor<1x2xf32>) {
+  %w = hgraph.constant dense<0.5> : tensor<2x2xf32>
+  %a = hgraph.linear %x, %w activation(none) : (tensor<1x2xf32>, tensor<2x2xf32>) -> tensor<1x2xf32>
+  %b = hgraph.linear %a, %w activation(none) : (tensor<1x2xf32>, tensor<2x2xf32>) -> tensor<1x2xf32>
+  %c = hgraph.linear %x, %v activation(none) : (tensor<1x2xf32>, tensor<2x2xf32>) -> tensor<1x2xf32>
+  return %a, %b, %c : tensor<1x2xf32>, tensor<1x2xf32>, tensor<1x2xf32>
+}
