@@ -45,6 +45,16 @@ LogicalResult writeConstantData(Operation *op, DenseElementsAttr dense,
                                 std::string &data) {
   Type element = dense.getElementType();
   data.clear();
+  if (element.isF64()) {
+    // Held as f32: rounded to nearest even, beyond its range to infinity.
+    data.reserve(dense.getNumElements() * 4);
+    for (APFloat v : dense.getValues<APFloat>()) {
+      bool inexact;
+      v.convert(APFloat::IEEEsingle(), APFloat::rmNearestTiesToEven, &inexact);
+      appendLittleEndian(data, v.bitcastToAPInt().getZExtValue(), 4);
+    }
+    return success();
+  }
   if (auto floatType = dyn_cast<FloatType>(element)) {
     unsigned bytes = std::max(floatType.getWidth() / 8, 1u);
     data.reserve(dense.getNumElements() * bytes);
@@ -159,6 +169,8 @@ hetx::Opcode compareOpcode(hisa::VCompareKind kind) {
 /// I64 in an input or output `binding` (int64 on the host, int32 lanes on
 /// the chip) and I32 elsewhere; nullopt for other types.
 std::optional<hetx::DataType> dataTypeOf(Type type, bool binding = false) {
+  if (type.isF64())
+    return binding ? hetx::F64 : hetx::F32;
   if (type.isSignlessInteger(64))
     return binding ? hetx::I64 : hetx::I32;
   if (type.isSignlessInteger(16))
@@ -253,7 +265,7 @@ private:
       return op->emitError("tensor '")
              << name << "' has element type " << type.getElementType()
              << ", which the chip does not hold (" << hisa::kLaneTypeNames
-             << "; held as i32: i64, i16, ui16, ui32, ui64)";
+             << "; held as i32: i64, i16, ui16, ui32, ui64; as f32: f64)";
     binding.set_name(name.str());
     binding.set_dtype(*dtype);
     for (int64_t d : type.getShape())

@@ -33,9 +33,9 @@ namespace {
 
 /// The element types the chip holds, as errors list them.
 constexpr const char *kLaneTypes =
-    "f32, f16, bf16, i8, ui8, i32, i1 (bool), and i64, i16, ui16, ui32, "
-    "ui64 (held as i32); for casts and (de)quantisation only: f8E4M3FN, "
-    "f8E4M3FNUZ, f8E5M2, f8E5M2FNUZ, f8E8M0FNU, f4E2M1FN, i4, ui4, i2, ui2";
+    "f32, f16, bf16, i8, ui8, i32, i1 (bool), f64 (held as f32), and i64, "
+    "i16, ui16, ui32, ui64 (held as i32); for casts and (de)quantisation "
+    "only: f8E4M3FN, f8E4M3FNUZ, f8E5M2, f8E5M2FNUZ, f8E8M0FNU, f4E2M1FN, i4, ui4, i2, ui2";
 
 /// The error for an operation on a type held as i32 (hisa::isNarrowHeld)
 /// whose result could leave the type's range.

@@ -187,6 +187,7 @@ unsigned byteWidth(ElementType type) {
     return 1;
   case ElementType::I64:
   case ElementType::U64:
+  case ElementType::F64:
     return 8;
   case ElementType::I16:
   case ElementType::U16:
@@ -242,12 +243,14 @@ std::string typeName(ElementType type) {
     return "i2";
   case ElementType::U2:
     return "u2";
+  case ElementType::F64:
+    return "f64";
   }
   return "?";
 }
 
 std::optional<ElementType> parseTypeName(const std::string &name) {
-  for (unsigned i = 0; i <= unsigned(ElementType::U2); ++i)
+  for (unsigned i = 0; i <= unsigned(ElementType::F64); ++i)
     if (typeName(ElementType(i)) == name)
       return ElementType(i);
   return std::nullopt;

@@ -65,7 +65,9 @@ enum class ElementType : uint8_t {
   I4,
   U4,
   I2,
-  U2
+  U2,
+  /// Bindings only: held as F32 (docs/isa.md, "Element types").
+  F64
 };
 
 /// What a conversion makes of a value beyond the result type's range.
@@ -93,11 +95,18 @@ enum class E8M0Rounding : uint8_t {
   Nearest,
 };
 
-/// Whether `type` exists only at the chip's edge (held as I32 lanes).
+/// Whether `type` exists only at the chip's edge (held as I32 lanes, or
+/// F32 for F64; heldAs()).
 inline bool isHostOnly(ElementType type) {
   return type == ElementType::I64 || type == ElementType::I16 ||
          type == ElementType::U16 || type == ElementType::U32 ||
-         type == ElementType::U64;
+         type == ElementType::U64 || type == ElementType::F64;
+}
+
+/// The lane type the chip holds a host-only type in: F32 for F64, I32 for
+/// the integers.
+inline ElementType heldAs(ElementType type) {
+  return type == ElementType::F64 ? ElementType::F32 : ElementType::I32;
 }
 
 /// Whether `type` is one of the 8- and 4-bit float types, which the chip
@@ -112,11 +121,13 @@ inline bool isSubByteInt(ElementType type) {
   return type >= ElementType::I4 && type <= ElementType::U2;
 }
 
-/// Whether elements of `type` are floating-point values (F32, F16, BF16
-/// and the narrow float types).
+/// Whether elements of `type` are floating-point values (F32, F16, BF16,
+/// the narrow float types, and F64, whose tensors the runtime keeps
+/// rounded to fp32).
 inline bool isFloat(ElementType type) {
   return type == ElementType::F32 || type == ElementType::F16 ||
-         type == ElementType::BF16 || isNarrowFloat(type);
+         type == ElementType::BF16 || isNarrowFloat(type) ||
+         type == ElementType::F64;
 }
 
 /// Whether the vector unit computes on `type` as floats (F32, F16, BF16).

@@ -182,7 +182,7 @@ std::optional<ElementType> typeOfDescr(const std::string &descr) {
       {"<i4", ElementType::I32}, {"|b1", ElementType::Bool},
       {"<i8", ElementType::I64}, {"<i2", ElementType::I16},
       {"<u2", ElementType::U16}, {"<u4", ElementType::U32},
-      {"<u8", ElementType::U64}};
+      {"<u8", ElementType::U64}, {"<f8", ElementType::F64}};
   for (const auto &[name, type] : kTypes)
     if (descr == name)
       return type;
@@ -216,6 +216,8 @@ std::string descrOf(ElementType type) {
     return "<u4";
   case ElementType::U64:
     return "<u8";
+  case ElementType::F64:
+    return "<f8";
   case ElementType::Bool:
     return "|b1";
   default:
@@ -244,6 +246,16 @@ bool decodeElements(const char *data, uint64_t count, Tensor &out) {
       out.data.push_back(
           halfValue(uint16_t(bytes[2 * i] | bytes[2 * i + 1] << 8)));
       break;
+    case ElementType::F64: {
+      // Held as fp32 on the chip: rounded to nearest even here.
+      uint64_t bits = 0;
+      for (int b = 7; b >= 0; --b)
+        bits = bits << 8 | bytes[8 * i + b];
+      double value;
+      std::memcpy(&value, &bits, 8);
+      out.data.push_back(float(value));
+      break;
+    }
     case ElementType::I8:
       out.ints.push_back(int8_t(bytes[i]));
       break;
@@ -306,6 +318,15 @@ void encodeElements(const Tensor &tensor, std::string &out) {
     case ElementType::F16:
       put(halfBits(tensor.data[i]), 2);
       break;
+    case ElementType::F64: {
+      // Widened exactly from the fp32 the chip holds.
+      double value = tensor.data[i];
+      uint64_t bits;
+      std::memcpy(&bits, &value, 8);
+      put(uint32_t(bits), 4);
+      put(uint32_t(bits >> 32), 4);
+      break;
+    }
     case ElementType::I32:
       put(uint32_t(tensor.ints[i]), 4);
       break;
@@ -391,7 +412,8 @@ bool parseNpy(const std::string &bytes, const std::string &source, Tensor &out,
                 "; supported: float32 ('<f4'), float16 ('<f2'), int8 "
                 "('|i1'), uint8 ('|u1'), int32 ('<i4'), bool ('|b1'), and int16 "
                 "('<i2'), uint16 ('<u2'), uint32 ('<u4'), uint64 ('<u8') and "
-                "int64 ('<i8') with values in the int32 range, "
+                "int64 ('<i8') with values in the int32 range, float64 "
+                "('<f8', rounded to float32), "
                 "little-endian (convert with array.astype(...))");
   if (header.fortranOrder)
     return fail("Fortran-order arrays are not supported; save a C-order "

@@ -20,8 +20,9 @@ std::string shapeText(const hetx::TensorBinding &b) {
 
 void printBinding(const hetx::TensorBinding &b, std::ostream &out) {
   out << "  " << b.name() << ": " << hetx::DataType_Name(b.dtype()) << " "
-      << shapeText(b) << " at vector " << b.address() << " ("
-      << b.vectors_per_row() << " vectors per row)";
+      << shapeText(b) << " at row " << b.address() << " ("
+      << b.vectors_per_row() << " vectors per row"
+      << (b.packed() ? ", packed" : "") << ")";
   if (b.has_host_address())
     out << ", host vector " << b.host_address();
   out << "\n";

@@ -67,6 +67,8 @@ inline std::optional<io::ElementType> elementTypeOf(hetx::DataType type) {
     return io::ElementType::I2;
   case hetx::U2:
     return io::ElementType::U2;
+  case hetx::F64:
+    return io::ElementType::F64;
   default:
     return std::nullopt;
   }

@@ -225,6 +225,11 @@ bool decodeCastModes(const hetx::Instruction &instr, Op &op,
 
 /// Sets the operand and result types of `op` from the instruction's dtype
 /// fields; on failure sets `kind` and `details`.
+/// "I32 lanes" or "F32 lanes": how the chip holds host-only `type`.
+std::string heldLanes(io::ElementType type) {
+  return io::heldAs(type) == io::ElementType::F32 ? "F32 lanes" : "I32 lanes";
+}
+
 bool decodeTypes(const hetx::Instruction &instr, Op &op, std::string &kind,
                  std::string &details) {
   kind = "bad dtype";
@@ -234,7 +239,7 @@ bool decodeTypes(const hetx::Instruction &instr, Op &op, std::string &kind,
   std::optional<io::ElementType> type = elementTypeOf(raw);
   if (type && io::isHostOnly(*type)) {
     details = io::typeName(*type) + " is a binding type only; the chip "
-              "holds such tensors as I32 lanes";
+              "holds such tensors as " + heldLanes(*type);
     return false;
   }
   if (!type) {
@@ -285,7 +290,7 @@ bool decodeTypes(const hetx::Instruction &instr, Op &op, std::string &kind,
     std::optional<io::ElementType> from = elementTypeOf(instr.src_dtype());
     if (from && io::isHostOnly(*from)) {
       details = io::typeName(*from) + " is a binding type only; the chip "
-                "holds such tensors as I32 lanes";
+                "holds such tensors as " + heldLanes(*from);
       return false;
     }
     if (!from) {

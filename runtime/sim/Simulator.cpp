@@ -68,7 +68,7 @@ bool placeBindings(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
     if (io::isHostOnly(placed.layout.type)) {
       error = placed.what + ": is " + io::typeName(placed.layout.type) +
               ", a type of input and output bindings only; constants hold "
-              "such data as I32";
+              "such data as " + io::typeName(io::heldAs(placed.layout.type));
       return false;
     }
     if (constant.binding().has_host_address()) {

@@ -6,7 +6,7 @@ test_data_set_*/input_*.pb and output_*.pb) is compiled with
 `hetc compile`, run with `hetc run` on the chip model and its outputs
 compared with the expected ones:
 
-  pass         every output matches (fp32: rtol 1e-4, atol 1e-5; fp16:
+  pass         every output matches (fp32 and f64: rtol 1e-4, atol 1e-5; fp16:
                rtol 1e-3, atol 1e-4; bf16: rtol 2^-7 (one unit in the last
                place), atol 1e-4; 8- and 4-bit floats exactly; integers and
                booleans exactly)
@@ -238,7 +238,8 @@ def compare(expected, actual, narrow_float=False, exact=False, undefined=None):
             # is up to 2^-7 of the value, and the chip rounds after every
             # op where a reference may round once at the end.
             rtol, atol = 2.0 ** -7, 1e-4
-        elif expected.dtype == np.float32:
+        elif expected.dtype in (np.float32, np.float64):
+            # f64 is held as fp32 on the chip.
             rtol, atol = 1e-4, 1e-5
         else:
             rtol, atol = 1e-3, 1e-4
@@ -427,7 +428,8 @@ def write_report(path, results, elapsed):
                 f"The reference data come from onnx {onnx.__version__}, numpy "
                 f"{np.__version__} and ml_dtypes {ml_dtypes_version()}, the "
                 "versions `scripts/requirements.lock` pins.\n\n")
-        f.write("- **pass**: every output matches (fp32: rtol 1e-4, atol 1e-5; fp16: "
+        f.write("- **pass**: every output matches (fp32, and f64, which the chip holds "
+                "as fp32: rtol 1e-4, atol 1e-5; fp16: "
                 "rtol 1e-3, atol 1e-4; bf16: rtol 2^-7, one unit in the last place, "
                 "atol 1e-4; the 8- and 4-bit floats exactly, bit for bit, NaN "
                 "matching NaN; integers and booleans exactly).\n")

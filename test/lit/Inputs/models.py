@@ -148,5 +148,15 @@ def big_int64(path):
     _save(nodes, [i64("x", [3, 2])], [i64("y", [3, 2])], inits, path)
 
 
+def double_affine(path):
+    """y = x * 0.1 + 3 in float64, which the chip holds as float32."""
+    f64 = lambda name, shape: helper.make_tensor_value_info(name, TensorProto.DOUBLE, shape)
+    inits = [numpy_helper.from_array(np.array([0.1], np.float64), "scale"),
+             numpy_helper.from_array(np.array([3.0], np.float64), "shift")]
+    nodes = [helper.make_node("Mul", ["x", "scale"], ["m"], name="mul"),
+             helper.make_node("Add", ["m", "shift"], ["y"], name="add")]
+    _save(nodes, [f64("x", [2, 5])], [f64("y", [2, 5])], inits, path)
+
+
 if __name__ == "__main__":
     globals()[sys.argv[1]](sys.argv[2])

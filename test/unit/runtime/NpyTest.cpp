@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 
 namespace hetc::io {
@@ -110,15 +112,15 @@ TEST(NpyTest, UnsupportedVersion) {
 }
 
 TEST(NpyTest, UnsupportedDtype) {
-  EXPECT_EQ(parseError(image("{'descr': '<f8', 'fortran_order': False, "
+  EXPECT_EQ(parseError(image("{'descr': '<f16', 'fortran_order': False, "
                              "'shape': (2,), }",
-                             std::string(16, '\0'))),
-            "t.npy: unsupported dtype '<f8' (float64); supported: float32 "
+                             std::string(32, '\0'))),
+            "t.npy: unsupported dtype '<f16' (float128); supported: float32 "
             "('<f4'), float16 ('<f2'), int8 ('|i1'), uint8 ('|u1'), int32 "
             "('<i4'), bool ('|b1'), and int16 ('<i2'), uint16 ('<u2'), "
             "uint32 ('<u4'), uint64 ('<u8') and int64 ('<i8') with values in "
-            "the int32 range, little-endian (convert with "
-            "array.astype(...))");
+            "the int32 range, float64 ('<f8', rounded to float32), "
+            "little-endian (convert with array.astype(...))");
   EXPECT_NE(parseError(image("{'descr': '>f4', 'fortran_order': False, "
                              "'shape': (2,), }",
                              std::string(8, '\0')))
@@ -129,6 +131,31 @@ TEST(NpyTest, UnsupportedDtype) {
                              std::string(16, '\0')))
                 .find("unsupported dtype '<c8'"),
             std::string::npos);
+}
+
+// Tests that float64 arrays are read rounded to float32 (to nearest even,
+// beyond its range to infinity), as the chip holds them, and written back
+// widened exactly.
+TEST(NpyTest, Float64HeldAsFloat32) {
+  const char *dict = "{'descr': '<f8', 'fortran_order': False, 'shape': (4,), }";
+  std::string data;
+  for (double v : {0.1, -2.5, 1e300, 1.0 + 1e-12}) {
+    uint64_t bits;
+    std::memcpy(&bits, &v, 8);
+    for (int b = 0; b < 8; ++b)
+      data.push_back(char((bits >> (8 * b)) & 0xff));
+  }
+  Tensor tensor;
+  std::string error;
+  ASSERT_TRUE(parseNpy(image(dict, data), "t.npy", tensor, error)) << error;
+  EXPECT_EQ(tensor.type, ElementType::F64);
+  EXPECT_EQ(tensor.data, (std::vector<float>{0.1f, -2.5f, INFINITY, 1.0f}));
+  std::string bytes;
+  ASSERT_TRUE(serializeNpy(tensor, bytes, error)) << error;
+  EXPECT_NE(bytes.find("'<f8'"), std::string::npos);
+  double back;
+  std::memcpy(&back, bytes.data() + bytes.size() - 32, 8);
+  EXPECT_EQ(back, double(0.1f));
 }
 
 // Tests that int64 arrays are read into int32 values, refused outside the

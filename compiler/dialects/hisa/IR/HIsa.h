@@ -39,7 +39,7 @@ inline constexpr const char *kLaneTypeNames =
 /// The lane type that holds elements of `type` on the chip: `type` itself
 /// for a lane type, i32 for the integer types held as int32 lanes and
 /// converted at the chip's edge (i64, i16, ui16, ui32, ui64; docs/isa.md),
-/// null otherwise.
+/// f32 for f64 (likewise), null otherwise.
 mlir::Type laneTypeOf(mlir::Type type);
 
 /// Whether `type` is held as i32 lanes but is narrower than int32 or

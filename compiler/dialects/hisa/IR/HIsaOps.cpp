@@ -125,6 +125,8 @@ Type hetc::hisa::laneTypeOf(Type type) {
     return type;
   if (type.isSignlessInteger(64) || isNarrowHeld(type))
     return IntegerType::get(type.getContext(), 32);
+  if (type.isF64())
+    return Float32Type::get(type.getContext());
   return Type();
 }
 
