@@ -632,6 +632,7 @@ ImportRule hetc::frontend::lookupImportRule(StringRef opType) {
     addScatterRules(r);
     addRecurrentRules(r);
     addStatNormRules(r);
+    addEinsumRule(r);
     return r;
   }();
   auto it = rules.find(opType);

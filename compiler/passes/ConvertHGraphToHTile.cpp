@@ -1040,8 +1040,8 @@ LogicalResult Lowering::lowerCast(hgraph::CastOp op) {
 }
 
 LogicalResult Lowering::lowerLinear(hgraph::LinearOp op) {
-  if (!hisa::isFloatLane(elementOf(op.getInput())) ||
-      elementOf(op.getWeight()) != elementOf(op.getInput()))
+  if (!hisa::isFloatLane(laneOf(op.getInput())) ||
+      laneOf(op.getWeight()) != laneOf(op.getInput()))
     return op.emitError("matmul of ")
            << elementOf(op.getInput()) << " by " << elementOf(op.getWeight())
            << " is not supported on the chip; the matrix unit multiplies "
@@ -1293,7 +1293,8 @@ LogicalResult Lowering::lowerReduce(hgraph::ReduceOp op) {
        op.getKind() == hgraph::ReduceKind::mean))
     return narrowHeldError(op, hgraph::stringifyReduceKind(op.getKind()),
                            element);
-  if (!hisa::isFloatLane(element) && !isI32(hisa::laneTypeOf(element)))
+  Type lane = hisa::laneTypeOf(element);
+  if (!lane || (!hisa::isFloatLane(lane) && !isI32(lane)))
     return op.emitError("reduce on ")
            << element << " is not supported on the chip; it runs on f32, "
            << "f16, bf16 and i32";

@@ -257,6 +257,40 @@ def cumulative(path):
           opset=26)
 
 
+def einsum(path):
+    """Einsum: a batched matmul with "...", a contraction of three operands
+    with a letter summed out of one operand, and an implicit-output
+    transpose."""
+    nodes = [
+        helper.make_node("Einsum", ["a", "b"], ["mm"], name="batch_mm",
+                         equation="...ij,...jk->...ik"),
+        helper.make_node("Einsum", ["p", "q", "r"], ["three"], name="three",
+                         equation="ij,jk,kl->il"),
+        helper.make_node("Einsum", ["s"], ["t"], name="implicit", equation="ji"),
+        helper.make_node("Einsum", ["u"], ["su"], name="sum", equation="ij->i"),
+    ]
+    _save(nodes, [_t("a", [2, 3, 4]), _t("b", [2, 4, 5]), _t("p", [2, 3]),
+                  _t("q", [3, 4]), _t("r", [4, 2]), _t("s", [3, 2]), _t("u", [3, 4])],
+          [_t("mm", [2, 3, 5]), _t("three", [2, 2]), _t("t", [2, 3]), _t("su", [3])],
+          [], path, opset=12)
+
+
+def einsum_diagonal(path):
+    """Einsum taking diagonals: of a matrix, and batched with a letter
+    repeated apart ("i...i" style) and summed."""
+    nodes = [helper.make_node("Einsum", ["x"], ["d"], name="diag", equation="ii->i"),
+             helper.make_node("Einsum", ["y"], ["e"], name="batch_diag",
+                              equation="ibi->b")]
+    _save(nodes, [_t("x", [3, 3]), _t("y", [4, 2, 4])], [_t("d", [3]), _t("e", [2])], [],
+          path, opset=12)
+
+
+def einsum_bad(path):
+    """Einsum whose output names a letter no operand has."""
+    nodes = [helper.make_node("Einsum", ["x"], ["d"], name="bad", equation="ij->k")]
+    _save(nodes, [_t("x", [3, 3])], [_t("d", [3])], [], path, opset=12)
+
+
 def scatter(path):
     """ScatterElements along axis 0 with reduction max, and ScatterND."""
     nodes = [
