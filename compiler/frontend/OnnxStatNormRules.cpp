@@ -3,7 +3,8 @@
 // InstanceNormalization, GroupNormalization and MeanVarianceNormalization
 // normalise by a mean and variance computed from the input over some of its
 // dimensions, as reductions and elementwise ops in the order of ONNX's
-// definitions.
+// definitions; LRN by the sum of squares over a window of channels, as
+// shifted slices of the zero-padded squares.
 //
 //===----------------------------------------------------------------------===//
 
@@ -161,10 +162,60 @@ Results importMeanVarianceNorm(NodeContext &ctx) {
       type, ctx.create<hgraph::SubOp>(type, x, mean), deviation)};
 }
 
+/// LRN: y = x / (bias + alpha / size * sum of x^2 over the channels
+/// [c - floor((size - 1) / 2), c + ceil((size - 1) / 2)])^beta.
+Results importLrn(NodeContext &ctx) {
+  if (failed(expectInputs(ctx, 1, 1)))
+    return failure();
+  Value x = ctx.inputs[0];
+  RankedTensorType type = tensorType(x);
+  if (type.getRank() < 3)
+    return ctx.error() << "input must be [N, C, D1, ...], got " << type;
+  if (!isa<FloatType>(type.getElementType()))
+    return ctx.error() << "input must hold floats, got " << type;
+  int64_t size = ctx.intAttr("size", 0);
+  int64_t channels = type.getDimSize(1);
+  if (size < 1 || size > 2 * channels + 1)
+    return ctx.error() << "size must be in [1, " << 2 * channels + 1
+                       << "] for " << channels << " channels, got " << size;
+  double alpha = ctx.floatAttr("alpha", 1e-4f);
+  double beta = ctx.floatAttr("beta", 0.75f);
+  double bias = ctx.floatAttr("bias", 1.0f);
+  Type element = type.getElementType();
+  Value square = ctx.create<hgraph::MulOp>(type, x, x);
+  int64_t before = (size - 1) / 2, after = size - 1 - before;
+  int64_t rank = type.getRank();
+  SmallVector<int64_t> pads(2 * rank, 0), padded(type.getShape());
+  pads[1] = before;
+  pads[rank + 1] = after;
+  padded[1] += before + after;
+  Value wide = ctx.create<hgraph::PadOp>(
+      RankedTensorType::get(padded, element), square,
+      scalarConstant(ctx, element, 0.0), ctx.builder.getDenseI64ArrayAttr(pads),
+      ctx.builder.getStringAttr("constant"));
+  Value sum;
+  for (int64_t k = 0; k < size; ++k) {
+    SmallVector<int64_t> starts(rank, 0), steps(rank, 1);
+    starts[1] = k;
+    Value window = ctx.create<hgraph::SliceOp>(
+        type, wide, ctx.builder.getDenseI64ArrayAttr(starts),
+        ctx.builder.getDenseI64ArrayAttr(steps));
+    sum = sum ? ctx.create<hgraph::AddOp>(type, sum, window) : window;
+  }
+  Value scaled = ctx.create<hgraph::MulOp>(
+      type, sum, scalarConstant(ctx, element, alpha / double(size)));
+  Value base =
+      ctx.create<hgraph::AddOp>(type, scaled, scalarConstant(ctx, element, bias));
+  Value denominator = ctx.create<hgraph::PowOp>(
+      type, base, scalarConstant(ctx, element, beta));
+  return SmallVector<Value>{ctx.create<hgraph::DivOp>(type, x, denominator)};
+}
+
 } // namespace
 
 void hetc::frontend::addStatNormRules(llvm::StringMap<ImportRule> &rules) {
   rules.insert({
+      {"LRN", importLrn},
       {"InstanceNormalization", importInstanceNorm},
       {"GroupNormalization", importGroupNorm},
       {"MeanVarianceNormalization", importMeanVarianceNorm},

@@ -285,6 +285,14 @@ def einsum_diagonal(path):
           path, opset=12)
 
 
+def lrn(path):
+    """LRN over 5 channels with a window of 4 (one channel before the
+    centre, two after)."""
+    nodes = [helper.make_node("LRN", ["x"], ["y"], name="lrn", size=4, alpha=0.01,
+                              beta=0.6, bias=2.0)]
+    _save(nodes, [_t("x", [1, 5, 2, 3])], [_t("y", [1, 5, 2, 3])], [], path, opset=13)
+
+
 def einsum_bad(path):
     """Einsum whose output names a letter no operand has."""
     nodes = [helper.make_node("Einsum", ["x"], ["d"], name="bad", equation="ij->k")]
