@@ -357,9 +357,13 @@ struct DecomposeReduce : OpRewritePattern<ReduceOp> {
   LogicalResult matchAndRewrite(ReduceOp op,
                                 PatternRewriter &rewriter) const override {
     auto type = cast<RankedTensorType>(op.getInput().getType());
-    // Products multiply on any type the vector unit multiplies.
-    if (!type.getElementType().isF32() && op.getKind() != ReduceKind::prod)
-      return rewriter.notifyMatchFailure(op, "only f32");
+    // Products multiply on any type the vector unit multiplies; the other
+    // kinds run on floats (f64 held as f32) and i32-held integers, whose
+    // limits the lowering checks.
+    Type lane = hisa::laneTypeOf(type.getElementType());
+    if (op.getKind() != ReduceKind::prod &&
+        (!lane || !(hisa::isFloatLane(lane) || lane.isSignlessInteger(32))))
+      return rewriter.notifyMatchFailure(op, "not a float or i32 lane type");
     int64_t rank = type.getRank();
     ArrayRef<int64_t> axes = op.getAxes();
     if (rank == 0 || axes.empty())
