@@ -633,6 +633,7 @@ ImportRule hetc::frontend::lookupImportRule(StringRef opType) {
     addRecurrentRules(r);
     addStatNormRules(r);
     addEinsumRule(r);
+    addRotaryRule(r);
     return r;
   }();
   auto it = rules.find(opType);

@@ -71,6 +71,7 @@ void addScatterRules(llvm::StringMap<ImportRule> &rules);
 void addRecurrentRules(llvm::StringMap<ImportRule> &rules);
 void addStatNormRules(llvm::StringMap<ImportRule> &rules);
 void addEinsumRule(llvm::StringMap<ImportRule> &rules);
+void addRotaryRule(llvm::StringMap<ImportRule> &rules);
 
 /// Helpers shared by the rule files.
 mlir::RankedTensorType tensorType(mlir::Value v);

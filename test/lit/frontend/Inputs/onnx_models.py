@@ -293,6 +293,24 @@ def lrn(path):
     _save(nodes, [_t("x", [1, 5, 2, 3])], [_t("y", [1, 5, 2, 3])], [], path, opset=13)
 
 
+def rotary(path):
+    """RotaryEmbedding (opset 23) on [batch, heads, seq, head] with
+    position ids, interleaved, rotating 4 of 6 features; and a 3-D input
+    without num_heads, which is refused."""
+    i64 = TensorProto.INT64
+    nodes = [helper.make_node("RotaryEmbedding", ["x", "cos", "sin", "pos"], ["y"],
+                              name="rope", interleaved=1, rotary_embedding_dim=4)]
+    _save(nodes, [_t("x", [1, 2, 3, 6]), _t("cos", [8, 2]), _t("sin", [8, 2]),
+                  _t("pos", [1, 3], i64)], [_t("y", [1, 2, 3, 6])], [], path, opset=23)
+
+
+def rotary_3d_no_heads(path):
+    """RotaryEmbedding on a 3-D input without num_heads."""
+    nodes = [helper.make_node("RotaryEmbedding", ["x", "cos", "sin"], ["y"], name="rope3")]
+    _save(nodes, [_t("x", [1, 3, 8]), _t("cos", [1, 3, 4]), _t("sin", [1, 3, 4])],
+          [_t("y", [1, 3, 8])], [], path, opset=23)
+
+
 def einsum_bad(path):
     """Einsum whose output names a letter no operand has."""
     nodes = [helper.make_node("Einsum", ["x"], ["d"], name="bad", equation="ij->k")]
