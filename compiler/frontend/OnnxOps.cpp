@@ -634,6 +634,7 @@ ImportRule hetc::frontend::lookupImportRule(StringRef opType) {
     addStatNormRules(r);
     addEinsumRule(r);
     addRotaryRule(r);
+    addSpectralRules(r);
     return r;
   }();
   auto it = rules.find(opType);

@@ -273,6 +273,7 @@ SHAPE_OPERANDS = {
     "ReduceSumSquare": {1}, "ReduceL1": {1}, "ReduceL2": {1},
     "ReduceLogSum": {1}, "ReduceLogSumExp": {1}, "HannWindow": {0},
     "HammingWindow": {0}, "BlackmanWindow": {0}, "CumSum": {1}, "CumProd": {1},
+    "DFT": {1, 2}, "STFT": {1, 3},
 }
 
 

@@ -311,6 +311,30 @@ def rotary_3d_no_heads(path):
           [_t("y", [1, 3, 8])], [], path, opset=23)
 
 
+def spectral(path):
+    """A one-sided DFT of a real signal along axis 1, an inverse DFT of a
+    complex one with dft_length 6, and an STFT with a Hann window."""
+    axis = numpy_helper.from_array(np.array(1, np.int64), "axis")
+    six = numpy_helper.from_array(np.array(6, np.int64), "six")
+    step = numpy_helper.from_array(np.array(4, np.int64), "step")
+    hann = numpy_helper.from_array(np.hanning(8).astype(np.float32), "hann")
+    nodes = [
+        helper.make_node("DFT", ["r", "", "axis"], ["rf"], name="rfft", onesided=1),
+        helper.make_node("DFT", ["c", "six", "axis"], ["ic"], name="idft", inverse=1),
+        helper.make_node("STFT", ["s", "step", "hann"], ["sp"], name="stft"),
+    ]
+    _save(nodes, [_t("r", [2, 8, 1]), _t("c", [1, 5, 2]), _t("s", [1, 24, 1])],
+          [_t("rf", [2, 5, 2]), _t("ic", [1, 6, 2]), _t("sp", [1, 5, 5, 2])],
+          [axis, six, step, hann], path, opset=20)
+
+
+def dft_bad_axis(path):
+    """A DFT whose axis names the complex dimension."""
+    axis = numpy_helper.from_array(np.array(2, np.int64), "axis")
+    nodes = [helper.make_node("DFT", ["r", "", "axis"], ["y"], name="dft")]
+    _save(nodes, [_t("r", [2, 8, 1])], [_t("y", [2, 8, 2])], [axis], path, opset=20)
+
+
 def einsum_bad(path):
     """Einsum whose output names a letter no operand has."""
     nodes = [helper.make_node("Einsum", ["x"], ["d"], name="bad", equation="ij->k")]
