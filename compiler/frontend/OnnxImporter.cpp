@@ -57,8 +57,31 @@ private:
   FailureOr<RankedTensorType> inputType(const onnx::ValueInfoProto &info);
   FailureOr<DenseElementsAttr> inputValue(const onnx::ValueInfoProto &info,
                                           const std::string &path);
-  LogicalResult importInitializers();
-  LogicalResult importNodes();
+  LogicalResult importInitializers(const onnx::GraphProto &g);
+  /// Imports `nodes` in order; `scope` names the subgraph they belong to
+  /// ("" for the main graph) in errors.
+  LogicalResult importNodes(
+      const google::protobuf::RepeatedPtrField<onnx::NodeProto> &nodes);
+  /// Control flow, by the values its conditions and trip counts fold to
+  /// (docs/architecture.md, "Control flow"): If imports the branch its
+  /// condition selects; Loop is unrolled.
+  FailureOr<SmallVector<Value>> importIf(NodeContext &ctx);
+  FailureOr<SmallVector<Value>> importLoop(NodeContext &ctx);
+  /// Scan, unrolled over its scan inputs' length (and, opset 8, batch).
+  FailureOr<SmallVector<Value>> importScan(NodeContext &ctx);
+  /// One Scan over `states` and `scans` (opset 9 semantics).
+  FailureOr<SmallVector<Value>> unrollScan(NodeContext &ctx,
+                                           const onnx::GraphProto &body,
+                                           ArrayRef<Value> states,
+                                           ArrayRef<Value> scans);
+  /// Imports subgraph `body` inline with its inputs bound to `inputs`;
+  /// returns its outputs.
+  FailureOr<SmallVector<Value>> inlineGraph(NodeContext &ctx,
+                                            const onnx::GraphProto &body,
+                                            ArrayRef<Value> inputs);
+  /// Lists the unsupported operators of `g` and its subgraphs.
+  void listUnsupported(const onnx::GraphProto &g,
+                       std::vector<std::string> &problems);
   /// Checks that a node's results are no larger than the chip can hold.
   LogicalResult checkResultSizes(NodeContext &ctx, ArrayRef<Value> results);
   bool readExternal(const onnx::TensorProto &tensor, std::string &bytes,
@@ -172,11 +195,17 @@ bool Importer::readExternal(const onnx::TensorProto &tensor,
   return true;
 }
 
-LogicalResult Importer::checkOperators() {
-  // Gather every unsupported operator before failing, so that one run
-  // tells the user all that stands in the way.
-  std::vector<std::string> problems;
-  for (auto [index, node] : llvm::enumerate(graph.node())) {
+/// Operators the importer handles itself: control flow, whose subgraphs it
+/// imports.
+bool isControlFlow(const onnx::NodeProto &node) {
+  return (node.domain().empty() || node.domain() == "ai.onnx") &&
+         (node.op_type() == "If" || node.op_type() == "Loop" ||
+          node.op_type() == "Scan");
+}
+
+void Importer::listUnsupported(const onnx::GraphProto &g,
+                               std::vector<std::string> &problems) {
+  for (auto [index, node] : llvm::enumerate(g.node())) {
     std::string where = "node '" + nodeName(node, index) + "' (" +
                         node.op_type() + ", domain '" +
                         (node.domain().empty() ? "ai.onnx" : node.domain()) +
@@ -185,9 +214,20 @@ LogicalResult Importer::checkOperators() {
                        node.domain() == "ai.onnx.preview.training";
     if (!knownDomain)
       problems.push_back(where + ": operators of this domain are not supported");
-    else if (!lookupImportRule(node.domain(), node.op_type()))
+    else if (!isControlFlow(node) &&
+             !lookupImportRule(node.domain(), node.op_type()))
       problems.push_back(where + ": operator is not supported");
+    for (const onnx::AttributeProto &attr : node.attribute())
+      if (attr.has_g())
+        listUnsupported(attr.g(), problems);
   }
+}
+
+LogicalResult Importer::checkOperators() {
+  // Gather every unsupported operator before failing, so that one run
+  // tells the user all that stands in the way.
+  std::vector<std::string> problems;
+  listUnsupported(graph, problems);
   if (problems.empty())
     return success();
   InFlightDiagnostic diag = emitError(fileLoc)
@@ -291,8 +331,8 @@ Importer::inputValue(const onnx::ValueInfoProto &info,
   return attr;
 }
 
-LogicalResult Importer::importInitializers() {
-  for (const onnx::TensorProto &init : graph.initializer()) {
+LogicalResult Importer::importInitializers(const onnx::GraphProto &g) {
+  for (const onnx::TensorProto &init : g.initializer()) {
     // An input's default gives way to the value given for it.
     if (options.inputValues.count(init.name()))
       continue;
@@ -326,13 +366,14 @@ LogicalResult Importer::checkResultSizes(NodeContext &ctx,
   return success();
 }
 
-LogicalResult Importer::importNodes() {
+LogicalResult Importer::importNodes(
+    const google::protobuf::RepeatedPtrField<onnx::NodeProto> &nodes) {
   // A node that fails is reported and its outputs marked, so that every
   // problem of the model is listed in one run; nodes reading a marked value
   // are skipped without a second message.
   llvm::StringSet<> failedValues;
   bool ok = true;
-  for (auto [index, node] : llvm::enumerate(graph.node())) {
+  for (auto [index, node] : llvm::enumerate(nodes)) {
     std::string name = nodeName(node, index);
     Location loc = NameLoc::get(builder.getStringAttr(name));
     NodeContext ctx{builder, loc, node, name, opset, {}};
@@ -364,7 +405,8 @@ LogicalResult Importer::importNodes() {
       ctx.inputs.push_back(it->second);
     }
     ImportRule rule = lookupImportRule(node.domain(), node.op_type());
-    if (skip || !rule) {
+    bool control = isControlFlow(node);
+    if (skip || (!rule && !control)) {
       // Unsupported operators were listed by checkOperators.
       markFailed();
       continue;
@@ -372,7 +414,11 @@ LogicalResult Importer::importNodes() {
     // Trailing missing optional inputs do not count.
     while (!ctx.inputs.empty() && !ctx.inputs.back())
       ctx.inputs.pop_back();
-    FailureOr<SmallVector<Value>> results = rule(ctx);
+    FailureOr<SmallVector<Value>> results =
+        !control                     ? rule(ctx)
+        : node.op_type() == "If"     ? importIf(ctx)
+        : node.op_type() == "Loop"   ? importLoop(ctx)
+                                     : importScan(ctx);
     if (failed(results)) {
       markFailed();
       continue;
@@ -395,6 +441,315 @@ LogicalResult Importer::importNodes() {
     }
   }
   return success(ok);
+}
+
+/// The most iterations a Loop is unrolled to.
+constexpr int64_t kMaxUnrolledIterations = 4096;
+
+FailureOr<SmallVector<Value>>
+Importer::inlineGraph(NodeContext &ctx, const onnx::GraphProto &body,
+                      ArrayRef<Value> inputs) {
+  if (body.input_size() != int(inputs.size()))
+    return ctx.error() << "its subgraph '" << body.name() << "' takes "
+                       << body.input_size() << " inputs, but "
+                       << inputs.size() << " are bound to it";
+  for (auto [info, value] : llvm::zip(body.input(), inputs))
+    values[info.name()] = value;
+  if (failed(importInitializers(body)) || failed(importNodes(body.node())))
+    return failure();
+  SmallVector<Value> outputs;
+  for (const onnx::ValueInfoProto &out : body.output()) {
+    auto it = values.find(out.name());
+    if (it == values.end())
+      return ctx.error() << "output '" << out.name() << "' of its subgraph '"
+                         << body.name() << "' is not produced";
+    outputs.push_back(it->second);
+  }
+  return outputs;
+}
+
+/// The value of a scalar integer or boolean constant `v`, if it is one.
+static std::optional<int64_t> foldedScalar(Value v) {
+  std::optional<SmallVector<int64_t>> ints = v ? constantInts(v) : std::nullopt;
+  if (!ints || ints->size() != 1)
+    return std::nullopt;
+  return (*ints)[0];
+}
+
+FailureOr<SmallVector<Value>> Importer::importIf(NodeContext &ctx) {
+  if (failed(expectInputs(ctx, 1, 1)))
+    return failure();
+  std::optional<int64_t> cond = foldedScalar(ctx.inputs[0]);
+  if (!cond)
+    return ctx.error() << "the condition must be a constant (an initializer, "
+                          "a Constant node, a computation on them that "
+                          "folds, or an input given with --input-value): a "
+                          "static schedule runs one branch, chosen at "
+                          "compile time";
+  const onnx::AttributeProto *branch =
+      ctx.attr(*cond ? "then_branch" : "else_branch");
+  if (!branch || !branch->has_g())
+    return ctx.error() << "attribute '"
+                       << (*cond ? "then_branch" : "else_branch")
+                       << "' must be a graph";
+  return inlineGraph(ctx, branch->g(), {});
+}
+
+FailureOr<SmallVector<Value>> Importer::importLoop(NodeContext &ctx) {
+  const onnx::AttributeProto *body = ctx.attr("body");
+  if (!body || !body->has_g())
+    return ctx.error() << "attribute 'body' must be a graph";
+  const onnx::GraphProto &graph = body->g();
+  if (ctx.inputs.size() < 2 && graph.input_size() < 2)
+    return ctx.error() << "needs a body of at least two inputs";
+  std::optional<int64_t> trips = foldedScalar(ctx.input(0));
+  std::optional<int64_t> cond =
+      ctx.input(1) ? foldedScalar(ctx.input(1)) : std::optional<int64_t>(1);
+  if ((ctx.input(0) && !trips) || !cond)
+    return ctx.error() << "the trip count and the condition must be "
+                          "constants (initializers, Constant nodes, "
+                          "computations on them that fold, or inputs given "
+                          "with --input-value): the loop is unrolled at "
+                          "compile time";
+  SmallVector<Value> carried(ctx.inputs.begin() + std::min<size_t>(2, ctx.inputs.size()),
+                             ctx.inputs.end());
+  if (graph.input_size() != int(carried.size()) + 2 ||
+      graph.output_size() < int(carried.size()) + 1)
+    return ctx.error() << "its body takes " << graph.input_size()
+                       << " inputs and gives " << graph.output_size()
+                       << " outputs, but the loop carries " << carried.size()
+                       << " values";
+  int64_t scans = graph.output_size() - 1 - int64_t(carried.size());
+  SmallVector<SmallVector<Value>> scanned(scans);
+  auto i1 = RankedTensorType::get({}, ctx.builder.getI1Type());
+  auto i64 = RankedTensorType::get({}, ctx.builder.getI64Type());
+  int64_t i = 0;
+  for (; (!trips || i < *trips) && *cond; ++i) {
+    if (i == kMaxUnrolledIterations)
+      return ctx.error() << "it runs more than " << kMaxUnrolledIterations
+                         << " iterations, the most hetc unrolls";
+    SmallVector<Value> inputs{
+        hgraph::ConstantOp::create(ctx.builder, ctx.loc,
+                                   DenseElementsAttr::get(i64, i)),
+        hgraph::ConstantOp::create(ctx.builder, ctx.loc,
+                                   DenseElementsAttr::get(i1, true))};
+    llvm::append_range(inputs, carried);
+    FailureOr<SmallVector<Value>> outputs = inlineGraph(ctx, graph, inputs);
+    if (failed(outputs))
+      return failure();
+    cond = foldedScalar((*outputs)[0]);
+    if (!cond)
+      return ctx.error() << "its body's condition does not fold to a "
+                            "constant in iteration "
+                         << i << "; the loop is unrolled at compile time";
+    for (size_t k = 0; k < carried.size(); ++k)
+      carried[k] = (*outputs)[1 + k];
+    for (int64_t k = 0; k < scans; ++k)
+      scanned[k].push_back((*outputs)[1 + carried.size() + k]);
+  }
+  SmallVector<Value> results(carried);
+  for (SmallVector<Value> &parts : scanned) {
+    if (parts.empty())
+      return ctx.error() << "it runs no iteration, so its scan outputs have "
+                            "no shape";
+    RankedTensorType part = tensorType(parts.front());
+    SmallVector<int64_t> one{1}, all{int64_t(parts.size())};
+    llvm::append_range(one, part.getShape());
+    llvm::append_range(all, part.getShape());
+    SmallVector<Value> rows;
+    for (Value p : parts) {
+      if (tensorType(p) != part)
+        return ctx.error() << "its scan output changes shape from " << part
+                           << " to " << tensorType(p);
+      rows.push_back(ctx.create<hgraph::ReshapeOp>(
+          RankedTensorType::get(one, part.getElementType()), p));
+    }
+    results.push_back(ctx.create<hgraph::ConcatOp>(
+        RankedTensorType::get(all, part.getElementType()), rows,
+        ctx.builder.getI64IntegerAttr(0)));
+  }
+  return results;
+}
+
+/// `v` with dimension `axis` (of size 1) dropped, or inserted.
+static Value dropAxis(NodeContext &ctx, Value v, int64_t axis) {
+  RankedTensorType type = tensorType(v);
+  SmallVector<int64_t> shape(type.getShape());
+  shape.erase(shape.begin() + axis);
+  return ctx.create<hgraph::ReshapeOp>(
+      RankedTensorType::get(shape, type.getElementType()), v);
+}
+static Value insertAxis(NodeContext &ctx, Value v, int64_t axis) {
+  RankedTensorType type = tensorType(v);
+  SmallVector<int64_t> shape(type.getShape());
+  shape.insert(shape.begin() + axis, 1);
+  return ctx.create<hgraph::ReshapeOp>(
+      RankedTensorType::get(shape, type.getElementType()), v);
+}
+/// Element `index` of `v` along `axis`, that axis dropped.
+static Value takeAlong(NodeContext &ctx, Value v, int64_t axis,
+                      int64_t index) {
+  RankedTensorType type = tensorType(v);
+  SmallVector<int64_t> shape(type.getShape()), starts(type.getRank(), 0),
+      steps(type.getRank(), 1);
+  shape[axis] = 1;
+  starts[axis] = index;
+  Value one = ctx.create<hgraph::SliceOp>(
+      RankedTensorType::get(shape, type.getElementType()), v,
+      ctx.builder.getDenseI64ArrayAttr(starts),
+      ctx.builder.getDenseI64ArrayAttr(steps));
+  return dropAxis(ctx, one, axis);
+}
+/// `parts` (of one shape) stacked along a new dimension `axis`.
+static FailureOr<Value> stackAlong(NodeContext &ctx, ArrayRef<Value> parts,
+                                   int64_t axis) {
+  RankedTensorType part = tensorType(parts.front());
+  SmallVector<Value> pieces;
+  for (Value p : parts) {
+    if (tensorType(p) != part)
+      return FailureOr<Value>(ctx.error() << "a scan output changes shape "
+                                          << "from " << part << " to "
+                                          << tensorType(p));
+    pieces.push_back(insertAxis(ctx, p, axis));
+  }
+  SmallVector<int64_t> shape(part.getShape());
+  shape.insert(shape.begin() + axis, int64_t(parts.size()));
+  return ctx.create<hgraph::ConcatOp>(
+      RankedTensorType::get(shape, part.getElementType()), pieces,
+      ctx.builder.getI64IntegerAttr(axis));
+}
+
+FailureOr<SmallVector<Value>>
+Importer::unrollScan(NodeContext &ctx, const onnx::GraphProto &body,
+                     ArrayRef<Value> states, ArrayRef<Value> scans) {
+  auto axesOf = [&](StringRef name, size_t count,
+                    ArrayRef<Value> values) -> FailureOr<SmallVector<int64_t>> {
+    SmallVector<int64_t> axes =
+        ctx.intsAttr(name).value_or(SmallVector<int64_t>(count, 0));
+    if (axes.size() != count)
+      return FailureOr<SmallVector<int64_t>>(
+          ctx.error() << "'" << name << "' has " << axes.size()
+                      << " entries, for " << count << " values");
+    for (size_t k = 0; k < axes.size(); ++k) {
+      FailureOr<int64_t> axis =
+          normalizeAxis(ctx, axes[k], tensorType(values[k]).getRank());
+      if (failed(axis))
+        return failure();
+      axes[k] = *axis;
+    }
+    return axes;
+  };
+  FailureOr<SmallVector<int64_t>> inAxes =
+      axesOf("scan_input_axes", scans.size(), scans);
+  SmallVector<int64_t> inDirections =
+      ctx.intsAttr("scan_input_directions")
+          .value_or(SmallVector<int64_t>(scans.size(), 0));
+  if (failed(inAxes) || inDirections.size() != scans.size())
+    return ctx.error() << "needs one scan_input_axes and "
+                          "scan_input_directions entry per scan input";
+  int64_t length = -1;
+  for (auto [v, a] : llvm::zip(scans, *inAxes)) {
+    int64_t n = tensorType(v).getDimSize(a);
+    if (length >= 0 && n != length)
+      return ctx.error() << "its scan inputs have lengths " << length
+                         << " and " << n;
+    length = n;
+  }
+  if (length < 1)
+    return ctx.error() << "it scans no element, so its outputs have no shape";
+  if (length > kMaxUnrolledIterations)
+    return ctx.error() << "it scans " << length << " elements, more than "
+                       << kMaxUnrolledIterations << ", the most hetc unrolls";
+  int64_t outs = body.output_size() - int64_t(states.size());
+  if (outs < 0)
+    return ctx.error() << "its body gives fewer outputs than its states";
+  SmallVector<Value> carried(states);
+  SmallVector<SmallVector<Value>> scanned(outs);
+  for (int64_t t = 0; t < length; ++t) {
+    SmallVector<Value> inputs(carried);
+    for (auto [k, v] : llvm::enumerate(scans))
+      inputs.push_back(takeAlong(ctx, v, (*inAxes)[k],
+                                 inDirections[k] ? length - 1 - t : t));
+    FailureOr<SmallVector<Value>> outputs = inlineGraph(ctx, body, inputs);
+    if (failed(outputs))
+      return failure();
+    for (size_t k = 0; k < carried.size(); ++k)
+      carried[k] = (*outputs)[k];
+    for (int64_t k = 0; k < outs; ++k)
+      scanned[k].push_back((*outputs)[carried.size() + k]);
+  }
+  SmallVector<int64_t> outDirections =
+      ctx.intsAttr("scan_output_directions")
+          .value_or(SmallVector<int64_t>(outs, 0));
+  SmallVector<int64_t> outAxes =
+      ctx.intsAttr("scan_output_axes").value_or(SmallVector<int64_t>(outs, 0));
+  if (int64_t(outDirections.size()) != outs || int64_t(outAxes.size()) != outs)
+    return ctx.error() << "needs one scan_output_axes and "
+                          "scan_output_directions entry per scan output";
+  SmallVector<Value> results(carried);
+  for (int64_t k = 0; k < outs; ++k) {
+    if (outDirections[k])
+      std::reverse(scanned[k].begin(), scanned[k].end());
+    FailureOr<int64_t> axis = normalizeAxis(
+        ctx, outAxes[k], tensorType(scanned[k].front()).getRank() + 1);
+    if (failed(axis))
+      return failure();
+    FailureOr<Value> stacked = stackAlong(ctx, scanned[k], *axis);
+    if (failed(stacked))
+      return failure();
+    results.push_back(*stacked);
+  }
+  return results;
+}
+
+FailureOr<SmallVector<Value>> Importer::importScan(NodeContext &ctx) {
+  const onnx::AttributeProto *body = ctx.attr("body");
+  if (!body || !body->has_g())
+    return ctx.error() << "attribute 'body' must be a graph";
+  int64_t scans = ctx.intAttr("num_scan_inputs", 0);
+  // Opset 8 starts with an optional sequence_lens and has a batch axis.
+  bool batched = ctx.opset < 9;
+  SmallVector<Value> inputs(ctx.inputs.begin() + (batched ? 1 : 0),
+                            ctx.inputs.end());
+  if (batched && ctx.input(0))
+    return ctx.error() << "sequence_lens is not supported: every sequence "
+                          "runs its whole length";
+  if (scans < 1 || scans > int64_t(inputs.size()))
+    return ctx.error() << "num_scan_inputs " << scans << " is not in [1, "
+                       << inputs.size() << "]";
+  for (Value v : inputs)
+    if (!v)
+      return ctx.error() << "its states and scan inputs must all be given";
+  ArrayRef<Value> states = ArrayRef<Value>(inputs).drop_back(scans);
+  ArrayRef<Value> scanIns = ArrayRef<Value>(inputs).take_back(scans);
+  if (!batched)
+    return unrollScan(ctx, body->g(), states, scanIns);
+  // Opset 8: each batch element scans along axis 1 (axis 0 once the batch
+  // is taken); the results are stacked along the batch.
+  int64_t batch = tensorType(inputs.front()).getDimSize(0);
+  SmallVector<SmallVector<Value>> perBatch;
+  for (int64_t b = 0; b < batch; ++b) {
+    SmallVector<Value> s, x;
+    for (Value v : states)
+      s.push_back(takeAlong(ctx, v, 0, b));
+    for (Value v : scanIns)
+      x.push_back(takeAlong(ctx, v, 0, b));
+    FailureOr<SmallVector<Value>> outputs = unrollScan(ctx, body->g(), s, x);
+    if (failed(outputs))
+      return failure();
+    perBatch.push_back(*outputs);
+  }
+  SmallVector<Value> results;
+  for (size_t k = 0; k < perBatch.front().size(); ++k) {
+    SmallVector<Value> parts;
+    for (SmallVector<Value> &outputs : perBatch)
+      parts.push_back(outputs[k]);
+    FailureOr<Value> stacked = stackAlong(ctx, parts, 0);
+    if (failed(stacked))
+      return failure();
+    results.push_back(*stacked);
+  }
+  return results;
 }
 
 OwningOpRef<ModuleOp> Importer::run() {
@@ -464,7 +819,8 @@ OwningOpRef<ModuleOp> Importer::run() {
   for (const auto &[name, value] : fixed)
     values[name] = hgraph::ConstantOp::create(
         builder, NameLoc::get(builder.getStringAttr(name)), value);
-  if (failed(importInitializers()) || failed(importNodes()) || !operatorsOk)
+  if (failed(importInitializers(graph)) || failed(importNodes(graph.node())) ||
+      !operatorsOk)
     return nullptr;
   for (auto [i, input] : llvm::enumerate(args)) {
     BlockArgument arg = body->getArgument(i);

@@ -274,6 +274,9 @@ SHAPE_OPERANDS = {
     "ReduceLogSum": {1}, "ReduceLogSumExp": {1}, "HannWindow": {0},
     "HammingWindow": {0}, "BlackmanWindow": {0}, "CumSum": {1}, "CumProd": {1},
     "DFT": {1, 2}, "STFT": {1, 3},
+    # Control flow runs as its condition and trip count fold: one branch,
+    # an unrolled loop.
+    "If": {0}, "Loop": {0, 1},
 }
 
 

@@ -335,6 +335,56 @@ def dft_bad_axis(path):
     _save(nodes, [_t("r", [2, 8, 1])], [_t("y", [2, 8, 2])], [axis], path, opset=20)
 
 
+def control_flow(path):
+    """If on a constant condition (the else branch), a Loop of 3 iterations
+    adding x to a carried sum and scanning the sums, and a Scan running a
+    product over the rows of x."""
+    false = numpy_helper.from_array(np.array(False), "false")
+    three = numpy_helper.from_array(np.array(3, np.int64), "three")
+    yes = numpy_helper.from_array(np.array(True), "yes")
+    then_g = helper.make_graph([helper.make_node("Neg", ["x"], ["t"])], "then", [],
+                              [_t("t", [2, 3])])
+    else_g = helper.make_graph([helper.make_node("Abs", ["x"], ["e"])], "else", [],
+                              [_t("e", [2, 3])])
+    b = TensorProto.BOOL
+    loop_g = helper.make_graph(
+        [helper.make_node("Identity", ["c_in"], ["c_out"]),
+         helper.make_node("Add", ["acc", "x"], ["acc_out"]),
+         helper.make_node("Identity", ["acc_out"], ["seen"])],
+        "loop_body",
+        [_t("i", [], TensorProto.INT64), _t("c_in", [], b), _t("acc", [2, 3])],
+        [_t("c_out", [], b), _t("acc_out", [2, 3]), _t("seen", [2, 3])])
+    scan_g = helper.make_graph(
+        [helper.make_node("Mul", ["p", "row"], ["p_out"]),
+         helper.make_node("Identity", ["p_out"], ["step"])],
+        "scan_body", [_t("p", [3]), _t("row", [3])], [_t("p_out", [3]), _t("step", [3])])
+    nodes = [
+        helper.make_node("If", ["false"], ["chosen"], name="if", then_branch=then_g,
+                         else_branch=else_g),
+        helper.make_node("Loop", ["three", "yes", "x"], ["total", "sums"], name="loop",
+                         body=loop_g),
+        helper.make_node("Scan", ["one", "x"], ["product", "steps"], name="scan",
+                         body=scan_g, num_scan_inputs=1),
+    ]
+    one = numpy_helper.from_array(np.ones(3, np.float32), "one")
+    _save(nodes, [_t("x", [2, 3])],
+          [_t("chosen", [2, 3]), _t("total", [2, 3]), _t("sums", [3, 2, 3]),
+           _t("product", [3]), _t("steps", [2, 3])],
+          [false, three, yes, one], path, opset=16)
+
+
+def if_runtime(path):
+    """If on a condition that is a graph input."""
+    then_g = helper.make_graph([helper.make_node("Neg", ["x"], ["t"])], "then", [],
+                              [_t("t", [2])])
+    else_g = helper.make_graph([helper.make_node("Abs", ["x"], ["e"])], "else", [],
+                              [_t("e", [2])])
+    nodes = [helper.make_node("If", ["c"], ["y"], name="if_c", then_branch=then_g,
+                              else_branch=else_g)]
+    _save(nodes, [_t("c", [], TensorProto.BOOL), _t("x", [2])], [_t("y", [2])], [], path,
+          opset=16)
+
+
 def einsum_bad(path):
     """Einsum whose output names a letter no operand has."""
     nodes = [helper.make_node("Einsum", ["x"], ["d"], name="bad", equation="ij->k")]
