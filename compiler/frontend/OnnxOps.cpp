@@ -635,6 +635,7 @@ ImportRule hetc::frontend::lookupImportRule(StringRef opType) {
     addEinsumRule(r);
     addRotaryRule(r);
     addSpectralRules(r);
+    addValueShapedRules(r);
     return r;
   }();
   auto it = rules.find(opType);

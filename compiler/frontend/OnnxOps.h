@@ -73,6 +73,7 @@ void addStatNormRules(llvm::StringMap<ImportRule> &rules);
 void addEinsumRule(llvm::StringMap<ImportRule> &rules);
 void addRotaryRule(llvm::StringMap<ImportRule> &rules);
 void addSpectralRules(llvm::StringMap<ImportRule> &rules);
+void addValueShapedRules(llvm::StringMap<ImportRule> &rules);
 
 /// Helpers shared by the rule files.
 mlir::RankedTensorType tensorType(mlir::Value v);

@@ -277,6 +277,8 @@ SHAPE_OPERANDS = {
     # Control flow runs as its condition and trip count fold: one branch,
     # an unrolled loop.
     "If": {0}, "Loop": {0, 1},
+    # Results whose shape is their inputs' values.
+    "Compress": {1}, "NonZero": {0}, "Unique": {0},
 }
 
 

@@ -385,6 +385,34 @@ def if_runtime(path):
           opset=16)
 
 
+def value_shaped(path):
+    """Compress by a constant condition, NonZero and Unique of constants,
+    and GatherND by run-time indices with one batch dimension."""
+    cond = numpy_helper.from_array(np.array([True, False, True]), "cond")
+    grid = numpy_helper.from_array(np.array([[0, 3], [2, 0]], np.float32), "grid")
+    labels = numpy_helper.from_array(np.array([4, 1, 4, 2, 1], np.int64), "labels")
+    nodes = [
+        helper.make_node("Compress", ["x", "cond"], ["kept"], name="compress", axis=0),
+        helper.make_node("NonZero", ["grid"], ["where"], name="nonzero"),
+        helper.make_node("Unique", ["labels"], ["u", "first", "inverse", "counts"],
+                         name="unique"),
+        helper.make_node("GatherND", ["d", "idx"], ["g"], name="gathernd", batch_dims=1),
+    ]
+    i64 = TensorProto.INT64
+    _save(nodes, [_t("x", [3, 2]), _t("d", [2, 3, 4]), _t("idx", [2, 2, 1], i64)],
+          [_t("kept", [2, 2]), _t("where", [2, 2], i64), _t("u", [3], i64),
+           _t("first", [3], i64), _t("inverse", [5], i64), _t("counts", [3], i64),
+           _t("g", [2, 2, 4])],
+          [cond, grid, labels], path, opset=13)
+
+
+def compress_runtime(path):
+    """Compress by a condition that is a graph input."""
+    nodes = [helper.make_node("Compress", ["x", "c"], ["y"], name="compress_c", axis=0)]
+    _save(nodes, [_t("x", [3, 2]), _t("c", [3], TensorProto.BOOL)], [_t("y", [2, 2])], [],
+          path, opset=13)
+
+
 def einsum_bad(path):
     """Einsum whose output names a letter no operand has."""
     nodes = [helper.make_node("Einsum", ["x"], ["d"], name="bad", equation="ij->k")]
