@@ -811,29 +811,26 @@ OwningOpRef<ModuleOp> Importer::run() {
   auto func = func::FuncOp::create(builder, fileLoc, "main",
                                    builder.getFunctionType(argTypes, {}));
   Block *body = func.addEntryBlock();
+  builder.setInsertionPointToEnd(body);
   for (auto [i, input] : llvm::enumerate(args)) {
     func.setArgAttr(i, hgraph::kNameAttr, builder.getStringAttr(input->name()));
-    values[input->name()] = body->getArgument(i);
+    auto type = cast<RankedTensorType>(argTypes[i]);
+    // An empty input holds no value to read: its readers see a constant of
+    // its shape, which folds (a reduction over it gives the reduction's
+    // identity). It stays an input of the program.
+    values[input->name()] =
+        type.getNumElements() == 0
+            ? Value(hgraph::ConstantOp::create(
+                  builder, NameLoc::get(builder.getStringAttr(input->name())),
+                  DenseElementsAttr::get(type, ArrayRef<Attribute>())))
+            : Value(body->getArgument(i));
   }
-  builder.setInsertionPointToEnd(body);
   for (const auto &[name, value] : fixed)
     values[name] = hgraph::ConstantOp::create(
         builder, NameLoc::get(builder.getStringAttr(name)), value);
   if (failed(importInitializers(graph)) || failed(importNodes(graph.node())) ||
       !operatorsOk)
     return nullptr;
-  for (auto [i, input] : llvm::enumerate(args)) {
-    BlockArgument arg = body->getArgument(i);
-    if (cast<RankedTensorType>(arg.getType()).getNumElements() == 0 &&
-        !arg.use_empty()) {
-      emitError(fileLoc) << "graph input '" << input->name()
-                         << "' is empty (a dimension is 0); hetc takes empty "
-                            "inputs only where their values are not read "
-                            "(CastLike's target_type)";
-      return nullptr;
-    }
-  }
-
   SmallVector<Value> results;
   for (const onnx::ValueInfoProto &output : graph.output()) {
     auto it = values.find(output.name());

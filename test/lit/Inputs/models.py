@@ -54,11 +54,14 @@ def unsupported(path):
     """Three unsupported nodes among supported ones."""
     nodes = [
         helper.make_node("Relu", ["x"], ["r"], name="ok_relu"),
-        helper.make_node("Unique", ["r"], ["c"], name="unique1"),
+        helper.make_node("MaxUnpool", ["r", "i"], ["c"], name="unpool1",
+                         kernel_shape=[2, 2]),
         helper.make_node("Det", ["c"], ["p"], name="det1"),
         helper.make_node("FancyOp", ["p"], ["y"], name="custom1", domain="com.example"),
     ]
-    _save(nodes, [_t("x", [1, 1, 4, 4])], [_t("y", [1, 1, 2, 2])], [], path)
+    i64 = helper.make_tensor_value_info("i", TensorProto.INT64, [1, 1, 4, 4])
+    _save(nodes, [_t("x", [1, 1, 4, 4]), i64],
+          [_t("y", [1, 1, 2, 2])], [], path)
 
 
 def symbolic(path):

@@ -44,3 +44,29 @@ func.func @narrow_cast() -> (tensor<2xf8E4M3FN>, tensor<2xf32>) {
   %1 = hgraph.cast %b : tensor<2xi4> -> tensor<2xf32>
   return %0, %1 : tensor<2xf8E4M3FN>, tensor<2xf32>
 }
+
+// -----
+
+// Tests that reductions of an empty set fold to the identity: for max and
+// min of integers and booleans the type's end of range (not an infinity
+// converted to an integer), for floats -inf and +inf, for sum 0.
+// CHECK-LABEL: func.func @empty_reductions
+// CHECK-DAG: hgraph.constant dense<false> : tensor<2xi1>
+// CHECK-DAG: hgraph.constant dense<true> : tensor<2xi1>
+// CHECK-DAG: hgraph.constant dense<-2147483648> : tensor<2xi32>
+// CHECK-DAG: hgraph.constant dense<255> : tensor<2xui8>
+// CHECK-DAG: hgraph.constant dense<0xFF800000> : tensor<2xf32>
+// CHECK-DAG: hgraph.constant dense<0.000000e+00> : tensor<2xf32>
+func.func @empty_reductions() -> (tensor<2xi1>, tensor<2xi1>, tensor<2xi32>, tensor<2xui8>, tensor<2xf32>, tensor<2xf32>) {
+  %b = hgraph.constant dense<> : tensor<2x0xi1>
+  %i = hgraph.constant dense<> : tensor<2x0xi32>
+  %u = hgraph.constant dense<> : tensor<2x0xui8>
+  %f = hgraph.constant dense<> : tensor<2x0xf32>
+  %0 = hgraph.reduce max %b {axes = array<i64: 1>, keepdims = false} : tensor<2x0xi1> -> tensor<2xi1>
+  %1 = hgraph.reduce min %b {axes = array<i64: 1>, keepdims = false} : tensor<2x0xi1> -> tensor<2xi1>
+  %2 = hgraph.reduce max %i {axes = array<i64: 1>, keepdims = false} : tensor<2x0xi32> -> tensor<2xi32>
+  %3 = hgraph.reduce min %u {axes = array<i64: 1>, keepdims = false} : tensor<2x0xui8> -> tensor<2xui8>
+  %4 = hgraph.reduce max %f {axes = array<i64: 1>, keepdims = false} : tensor<2x0xf32> -> tensor<2xf32>
+  %5 = hgraph.reduce sum %f {axes = array<i64: 1>, keepdims = false} : tensor<2x0xf32> -> tensor<2xf32>
+  return %0, %1, %2, %3, %4, %5 : tensor<2xi1>, tensor<2xi1>, tensor<2xi32>, tensor<2xui8>, tensor<2xf32>, tensor<2xf32>
+}

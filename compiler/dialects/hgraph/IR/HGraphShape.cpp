@@ -439,10 +439,22 @@ OpFoldResult ReduceOp::fold(FoldAdaptor adaptor) {
     } else if (kind == ReduceKind::log_sum || kind == ReduceKind::log_sum_exp) {
       v = std::log(a);
     }
-    if (out.isFloat)
+    if (out.isFloat) {
       out.f[o] = v;
-    else
-      out.i[o] = int64_t(v);
+      continue;
+    }
+    // Integers (and booleans): an infinite identity is the type's end of
+    // its range (ONNX: the lowest value for ReduceMax of an empty set).
+    auto integer = cast<IntegerType>(getType().getElementType());
+    unsigned width = std::min(integer.getWidth(), 63u);
+    bool isSigned = !integer.isUnsigned() && integer.getWidth() != 1;
+    int64_t lo = isSigned ? -(int64_t(1) << (width - 1)) : 0;
+    int64_t hi = isSigned ? (int64_t(1) << (width - 1)) - 1
+                          : integer.getWidth() == 1 ? 1
+                                                    : (int64_t(1) << width) - 1;
+    out.i[o] = std::isinf(v) ? (v < 0 ? lo : hi)
+               : std::isnan(v) ? 0
+                               : int64_t(v);
   }
   return out.toAttr();
 }

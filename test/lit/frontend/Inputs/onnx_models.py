@@ -71,7 +71,7 @@ def ops(path):
 def problems(path):
     """Unsupported operators and bad attributes in one model."""
     nodes = [
-        helper.make_node("NonZero", ["x"], ["nz"], name="nonzero"),
+        helper.make_node("NonMaxSuppression", ["x", "x"], ["nz"], name="nms"),
         helper.make_node("Resize", ["x", "", "scales"], ["r"], name="resize",
                          mode="linear", coordinate_transformation_mode="tf_half_pixel"),
         helper.make_node("Gelu", ["x"], ["g"], name="gelu", approximate="fast"),
@@ -622,9 +622,13 @@ def empty_inputs(path):
 
 
 def empty_input_read(path):
-    """An empty graph input whose values a node reads."""
-    nodes = [helper.make_node("Relu", ["e"], ["y"], name="relu")]
-    _save(nodes, [_t("e", [0, 3])], [_t("y", [0, 3])], [], path)
+    """An empty graph input whose values nodes read: a Relu (empty) and a
+    ReduceMax over the empty axis (the identity, -inf)."""
+    axes = numpy_helper.from_array(np.array([0], np.int64), "axes")
+    nodes = [helper.make_node("Relu", ["e"], ["y"], name="relu"),
+             helper.make_node("ReduceMax", ["e", "axes"], ["m"], name="max", keepdims=0)]
+    _save(nodes, [_t("e", [0, 3])], [_t("y", [0, 3]), _t("m", [3])], [axes], path,
+          opset=18)
 
 
 
