@@ -457,9 +457,14 @@ def write_report(path, results, elapsed):
                 "truncation lies outside the destination type's range "
                 "(`UNDEFINED_RULES` in the runner). The tests this touches are "
                 "listed below.\n\n")
+        strict = counts['pass'] - folded
         f.write(f"**{counts['pass']} passed, {counts['fail']} failed, "
                 f"{counts['unsupported']} unsupported of {total} tests** "
-                f"({folded} of the passes with shape inputs given at compile time).\n\n")
+                f"({folded} of the passes with shape inputs given at compile time).\n\n"
+                f"- with shape inputs given at compile time: {counts['pass']} of {total} "
+                f"pass ({100 * counts['pass'] / max(total, 1):.1f}%);\n"
+                f"- strictly without (every graph input an input of the program): "
+                f"{strict} of {total} ({100 * strict / max(total, 1):.1f}%).\n\n")
         f.write("## Most common reasons for unsupported\n\n| tests | reason |\n|---:|---|\n")
         for key, n in sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))[:40]:
             f.write(f"| {n} | {key.replace('|', '/')} |\n")
