@@ -4,7 +4,9 @@
 // select, and TopK picks and masks k times; EyeLike and the window
 // functions (HannWindow, HammingWindow, BlackmanWindow) depend only on
 // positions, so their values are constants computed here; LpNormalization
-// divides by a norm along an axis.
+// divides by a norm along an axis; ReverseSequence gathers each sequence's
+// elements by positions computed from its length (t < len ? len - 1 - t :
+// t), which fold when the lengths are constants.
 //
 //===----------------------------------------------------------------------===//
 
@@ -294,10 +296,53 @@ Results importLpNormalization(NodeContext &ctx) {
   return SmallVector<Value>{ctx.create<hgraph::DivOp>(type, x, divisor)};
 }
 
+Results importReverseSequence(NodeContext &ctx) {
+  if (failed(expectInputs(ctx, 2, 2)))
+    return failure();
+  Value x = ctx.inputs[0], lengths = ctx.inputs[1];
+  RankedTensorType type = tensorType(x);
+  int64_t rank = type.getRank();
+  int64_t batchAxis = ctx.intAttr("batch_axis", 1);
+  int64_t timeAxis = ctx.intAttr("time_axis", 0);
+  if (rank < 2 || !((batchAxis == 0 && timeAxis == 1) ||
+                    (batchAxis == 1 && timeAxis == 0)))
+    return ctx.error() << "batch_axis and time_axis must be 0 and 1 (in "
+                          "either order) of an input of rank >= 2, got "
+                       << batchAxis << " and " << timeAxis << " for " << type;
+  RankedTensorType lenType = tensorType(lengths);
+  int64_t batch = type.getDimSize(batchAxis), time = type.getDimSize(timeAxis);
+  if (lenType.getRank() != 1 || lenType.getDimSize(0) != batch ||
+      !isa<IntegerType>(lenType.getElementType()))
+    return ctx.error() << "sequence_lens must be [" << batch
+                       << "] integers, got " << lenType;
+  Type i64 = ctx.builder.getI64Type();
+  SmallVector<int64_t> lenShape(rank, 1), gridShape(rank, 1);
+  lenShape[batchAxis] = batch;
+  gridShape[batchAxis] = batch;
+  gridShape[timeAxis] = time;
+  Value len = ctx.create<hgraph::ReshapeOp>(RankedTensorType::get(lenShape, i64),
+                                            castTo(ctx, lengths, i64));
+  Value t = positionsAlong(ctx, time, timeAxis, rank);
+  auto grid = RankedTensorType::get(gridShape, i64);
+  Value inside = ctx.create<hgraph::LessOp>(
+      RankedTensorType::get(gridShape, ctx.builder.getI1Type()), t, len);
+  Value mirrored = ctx.create<hgraph::SubOp>(
+      grid, ctx.create<hgraph::SubOp>(lenType.clone(lenShape, i64), len,
+                                      scalarConstant(ctx, i64, 1)),
+      t);
+  Value from = ctx.create<hgraph::WhereOp>(grid, inside, mirrored, t);
+  if (type.getShape() != ArrayRef<int64_t>(gridShape))
+    from = ctx.create<hgraph::ExpandOp>(RankedTensorType::get(type.getShape(), i64),
+                                        from);
+  return SmallVector<Value>{ctx.create<hgraph::GatherElementsOp>(
+      type, x, from, ctx.builder.getI64IntegerAttr(timeAxis))};
+}
+
 } // namespace
 
 void hetc::frontend::addIndexRules(llvm::StringMap<ImportRule> &rules) {
   rules.insert({
+      {"ReverseSequence", importReverseSequence},
       {"Hardmax", importHardmax},
       {"TopK", importTopK},
       {"OneHot", importOneHot},

@@ -413,6 +413,14 @@ def compress_runtime(path):
           path, opset=13)
 
 
+def reverse_sequence(path):
+    """ReverseSequence of [time 4, batch 3, 2] by run-time lengths."""
+    nodes = [helper.make_node("ReverseSequence", ["x", "lens"], ["y"], name="rev",
+                              batch_axis=1, time_axis=0)]
+    _save(nodes, [_t("x", [4, 3, 2]), _t("lens", [3], TensorProto.INT64)],
+          [_t("y", [4, 3, 2])], [], path, opset=10)
+
+
 def einsum_bad(path):
     """Einsum whose output names a letter no operand has."""
     nodes = [helper.make_node("Einsum", ["x"], ["d"], name="bad", equation="ij->k")]
