@@ -6,7 +6,9 @@
 // with every target position, the updates meeting a position are combined
 // by the `reduction` (their sum for none and add, product for mul, max,
 // min), and the data is kept where no update lands. With reduction none,
-// duplicate indices (which ONNX leaves undefined) add up.
+// duplicate indices (which ONNX leaves undefined) add up. MaxUnpool is a
+// ScatterElements of the values into zeros of the output, flattened, at
+// the flat indices MaxPool gave.
 //
 //===----------------------------------------------------------------------===//
 
@@ -291,11 +293,96 @@ Results importScatterND(NodeContext &ctx) {
                                    ctx.stringAttr("reduction", "none"))};
 }
 
+/// MaxUnpool: zeros of the output shape (output_shape, or what the pool's
+/// kernel, strides and pads undo), the values scattered at their flat
+/// indices.
+Results importMaxUnpool(NodeContext &ctx) {
+  if (failed(expectInputs(ctx, 2, 3)))
+    return failure();
+  Value x = ctx.inputs[0], indices = ctx.inputs[1];
+  RankedTensorType type = tensorType(x);
+  int64_t rank = type.getRank();
+  if (rank < 3 || tensorType(indices).getShape() != type.getShape())
+    return ctx.error() << "X must be [N, C, D1, ...] and I of its shape, got "
+                       << type << " and " << tensorType(indices);
+  // The indices count positions of the tensor the pool read (what its
+  // kernel, strides and pads undo); a larger output_shape pads that
+  // tensor with zeros at the end of each spatial dimension.
+  int64_t spatial = rank - 2;
+  std::optional<SmallVector<int64_t>> kernel = ctx.intsAttr("kernel_shape");
+  SmallVector<int64_t> strides =
+      ctx.intsAttr("strides").value_or(SmallVector<int64_t>(spatial, 1));
+  SmallVector<int64_t> pads =
+      ctx.intsAttr("pads").value_or(SmallVector<int64_t>(2 * spatial, 0));
+  if (!kernel || int64_t(kernel->size()) != spatial ||
+      int64_t(strides.size()) != spatial || int64_t(pads.size()) != 2 * spatial)
+    return ctx.error() << "needs kernel_shape, strides and pads for its "
+                       << spatial << " spatial dimensions";
+  SmallVector<int64_t> shape{type.getDimSize(0), type.getDimSize(1)};
+  for (int64_t d = 0; d < spatial; ++d)
+    shape.push_back((type.getDimSize(d + 2) - 1) * strides[d] - pads[d] -
+                    pads[spatial + d] + (*kernel)[d]);
+  SmallVector<int64_t> outShape(shape);
+  if (Value given = ctx.input(2)) {
+    std::optional<SmallVector<int64_t>> sizes = constantInts(given);
+    if (!sizes)
+      return ctx.error() << "output_shape must be a constant (an "
+                            "initializer, a Constant node or an input given "
+                            "with --input-value); hetc needs static shapes";
+    outShape.assign(sizes->begin(), sizes->end());
+    bool covers = int64_t(outShape.size()) == rank;
+    for (int64_t d = 0; covers && d < rank; ++d)
+      covers = d < 2 ? outShape[d] == shape[d] : outShape[d] >= shape[d];
+    if (!covers)
+      return ctx.error() << "output_shape [" << llvm::make_range(outShape.begin(), outShape.end())
+                         << "] does not hold the unpooled ["
+                         << llvm::make_range(shape.begin(), shape.end()) << "]";
+  }
+  int64_t total = 1;
+  for (int64_t d : shape) {
+    if (d < 1 || d > (int64_t(1) << 24) || total > (int64_t(1) << 24) / d)
+      return ctx.error() << "output shape ["
+                         << llvm::make_range(shape.begin(), shape.end())
+                         << "] is empty or beyond 2^24 elements";
+    total *= d;
+  }
+  Type element = type.getElementType();
+  auto flat = [&](Value v, Type t) {
+    return ctx.create<hgraph::ReshapeOp>(
+        RankedTensorType::get({type.getNumElements()}, t), v);
+  };
+  auto zerosType = RankedTensorType::get({total}, element);
+  Value zeros = hgraph::ConstantOp::create(
+      ctx.builder, ctx.loc,
+      DenseElementsAttr::get(zerosType, ctx.builder.getZeroAttr(element)));
+  NodeContext scatter = ctx;
+  scatter.inputs = {zeros,
+                    flat(indices, tensorType(indices).getElementType()),
+                    flat(x, element)};
+  Results scattered = importScatterElements(scatter);
+  if (failed(scattered))
+    return failure();
+  Value y = ctx.create<hgraph::ReshapeOp>(RankedTensorType::get(shape, element),
+                                          (*scattered)[0]);
+  if (outShape != shape) {
+    SmallVector<int64_t> padding(2 * rank, 0);
+    for (int64_t d = 0; d < rank; ++d)
+      padding[rank + d] = outShape[d] - shape[d];
+    y = ctx.create<hgraph::PadOp>(
+        RankedTensorType::get(outShape, element), y,
+        scalarConstant(ctx, element, 0.0),
+        ctx.builder.getDenseI64ArrayAttr(padding),
+        ctx.builder.getStringAttr("constant"));
+  }
+  return SmallVector<Value>{y};
+}
+
 } // namespace
 
 void hetc::frontend::addScatterRules(llvm::StringMap<ImportRule> &rules) {
   rules.insert({
       {"ScatterElements", importScatterElements},
+      {"MaxUnpool", importMaxUnpool},
       {"Scatter", importScatterElements},
       {"ScatterND", importScatterND},
   });

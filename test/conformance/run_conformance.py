@@ -278,7 +278,7 @@ SHAPE_OPERANDS = {
     # an unrolled loop.
     "If": {0}, "Loop": {0, 1},
     # Results whose shape is their inputs' values.
-    "Compress": {1}, "NonZero": {0}, "Unique": {0},
+    "Compress": {1}, "NonZero": {0}, "Unique": {0}, "MaxUnpool": {2},
 }
 
 

@@ -54,8 +54,7 @@ def unsupported(path):
     """Three unsupported nodes among supported ones."""
     nodes = [
         helper.make_node("Relu", ["x"], ["r"], name="ok_relu"),
-        helper.make_node("MaxUnpool", ["r", "i"], ["c"], name="unpool1",
-                         kernel_shape=[2, 2]),
+        helper.make_node("RoiAlign", ["r", "i", "i"], ["c"], name="roi1"),
         helper.make_node("Det", ["c"], ["p"], name="det1"),
         helper.make_node("FancyOp", ["p"], ["y"], name="custom1", domain="com.example"),
     ]

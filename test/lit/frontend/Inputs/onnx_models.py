@@ -421,6 +421,19 @@ def reverse_sequence(path):
           [_t("y", [4, 3, 2])], [], path, opset=10)
 
 
+def max_unpool(path):
+    """MaxUnpool of [1, 1, 2, 2] values at run-time flat indices, kernel and
+    strides 2, into the 4 x 4 tensor the pool read and, by output_shape, a
+    5 x 5 one."""
+    shape = numpy_helper.from_array(np.array([1, 1, 5, 5], np.int64), "shape")
+    nodes = [helper.make_node("MaxUnpool", ["x", "i"], ["y"], name="unpool",
+                              kernel_shape=[2, 2], strides=[2, 2]),
+             helper.make_node("MaxUnpool", ["x", "i", "shape"], ["z"], name="unpool5",
+                              kernel_shape=[2, 2], strides=[2, 2])]
+    _save(nodes, [_t("x", [1, 1, 2, 2]), _t("i", [1, 1, 2, 2], TensorProto.INT64)],
+          [_t("y", [1, 1, 4, 4]), _t("z", [1, 1, 5, 5])], [shape], path, opset=11)
+
+
 def einsum_bad(path):
     """Einsum whose output names a letter no operand has."""
     nodes = [helper.make_node("Einsum", ["x"], ["d"], name="bad", equation="ij->k")]
