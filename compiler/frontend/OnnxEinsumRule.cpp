@@ -9,6 +9,8 @@
 // "..." stands for the same leading dimensions in every operand that has
 // it. A letter repeated within one operand takes the diagonal: the two
 // dimensions are moved last, merged, and every (n + 1)-th element gathered.
+// Det, the other linear-algebra reduction here, is a cofactor expansion of
+// the matrices' elements (up to 6 x 6), each minor computed once.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +20,7 @@
 
 #include "llvm/ADT/StringExtras.h"
 
+#include <functional>
 #include <map>
 
 using namespace mlir;
@@ -304,8 +307,71 @@ Results importEinsum(NodeContext &ctx) {
   return SmallVector<Value>{transposeTo(ctx, result, equation->output)};
 }
 
+/// The most rows a Det's cofactor expansion handles: it takes 2^n minors.
+constexpr int64_t kMaxDetRows = 6;
+
+Results importDet(NodeContext &ctx) {
+  if (failed(expectInputs(ctx, 1, 1)))
+    return failure();
+  Value x = ctx.inputs[0];
+  RankedTensorType type = tensorType(x);
+  int64_t rank = type.getRank();
+  if (rank < 2 || type.getDimSize(rank - 1) != type.getDimSize(rank - 2) ||
+      !isa<FloatType>(type.getElementType()))
+    return ctx.error() << "input must be square float matrices [.., n, n], "
+                          "got "
+                       << type;
+  int64_t n = type.getDimSize(rank - 1);
+  if (n < 1 || n > kMaxDetRows)
+    return ctx.error() << "matrices of " << n << " x " << n
+                       << " are not supported: hetc expands the determinant "
+                          "by cofactors, up to "
+                       << kMaxDetRows << " x " << kMaxDetRows;
+  Type element = type.getElementType();
+  ArrayRef<int64_t> batch = type.getShape().drop_back(2);
+  auto batchType = RankedTensorType::get(batch, element);
+  // Element (i, j) of every matrix, as a tensor of the batch's shape.
+  auto at = [&](int64_t i, int64_t j) {
+    SmallVector<int64_t> starts(rank, 0), steps(rank, 1), shape(batch);
+    starts[rank - 2] = i;
+    starts[rank - 1] = j;
+    shape.append({1, 1});
+    Value one = ctx.create<hgraph::SliceOp>(
+        RankedTensorType::get(shape, element), x,
+        ctx.builder.getDenseI64ArrayAttr(starts),
+        ctx.builder.getDenseI64ArrayAttr(steps));
+    return reshape(ctx, one, batch);
+  };
+  // det of the last popcount(cols) rows restricted to the columns `cols`,
+  // expanded along its first row.
+  DenseMap<unsigned, Value> minors;
+  std::function<Value(unsigned)> det = [&](unsigned cols) -> Value {
+    if (Value done = minors.lookup(cols))
+      return done;
+    int64_t size = llvm::popcount(cols);
+    int64_t row = n - size;
+    Value sum;
+    int64_t sign = 1;
+    for (int64_t j = 0; j < n; ++j) {
+      if (!(cols & (1u << j)))
+        continue;
+      Value term = at(row, j);
+      if (size > 1)
+        term = ctx.create<hgraph::MulOp>(batchType, term, det(cols & ~(1u << j)));
+      sum = !sum ? term
+            : sign > 0 ? ctx.create<hgraph::AddOp>(batchType, sum, term)
+                       : ctx.create<hgraph::SubOp>(batchType, sum, term);
+      sign = -sign;
+    }
+    minors[cols] = sum;
+    return sum;
+  };
+  return SmallVector<Value>{det((1u << n) - 1)};
+}
+
 } // namespace
 
 void hetc::frontend::addEinsumRule(llvm::StringMap<ImportRule> &rules) {
   rules["Einsum"] = importEinsum;
+  rules["Det"] = importDet;
 }

@@ -55,7 +55,7 @@ def unsupported(path):
     nodes = [
         helper.make_node("Relu", ["x"], ["r"], name="ok_relu"),
         helper.make_node("RoiAlign", ["r", "i", "i"], ["c"], name="roi1"),
-        helper.make_node("Det", ["c"], ["p"], name="det1"),
+        helper.make_node("TfIdfVectorizer", ["c"], ["p"], name="tfidf1"),
         helper.make_node("FancyOp", ["p"], ["y"], name="custom1", domain="com.example"),
     ]
     i64 = helper.make_tensor_value_info("i", TensorProto.INT64, [1, 1, 4, 4])

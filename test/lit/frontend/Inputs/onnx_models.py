@@ -434,6 +434,21 @@ def max_unpool(path):
           [_t("y", [1, 1, 4, 4]), _t("z", [1, 1, 5, 5])], [shape], path, opset=11)
 
 
+def det(path):
+    """Det of a batch of 4 x 4 matrices and of one 3 x 3 matrix; and of a
+    7 x 7 matrix in det_big, which hetc refuses."""
+    nodes = [helper.make_node("Det", ["a"], ["da"], name="det4"),
+             helper.make_node("Det", ["b"], ["db"], name="det3")]
+    _save(nodes, [_t("a", [2, 4, 4]), _t("b", [3, 3])], [_t("da", [2]), _t("db", [])], [],
+          path, opset=11)
+
+
+def det_big(path):
+    """Det of a 7 x 7 matrix."""
+    nodes = [helper.make_node("Det", ["a"], ["d"], name="det7")]
+    _save(nodes, [_t("a", [7, 7])], [_t("d", [])], [], path, opset=11)
+
+
 def einsum_bad(path):
     """Einsum whose output names a letter no operand has."""
     nodes = [helper.make_node("Einsum", ["x"], ["d"], name="bad", equation="ij->k")]
