@@ -135,13 +135,6 @@ Value transposeTo(NodeContext &ctx, Labelled &t, StringRef order) {
       ctx.builder.getDenseI64ArrayAttr(perm));
 }
 
-Value reshape(NodeContext &ctx, Value v, ArrayRef<int64_t> shape) {
-  if (tensorType(v).getShape() == shape)
-    return v;
-  return ctx.create<hgraph::ReshapeOp>(
-      RankedTensorType::get(shape, tensorType(v).getElementType()), v);
-}
-
 /// `t` with each label it repeats taken once: the diagonal of the two
 /// dimensions; failure when their sizes differ.
 FailureOr<Labelled> diagonals(NodeContext &ctx, Labelled t) {
@@ -177,7 +170,7 @@ FailureOr<Labelled> diagonals(NodeContext &ctx, Labelled t) {
           ctx.builder.getDenseI64ArrayAttr(perm));
     shape.pop_back();
     shape.back() = n * n;
-    Value flat = reshape(ctx, moved, shape);
+    Value flat = reshapeTo(ctx, moved, shape);
     SmallVector<int64_t> picks;
     for (int64_t k = 0; k < n; ++k)
       picks.push_back(k * (n + 1));
@@ -253,9 +246,9 @@ FailureOr<Labelled> contract(NodeContext &ctx, Labelled a, Labelled b,
   };
   int64_t nb = product(a, batch), nl = product(a, left),
           nk = product(a, inner), nr = product(b, right);
-  Value lhs = reshape(ctx, transposeTo(ctx, a, batch + left + inner),
+  Value lhs = reshapeTo(ctx, transposeTo(ctx, a, batch + left + inner),
                       {nb, nl, nk});
-  Value rhs = reshape(ctx, transposeTo(ctx, b, batch + inner + right),
+  Value rhs = reshapeTo(ctx, transposeTo(ctx, b, batch + inner + right),
                       {nb, nk, nr});
   Type element = tensorType(a.value).getElementType();
   Value product3 = hgraph::MatMulOp::create(
@@ -266,7 +259,7 @@ FailureOr<Labelled> contract(NodeContext &ctx, Labelled a, Labelled b,
     shape.push_back(sizeOf(a, c));
   for (char c : right)
     shape.push_back(sizeOf(b, c));
-  return Labelled{reshape(ctx, product3, shape), batch + left + right};
+  return Labelled{reshapeTo(ctx, product3, shape), batch + left + right};
 }
 
 Results importEinsum(NodeContext &ctx) {
@@ -340,7 +333,7 @@ Results importDet(NodeContext &ctx) {
         RankedTensorType::get(shape, element), x,
         ctx.builder.getDenseI64ArrayAttr(starts),
         ctx.builder.getDenseI64ArrayAttr(steps));
-    return reshape(ctx, one, batch);
+    return reshapeTo(ctx, one, batch);
   };
   // det of the last popcount(cols) rows restricted to the columns `cols`,
   // expanded along its first row.

@@ -573,18 +573,14 @@ FailureOr<SmallVector<Value>> Importer::importLoop(NodeContext &ctx) {
 
 /// `v` with dimension `axis` (of size 1) dropped, or inserted.
 static Value dropAxis(NodeContext &ctx, Value v, int64_t axis) {
-  RankedTensorType type = tensorType(v);
-  SmallVector<int64_t> shape(type.getShape());
+  SmallVector<int64_t> shape(tensorType(v).getShape());
   shape.erase(shape.begin() + axis);
-  return ctx.create<hgraph::ReshapeOp>(
-      RankedTensorType::get(shape, type.getElementType()), v);
+  return reshapeTo(ctx, v, shape);
 }
 static Value insertAxis(NodeContext &ctx, Value v, int64_t axis) {
-  RankedTensorType type = tensorType(v);
-  SmallVector<int64_t> shape(type.getShape());
+  SmallVector<int64_t> shape(tensorType(v).getShape());
   shape.insert(shape.begin() + axis, 1);
-  return ctx.create<hgraph::ReshapeOp>(
-      RankedTensorType::get(shape, type.getElementType()), v);
+  return reshapeTo(ctx, v, shape);
 }
 /// Element `index` of `v` along `axis`, that axis dropped.
 static Value takeAlong(NodeContext &ctx, Value v, int64_t axis,

@@ -117,6 +117,15 @@ Value hetc::frontend::scalarConstant(NodeContext &ctx, Type element,
   return hgraph::ConstantOp::create(ctx.builder, ctx.loc, attr);
 }
 
+Value hetc::frontend::reshapeTo(NodeContext &ctx, Value v,
+                                ArrayRef<int64_t> shape) {
+  RankedTensorType type = tensorType(v);
+  if (type.getShape() == shape)
+    return v;
+  return ctx.create<hgraph::ReshapeOp>(
+      RankedTensorType::get(shape, type.getElementType()), v);
+}
+
 Value hetc::frontend::positionsAlong(NodeContext &ctx, int64_t n,
                                      int64_t axis, int64_t rank) {
   SmallVector<int64_t> shape(rank, 1);

@@ -77,6 +77,10 @@ void addValueShapedRules(llvm::StringMap<ImportRule> &rules);
 
 /// Helpers shared by the rule files.
 mlir::RankedTensorType tensorType(mlir::Value v);
+/// `v` reshaped to `shape` (its element type kept); `v` itself when it has
+/// that shape already.
+mlir::Value reshapeTo(NodeContext &ctx, mlir::Value v,
+                      llvm::ArrayRef<int64_t> shape);
 /// Checks the count of present inputs is in [min, max] and the first `min`
 /// are present.
 mlir::LogicalResult expectInputs(NodeContext &ctx, size_t min, size_t max);

@@ -34,10 +34,7 @@ public:
     return RankedTensorType::get(shape, element);
   }
   Value reshape(Value v, ArrayRef<int64_t> shape) {
-    if (tensorType(v).getShape() == shape)
-      return v;
-    return ctx.create<hgraph::ReshapeOp>(
-        RankedTensorType::get(shape, tensorType(v).getElementType()), v);
+    return reshapeTo(ctx, v, shape);
   }
   /// `v[starts : starts + sizes]`.
   Value slice(Value v, ArrayRef<int64_t> starts, ArrayRef<int64_t> sizes) {

@@ -43,9 +43,7 @@ struct Rotary {
                                        ctx.builder.getDenseI64ArrayAttr(steps));
   }
   Value reshape(Value v, ArrayRef<int64_t> shape) {
-    if (tensorType(v).getShape() == shape)
-      return v;
-    return ctx.create<hgraph::ReshapeOp>(type(shape), v);
+    return reshapeTo(ctx, v, shape);
   }
   Value concatLast(ValueRange parts) {
     SmallVector<int64_t> shape(tensorType(parts.front()).getShape());

@@ -36,11 +36,6 @@ Value splat(NodeContext &ctx, RankedTensorType type, Attribute value) {
                                     DenseElementsAttr::get(type, value));
 }
 
-Value reshape(NodeContext &ctx, Value v, ArrayRef<int64_t> shape) {
-  return ctx.create<hgraph::ReshapeOp>(
-      shaped(shape, tensorType(v).getElementType()), v);
-}
-
 /// How a reduction combines updates, and its identity.
 struct Combine {
   hgraph::ReduceKind kind;
@@ -150,8 +145,8 @@ Results importScatterElements(NodeContext &ctx) {
   };
   SmallVector<int64_t> spread(jShape);
   spread.append({1, along});
-  Value index = reshape(ctx, moveAxisLast(wrapIndices(ctx, indices, n)), spread);
-  Value update = reshape(ctx, moveAxisLast(updates), spread);
+  Value index = reshapeTo(ctx, moveAxisLast(wrapIndices(ctx, indices, n)), spread);
+  Value update = reshapeTo(ctx, moveAxisLast(updates), spread);
   SmallVector<APInt> positions;
   for (int64_t p = 0; p < n; ++p)
     positions.push_back(
@@ -245,7 +240,7 @@ Results importScatterND(NodeContext &ctx) {
 
   // The flat cell each tuple names: sum of wrapped index_j * stride_j.
   Type indexType = iType.getElementType();
-  Value tuples = reshape(ctx, indices, {batch, k});
+  Value tuples = reshapeTo(ctx, indices, {batch, k});
   auto columnType = shaped({batch, 1}, indexType);
   Value flat;
   int64_t stride = cells;
@@ -270,13 +265,13 @@ Results importScatterND(NodeContext &ctx) {
   // which goes last so that the combination is an innermost reduction.
   Value hit = ctx.create<hgraph::EqualOp>(
       shaped({cells, 1, batch}, ctx.builder.getI1Type()),
-      reshape(ctx, flat, {1, 1, batch}), reshape(ctx, iota, {cells, 1, 1}));
-  Value rows = reshape(ctx, updates, {batch, rest});
+      reshapeTo(ctx, flat, {1, 1, batch}), reshapeTo(ctx, iota, {cells, 1, 1}));
+  Value rows = reshapeTo(ctx, updates, {batch, rest});
   if (batch > 1 && rest > 1)
     rows = ctx.create<hgraph::TransposeOp>(
         shaped({rest, batch}, element), rows,
         ctx.builder.getDenseI64ArrayAttr({1, 0}));
-  Value update = reshape(ctx, rows, {1, rest, batch});
+  Value update = reshapeTo(ctx, rows, {1, rest, batch});
   auto floats = shaped({cells, rest, batch}, element);
   Value identity = splat(ctx, shaped({}, element), combine->identity);
   Value zero = scalarConstant(ctx, element, 0.0);
@@ -287,8 +282,8 @@ Results importScatterND(NodeContext &ctx) {
       splat(ctx, shaped({1, rest, 1}, element), FloatAttr::get(element, 1.0));
   Value count = ctx.create<hgraph::WhereOp>(floats, hit, ones, zero);
   Value landed = reduceAxis(ctx, hgraph::ReduceKind::sum, count, 2);
-  combined = reshape(ctx, combined, dType.getShape());
-  landed = reshape(ctx, landed, dType.getShape());
+  combined = reshapeTo(ctx, combined, dType.getShape());
+  landed = reshapeTo(ctx, landed, dType.getShape());
   return SmallVector<Value>{finish(ctx, data, combined, landed,
                                    ctx.stringAttr("reduction", "none"))};
 }
@@ -347,23 +342,17 @@ Results importMaxUnpool(NodeContext &ctx) {
     total *= d;
   }
   Type element = type.getElementType();
-  auto flat = [&](Value v, Type t) {
-    return ctx.create<hgraph::ReshapeOp>(
-        RankedTensorType::get({type.getNumElements()}, t), v);
-  };
   auto zerosType = RankedTensorType::get({total}, element);
   Value zeros = hgraph::ConstantOp::create(
       ctx.builder, ctx.loc,
       DenseElementsAttr::get(zerosType, ctx.builder.getZeroAttr(element)));
   NodeContext scatter = ctx;
-  scatter.inputs = {zeros,
-                    flat(indices, tensorType(indices).getElementType()),
-                    flat(x, element)};
+  scatter.inputs = {zeros, reshapeTo(ctx, indices, {type.getNumElements()}),
+                    reshapeTo(ctx, x, {type.getNumElements()})};
   Results scattered = importScatterElements(scatter);
   if (failed(scattered))
     return failure();
-  Value y = ctx.create<hgraph::ReshapeOp>(RankedTensorType::get(shape, element),
-                                          (*scattered)[0]);
+  Value y = reshapeTo(ctx, (*scattered)[0], shape);
   if (outShape != shape) {
     SmallVector<int64_t> padding(2 * rank, 0);
     for (int64_t d = 0; d < rank; ++d)

@@ -25,11 +25,6 @@ namespace {
 
 using Results = FailureOr<SmallVector<Value>>;
 
-Value reshape(NodeContext &ctx, Value v, ArrayRef<int64_t> shape) {
-  return ctx.create<hgraph::ReshapeOp>(
-      RankedTensorType::get(shape, tensorType(v).getElementType()), v);
-}
-
 Value constantI64(NodeContext &ctx, ArrayRef<int64_t> values, bool scalar) {
   auto type = RankedTensorType::get(
       scalar ? ArrayRef<int64_t>{} : ArrayRef<int64_t>{int64_t(values.size())},
@@ -107,7 +102,7 @@ Results importFlatten(NodeContext &ctx) {
   int64_t outer = 1, inner = 1;
   for (int64_t d = 0; d < rank; ++d)
     (d < axis ? outer : inner) *= type.getDimSize(d);
-  return SmallVector<Value>{reshape(ctx, ctx.inputs[0], {outer, inner})};
+  return SmallVector<Value>{reshapeTo(ctx, ctx.inputs[0], {outer, inner})};
 }
 
 /// DepthToSpace and SpaceToDepth: a reshape to rank 6, a transpose that
@@ -151,14 +146,14 @@ Results importBlockMove(NodeContext &ctx, bool toSpace) {
                          : SmallVector<int64_t>{0, 1, 3, 5, 2, 4};
     result = {n, c * b * b, h / b, w / b};
   }
-  Value blocks = reshape(ctx, ctx.inputs[0], split);
+  Value blocks = reshapeTo(ctx, ctx.inputs[0], split);
   SmallVector<int64_t> moved;
   for (int64_t p : perm)
     moved.push_back(split[p]);
   Value transposed = ctx.create<hgraph::TransposeOp>(
       RankedTensorType::get(moved, type.getElementType()), blocks,
       ctx.builder.getDenseI64ArrayAttr(perm));
-  return SmallVector<Value>{reshape(ctx, transposed, result)};
+  return SmallVector<Value>{reshapeTo(ctx, transposed, result)};
 }
 
 Results importSqueeze(NodeContext &ctx) {
@@ -190,7 +185,7 @@ Results importSqueeze(NodeContext &ctx) {
       return ctx.error() << "cannot squeeze dimension " << d << " of size "
                          << type.getDimSize(d);
   }
-  return SmallVector<Value>{reshape(ctx, ctx.inputs[0], shape)};
+  return SmallVector<Value>{reshapeTo(ctx, ctx.inputs[0], shape)};
 }
 
 Results importUnsqueeze(NodeContext &ctx) {
@@ -216,7 +211,7 @@ Results importUnsqueeze(NodeContext &ctx) {
       in = in.drop_front();
     }
   }
-  return SmallVector<Value>{reshape(ctx, ctx.inputs[0], shape)};
+  return SmallVector<Value>{reshapeTo(ctx, ctx.inputs[0], shape)};
 }
 
 Results importConcat(NodeContext &ctx) {
@@ -516,7 +511,7 @@ Results importPad(NodeContext &ctx) {
         DenseElementsAttr::get(RankedTensorType::get({}, type.getElementType()),
                                ctx.floatAttr("value", 0)));
   if (value && tensorType(value).getRank() != 0)
-    value = reshape(ctx, value, {});
+    value = reshapeTo(ctx, value, {});
   SmallVector<int64_t> shape;
   for (int64_t d = 0; d < rank; ++d)
     shape.push_back(type.getDimSize(d) + pads[d] + pads[d + rank]);

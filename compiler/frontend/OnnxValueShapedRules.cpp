@@ -66,10 +66,7 @@ Value gatherAlong(NodeContext &ctx, Value data, ArrayRef<int64_t> picks,
 }
 
 Value flatten(NodeContext &ctx, Value v) {
-  RankedTensorType type = tensorType(v);
-  return ctx.create<hgraph::ReshapeOp>(
-      RankedTensorType::get({type.getNumElements()}, type.getElementType()),
-      v);
+  return reshapeTo(ctx, v, {tensorType(v).getNumElements()});
 }
 
 Results importCompress(NodeContext &ctx) {
