@@ -1,0 +1,311 @@
+//===- ConvolutionPatterns.cpp - Convolution and pooling of hgraph to htile
+//---===//
+//
+// Convolutions as gathered windows times weight rows on the matrix unit
+// (depthwise ones as per-kernel-element scaled sums on the vector unit),
+// and max/average pooling as window reductions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/passes/HGraphToHTile/Lowering.h"
+
+#include "compiler/passes/WindowIndices.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/Support/MathExtras.h"
+#include <limits>
+
+using namespace mlir;
+using namespace hetc;
+using namespace hetc::tiling;
+
+namespace {
+
+/// The window of a pool or convolution; `kernel` is the spatial kernel.
+template <typename OpTy>
+gather::Window windowOf(OpTy op, ArrayRef<int64_t> kernel) {
+  gather::Window w;
+  w.kernel.assign(kernel.begin(), kernel.end());
+  w.strides.assign(op.getStrides().begin(), op.getStrides().end());
+  w.pads.assign(op.getPads().begin(), op.getPads().end());
+  w.dilations.assign(op.getDilations().begin(), op.getDilations().end());
+  return w;
+}
+
+template <typename PoolOp>
+LogicalResult lowerPool(PoolOp op, bool max, const KernelBuilder &kernels) {
+  // The windows' elements (positions outside the input are -inf for a
+  // maximum and zero for a sum) are reduced, by rows or per kernel element
+  // (below), and an average divides by the window's element count.
+  // The windows, fills and counts are f32: any other type is refused here,
+  // not misread.
+  Type f32 = kernels.builder.getF32Type();
+  for (Value v : {op.getInput(), op.getResult()})
+    if (elementOf(v) != f32)
+      return op.emitError(max ? "max pooling" : "average pooling")
+             << " on " << elementOf(v)
+             << " is not supported on the chip yet; it runs on f32 (cast "
+                "around the pool)";
+  Location loc = op.getLoc();
+  ArrayRef<int64_t> in = op.getInput().getType().getShape();
+  ArrayRef<int64_t> out = op.getType().getShape();
+  gather::Window w = windowOf(op, op.getKernelShape());
+  // Products of attribute values: computed without overflow.
+  int64_t kernel = 1, count = 0;
+  bool overflow = false;
+  for (int64_t extent : w.kernel)
+    overflow |= extent < 0 || llvm::MulOverflow(kernel, extent, kernel);
+  overflow |= llvm::MulOverflow(op.getType().getNumElements(), kernel, count);
+  if (failed(kernels.checkMovement(op, overflow ? UINT64_MAX : uint64_t(count),
+                                   "pooling over windows of " + Twine(kernel) +
+                                       " elements into " +
+                                       typeString(op.getType()))))
+    return failure();
+  SmallVector<int64_t> windowsShape(out);
+  windowsShape.push_back(kernel);
+  int64_t fillIndex = op.getInput().getType().getNumElements();
+  gather::Indices indices =
+      gather::poolWindows(in, w, out, max ? fillIndex : -1);
+  SmallVector<Value> inputs{kernels.buffer(op.getInput())};
+  if (max && llvm::is_contained(indices, fillIndex))
+    inputs.push_back(kernels.constantBuffer(
+        loc, {1}, {-std::numeric_limits<float>::infinity()}));
+  // Two ways, whichever takes fewer vectors: each window gathered into a
+  // row and the rows reduced (one vector per window when the window is
+  // narrower than a vector), or, per kernel element, the input elements
+  // it meets at every output position gathered in the output's shape and
+  // combined elementwise (three output-sized buffers).
+  auto vectors = [&](ArrayRef<int64_t> shape) {
+    return layoutOf(shape, kernels.chip.lanes()).vectors();
+  };
+  Value result;
+  if (vectors(windowsShape) <= 3 * vectors(out)) {
+    Value windows = kernels.alloc(MemRefType::get(windowsShape, f32), loc);
+    kernels.move(loc, inputs, windows, indices);
+    Value rows = kernels.reduceInnermost(
+        loc, max ? htile::ReduceKind::max : htile::ReduceKind::sum,
+        /*mean=*/false, windows, /*packed=*/true);
+    result = htile::ViewOp::create(kernels.builder, loc,
+                                   bufferType(op.getResult()), rows);
+  } else {
+    int64_t positions = op.getType().getNumElements();
+    gather::Indices tap(positions);
+    for (int64_t e = 0; e < kernel; ++e) {
+      for (int64_t p = 0; p < positions; ++p)
+        tap[p] = indices[p * kernel + e];
+      Value taken = kernels.alloc(op.getResult());
+      kernels.move(loc, inputs, taken, tap);
+      result = result ? kernels.combine(loc,
+                                        max ? htile::BinaryKind::max
+                                            : htile::BinaryKind::add,
+                                        result, taken)
+                      : taken;
+    }
+  }
+  if (!max) {
+    std::vector<float> counts =
+        gather::windowCounts(in, w, out, op.getCountIncludePad());
+    bool uniform = llvm::all_equal(counts);
+    SmallVector<int64_t> countShape(out.drop_front(2));
+    Value divisor =
+        uniform
+            ? kernels.constantBuffer(loc, {out.back()},
+                                     SmallVector<float>(out.back(), counts[0]))
+            : kernels.constantBuffer(loc, countShape, counts);
+    Value quotient = kernels.alloc(op.getResult());
+    htile::BinaryOp::create(kernels.builder, loc, htile::BinaryKind::div,
+                            result, divisor, quotient);
+    result = quotient;
+  }
+  kernels.map(op.getResult(), result);
+  return success();
+}
+
+/// `result` ([N, channels, positions]) plus the convolution bias `bias`
+/// ([channels]) of each channel.
+Value addChannelBias(Location loc, Value result, Value bias, int64_t channels,
+                     const KernelBuilder &kernels) {
+  Type f32 = kernels.builder.getF32Type();
+  Value column;
+  DenseElementsAttr values;
+  if (matchPattern(bias, m_Constant(&values)))
+    column = htile::ConstantOp::create(
+        kernels.builder, loc, MemRefType::get({channels, 1}, f32),
+        values.reshape(RankedTensorType::get({channels, 1}, f32)),
+        IntegerAttr());
+  else
+    column = kernels.regroup(loc, kernels.buffer(bias), {channels, 1});
+  return kernels.combine(loc, htile::BinaryKind::add, result, column);
+}
+
+/// A convolution with one channel per group and constant weights
+/// (depthwise), as per-kernel-element scaled sums.
+LogicalResult lowerDepthwiseConv(hgraph::ConvOp op, const gather::Window &w,
+                                 DenseElementsAttr weights, int64_t kernel,
+                                 int64_t positions,
+                                 const KernelBuilder &kernels) {
+  // One channel per group and one output channel per channel: per kernel
+  // element k, the input elements it meets at every output position are
+  // gathered as [N, C, positions] (zero in the padding), scaled by the
+  // channel's weight k (a [C, 1] column) and summed over k. Nothing is
+  // materialised beyond three output-sized buffers, and the matrix unit,
+  // which would multiply 1 x K by K x positions per channel, is not used.
+  Location loc = op.getLoc();
+  Type f32 = kernels.builder.getF32Type();
+  ArrayRef<int64_t> in = op.getInput().getType().getShape();
+  ArrayRef<int64_t> out = op.getType().getShape();
+  int64_t batch = in[0], channels = in[1];
+  int64_t inPlane = 1;
+  for (int64_t d : in.drop_front(2))
+    inPlane *= d;
+  // plane[t * positions + p]: the element of an input plane that kernel
+  // element t meets at output position p, or -1 in the padding.
+  gather::Indices plane = gather::convColumns(in, w, out, 0, 0, 1);
+  std::vector<float> values(weights.getValues<float>().begin(),
+                            weights.getValues<float>().end());
+  auto planes = MemRefType::get({batch, channels, positions}, f32);
+  Value input = kernels.buffer(op.getInput());
+  Value sum;
+  gather::Indices map(size_t(batch * channels * positions));
+  for (int64_t t = 0; t < kernel; ++t) {
+    for (int64_t nc = 0; nc < batch * channels; ++nc)
+      for (int64_t p = 0; p < positions; ++p) {
+        int64_t e = plane[t * positions + p];
+        map[nc * positions + p] = e < 0 ? -1 : nc * inPlane + e;
+      }
+    Value taken = kernels.alloc(planes, loc);
+    kernels.move(loc, ValueRange{input}, taken, map);
+    SmallVector<float> column(channels);
+    for (int64_t c = 0; c < channels; ++c)
+      column[c] = values[c * kernel + t];
+    Value scaled =
+        kernels.combine(loc, htile::BinaryKind::mul, taken,
+                        kernels.constantBuffer(loc, {channels, 1}, column));
+    sum = sum ? kernels.combine(loc, htile::BinaryKind::add, sum, scaled)
+              : scaled;
+  }
+  if (Value bias = op.getBias())
+    sum = addChannelBias(loc, sum, bias, channels, kernels);
+  kernels.map(op.getResult(), kernels.regroup(loc, sum, out));
+  return success();
+}
+
+LogicalResult lowerConv(hgraph::ConvOp op, const KernelBuilder &kernels) {
+  // Per batch element and group: the input's windows are gathered as
+  // columns ([C/g * K, positions]) and multiplied by the weight rows of
+  // the group ([M/g, C/g * K]), which gives the output channels in NCHW
+  // order directly; the bias is added per channel.
+  Location loc = op.getLoc();
+  Type f32 = kernels.builder.getF32Type();
+  // The windows, weights and bias are f32 buffers throughout, and constant
+  // weights are reinterpreted as f32: any other type is refused here, not
+  // misread.
+  for (Value v : {op.getInput(), op.getWeight(), op.getBias(), op.getResult()})
+    if (v && elementOf(v) != f32)
+      return op.emitError("convolution on ")
+             << elementOf(v)
+             << " is not supported on the chip yet; it runs on f32 (export "
+                "the model in float32 or cast around the Conv)";
+  ArrayRef<int64_t> in = op.getInput().getType().getShape();
+  ArrayRef<int64_t> ws = op.getWeight().getType().getShape();
+  ArrayRef<int64_t> out = op.getType().getShape();
+  gather::Window w = windowOf(op, ws.drop_front(2));
+  int64_t batch = in[0], groups = op.getGroup(), m = ws[0];
+  int64_t mg = m / groups, cg = ws[1];
+  // Products of attribute values: computed without overflow.
+  int64_t kernel = 1, positions = 1, columns = 0;
+  bool overflow = false;
+  for (int64_t extent : w.kernel)
+    overflow |= extent < 0 || llvm::MulOverflow(kernel, extent, kernel);
+  for (int64_t p : out.drop_front(2))
+    overflow |= llvm::MulOverflow(positions, p, positions);
+  overflow |= llvm::MulOverflow(cg, kernel, columns) ||
+              llvm::MulOverflow(columns, positions, columns);
+  if (failed(kernels.checkMovement(op,
+                                   overflow ? UINT64_MAX : uint64_t(columns),
+                                   "convolution windows of " +
+                                       (overflow ? std::string("more than 2^63")
+                                                 : std::to_string(columns)) +
+                                       " elements")))
+    return failure();
+  DenseElementsAttr dense;
+  bool constantWeight = matchPattern(op.getWeight(), m_Constant(&dense));
+  // Depthwise on the vector unit while its per-kernel-element [C, 1] scale
+  // columns (one vector per channel each) take no more SRAM than one of
+  // its [N, C, positions] buffers; otherwise the matrix path below, whose
+  // weight is C vectors in all.
+  if (groups == in[1] && cg == 1 && mg == 1 && constantWeight &&
+      kernel * in[1] <=
+          layoutOf({batch, in[1], positions}, kernels.chip.lanes()).vectors())
+    return lowerDepthwiseConv(op, w, dense, kernel, positions, kernels);
+  // The weight as rows of C/g * K.
+  Value weight;
+  if (constantWeight)
+    weight = htile::ConstantOp::create(
+        kernels.builder, loc, MemRefType::get({m, cg * kernel}, f32),
+        dense.reshape(RankedTensorType::get({m, cg * kernel}, f32)),
+        IntegerAttr());
+  else
+    weight =
+        kernels.regroup(loc, kernels.buffer(op.getWeight()), {m, cg * kernel});
+  Value input = kernels.buffer(op.getInput());
+  SmallVector<Value> groupWeights;
+  for (int64_t g = 0; g < groups; ++g) {
+    if (groups == 1) {
+      groupWeights.push_back(weight);
+      continue;
+    }
+    SmallVector<int64_t> starts{g * mg, 0}, steps{1, 1};
+    Value rows = kernels.alloc(MemRefType::get({mg, cg * kernel}, f32), loc);
+    kernels.move(
+        loc, ValueRange{weight}, rows,
+        gather::slice({m, cg * kernel}, starts, steps, {mg, cg * kernel}));
+    groupWeights.push_back(rows);
+  }
+  SmallVector<Value> pieces;
+  for (int64_t n = 0; n < batch; ++n)
+    for (int64_t g = 0; g < groups; ++g) {
+      Value columns =
+          kernels.alloc(MemRefType::get({cg * kernel, positions}, f32), loc);
+      kernels.move(loc, ValueRange{input}, columns,
+                   gather::convColumns(in, w, out, n, g * cg, cg));
+      Value piece = kernels.alloc(MemRefType::get({mg, positions}, f32), loc);
+      htile::MatMulOp::create(kernels.builder, loc, groupWeights[g], columns,
+                              Value(), piece, htile::Activation::none,
+                              kernels.matmulTile());
+      pieces.push_back(piece);
+    }
+  // The pieces in (batch, group) order are the output's elements in order.
+  Value result;
+  if (pieces.size() == 1) {
+    result = htile::ViewOp::create(kernels.builder, loc,
+                                   MemRefType::get({batch, m, positions}, f32),
+                                   pieces.front());
+  } else {
+    result = kernels.alloc(MemRefType::get({batch, m, positions}, f32), loc);
+    kernels.move(loc, pieces, result, gather::identity(batch * m * positions));
+  }
+  if (Value bias = op.getBias())
+    result = addChannelBias(loc, result, bias, m, kernels);
+  kernels.map(op.getResult(), kernels.regroup(loc, result, out));
+  return success();
+}
+
+LogicalResult lowerMaxPool(hgraph::MaxPoolOp op, const KernelBuilder &kernels) {
+  return lowerPool(op, /*max=*/true, kernels);
+}
+
+LogicalResult lowerAveragePool(hgraph::AveragePoolOp op,
+                               const KernelBuilder &kernels) {
+  return lowerPool(op, /*max=*/false, kernels);
+}
+
+} // namespace
+
+void tiling::populateConvolutionPatterns(RewritePatternSet &patterns,
+                                         const TypeConverter &converter,
+                                         LoweringState &state) {
+  patterns.add<LowerWith<hgraph::ConvOp, lowerConv>,
+               LowerWith<hgraph::MaxPoolOp, lowerMaxPool>,
+               LowerWith<hgraph::AveragePoolOp, lowerAveragePool>>(
+      converter, patterns.getContext(), state);
+}

@@ -1,0 +1,269 @@
+//===- ElementwisePatterns.cpp - Elementwise hgraph ops to htile ----------===//
+//
+// Arithmetic, comparisons, logic, unary math, where and cast: one
+// htile.binary, htile.unary, htile.select or htile.cast each, with 8- and
+// 16-bit integer arithmetic computed in i32 and wrapped back.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/passes/HGraphToHTile/Lowering.h"
+
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace hetc;
+using namespace hetc::tiling;
+
+namespace {
+
+/// A buffer holding `value` repeated over one row of `rowLength`, when
+/// `value` is a constant of one element; null otherwise.
+Value broadcastConstantRow(Value value, int64_t rowLength, Location loc,
+                           const KernelBuilder &kernels) {
+  DenseElementsAttr dense;
+  if (!matchPattern(value, m_Constant(&dense)) || dense.getNumElements() != 1)
+    return nullptr;
+  Type element = dense.getElementType();
+  auto rowType = RankedTensorType::get({rowLength}, element);
+  return htile::ConstantOp::create(
+      kernels.builder, loc, MemRefType::get({rowLength}, element),
+      DenseElementsAttr::get(rowType, *dense.getValues<Attribute>().begin()),
+      IntegerAttr());
+}
+
+/// Where the vector unit defines elementwise `kind` on operands of `type`
+/// (docs/isa.md, "Element types"); empty if it does.
+std::string binaryTypeProblem(htile::BinaryKind kind, Type type) {
+  bool isFloat = hisa::isFloatLane(type);
+  switch (kind) {
+  case htile::BinaryKind::pow:
+    return isFloat ? "" : "f32, f16 and bf16";
+  case htile::BinaryKind::and_:
+  case htile::BinaryKind::or_:
+  case htile::BinaryKind::xor_:
+    return isBool(type) || isI32(type) ? "" : "i1 (bool) and i32";
+  case htile::BinaryKind::shl:
+  case htile::BinaryKind::shr:
+    return isI32(type) ? "" : "i32";
+  case htile::BinaryKind::equal:
+  case htile::BinaryKind::less:
+  case htile::BinaryKind::less_equal:
+  case htile::BinaryKind::greater:
+  case htile::BinaryKind::greater_equal:
+    return isFloat || isI32(type) || isBool(type)
+               ? ""
+               : "f32, f16, bf16, i32 and i1 (bool)";
+  default:
+    return isFloat || isI32(type) ? "" : "f32, f16, bf16 and i32";
+  }
+}
+
+/// Whether `kind`'s result on 8-bit integers is always an 8-bit integer
+/// (or a bool), so that computing it in i32 and converting back is exact.
+bool staysInRange(htile::BinaryKind kind) {
+  switch (kind) {
+  case htile::BinaryKind::and_:
+  case htile::BinaryKind::or_:
+  case htile::BinaryKind::xor_:
+  case htile::BinaryKind::max:
+  case htile::BinaryKind::min:
+  case htile::BinaryKind::mod:
+  case htile::BinaryKind::fmod:
+  case htile::BinaryKind::shr:
+  case htile::BinaryKind::equal:
+  case htile::BinaryKind::less:
+  case htile::BinaryKind::less_equal:
+  case htile::BinaryKind::greater:
+  case htile::BinaryKind::greater_equal:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// The kinds whose results may leave an 8- or 16-bit range and wrap.
+bool wraps(htile::BinaryKind kind) {
+  return kind == htile::BinaryKind::add || kind == htile::BinaryKind::sub ||
+         kind == htile::BinaryKind::mul || kind == htile::BinaryKind::div ||
+         kind == htile::BinaryKind::shl;
+}
+
+} // namespace
+
+LogicalResult tiling::lowerBinary(Operation *op, htile::BinaryKind kind,
+                                  const KernelBuilder &kernels) {
+  Value lhs = op->getOperand(0), rhs = op->getOperand(1);
+  Value result = op->getResult(0);
+  if (IntegerType narrow = wrappingType(elementOf(lhs));
+      narrow && wraps(kind)) {
+    // Computed in i32 and wrapped into the type's range, as ONNX's
+    // two's-complement arithmetic does.
+    Location loc = op->getLoc();
+    Type i32 = kernels.builder.getI32Type();
+    Value rhs32 = kernels.castKernel(loc, kernels.buffer(rhs), i32);
+    Value lhs32 = kernels.castKernel(loc, kernels.buffer(lhs), i32);
+    ArrayRef<int64_t> shape = cast<ShapedType>(result.getType()).getShape();
+    Value wide = kernels.binaryKernel(loc, kind, lhs32, rhs32, shape, i32);
+    kernels.map(result,
+                kernels.castKernel(
+                    loc, kernels.wrapKernel(loc, wide, shape, narrow), narrow));
+    return success();
+  }
+  if (hisa::isNarrowHeld(elementOf(lhs)) && !staysInRange(kind))
+    return narrowHeldError(op, htile::stringifyBinaryKind(kind),
+                           elementOf(lhs));
+  if (isByte(laneOf(lhs)) && staysInRange(kind)) {
+    // The vector unit only converts 8-bit lanes: widen to i32, compute,
+    // and narrow the result, which fits, back.
+    Location loc = op->getLoc();
+    Type i32 = kernels.builder.getI32Type();
+    Value rhs32 = kernels.castKernel(loc, kernels.buffer(rhs), i32);
+    Value lhs32 = kernels.castKernel(loc, kernels.buffer(lhs), i32);
+    auto type = cast<ShapedType>(result.getType());
+    bool compare = type.getElementType().isSignlessInteger(1);
+    Value out = kernels.binaryKernel(loc, kind, lhs32, rhs32, type.getShape(),
+                                     compare ? type.getElementType() : i32);
+    kernels.map(result,
+                compare ? out
+                        : kernels.castKernel(loc, out, type.getElementType()));
+    return success();
+  }
+  if (std::string where = binaryTypeProblem(kind, laneOf(lhs)); !where.empty())
+    return op->emitError("'")
+           << htile::stringifyBinaryKind(kind) << "' on " << elementOf(lhs)
+           << " is not supported on the chip; it runs on " << where;
+  ArrayRef<int64_t> shape = cast<ShapedType>(result.getType()).getShape();
+  // htile.binary broadcasts either operand as numpy does. A small constant
+  // that broadcasts along a whole row is expanded to that row here, which
+  // saves the chip spreading one lane over the vector for every row.
+  auto operandBuffer = [&](Value v) {
+    auto type = cast<ShapedType>(v.getType());
+    if (!shape.empty() && type.getShape() != shape &&
+        (type.getRank() == 0 || type.getShape().back() == 1))
+      if (Value row =
+              broadcastConstantRow(v, shape.back(), op->getLoc(), kernels))
+        return row;
+    return kernels.buffer(v);
+  };
+  Value rhsBuffer = operandBuffer(rhs);
+  Value lhsBuffer = operandBuffer(lhs);
+  Value out = kernels.alloc(result);
+  htile::BinaryOp::create(kernels.builder, op->getLoc(), kind, lhsBuffer,
+                          rhsBuffer, out);
+  kernels.map(result, out);
+  return success();
+}
+
+namespace {
+
+LogicalResult lowerUnary(Operation *op, htile::UnaryKind kind,
+                         const KernelBuilder &kernels) {
+  if (hisa::isNarrowHeld(elementOf(op->getOperand(0))))
+    return narrowHeldError(op, htile::stringifyUnaryKind(kind),
+                           elementOf(op->getOperand(0)));
+  Type type = laneOf(op->getOperand(0));
+  bool isFloat = hisa::isFloatLane(type);
+  StringRef where =
+      kind == htile::UnaryKind::not_ ? (isBool(type) ? "" : "i1 (bool)")
+      : kind == htile::UnaryKind::relu || kind == htile::UnaryKind::neg ||
+              kind == htile::UnaryKind::abs
+          ? (isFloat || isI32(type) ? "" : "f32, f16, bf16 and i32")
+          : (isFloat ? "" : "f32, f16 and bf16");
+  if (!where.empty())
+    return op->emitError("'")
+           << htile::stringifyUnaryKind(kind) << "' on " << type
+           << " is not supported on the chip; it runs on " << where;
+  Value input = kernels.buffer(op->getOperand(0));
+  Value out = kernels.alloc(op->getResult(0));
+  htile::UnaryOp::create(kernels.builder, op->getLoc(), kind, input, out);
+  kernels.map(op->getResult(0), out);
+  return success();
+}
+
+LogicalResult lowerWhere(hgraph::WhereOp op, const KernelBuilder &kernels) {
+  Value condition = kernels.buffer(op.getCondition());
+  Value lhs = kernels.buffer(op.getLhs());
+  Value rhs = kernels.buffer(op.getRhs());
+  Value out = kernels.alloc(op.getResult());
+  htile::SelectOp::create(kernels.builder, op.getLoc(), condition, lhs, rhs,
+                          out);
+  kernels.map(op.getResult(), out);
+  return success();
+}
+
+LogicalResult lowerCast(hgraph::CastOp op, const KernelBuilder &kernels) {
+  Type to = op.getType().getElementType();
+  if (hisa::isNarrowHeld(to))
+    return narrowHeldError(op, "cast to", to);
+  // ONNX Cast wraps to the 4- and 2-bit integers (V_CAST's wrap), and
+  // saturate=0 and round_mode carry over to V_CAST.
+  htile::CastOverflowAttr overflow;
+  if (hisa::isNarrowLane(to) && isa<IntegerType>(to))
+    overflow = kernels.builder.getAttr<htile::CastOverflowAttr>(
+        htile::CastOverflow::wrap);
+  else if (op.getNoSaturate() && hisa::isNarrowLane(to) && isa<FloatType>(to))
+    overflow = kernels.builder.getAttr<htile::CastOverflowAttr>(
+        htile::CastOverflow::no_saturate);
+  htile::E8M0RoundingAttr rounding;
+  if (isa<Float8E8M0FNUType>(to) && op.getRoundMode())
+    rounding = kernels.builder.getAttr<htile::E8M0RoundingAttr>(
+        *htile::symbolizeE8M0Rounding(*op.getRoundMode()));
+  Value input = kernels.buffer(op.getInput());
+  Value out = kernels.alloc(op.getResult());
+  htile::CastOp::create(kernels.builder, op.getLoc(), input, out, overflow,
+                        rounding);
+  kernels.map(op.getResult(), out);
+  return success();
+}
+
+template <typename OpTy, htile::BinaryKind Kind>
+using BinaryPattern =
+    LowerWithParam<OpTy, htile::BinaryKind, Kind, tiling::lowerBinary>;
+
+template <typename OpTy, htile::UnaryKind Kind>
+using UnaryPattern = LowerWithParam<OpTy, htile::UnaryKind, Kind, lowerUnary>;
+
+} // namespace
+
+void tiling::populateElementwisePatterns(RewritePatternSet &patterns,
+                                         const TypeConverter &converter,
+                                         LoweringState &state) {
+  using K = htile::BinaryKind;
+  using U = htile::UnaryKind;
+  patterns.add<BinaryPattern<hgraph::AddOp, K::add>,
+               BinaryPattern<hgraph::SubOp, K::sub>,
+               BinaryPattern<hgraph::MulOp, K::mul>,
+               BinaryPattern<hgraph::DivOp, K::div>,
+               BinaryPattern<hgraph::MinOp, K::min>,
+               BinaryPattern<hgraph::MaxOp, K::max>,
+               BinaryPattern<hgraph::PowOp, K::pow>,
+               BinaryPattern<hgraph::ModOp, K::mod>,
+               BinaryPattern<hgraph::FModOp, K::fmod>,
+               BinaryPattern<hgraph::AndOp, K::and_>,
+               BinaryPattern<hgraph::OrOp, K::or_>,
+               BinaryPattern<hgraph::XorOp, K::xor_>,
+               BinaryPattern<hgraph::EqualOp, K::equal>,
+               BinaryPattern<hgraph::LessOp, K::less>,
+               BinaryPattern<hgraph::LessOrEqualOp, K::less_equal>,
+               BinaryPattern<hgraph::GreaterOp, K::greater>,
+               BinaryPattern<hgraph::GreaterOrEqualOp, K::greater_equal>>(
+      converter, patterns.getContext(), state);
+  patterns.add<
+      UnaryPattern<hgraph::ReluOp, U::relu>,
+      UnaryPattern<hgraph::SigmoidOp, U::sigmoid>,
+      UnaryPattern<hgraph::TanhOp, U::tanh>,
+      UnaryPattern<hgraph::ExpOp, U::exp>, UnaryPattern<hgraph::NegOp, U::neg>,
+      UnaryPattern<hgraph::AbsOp, U::abs>,
+      UnaryPattern<hgraph::SqrtOp, U::sqrt>,
+      UnaryPattern<hgraph::ReciprocalOp, U::reciprocal>,
+      UnaryPattern<hgraph::LogOp, U::log>, UnaryPattern<hgraph::ErfOp, U::erf>,
+      UnaryPattern<hgraph::FloorOp, U::floor>,
+      UnaryPattern<hgraph::CeilOp, U::ceil>,
+      UnaryPattern<hgraph::SinOp, U::sin>, UnaryPattern<hgraph::CosOp, U::cos>,
+      UnaryPattern<hgraph::NotOp, U::not_>,
+      UnaryPattern<hgraph::RoundOp, U::round>>(converter, patterns.getContext(),
+                                               state);
+  patterns.add<LowerWith<hgraph::WhereOp, lowerWhere>,
+               LowerWith<hgraph::CastOp, lowerCast>>(
+      converter, patterns.getContext(), state);
+}
