@@ -1,0 +1,181 @@
+//===- DataMovementExpansion.cpp - Data-movement htile kernels to hisa
+//------===//
+//
+// htile.gather (each output vector assembled from the input vectors it
+// draws on by permutes on a switch unit, or moved whole) and
+// htile.gather_rows (a lookup by run-time index: an indexed read of the
+// table per row vector, turned by the switch units beyond the slices).
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/passes/HTileToHIsa/Expansion.h"
+
+using namespace mlir;
+using namespace hetc;
+using namespace hetc::expansion;
+
+namespace {
+
+class DataMovementExpander : public InstructionBuilder {
+public:
+  using InstructionBuilder::InstructionBuilder;
+  LogicalResult expandGather(htile::GatherOp op);
+  LogicalResult expandGatherRows(htile::GatherRowsOp op);
+};
+
+} // namespace
+
+LogicalResult DataMovementExpander::expandGather(htile::GatherOp op) {
+  if (chip.switches() == 0)
+    return op.emitError("chip '")
+           << chip.name() << "' has no SWITCH unit to move data with";
+  Location loc = op.getLoc();
+  // The inputs as one list of elements: input k starts at first[k].
+  struct Source {
+    int64_t first;
+    Tensor tensor;
+  };
+  SmallVector<Source> sources;
+  int64_t total = 0;
+  for (Value input : op.getInputs()) {
+    sources.push_back({total, tensor(input)});
+    total += cast<MemRefType>(input.getType()).getNumElements();
+  }
+  Tensor out = tensor(op.getOutput());
+  Type type = elementOf(op.getOutput());
+  ArrayRef<int64_t> indices = op.getIndices();
+  int64_t cols = out.layout.cols;
+  // One input vector an output vector draws from, and the lane map that
+  // moves its lanes into place.
+  struct Part {
+    int64_t address;
+    int32_t sourceLanes;
+    SmallVector<int32_t> map;
+  };
+  // The rows the indices fill (all of them but for a band).
+  int64_t firstRow = op.getFirstRow() ? op.firstRow() : 0;
+  int64_t rows = op.getFirstRow() ? op.rowCount() : out.layout.rows;
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t j = 0; j < out.layout.vectorsPerRow; ++j) {
+      int32_t n = lanesOf(cols, j);
+      SmallVector<Part> parts;
+      DenseMap<int64_t, unsigned> partIndex;
+      for (int32_t l = 0; l < n; ++l) {
+        int64_t index = indices[r * cols + j * lanes + l];
+        if (index < 0)
+          continue;
+        const Source *source = std::prev(
+            llvm::upper_bound(sources, index, [](int64_t i, const Source &s) {
+              return i < s.first;
+            }));
+        int64_t element = index - source->first;
+        int64_t sourceCols = source->tensor.layout.cols;
+        int64_t row = element / sourceCols, col = element % sourceCols;
+        int64_t address = source->tensor.at(row, col / lanes);
+        auto [it, inserted] = partIndex.try_emplace(address, parts.size());
+        if (inserted)
+          parts.push_back({address, lanesOf(sourceCols, col / lanes),
+                           SmallVector<int32_t>(n, -1)});
+        parts[it->second].map[l] = int32_t(col % lanes);
+      }
+      int64_t target = out.at(firstRow + r, j);
+      // A whole input vector in place (same lanes, padding included) needs
+      // no switch.
+      if (parts.size() == 1 && parts[0].sourceLanes == n &&
+          llvm::all_of(llvm::seq<int32_t>(0, n),
+                       [&](int32_t l) { return parts[0].map[l] == l; })) {
+        write(loc, read(loc, parts[0].address, type), target, type);
+        continue;
+      }
+      uint32_t unit = takeSwitch();
+      if (parts.empty()) {
+        // Only zeros: any input vector permuted with every lane kept.
+        int64_t some = sources.front().tensor.at(0, 0);
+        for (const Source &source : sources)
+          if (source.tensor.layout.vectors() > 0) {
+            some = source.tensor.at(0, 0);
+            break;
+          }
+        write(loc,
+              permute(loc, read(loc, some, type), Value(), unit,
+                      SmallVector<int32_t>(n, -1), type),
+              target, type);
+        continue;
+      }
+      // Each part merges its lanes into the partial vector before it.
+      Value partial;
+      for (const Part &part : parts)
+        partial = permute(loc, read(loc, part.address, type), partial, unit,
+                          part.map, type);
+      write(loc, partial, target, type);
+    }
+  return success();
+}
+
+LogicalResult DataMovementExpander::expandGatherRows(htile::GatherRowsOp op) {
+  // The index enters the table's slices from one end of the floorplan and
+  // the row leaves at the other: the switch units beyond every MEM slice
+  // turn them (docs/isa.md, "Indexed reads").
+  uint32_t slices = chip.proto().memory().slices();
+  uint32_t first = chip.slicePosition(0), last = first;
+  for (uint32_t s = 1; s < slices; ++s) {
+    first = std::min(first, chip.slicePosition(s));
+    last = std::max(last, chip.slicePosition(s));
+  }
+  std::optional<uint32_t> west, east;
+  for (uint32_t unit = 0; unit < chip.switches(); ++unit) {
+    if (chip.switchPosition(unit) < first && !west)
+      west = unit;
+    if (chip.switchPosition(unit) > last)
+      east = unit;
+  }
+  if (!west || !east)
+    return op.emitError("chip '")
+           << chip.name()
+           << "' has no SWITCH unit on both sides of its MEM slices, which "
+              "a lookup by run-time index needs to turn the index towards "
+              "the table and the row back";
+  Location loc = op.getLoc();
+  Tensor table = tensor(op.getTable()), ids = tensor(op.getIndices());
+  Tensor out = tensor(op.getOutput());
+  Type type = elementOf(op.getOutput());
+  Type i32 = b.getI32Type();
+  int64_t rows = op.getTable().getType().getDimSize(0);
+  int64_t count = op.getIndices().getType().getNumElements();
+  int64_t stride = rows ? table.layout.vectors() / rows : 0;
+  if (count == 0 || stride == 0)
+    return success(); // nothing to read
+  if (rows == 0)
+    return op.emitError("looks up rows of a table that has none");
+  SmallVector<int32_t> identity(lanes);
+  for (uint32_t l = 0; l < lanes; ++l)
+    identity[l] = int32_t(l);
+  int64_t idsPerRow = ids.layout.cols;
+  for (int64_t n = 0; n < count; ++n) {
+    int64_t col = n % idsPerRow;
+    int64_t at = ids.at(n / idsPerRow, col / lanes);
+    int32_t lane = int32_t(col % lanes);
+    // Row n of the output is the table's row, vector by vector.
+    for (int64_t j = 0; j < stride; ++j) {
+      Value index =
+          permute(loc, read(loc, at, i32), Value(), *west, identity, i32);
+      int64_t word = table.layout.word(table.base, j);
+      Value row = hisa::GatherOp::create(
+          b, loc, vec(), index, lane, word / 4, partOf(word, type), stride,
+          rows, dtype(type), IntegerAttr(), hisa::StreamAttr());
+      write(loc, permute(loc, row, Value(), *east, identity, type),
+            out.layout.word(out.base, n * stride + j), type);
+    }
+  }
+  return success();
+}
+
+void expansion::populateDataMovementExpansions(RewritePatternSet &patterns,
+                                               ExpansionState &state) {
+  MLIRContext *context = patterns.getContext();
+  patterns.add<ExpandWith<htile::GatherOp, DataMovementExpander,
+                          &DataMovementExpander::expandGather>,
+               ExpandWith<htile::GatherRowsOp, DataMovementExpander,
+                          &DataMovementExpander::expandGatherRows>>(context,
+                                                                    state);
+}

@@ -1,0 +1,94 @@
+//===- InstructionBuilder.cpp - The hisa instruction builders ------------===//
+
+#include "compiler/passes/HTileToHIsa/Expansion.h"
+
+using namespace mlir;
+using namespace hetc;
+using namespace hetc::expansion;
+
+Type expansion::elementOf(Value v) {
+  return hisa::laneTypeOf(cast<MemRefType>(v.getType()).getElementType());
+}
+
+Tensor InstructionBuilder::tensor(Value buffer) const {
+  auto type = cast<MemRefType>(buffer.getType());
+  return {state.addresses.lookup(buffer), layoutOf(type, lanes)};
+}
+
+Type InstructionBuilder::vec() const {
+  return hisa::VecType::get(b.getContext());
+}
+
+TypeAttr InstructionBuilder::dtype(Type type) const {
+  return !type || type.isF32() ? TypeAttr() : TypeAttr::get(type);
+}
+
+IntegerAttr InstructionBuilder::partOf(int64_t word, Type type) const {
+  int64_t part = (word % 4) / hisa::sramLaneBytes(type ? type : f32());
+  return part ? b.getI32IntegerAttr(int32_t(part)) : IntegerAttr();
+}
+
+Value InstructionBuilder::read(Location loc, int64_t word, Type type) const {
+  return hisa::ReadOp::create(b, loc, vec(), b.getI64IntegerAttr(word / 4),
+                              partOf(word, type), dtype(type), IntegerAttr(),
+                              hisa::StreamAttr());
+}
+
+void InstructionBuilder::write(Location loc, Value v, int64_t word,
+                               Type type) const {
+  hisa::WriteOp::create(b, loc, v, b.getI64IntegerAttr(word / 4),
+                        partOf(word, type), dtype(type), IntegerAttr());
+}
+
+Value InstructionBuilder::binary(Location loc, hisa::VBinaryKind kind, Value x,
+                                 Value y, int32_t n, Type type) const {
+  return hisa::VBinaryOp::create(b, loc, vec(), kind, x, y, n, dtype(type),
+                                 IntegerAttr(), hisa::StreamAttr());
+}
+
+Value InstructionBuilder::unary(Location loc, hisa::VUnaryKind kind, Value x,
+                                int32_t n, Type type) const {
+  return hisa::VUnaryOp::create(b, loc, vec(), kind, x, n, dtype(type),
+                                IntegerAttr(), hisa::StreamAttr());
+}
+
+Value InstructionBuilder::reduce(Location loc, hisa::VReduceKind kind, Value x,
+                                 int32_t n, Type type) const {
+  return hisa::VReduceOp::create(b, loc, vec(), kind, x, n, dtype(type),
+                                 IntegerAttr(), hisa::StreamAttr());
+}
+
+Value InstructionBuilder::convert(Location loc, Value x, Type from, Type to,
+                                  int32_t n, hisa::CastOverflowAttr overflow,
+                                  hisa::E8M0RoundingAttr rounding) const {
+  return hisa::VCastOp::create(
+      b, loc, vec(), x, TypeAttr::get(from), TypeAttr::get(to), overflow,
+      rounding, b.getI32IntegerAttr(n), IntegerAttr(), hisa::StreamAttr());
+}
+
+Value InstructionBuilder::permute(Location loc, Value input, Value into,
+                                  uint32_t unit, ArrayRef<int32_t> map,
+                                  Type type) const {
+  return hisa::PermuteOp::create(b, loc, vec(), input, into, unit,
+                                 b.getDenseI32ArrayAttr(map), dtype(type),
+                                 IntegerAttr(), hisa::StreamAttr());
+}
+
+Value InstructionBuilder::spread(Location loc, Value x, Type type) const {
+  if (hisa::isFloatLane(type) || type.isSignlessInteger(32))
+    return reduce(loc, hisa::VReduceKind::sum, x, 1, type);
+  return permute(loc, x, Value(), takeSwitch(), SmallVector<int32_t>(lanes, 0),
+                 type);
+}
+
+uint32_t InstructionBuilder::takeSwitch() const {
+  uint32_t unit = state.nextSwitch;
+  state.nextSwitch = (state.nextSwitch + 1) % chip.switches();
+  return unit;
+}
+
+uint32_t InstructionBuilder::takePlane() const {
+  uint32_t plane = state.nextPlane;
+  state.nextPlane = (state.nextPlane + 1) % chip.proto().matrix().planes();
+  return plane;
+}
