@@ -21,17 +21,13 @@ namespace {
 
 /// The op that owns the storage of `value`, looking through views.
 Operation *storageOf(Value value) {
-  while (auto view = value.getDefiningOp<htile::ViewOp>())
-    value = view.getSource();
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+    value = view.getViewSource();
   return value.getDefiningOp();
 }
 
-/// Kernels whose operands are read or written together.
-bool isKernel(Operation *op) {
-  return isa<htile::BinaryOp, htile::UnaryOp, htile::CastOp, htile::SelectOp,
-             htile::MatMulOp, htile::SoftmaxOp, htile::TransposeOp,
-             htile::ReduceOp, htile::GatherOp, htile::GatherRowsOp>(op);
-}
+/// Kernels, whose operands are read or written together.
+bool isKernel(Operation *op) { return isa<DestinationStyleOpInterface>(op); }
 
 struct HTilePlanMemoryPass
     : hetc::impl::HTilePlanMemoryBase<HTilePlanMemoryPass> {

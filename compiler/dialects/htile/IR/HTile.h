@@ -7,7 +7,9 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 #include "compiler/dialects/htile/IR/HTileDialect.h.inc"
 #include "compiler/dialects/htile/IR/HTileEnums.h.inc"

@@ -259,3 +259,41 @@ LogicalResult GatherOp::verify() {
              << " is outside the inputs' " << total << " elements (or -1)";
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// Interfaces
+//===----------------------------------------------------------------------===//
+
+Value ViewOp::getViewSource() { return getSource(); }
+
+// The buffers each kernel writes (DestinationStyleOpInterface).
+MutableOperandRange MatMulOp::getDpsInitsMutable() {
+  return getOutputMutable();
+}
+MutableOperandRange BinaryOp::getDpsInitsMutable() {
+  return getOutputMutable();
+}
+MutableOperandRange UnaryOp::getDpsInitsMutable() {
+  return getOutputMutable();
+}
+MutableOperandRange CastOp::getDpsInitsMutable() { return getOutputMutable(); }
+MutableOperandRange SelectOp::getDpsInitsMutable() {
+  return getOutputMutable();
+}
+MutableOperandRange SoftmaxOp::getDpsInitsMutable() {
+  // The output and the scratch buffer, adjacent operands.
+  return MutableOperandRange(getOperation(),
+                             getOutputMutable().getOperandNumber(), 2);
+}
+MutableOperandRange ReduceOp::getDpsInitsMutable() {
+  return getOutputMutable();
+}
+MutableOperandRange TransposeOp::getDpsInitsMutable() {
+  return getOutputMutable();
+}
+MutableOperandRange GatherOp::getDpsInitsMutable() {
+  return getOutputMutable();
+}
+MutableOperandRange GatherRowsOp::getDpsInitsMutable() {
+  return getOutputMutable();
+}

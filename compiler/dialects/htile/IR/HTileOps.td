@@ -7,9 +7,18 @@ include "compiler/dialects/htile/IR/HTileDialect.td"
 include "mlir/IR/BuiltinAttributes.td"
 include "mlir/IR/CommonAttrConstraints.td"
 include "mlir/IR/EnumAttr.td"
+include "mlir/Interfaces/DestinationStyleOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/ViewLikeInterface.td"
 
 defvar HTile_Buffer = AnyStaticShapeMemRef;
+
+// A kernel reads its `ins` buffers and writes its `outs` buffers, which
+// DestinationStyleOpInterface names (getDpsInputs, getDpsInits): memory
+// planning keeps a kernel's buffers apart by it.
+class HTile_KernelOp<string mnemonic, list<Trait> traits = []>
+    : HTile_Op<mnemonic, !listconcat(traits, [
+        DeclareOpInterfaceMethods<DestinationStyleOpInterface>])>;
 
 //===----------------------------------------------------------------------===//
 // Buffers
@@ -61,7 +70,8 @@ def HTile_AllocOp : HTile_Op<"alloc"> {
   let assemblyFormat = "attr-dict `:` type($buffer)";
 }
 
-def HTile_ViewOp : HTile_Op<"view", [Pure]> {
+def HTile_ViewOp : HTile_Op<"view", [Pure,
+    DeclareOpInterfaceMethods<ViewLikeOpInterface, ["getViewSource"]>]> {
   let summary = "The same buffer seen with another shape of equal row length";
   let description = [{
     Reinterprets `source` without moving data. Because rows are padded to
@@ -128,7 +138,7 @@ def HTile_UnaryKindAttr : I32EnumAttr<"UnaryKind", "elementwise unary operation"
   let cppNamespace = "::hetc::htile";
 }
 
-def HTile_MatMulOp : HTile_Op<"matmul"> {
+def HTile_MatMulOp : HTile_KernelOp<"matmul"> {
   let summary = "Matrix-unit kernel: output = activation(input * weight + bias)";
   let description = [{
     Multiplies a 2-D `input` (M x K) by a 2-D `weight` (K x N) on the
@@ -156,7 +166,7 @@ def HTile_MatMulOp : HTile_Op<"matmul"> {
   let hasVerifier = 1;
 }
 
-def HTile_BinaryOp : HTile_Op<"binary"> {
+def HTile_BinaryOp : HTile_KernelOp<"binary"> {
   let summary = "Vector-unit kernel: output = lhs <kind> rhs with broadcasting";
   let description = [{
     Applies `kind` elementwise. The operands broadcast to the output shape
@@ -184,7 +194,7 @@ def HTile_BinaryOp : HTile_Op<"binary"> {
   let hasVerifier = 1;
 }
 
-def HTile_UnaryOp : HTile_Op<"unary"> {
+def HTile_UnaryOp : HTile_KernelOp<"unary"> {
   let summary = "Vector-unit kernel: output = kind(input) elementwise";
   let description = [{
     Applies `kind` to each element of `input`; padding lanes stay zero.
@@ -214,7 +224,7 @@ def HTile_E8M0RoundingAttr : I32EnumAttr<"E8M0Rounding", "how a cast rounds to f
   let cppNamespace = "::hetc::htile";
 }
 
-def HTile_CastOp : HTile_Op<"cast"> {
+def HTile_CastOp : HTile_KernelOp<"cast"> {
   let summary = "Vector-unit kernel: converts each element to the output's element type";
   let description = [{
     Converts with the chip's V_CAST rules (docs/isa.md, "Numerics"): float
@@ -239,7 +249,7 @@ def HTile_CastOp : HTile_Op<"cast"> {
   let hasVerifier = 1;
 }
 
-def HTile_SelectOp : HTile_Op<"select"> {
+def HTile_SelectOp : HTile_KernelOp<"select"> {
   let summary = "Vector-unit kernel: output = condition ? lhs : rhs with broadcasting";
   let description = [{
     `condition` holds `i1`; `lhs`, `rhs` and `output` share an element
@@ -259,7 +269,7 @@ def HTile_SelectOp : HTile_Op<"select"> {
   let hasVerifier = 1;
 }
 
-def HTile_SoftmaxOp : HTile_Op<"softmax"> {
+def HTile_SoftmaxOp : HTile_KernelOp<"softmax"> {
   let summary = "Vector-unit kernel: softmax along the innermost dimension";
   let description = [{
     Each row of `input` becomes `exp(x - max) / sum(exp(x - max))`, using
@@ -285,7 +295,7 @@ def HTile_ReduceKindAttr : I32EnumAttr<"ReduceKind", "row reduction", [
   let cppNamespace = "::hetc::htile";
 }
 
-def HTile_ReduceOp : HTile_Op<"reduce"> {
+def HTile_ReduceOp : HTile_KernelOp<"reduce"> {
   let summary = "Vector-unit kernel: reduce each row to one element";
   let description = [{
     Combines the elements of each row of `input` (its innermost dimension)
@@ -306,7 +316,7 @@ def HTile_ReduceOp : HTile_Op<"reduce"> {
   let hasVerifier = 1;
 }
 
-def HTile_TransposeOp : HTile_Op<"transpose"> {
+def HTile_TransposeOp : HTile_KernelOp<"transpose"> {
   let summary = "Kernel: output = input with its dimensions permuted";
   let description = [{
     Permutes dimensions by `perm` (result dimension `i` is input dimension
@@ -338,7 +348,7 @@ def HTile_TransposeOp : HTile_Op<"transpose"> {
   }];
 }
 
-def HTile_GatherOp : HTile_Op<"gather"> {
+def HTile_GatherOp : HTile_KernelOp<"gather"> {
   let summary = "Data-movement kernel: each output element copies one input element";
   let description = [{
     Element `i` of `output` (row-major) is element `indices[i]` of the
@@ -386,7 +396,7 @@ def HTile_GatherOp : HTile_Op<"gather"> {
   }];
 }
 
-def HTile_GatherRowsOp : HTile_Op<"gather_rows"> {
+def HTile_GatherRowsOp : HTile_KernelOp<"gather_rows"> {
   let summary = "Indexed-read kernel: output row block n = table row indices[n]";
   let description = [{
     `table` is a constant; its row `i` is `table[i]`, the slice along its
