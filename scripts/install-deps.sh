@@ -17,7 +17,7 @@ APT_PACKAGES=(
   libprotobuf-dev protobuf-compiler libonnx-dev
   libcli11-dev libgtest-dev googletest
   zlib1g-dev libzstd-dev libedit-dev libxml2-dev libcurl4-openssl-dev
-  python3 python3-pip python3-venv
+  python3 python3-pip python3-venv python3-dev pybind11-dev
   python3-torch python3-torchvision
 )
 LOCK=scripts/requirements.lock
