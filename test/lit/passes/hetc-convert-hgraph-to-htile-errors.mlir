@@ -116,3 +116,32 @@ func.func @main(%x: tensor<1x1x4x4xui8>) -> tensor<1x1x3x3xui8> {
   %0 = hgraph.max_pool %x {ceil_mode = false, count_include_pad = false, dilations = array<i64: 1, 1>, kernel_shape = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : tensor<1x1x4x4xui8> -> tensor<1x1x3x3xui8>
   return %0 : tensor<1x1x3x3xui8>
 }
+
+// -----
+
+// Tests that a lookup in a table computed at run time is refused.
+func.func @main(%t: tensor<10x8xf32>, %i: tensor<3xi32>) -> tensor<3x8xf32> {
+  // expected-error @+1 {{looks up rows of a table computed at run time; the chip reads rows by index from constant tables only}}
+  %0 = hgraph.gather_rows %t, %i : (tensor<10x8xf32>, tensor<3xi32>) -> tensor<3x8xf32>
+  return %0 : tensor<3x8xf32>
+}
+
+// -----
+
+// Tests that bitwise ops on floats and shifts of booleans are refused.
+func.func @main(%x: tensor<4xf32>, %b: tensor<4xi1>) -> (tensor<4xf32>, tensor<4xi1>) {
+  // expected-error @+1 {{bitwise and on 'f32' is not supported; it takes integers}}
+  %0 = hgraph.bitwise_and %x, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  // expected-error @+1 {{'shift_left' on 'i1' is not supported on the chip; it runs on i8, ui8, i16, ui16 and i32}}
+  %1 = hgraph.shift_left %b, %b : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  return %0, %1 : tensor<4xf32>, tensor<4xi1>
+}
+
+// -----
+
+// Tests that an op of another dialect left in the function is reported.
+func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'hisa.input' cannot be lowered to htile; run hetc-hgraph-pipeline first}}
+  hisa.input "x" at 0 : tensor<4xf32>
+  return %x : tensor<4xf32>
+}

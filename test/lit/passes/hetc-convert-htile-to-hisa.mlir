@@ -320,3 +320,28 @@ func.func @gather_wide_rows() {
   htile.output "y", %y : memref<20xf16>
   return
 }
+
+// -----
+
+// Tests htile.unary: per row and per vector of the row (20 elements are a
+// full 16-lane vector and one of 4 lanes), a read, one vunary of the
+// kernel's kind over the active lanes, and a write.
+// CHECK-LABEL: func.func @main()
+// CHECK: %[[A:.*]] = hisa.read 0
+// CHECK-NEXT: %[[EA:.*]] = hisa.vunary exp %[[A]] lanes 16
+// CHECK-NEXT: hisa.write %[[EA]] to 256
+// CHECK-NEXT: %[[B:.*]] = hisa.read 1
+// CHECK-NEXT: %[[EB:.*]] = hisa.vunary exp %[[B]] lanes 4
+// CHECK-NEXT: hisa.write %[[EB]] to 257
+// CHECK-NEXT: %[[C:.*]] = hisa.read 2
+// CHECK-NEXT: hisa.vunary exp %[[C]] lanes 16
+// CHECK: hisa.vunary exp %{{.*}} lanes 4
+// CHECK-NEXT: hisa.write %{{.*}} to 259
+// CHECK-NEXT: return
+func.func @main() {
+  %x = htile.input "x" {address = 0 : i64} : memref<2x20xf32>
+  %y = htile.alloc {address = 256 : i64} : memref<2x20xf32>
+  htile.unary exp ins(%x) outs(%y) : memref<2x20xf32>, memref<2x20xf32>
+  htile.output "y", %y : memref<2x20xf32>
+  return
+}
