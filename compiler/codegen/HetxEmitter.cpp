@@ -3,8 +3,7 @@
 #include "compiler/codegen/HetxEmitter.h"
 
 #include "compiler/dialects/hisa/IR/HIsa.h"
-#include "compiler/passes/ChipLoader.h"
-#include "compiler/passes/InstructionInfo.h"
+#include "compiler/dialects/hisa/IR/BufferLayout.h"
 #include "runtime/artifact/ArtifactFile.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -284,7 +283,7 @@ private:
   }
   LogicalResult addSource(hetx::Instruction &inst, Operation *op,
                           Value value);
-  LogicalResult addInstruction(Operation *op);
+  LogicalResult addInstruction(hisa::InstructionOpInterface op);
   /// Adds a gather's chain: one MEM_GATHER per slice of its table.
   LogicalResult addGather(hisa::GatherOp op);
 
@@ -306,19 +305,19 @@ private:
 };
 
 LogicalResult Emitter::addGather(hisa::GatherOp op) {
-  auto cycle = op->getAttrOfType<IntegerAttr>("cycle");
+  IntegerAttr cycle = op.getCycleAttr();
   hisa::StreamAttr stream = op.getStreamAttr();
   if (!cycle || !stream)
     return op->emitError("gather has no cycle or stream; run "
                          "hetc-hisa-schedule first");
-  std::vector<GatherBand> bands = gatherBands(op, chip);
+  std::vector<hisa::GatherBand> bands = op.getBands(chip);
   // The chain runs the way its row flows, from the slice nearest the
   // index, which issues at the op's cycle.
   if (stream.getDir() == hisa::Direction::west)
     std::reverse(bands.begin(), bands.end());
   int64_t hop = chip.proto().streams().hop_cycles();
   size_t head = instructions.size();
-  for (const GatherBand &band : bands) {
+  for (const hisa::GatherBand &band : bands) {
     hetx::Instruction inst;
     int64_t distance = band.position - bands.front().position;
     inst.set_cycle(cycle.getInt() + (distance < 0 ? -distance : distance) * hop);
@@ -346,8 +345,10 @@ LogicalResult Emitter::addGather(hisa::GatherOp op) {
 LogicalResult Emitter::addSource(hetx::Instruction &inst, Operation *op,
                                  Value value) {
   Operation *producer = value.getDefiningOp();
-  auto stream = producer ? producer->getAttrOfType<hisa::StreamAttr>("stream")
-                         : hisa::StreamAttr();
+  auto instruction =
+      dyn_cast_if_present<hisa::InstructionOpInterface>(producer);
+  hisa::StreamAttr stream =
+      instruction ? instruction.getResultStream() : hisa::StreamAttr();
   if (!stream)
     return op->emitError("reads a vector whose producer has no stream; run "
                          "hetc-hisa-schedule first");
@@ -357,15 +358,15 @@ LogicalResult Emitter::addSource(hetx::Instruction &inst, Operation *op,
   return success();
 }
 
-LogicalResult Emitter::addInstruction(Operation *op) {
-  auto cycle = op->getAttrOfType<IntegerAttr>("cycle");
+LogicalResult Emitter::addInstruction(hisa::InstructionOpInterface op) {
+  IntegerAttr cycle = op.getIssueCycleAttr();
   if (!cycle)
     return op->emitError("instruction has no cycle; run hetc-hisa-schedule "
                          "first");
   hetx::Instruction inst;
   inst.set_cycle(cycle.getInt());
   inst.set_node(nodeIndex(op->getLoc()));
-  if (auto stream = op->getAttrOfType<hisa::StreamAttr>("stream"))
+  if (hisa::StreamAttr stream = op.getResultStream())
     setStream(*inst.mutable_dst(), stream);
   setDtype(inst, op);
   auto memory = [&](int64_t address, hetx::Opcode opcode) {
@@ -374,8 +375,9 @@ LogicalResult Emitter::addInstruction(Operation *op) {
     inst.set_unit(chip.sliceOf(address));
   };
   // The part of the row a MEM or DMA instruction's narrow vector takes.
-  if (auto part = op->getAttrOfType<IntegerAttr>("part"))
-    inst.set_part(uint32_t(part.getInt()));
+  if (std::optional<hisa::MemoryAccess> access = op.getMemoryAccess();
+      access && access->part)
+    inst.set_part(access->part);
   LogicalResult result =
       llvm::TypeSwitch<Operation *, LogicalResult>(op)
           .Case([&](hisa::ReadOp r) {
@@ -537,7 +539,12 @@ LogicalResult Emitter::emit(func::FuncOp func) {
             })
             .Case<func::ReturnOp>([](Operation *) { return success(); })
             .Case([&](hisa::GatherOp g) { return addGather(g); })
-            .Default([&](Operation *inst) { return addInstruction(inst); });
+            .Default([&](Operation *other) -> LogicalResult {
+              if (auto inst = dyn_cast<hisa::InstructionOpInterface>(other))
+                return addInstruction(inst);
+              return other->emitError("'")
+                     << other->getName() << "' is not a hisa instruction";
+            });
     if (failed(result))
       return failure();
   }

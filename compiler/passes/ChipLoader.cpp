@@ -21,22 +21,3 @@ LogicalResult hetc::forEachFunctionOnChip(
       return failure();
   return success();
 }
-
-hetc::BufferLayout hetc::layoutOf(ShapedType type, uint32_t lanes) {
-  BufferLayout layout = layoutOf(type.getShape(), lanes);
-  layout.perSramRow = 4 / hisa::sramLaneBytes(type.getElementType());
-  return layout;
-}
-
-hetc::BufferLayout hetc::layoutOf(ArrayRef<int64_t> shape, uint32_t lanes) {
-  BufferLayout layout;
-  if (shape.empty())
-    return layout;
-  layout.cols = shape.back();
-  for (int64_t d : shape.drop_back())
-    layout.rows *= d;
-  layout.vectorsPerRow = (layout.cols + lanes - 1) / lanes;
-  if (layout.cols == 0)
-    layout.rows = 0;
-  return layout;
-}

@@ -2,6 +2,7 @@
 #ifndef HETC_COMPILER_PASSES_CHIPLOADER_H
 #define HETC_COMPILER_PASSES_CHIPLOADER_H
 
+#include "compiler/dialects/hisa/IR/BufferLayout.h"
 #include "runtime/chip/ChipSpec.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -19,28 +20,6 @@ mlir::LogicalResult forEachFunctionOnChip(
     llvm::function_ref<mlir::LogicalResult(mlir::func::FuncOp,
                                            const chip::ChipSpec &)>
         fn);
-
-/// Layout of a buffer of `shape` on `chip`: rows, row length, vectors/row,
-/// and how many of its vectors share an SRAM row (docs/isa.md, "Native
-/// width": 1 for 32-bit types, 2 for 16-bit and 4 for 8-bit ones).
-struct BufferLayout {
-  int64_t rows = 1;
-  int64_t cols = 1;
-  int64_t vectorsPerRow = 1;
-  int64_t perSramRow = 1;
-  int64_t vectors() const { return rows * vectorsPerRow; }
-  /// The SRAM rows the buffer takes.
-  int64_t sramRows() const { return (vectors() + perSramRow - 1) / perSramRow; }
-  /// Where vector `v` of the buffer is, placed from row `base`, as an SRAM
-  /// word (a quarter row): `row * 4 + part * width`.
-  int64_t word(int64_t base, int64_t v) const {
-    return base * 4 + v * (4 / perSramRow);
-  }
-};
-/// The layout of 32-bit elements of `shape` (one vector a row).
-BufferLayout layoutOf(llvm::ArrayRef<int64_t> shape, uint32_t lanes);
-/// The layout of a buffer or tensor of `type`, packed at its native width.
-BufferLayout layoutOf(mlir::ShapedType type, uint32_t lanes);
 
 } // namespace hetc
 

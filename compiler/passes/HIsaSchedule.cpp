@@ -19,7 +19,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/passes/ChipLoader.h"
-#include "compiler/passes/InstructionInfo.h"
 #include "compiler/passes/Passes.h"
 #include "compiler/scheduler/Scheduler.h"
 
@@ -210,7 +209,7 @@ void ProblemBuilder::addLinkOrder(sched::OpId id, int32_t link, bool isSend) {
 }
 
 LogicalResult ProblemBuilder::addGather(hisa::GatherOp op) {
-  // The rows of the table's first and last vectors (checkInstruction has
+  // The rows of the table's first and last vectors (verifyOnChip has
   // found them inside SRAM).
   int64_t width = hisa::sramLaneBytes(hisa::dtypeOf(op));
   int64_t table = op.getTable();
@@ -229,9 +228,9 @@ LogicalResult ProblemBuilder::addGather(hisa::GatherOp op) {
   if (it == idOf.end())
     return op.emitError("its index has no producing instruction");
   int64_t from = problem.getOperation(it->second).position;
-  std::vector<GatherBand> bands = gatherBands(op, chip);
+  std::vector<hisa::GatherBand> bands = op.getBands(chip);
   bool east = bands.front().position > from;
-  if (llvm::any_of(bands, [&](const GatherBand &band) {
+  if (llvm::any_of(bands, [&](const hisa::GatherBand &band) {
         return (band.position > from) != east || band.position == from;
       }))
     return op.emitError("its index comes from floorplan position ")
@@ -243,11 +242,11 @@ LogicalResult ProblemBuilder::addGather(hisa::GatherOp op) {
     std::reverse(bands.begin(), bands.end());
   uint32_t ports = chip.proto().memory().accesses_per_bank_per_cycle();
   Chain chain;
-  for (const GatherBand &band : bands) {
+  for (const hisa::GatherBand &band : bands) {
     // The address is known only at issue: every bank port of the slice.
     std::vector<sched::ResourceId> uses;
     for (uint32_t b = 0; b < chip.proto().memory().banks_per_slice(); ++b) {
-      sched::ResourceId bank = resource(bankResource(band.slice, b), ports);
+      sched::ResourceId bank = resource(hisa::bankResource(band.slice, b), ports);
       uses.insert(uses.end(), ports, bank);
     }
     uses.push_back(resource("dispatch", chip.proto().dispatch().per_cycle()));
@@ -265,8 +264,6 @@ LogicalResult ProblemBuilder::addGather(hisa::GatherOp op) {
 }
 
 LogicalResult ProblemBuilder::add(Operation *op) {
-  if (failed(checkInstruction(op, chip)))
-    return failure();
   if (auto constant = dyn_cast<hisa::ConstantOp>(op)) {
     auto type = cast<ShapedType>(constant.getValue().getType());
     int64_t rows = layoutOf(type, chip.lanes()).sramRows();
@@ -275,42 +272,36 @@ LogicalResult ProblemBuilder::add(Operation *op) {
          int64_t(constant.getAddress()) + rows});
     return success();
   }
+  auto inst = dyn_cast<hisa::InstructionOpInterface>(op);
+  if (!inst)
+    return success();
+  if (failed(inst.verifyOnChip(chip)))
+    return failure();
   if (auto gather = dyn_cast<hisa::GatherOp>(op))
     return addGather(gather);
-  std::optional<InstructionInfo> info = describeInstruction(op, chip);
+  std::optional<hisa::IssueInfo> info = inst.describe(chip);
   if (!info)
     return success();
-  auto load = dyn_cast<hisa::LoadWeightsOp>(op);
-  auto matmul = dyn_cast<hisa::MatMulOp>(op);
-  int32_t plane = load ? load.getPlane() : matmul ? matmul.getPlane() : -1;
-  if (plane >= 0)
-    beginPlaneOp(plane, bool(load));
+  std::optional<hisa::PlaneUse> plane = inst.getPlaneUse();
+  if (plane)
+    beginPlaneOp(plane->plane, plane->isLoad);
   sched::OpId id =
       addOp(op, info->latency, info->position,
             {resource(info->unit, info->capacity),
              resource("dispatch", chip.proto().dispatch().per_cycle())});
-  if (plane >= 0)
-    endPlaneOp(id, plane, bool(load));
-  if (auto read = dyn_cast<hisa::ReadOp>(op))
-    addMemoryAccess(id, read.getAddress(), /*isWrite=*/false);
-  if (auto write = dyn_cast<hisa::WriteOp>(op))
-    addMemoryAccess(id, write.getAddress(), /*isWrite=*/true,
-                    info->latency);
-  if (auto in = dyn_cast<hisa::DmaInOp>(op))
-    addMemoryAccess(id, in.getAddress(), /*isWrite=*/true, info->latency);
-  if (auto out = dyn_cast<hisa::DmaOutOp>(op))
-    addMemoryAccess(id, out.getAddress(), /*isWrite=*/false);
-  if (auto send = dyn_cast<hisa::C2CSendOp>(op))
-    addLinkOrder(id, send.getLink(), /*isSend=*/true);
-  if (auto recv = dyn_cast<hisa::C2CRecvOp>(op))
-    addLinkOrder(id, recv.getLink(), /*isSend=*/false);
-  if (isa<hisa::DmaInOp, hisa::DmaOutOp>(op)) {
+  if (plane)
+    endPlaneOp(id, plane->plane, plane->isLoad);
+  // A write (MEM_WRITE, DMA_IN) stores its vector `latency` cycles after
+  // it issues.
+  if (std::optional<hisa::MemoryAccess> access = inst.getMemoryAccess())
+    addMemoryAccess(id, access->row, access->isWrite,
+                    access->isWrite ? info->latency : 0);
+  if (std::optional<hisa::LinkUse> link = inst.getLinkUse())
+    addLinkOrder(id, link->link, link->isSend);
+  if (std::optional<int32_t> engine = inst.getDmaEngine()) {
     // An engine takes its instructions in program order, one vector at a
     // time.
-    int32_t engine = isa<hisa::DmaInOp>(op)
-                         ? cast<hisa::DmaInOp>(op).getEngine()
-                         : cast<hisa::DmaOutOp>(op).getEngine();
-    auto [it, first] = lastDma.try_emplace(engine, id);
+    auto [it, first] = lastDma.try_emplace(*engine, id);
     if (!first) {
       problem.addDependence(it->second, id, chip.dmaCyclesPerVector());
       it->second = id;
@@ -397,18 +388,18 @@ struct HIsaSchedulePass : hetc::impl::HIsaScheduleBase<HIsaSchedulePass> {
         continue;
       ++instructions;
       if (!builder.chainMember[id])
-        op->setAttr("cycle", b.getI64IntegerAttr(result->cycles[id]));
+        cast<hisa::InstructionOpInterface>(op).setIssueCycle(
+            result->cycles[id]);
     }
     for (auto [id, transfer] :
          llvm::enumerate(builder.problem.getTransfers())) {
       const sched::StreamAssignment &s = result->streams[id];
-      builder.opOf[transfer.producer]->setAttr(
-          "stream", hisa::StreamAttr::get(
-                        ctx,
-                        s.direction == sched::Direction::East
-                            ? hisa::Direction::east
-                            : hisa::Direction::west,
-                        s.streamId));
+      cast<hisa::InstructionOpInterface>(builder.opOf[transfer.producer])
+          .setResultStream(hisa::StreamAttr::get(
+              ctx,
+              s.direction == sched::Direction::East ? hisa::Direction::east
+                                                    : hisa::Direction::west,
+              s.streamId));
     }
     func->setAttr("hetc.instructions", b.getI64IntegerAttr(instructions));
     func->setAttr("hetc.predicted_cycles", b.getI64IntegerAttr(result->length));

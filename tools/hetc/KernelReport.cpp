@@ -4,7 +4,6 @@
 
 #include "compiler/codegen/HetxEmitter.h"
 #include "compiler/dialects/hisa/IR/HIsa.h"
-#include "compiler/passes/InstructionInfo.h"
 
 #include "llvm/Support/Format.h"
 
@@ -21,7 +20,7 @@ std::vector<KernelStats> collectKernelStats(func::FuncOp func,
     std::map<std::string, std::pair<int64_t, uint32_t>> unitUses;
   };
   std::map<std::string, Accumulator> byNode;
-  auto count = [&](Operation &op, int64_t issue, const InstructionInfo &info) {
+  auto count = [&](Operation &op, int64_t issue, const hisa::IssueInfo &info) {
     std::string node = codegen::nodeNameOf(op.getLoc());
     if (node.empty())
       node = "(no node)";
@@ -40,21 +39,22 @@ std::vector<KernelStats> collectKernelStats(func::FuncOp func,
   };
   int64_t hop = chip.proto().streams().hop_cycles();
   for (Operation &op : func.getBody().front()) {
-    auto cycle = op.getAttrOfType<IntegerAttr>("cycle");
+    auto inst = dyn_cast<hisa::InstructionOpInterface>(op);
+    IntegerAttr cycle = inst ? inst.getIssueCycleAttr() : IntegerAttr();
     if (!cycle)
       continue;
     if (auto gather = dyn_cast<hisa::GatherOp>(op)) {
       // One MEM_GATHER per slice of the table, each taking its slice's
       // ports, the farthest issuing last.
-      std::vector<GatherBand> bands = gatherBands(gather, chip);
+      std::vector<hisa::GatherBand> bands = gather.getBands(chip);
       int64_t span = (bands.back().position - bands.front().position) * hop;
-      for (const GatherBand &band : bands)
+      for (const hisa::GatherBand &band : bands)
         count(op, cycle.getInt(),
-              InstructionInfo{chip.proto().latency().mem_read() + span, 0,
+              hisa::IssueInfo{chip.proto().latency().mem_read() + span, 0,
                               "slice" + std::to_string(band.slice), 1});
       continue;
     }
-    if (std::optional<InstructionInfo> info = describeInstruction(&op, chip))
+    if (std::optional<hisa::IssueInfo> info = inst.describe(chip))
       count(op, cycle.getInt(), *info);
   }
   std::vector<KernelStats> kernels;

@@ -15,6 +15,8 @@
 #include "compiler/dialects/hisa/IR/HIsaTypes.h.inc"
 #define GET_ATTRDEF_CLASSES
 #include "compiler/dialects/hisa/IR/HIsaAttrs.h.inc"
+#include "compiler/dialects/hisa/IR/HIsaInstruction.h"
+#include "compiler/dialects/hisa/IR/HIsaInterfaces.h.inc"
 #define GET_OP_CLASSES
 #include "compiler/dialects/hisa/IR/HIsaOps.h.inc"
 

@@ -4,6 +4,7 @@
 #define HETC_HISA_OPS
 
 include "compiler/dialects/hisa/IR/HIsaDialect.td"
+include "compiler/dialects/hisa/IR/HIsaInterfaces.td"
 include "mlir/IR/BuiltinAttributes.td"
 include "mlir/IR/CommonAttrConstraints.td"
 
@@ -53,19 +54,14 @@ def HIsa_ConstantOp : HIsa_Op<"constant"> {
 // Instructions
 //===----------------------------------------------------------------------===//
 
-class HIsa_Instruction<string mnemonic, list<Trait> traits = []>
-    : HIsa_Op<mnemonic, traits> {
-  let extraClassDeclaration = [{
-    /// The issue cycle, once scheduled.
-    std::optional<uint64_t> getIssueCycle() {
-      if (auto cycle = getCycleAttr())
-        return cycle.getInt();
-      return std::nullopt;
-    }
-  }];
-}
+// An instruction: `overrides` names the InstructionOpInterface methods the
+// op implements beyond `describe` (in HIsaInstructions.cpp).
+class HIsa_Instruction<string mnemonic, list<string> overrides = [],
+                       list<Trait> traits = []>
+    : HIsa_Op<mnemonic, !listconcat(traits, [
+        DeclareOpInterfaceMethods<HIsa_InstructionOpInterface, overrides>])>;
 
-def HIsa_ReadOp : HIsa_Instruction<"read"> {
+def HIsa_ReadOp : HIsa_Instruction<"read", ["verifyOnChip", "getMemoryAccess"]> {
   let summary = "MEM_READ: read the vector at `address` onto a stream";
   let description = [{
     Issues on the MEM slice that holds row `address`. A vector of a type
@@ -88,7 +84,7 @@ def HIsa_ReadOp : HIsa_Instruction<"read"> {
   let hasVerifier = 1;
 }
 
-def HIsa_GatherOp : HIsa_Instruction<"gather"> {
+def HIsa_GatherOp : HIsa_Instruction<"gather", ["verifyOnChip"]> {
   let summary = "MEM_GATHER chain: read the row of a table that an index names";
   let description = [{
     The table is `rows` rows of `stride` vectors, row 0's vector at
@@ -125,9 +121,15 @@ def HIsa_GatherOp : HIsa_Instruction<"gather"> {
     (`as` $dtype^)? (`at` $cycle^)? (`on` $stream^)? attr-dict
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The chain on `chip` (after verifyOnChip): one band per MEM slice
+    /// holding rows of the table, in increasing slice order.
+    std::vector<::hetc::hisa::GatherBand>
+    getBands(const ::hetc::chip::ChipSpec &chip);
+  }];
 }
 
-def HIsa_WriteOp : HIsa_Instruction<"write"> {
+def HIsa_WriteOp : HIsa_Instruction<"write", ["verifyOnChip", "getMemoryAccess"]> {
   let summary = "MEM_WRITE: store a stream vector at `address`";
   let description = [{
     A vector of a type narrower than 32 bits goes to `part` of row
@@ -362,7 +364,7 @@ def HIsa_WeightSlot : I32EnumAttr<"WeightSlot", "how a weight vector is installe
   let cppNamespace = "::hetc::hisa";
 }
 
-def HIsa_LoadWeightsOp : HIsa_Instruction<"load_weights"> {
+def HIsa_LoadWeightsOp : HIsa_Instruction<"load_weights", ["verifyOnChip", "getPlaneUse"]> {
   let summary = "M_LOAD_WEIGHTS(_COLUMN): install a stream vector in a plane";
   let description = [{
     Installs the vector as weight row `index` of `plane` (M_LOAD_WEIGHTS),
@@ -389,7 +391,7 @@ def HIsa_LoadWeightsOp : HIsa_Instruction<"load_weights"> {
   let hasVerifier = 1;
 }
 
-def HIsa_MatMulOp : HIsa_Instruction<"matmul"> {
+def HIsa_MatMulOp : HIsa_Instruction<"matmul", ["verifyOnChip", "getPlaneUse"]> {
   let summary = "M_MATMUL: multiply a stream vector by a plane's weights";
   let description = [{
     Emits `out[j] = sum_i in[i] * W[i][j]` with the weights installed in
@@ -413,7 +415,7 @@ def HIsa_MatMulOp : HIsa_Instruction<"matmul"> {
   let hasVerifier = 1;
 }
 
-def HIsa_PermuteOp : HIsa_Instruction<"permute"> {
+def HIsa_PermuteOp : HIsa_Instruction<"permute", ["verifyOnChip"]> {
   let summary = "S_PERMUTE: move lanes of a stream vector on a switch unit";
   let description = [{
     Issues on switch unit `switch` (the k-th SWITCH entry of the floorplan).
@@ -441,7 +443,7 @@ def HIsa_PermuteOp : HIsa_Instruction<"permute"> {
   let hasVerifier = 1;
 }
 
-def HIsa_DmaInOp : HIsa_Instruction<"dma_in"> {
+def HIsa_DmaInOp : HIsa_Instruction<"dma_in", ["verifyOnChip", "getMemoryAccess", "getDmaEngine"]> {
   let summary = "DMA_IN: copy a host-memory vector into SRAM";
   let description = [{
     Issues on DMA engine `engine`; the vector lands at SRAM row `address`
@@ -465,7 +467,7 @@ def HIsa_DmaInOp : HIsa_Instruction<"dma_in"> {
   let hasVerifier = 1;
 }
 
-def HIsa_DmaOutOp : HIsa_Instruction<"dma_out"> {
+def HIsa_DmaOutOp : HIsa_Instruction<"dma_out", ["verifyOnChip", "getMemoryAccess", "getDmaEngine"]> {
   let summary = "DMA_OUT: copy an SRAM vector to host memory";
   let description = [{
     Issues on DMA engine `engine`, reading SRAM row `address` (`part` of
@@ -487,7 +489,7 @@ def HIsa_DmaOutOp : HIsa_Instruction<"dma_out"> {
   let hasVerifier = 1;
 }
 
-def HIsa_C2CSendOp : HIsa_Instruction<"c2c_send"> {
+def HIsa_C2CSendOp : HIsa_Instruction<"c2c_send", ["verifyOnChip", "getLinkUse"]> {
   let summary = "C2C_SEND: send a stream vector over a chip-to-chip link";
   let description = [{
     Reads `value` at the switch unit link `link` attaches to (link k on
@@ -505,7 +507,7 @@ def HIsa_C2CSendOp : HIsa_Instruction<"c2c_send"> {
   let hasVerifier = 1;
 }
 
-def HIsa_C2CRecvOp : HIsa_Instruction<"c2c_recv"> {
+def HIsa_C2CRecvOp : HIsa_Instruction<"c2c_recv", ["verifyOnChip", "getLinkUse"]> {
   let summary = "C2C_RECV: take the oldest vector a link has received";
   let description = [{
     Emits the oldest vector in link `link`'s receive buffer onto a stream
