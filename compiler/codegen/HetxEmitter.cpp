@@ -2,8 +2,8 @@
 
 #include "compiler/codegen/HetxEmitter.h"
 
-#include "compiler/dialects/hisa/IR/HIsa.h"
 #include "compiler/dialects/hisa/IR/BufferLayout.h"
+#include "compiler/dialects/hisa/IR/HIsa.h"
 #include "runtime/artifact/ArtifactFile.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -227,9 +227,7 @@ void setDtype(hetx::Instruction &inst, Operation *op) {
 
 class Emitter {
 public:
-  Emitter(const chip::ChipSpec &chip) : chip(chip) {
-    artifact.add_nodes("");
-  }
+  Emitter(const chip::ChipSpec &chip) : chip(chip) { artifact.add_nodes(""); }
   LogicalResult emit(func::FuncOp func);
   hetx::Artifact artifact;
 
@@ -263,8 +261,8 @@ private:
     if (!dtype)
       return op->emitError("tensor '")
              << name << "' has element type " << type.getElementType()
-             << ", which the chip does not hold (" << hisa::kLaneTypeNames
-             << "; held as i32: i64, i16, ui16, ui32, ui64; as f32: f64)";
+             << ", which the chip does not hold (" << hisa::heldTypeNames()
+             << ")";
     binding.set_name(name.str());
     binding.set_dtype(*dtype);
     for (int64_t d : type.getShape())
@@ -281,8 +279,7 @@ private:
     ref.set_dir(stream.getDir() == hisa::Direction::east ? hetx::EAST
                                                          : hetx::WEST);
   }
-  LogicalResult addSource(hetx::Instruction &inst, Operation *op,
-                          Value value);
+  LogicalResult addSource(hetx::Instruction &inst, Operation *op, Value value);
   LogicalResult addInstruction(hisa::InstructionOpInterface op);
   /// Adds a gather's chain: one MEM_GATHER per slice of its table.
   LogicalResult addGather(hisa::GatherOp op);
@@ -320,7 +317,8 @@ LogicalResult Emitter::addGather(hisa::GatherOp op) {
   for (const hisa::GatherBand &band : bands) {
     hetx::Instruction inst;
     int64_t distance = band.position - bands.front().position;
-    inst.set_cycle(cycle.getInt() + (distance < 0 ? -distance : distance) * hop);
+    inst.set_cycle(cycle.getInt() +
+                   (distance < 0 ? -distance : distance) * hop);
     inst.set_node(nodeIndex(op.getLoc()));
     setStream(*inst.mutable_dst(), stream);
     setDtype(inst, op);
@@ -435,11 +433,10 @@ LogicalResult Emitter::addInstruction(hisa::InstructionOpInterface op) {
             return addSource(inst, op, v.getInput());
           })
           .Case([&](hisa::VReduceOp v) {
-            inst.set_opcode(v.getKind() == hisa::VReduceKind::sum
-                                ? hetx::V_REDUCE_SUM
-                            : v.getKind() == hisa::VReduceKind::max
-                                ? hetx::V_REDUCE_MAX
-                                : hetx::V_REDUCE_MIN);
+            inst.set_opcode(
+                v.getKind() == hisa::VReduceKind::sum   ? hetx::V_REDUCE_SUM
+                : v.getKind() == hisa::VReduceKind::max ? hetx::V_REDUCE_MAX
+                                                        : hetx::V_REDUCE_MIN);
             inst.set_lanes(v.getLanes());
             return addSource(inst, op, v.getInput());
           })
@@ -530,9 +527,9 @@ LogicalResult Emitter::emit(func::FuncOp func) {
               hetx::Constant *constant = artifact.add_constants();
               std::string name = nodeNameOf(c.getLoc());
               if (failed(bind(c, *constant->mutable_binding(),
-                              name.empty() ? "constant@" +
-                                                 std::to_string(c.getAddress())
-                                           : name,
+                              name.empty()
+                                  ? "constant@" + std::to_string(c.getAddress())
+                                  : name,
                               c.getAddress(), dense.getType())))
                 return failure();
               return writeConstantData(c, dense, *constant->mutable_data());

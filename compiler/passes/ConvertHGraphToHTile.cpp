@@ -107,7 +107,8 @@ LogicalResult checkConstants(func::FuncOp func) {
       return;
     c.emitError("constants of element type ")
         << c.getType().getElementType()
-        << " are not supported on the chip yet; supported: " << kLaneTypes;
+        << " are not supported on the chip yet; supported: "
+        << hisa::heldTypeNames();
     ok = false;
   });
   return success(ok);
@@ -126,7 +127,7 @@ LogicalResult lowerArguments(func::FuncOp func) {
       return emitError(func.getLoc())
              << "model input '" << (name ? name.getValue() : "") << "' has "
              << "element type " << element << ", which the chip does not "
-             << "hold yet; supported: " << kLaneTypes;
+             << "hold yet; supported: " << hisa::heldTypeNames();
     Value input = htile::InputOp::create(
         builder, func.getLoc(), bufferType(arg),
         name ? name

@@ -31,8 +31,7 @@ LogicalResult bind(Operation *op, OpBuilder &b, ExpansionState &state) {
     if (!hisa::laneTypeOf(element))
       return def->emitError("buffer of element type ")
              << element << " cannot be held by the chip ("
-             << hisa::kLaneTypeNames
-             << "; held as i32: i64, i16, ui16, ui32, ui64; as f32: f64)";
+             << hisa::heldTypeNames() << ")";
     auto attr = def->getAttrOfType<IntegerAttr>("address");
     if (!attr)
       return def->emitError("buffer has no SRAM address; run "

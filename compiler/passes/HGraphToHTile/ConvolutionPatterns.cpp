@@ -82,7 +82,7 @@ LogicalResult lowerPool(PoolOp op, bool max, const KernelBuilder &kernels) {
     Value windows = kernels.alloc(MemRefType::get(windowsShape, f32), loc);
     kernels.move(loc, inputs, windows, indices);
     Value rows = kernels.reduceInnermost(
-        loc, max ? htile::ReduceKind::max : htile::ReduceKind::sum,
+        loc, max ? hisa::VReduceKind::max : hisa::VReduceKind::sum,
         /*mean=*/false, windows, /*packed=*/true);
     result = htile::ViewOp::create(kernels.builder, loc,
                                    bufferType(op.getResult()), rows);

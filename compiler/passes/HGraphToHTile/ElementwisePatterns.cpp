@@ -32,29 +32,22 @@ Value broadcastConstantRow(Value value, int64_t rowLength, Location loc,
 }
 
 /// Where the vector unit defines elementwise `kind` on operands of `type`
-/// (docs/isa.md, "Element types"); empty if it does.
-std::string binaryTypeProblem(htile::BinaryKind kind, Type type) {
-  bool isFloat = hisa::isFloatLane(type);
+/// (hisa::isDefinedOn: the comparisons are vcompare, the rest vbinary of
+/// the same name); empty if it does.
+StringRef binaryTypeProblem(htile::BinaryKind kind, Type type) {
   switch (kind) {
-  case htile::BinaryKind::pow:
-    return isFloat ? "" : "f32, f16 and bf16";
-  case htile::BinaryKind::and_:
-  case htile::BinaryKind::or_:
-  case htile::BinaryKind::xor_:
-    return isBool(type) || isI32(type) ? "" : "i1 (bool) and i32";
-  case htile::BinaryKind::shl:
-  case htile::BinaryKind::shr:
-    return isI32(type) ? "" : "i32";
   case htile::BinaryKind::equal:
   case htile::BinaryKind::less:
   case htile::BinaryKind::less_equal:
   case htile::BinaryKind::greater:
   case htile::BinaryKind::greater_equal:
-    return isFloat || isI32(type) || isBool(type)
-               ? ""
-               : "f32, f16, bf16, i32 and i1 (bool)";
-  default:
-    return isFloat || isI32(type) ? "" : "f32, f16, bf16 and i32";
+    return hisa::isComparisonDefinedOn(type) ? "" : hisa::kComparisonTypes;
+  default: {
+    hisa::VBinaryKind vector =
+        *hisa::symbolizeVBinaryKind(htile::stringifyBinaryKind(kind));
+    return hisa::isDefinedOn(vector, type) ? StringRef()
+                                           : hisa::typesDefinedOn(vector);
+  }
   }
 }
 
@@ -128,7 +121,7 @@ LogicalResult tiling::lowerBinary(Operation *op, htile::BinaryKind kind,
                         : kernels.castKernel(loc, out, type.getElementType()));
     return success();
   }
-  if (std::string where = binaryTypeProblem(kind, laneOf(lhs)); !where.empty())
+  if (StringRef where = binaryTypeProblem(kind, laneOf(lhs)); !where.empty())
     return op->emitError("'")
            << htile::stringifyBinaryKind(kind) << "' on " << elementOf(lhs)
            << " is not supported on the chip; it runs on " << where;
@@ -156,23 +149,17 @@ LogicalResult tiling::lowerBinary(Operation *op, htile::BinaryKind kind,
 
 namespace {
 
-LogicalResult lowerUnary(Operation *op, htile::UnaryKind kind,
+LogicalResult lowerUnary(Operation *op, hisa::VUnaryKind kind,
                          const KernelBuilder &kernels) {
   if (hisa::isNarrowHeld(elementOf(op->getOperand(0))))
-    return narrowHeldError(op, htile::stringifyUnaryKind(kind),
+    return narrowHeldError(op, hisa::stringifyVUnaryKind(kind),
                            elementOf(op->getOperand(0)));
   Type type = laneOf(op->getOperand(0));
-  bool isFloat = hisa::isFloatLane(type);
-  StringRef where =
-      kind == htile::UnaryKind::not_ ? (isBool(type) ? "" : "i1 (bool)")
-      : kind == htile::UnaryKind::relu || kind == htile::UnaryKind::neg ||
-              kind == htile::UnaryKind::abs
-          ? (isFloat || isI32(type) ? "" : "f32, f16, bf16 and i32")
-          : (isFloat ? "" : "f32, f16 and bf16");
-  if (!where.empty())
+  if (!hisa::isDefinedOn(kind, type))
     return op->emitError("'")
-           << htile::stringifyUnaryKind(kind) << "' on " << type
-           << " is not supported on the chip; it runs on " << where;
+           << hisa::stringifyVUnaryKind(kind) << "' on " << type
+           << " is not supported on the chip; it runs on "
+           << hisa::typesDefinedOn(kind);
   Value input = kernels.buffer(op->getOperand(0));
   Value out = kernels.alloc(op->getResult(0));
   htile::UnaryOp::create(kernels.builder, op->getLoc(), kind, input, out);
@@ -220,8 +207,8 @@ template <typename OpTy, htile::BinaryKind Kind>
 using BinaryPattern =
     LowerWithParam<OpTy, htile::BinaryKind, Kind, tiling::lowerBinary>;
 
-template <typename OpTy, htile::UnaryKind Kind>
-using UnaryPattern = LowerWithParam<OpTy, htile::UnaryKind, Kind, lowerUnary>;
+template <typename OpTy, hisa::VUnaryKind Kind>
+using UnaryPattern = LowerWithParam<OpTy, hisa::VUnaryKind, Kind, lowerUnary>;
 
 } // namespace
 
@@ -229,7 +216,7 @@ void tiling::populateElementwisePatterns(RewritePatternSet &patterns,
                                          const TypeConverter &converter,
                                          LoweringState &state) {
   using K = htile::BinaryKind;
-  using U = htile::UnaryKind;
+  using U = hisa::VUnaryKind;
   patterns.add<BinaryPattern<hgraph::AddOp, K::add>,
                BinaryPattern<hgraph::SubOp, K::sub>,
                BinaryPattern<hgraph::MulOp, K::mul>,

@@ -8,12 +8,6 @@ using namespace mlir;
 using namespace hetc;
 using namespace hetc::tiling;
 
-const char *const hetc::tiling::kLaneTypes =
-    "f32, f16, bf16, i8, ui8, i32, i1 (bool), f64 (held as f32), and i64, "
-    "i16, ui16, ui32, ui64 (held as i32); for casts and (de)quantisation "
-    "only: f8E4M3FN, f8E4M3FNUZ, f8E5M2, f8E5M2FNUZ, f8E8M0FNU, f4E2M1FN, i4, "
-    "ui4, i2, ui2";
-
 Type tiling::laneOf(Value v) {
   return hisa::laneTypeOf(cast<ShapedType>(v.getType()).getElementType());
 }
@@ -210,7 +204,7 @@ void KernelBuilder::move(Location loc, ValueRange inputs, Value out,
   }
 }
 
-Value KernelBuilder::reduceInnermost(Location loc, htile::ReduceKind kind,
+Value KernelBuilder::reduceInnermost(Location loc, hisa::VReduceKind kind,
                                      bool mean, Value input,
                                      bool packed) const {
   Type element = cast<MemRefType>(input.getType()).getElementType();
@@ -319,7 +313,8 @@ LogicalResult tiling::lowerWithChecks(
       return success();
     return op->emitError("element type ")
            << elementOf(v) << " (of " << v.getType()
-           << ") is not supported on the chip yet; supported: " << kLaneTypes;
+           << ") is not supported on the chip yet; supported: "
+           << hisa::heldTypeNames();
   };
   for (Value operand : op->getOperands())
     if (!(hostIndices && operand == op->getOperand(1)) &&

@@ -40,9 +40,6 @@
 
 namespace hetc::tiling {
 
-/// The element types the chip holds, as errors list them.
-extern const char *const kLaneTypes;
-
 /// The lane type of `v`'s elements (i32 for the integer types held as i32;
 /// see hisa::laneTypeOf); null when the chip does not hold them.
 mlir::Type laneOf(mlir::Value v);
@@ -155,7 +152,7 @@ public:
   /// Reduces the innermost axis of the buffer `input` (a mean divides the
   /// sum by the count). Returns the results as a column ([.., 1]) or, with
   /// `packed` and rank >= 2, transposed into rows ([.., 1, n]).
-  mlir::Value reduceInnermost(mlir::Location loc, htile::ReduceKind kind,
+  mlir::Value reduceInnermost(mlir::Location loc, hisa::VReduceKind kind,
                               bool mean, mlir::Value input, bool packed) const;
   /// Fails, naming `op`, when `count` elements are more than the chip's
   /// SRAM could hold: the bound on a move's index map.

@@ -89,7 +89,7 @@ LogicalResult lowerQuantize(hgraph::QuantizeLinearOp op,
   Value q = kernels.binaryKernel(loc, htile::BinaryKind::div, x, scale, shape,
                                  floatType);
   Value rounded = kernels.alloc(MemRefType::get(shape, floatType), loc);
-  htile::UnaryOp::create(kernels.builder, loc, htile::UnaryKind::round, q,
+  htile::UnaryOp::create(kernels.builder, loc, hisa::VUnaryKind::round, q,
                          rounded);
   if (zero)
     rounded = kernels.binaryKernel(loc, htile::BinaryKind::add, rounded, zero,

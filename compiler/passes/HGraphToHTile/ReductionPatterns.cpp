@@ -60,8 +60,8 @@ LogicalResult lowerArgMax(hgraph::ArgMaxOp op, const KernelBuilder &kernels) {
   kept.back() = 1;
   Value extreme = kernels.alloc(MemRefType::get(kept, element), loc);
   htile::ReduceOp::create(kernels.builder, loc,
-                          op.getMin() ? htile::ReduceKind::min
-                                      : htile::ReduceKind::max,
+                          op.getMin() ? hisa::VReduceKind::min
+                                      : hisa::VReduceKind::max,
                           x, extreme);
   Value hit = kernels.binaryKernel(loc, htile::BinaryKind::equal, x, extreme,
                                    shape, i1);
@@ -83,8 +83,8 @@ LogicalResult lowerArgMax(hgraph::ArgMaxOp op, const KernelBuilder &kernels) {
   Type resultElement = op.getType().getElementType();
   Value index = kernels.alloc(MemRefType::get(kept, resultElement), loc);
   htile::ReduceOp::create(kernels.builder, loc,
-                          last ? htile::ReduceKind::max
-                               : htile::ReduceKind::min,
+                          last ? hisa::VReduceKind::max
+                               : hisa::VReduceKind::min,
                           candidates, index);
   // [.., 1] holds the results in the output's element order.
   ArrayRef<int64_t> outShape = op.getType().getShape();
@@ -127,17 +127,17 @@ LogicalResult lowerReduce(hgraph::ReduceOp op, const KernelBuilder &kernels) {
   RankedTensorType inType = op.getInput().getType();
   int64_t rank = inType.getRank();
   ArrayRef<int64_t> axes = op.getAxes();
-  std::optional<htile::ReduceKind> kind;
+  std::optional<hisa::VReduceKind> kind;
   switch (op.getKind()) {
   case hgraph::ReduceKind::sum:
   case hgraph::ReduceKind::mean:
-    kind = htile::ReduceKind::sum;
+    kind = hisa::VReduceKind::sum;
     break;
   case hgraph::ReduceKind::max:
-    kind = htile::ReduceKind::max;
+    kind = hisa::VReduceKind::max;
     break;
   case hgraph::ReduceKind::min:
-    kind = htile::ReduceKind::min;
+    kind = hisa::VReduceKind::min;
     break;
   default:
     break;

@@ -224,7 +224,7 @@ LogicalResult ElementwiseExpander::expandUnary(htile::UnaryOp op) {
   Tensor in = tensor(op.getInput()), out = tensor(op.getOutput());
   Type type = elementOf(op.getInput());
   auto kind =
-      *hisa::symbolizeVUnaryKind(htile::stringifyUnaryKind(op.getKind()));
+      op.getKind();
   for (int64_t r = 0; r < out.layout.rows; ++r)
     for (int64_t j = 0; j < out.layout.vectorsPerRow; ++j)
       write(loc,

@@ -109,7 +109,7 @@ LogicalResult ReductionExpander::expandWideSoftmax(Location loc,
 LogicalResult ReductionExpander::expandReduce(htile::ReduceOp op) {
   Location loc = op.getLoc();
   Tensor in = tensor(op.getInput()), out = tensor(op.getOutput());
-  auto kind = static_cast<hisa::VReduceKind>(op.getKind());
+  auto kind = op.getKind();
   Type type = elementOf(op.getInput());
   hisa::VBinaryKind combine =
       kind == hisa::VReduceKind::sum   ? hisa::VBinaryKind::add

@@ -65,7 +65,7 @@ func.func @main(%x: tensor<3x4xf32>) -> tensor<1x4xf32> {
 // -----
 
 // Tests that a model input of a type the chip does not hold is reported.
-// expected-error @+1 {{model input 'i' has element type 'f80', which the chip does not hold yet; supported: f32, f16, bf16, i8, ui8, i32, i1 (bool), f64 (held as f32), and i64, i16, ui16, ui32, ui64 (held as i32); for casts and (de)quantisation only: f8E4M3FN, f8E4M3FNUZ, f8E5M2, f8E5M2FNUZ, f8E8M0FNU, f4E2M1FN, i4, ui4, i2, ui2}}
+// expected-error @+1 {{model input 'i' has element type 'f80', which the chip does not hold yet; supported: f32, f16, bf16, i8, ui8, i32, i1; moved and converted only: f8E4M3FN, f8E4M3FNUZ, f8E5M2, f8E5M2FNUZ, f8E8M0FNU, f4E2M1FN, i4, ui4, i2, ui2; held as i32: i64, i16, ui16, ui32, ui64; as f32: f64}}
 func.func @main(%x: tensor<3x4xf80> {hgraph.name = "i"}) -> tensor<3x4xf80> {
   return %x : tensor<3x4xf80>
 }
@@ -102,7 +102,7 @@ func.func @main(%x: tensor<3x4xi32>) -> tensor<3x4xi32> {
 
 // Tests that a cast to a type the chip does not hold is reported.
 func.func @main(%x: tensor<3x4xf32>) -> tensor<3x4xf80> {
-  // expected-error @+1 {{element type 'f80' (of 'tensor<3x4xf80>') is not supported on the chip yet; supported: f32, f16, bf16, i8, ui8, i32, i1 (bool), f64 (held as f32), and i64, i16, ui16, ui32, ui64 (held as i32); for casts and (de)quantisation only: f8E4M3FN, f8E4M3FNUZ, f8E5M2, f8E5M2FNUZ, f8E8M0FNU, f4E2M1FN, i4, ui4, i2, ui2}}
+  // expected-error @+1 {{element type 'f80' (of 'tensor<3x4xf80>') is not supported on the chip yet; supported: f32, f16, bf16, i8, ui8, i32, i1; moved and converted only: f8E4M3FN, f8E4M3FNUZ, f8E5M2, f8E5M2FNUZ, f8E8M0FNU, f4E2M1FN, i4, ui4, i2, ui2; held as i32: i64, i16, ui16, ui32, ui64; as f32: f64}}
   %0 = hgraph.cast %x : tensor<3x4xf32> -> tensor<3x4xf80>
   return %0 : tensor<3x4xf80>
 }

@@ -38,6 +38,11 @@ inline constexpr const char *kLaneTypeNames =
     "f32, f16, bf16, i8, ui8, i32, i1; moved and converted only: f8E4M3FN, "
     "f8E4M3FNUZ, f8E5M2, f8E5M2FNUZ, f8E8M0FNU, f4E2M1FN, i4, ui4, i2, ui2";
 
+/// Every element type the chip holds, as errors list them: the lane types
+/// (kLaneTypeNames), then those held in i32 lanes and in f32 lanes
+/// (laneTypeOf).
+std::string heldTypeNames();
+
 /// The lane type that holds elements of `type` on the chip: `type` itself
 /// for a lane type, i32 for the integer types held as int32 lanes and
 /// converted at the chip's edge (i64, i16, ui16, ui32, ui64; docs/isa.md),
@@ -58,6 +63,18 @@ int64_t sramLaneBytes(mlir::Type type);
 
 /// Whether `type` is one of the float lane types f32, f16 and bf16.
 bool isFloatLane(mlir::Type type);
+
+/// Whether the vector unit defines `kind` on lanes of `type` (docs/isa.md,
+/// "Element types"), and the lane types it is defined on, as errors list
+/// them. The instructions' verifiers and the lowering of hgraph ops check
+/// the one rule through these.
+bool isDefinedOn(VBinaryKind kind, mlir::Type type);
+bool isDefinedOn(VUnaryKind kind, mlir::Type type);
+/// Comparisons (vcompare) of any kind.
+bool isComparisonDefinedOn(mlir::Type type);
+llvm::StringRef typesDefinedOn(VBinaryKind kind);
+llvm::StringRef typesDefinedOn(VUnaryKind kind);
+inline constexpr const char *kComparisonTypes = "f32, f16, bf16, i32 and i1";
 
 /// The element type instruction `op` works on: its `dtype` attribute, or
 /// f32 when it has none.

@@ -120,6 +120,74 @@ bool hetc::hisa::isNarrowHeld(Type type) {
          type.isUnsignedInteger(32) || type.isUnsignedInteger(64);
 }
 
+bool hetc::hisa::isDefinedOn(VBinaryKind kind, Type type) {
+  switch (kind) {
+  case VBinaryKind::pow:
+    return isFloatLane(type);
+  case VBinaryKind::and_:
+  case VBinaryKind::or_:
+  case VBinaryKind::xor_:
+    return type.isSignlessInteger(1) || type.isSignlessInteger(32);
+  case VBinaryKind::shl:
+  case VBinaryKind::shr:
+    return type.isSignlessInteger(32);
+  default:
+    return isFloatLane(type) || type.isSignlessInteger(32);
+  }
+}
+
+StringRef hetc::hisa::typesDefinedOn(VBinaryKind kind) {
+  switch (kind) {
+  case VBinaryKind::pow:
+    return "f32, f16 and bf16";
+  case VBinaryKind::and_:
+  case VBinaryKind::or_:
+  case VBinaryKind::xor_:
+    return "i1 and i32";
+  case VBinaryKind::shl:
+  case VBinaryKind::shr:
+    return "i32";
+  default:
+    return "f32, f16, bf16 and i32";
+  }
+}
+
+bool hetc::hisa::isDefinedOn(VUnaryKind kind, Type type) {
+  switch (kind) {
+  case VUnaryKind::relu:
+  case VUnaryKind::neg:
+  case VUnaryKind::abs:
+    return isFloatLane(type) || type.isSignlessInteger(32);
+  case VUnaryKind::not_:
+    return type.isSignlessInteger(1);
+  default:
+    return isFloatLane(type);
+  }
+}
+
+StringRef hetc::hisa::typesDefinedOn(VUnaryKind kind) {
+  switch (kind) {
+  case VUnaryKind::relu:
+  case VUnaryKind::neg:
+  case VUnaryKind::abs:
+    return "f32, f16, bf16 and i32";
+  case VUnaryKind::not_:
+    return "i1";
+  default:
+    return "f32, f16 and bf16";
+  }
+}
+
+bool hetc::hisa::isComparisonDefinedOn(Type type) {
+  return isFloatLane(type) || type.isSignlessInteger(32) ||
+         type.isSignlessInteger(1);
+}
+
+std::string hetc::hisa::heldTypeNames() {
+  return std::string(kLaneTypeNames) +
+         "; held as i32: i64, i16, ui16, ui32, ui64; as f32: f64";
+}
+
 Type hetc::hisa::laneTypeOf(Type type) {
   if (isLaneType(type))
     return type;
@@ -194,64 +262,17 @@ LogicalResult WriteOp::verify() {
 }
 
 LogicalResult VBinaryOp::verify() {
-  Type type = dtypeOf(*this);
-  bool defined = false;
-  StringRef where;
-  switch (getKind()) {
-  case VBinaryKind::add:
-  case VBinaryKind::sub:
-  case VBinaryKind::mul:
-  case VBinaryKind::div:
-  case VBinaryKind::max:
-  case VBinaryKind::min:
-  case VBinaryKind::fmod:
-  case VBinaryKind::mod:
-    defined = isFloatLane(type) || isI32(type);
-    where = "f32, f16, bf16 and i32";
-    break;
-  case VBinaryKind::pow:
-    defined = isFloatLane(type);
-    where = "f32, f16 and bf16";
-    break;
-  case VBinaryKind::and_:
-  case VBinaryKind::or_:
-  case VBinaryKind::xor_:
-    defined = isBool(type) || isI32(type);
-    where = "i1 and i32";
-    break;
-  case VBinaryKind::shl:
-  case VBinaryKind::shr:
-    defined = isI32(type);
-    where = "i32";
-    break;
-  }
-  if (failed(verifyDtype(*this, stringifyVBinaryKind(getKind()), defined,
-                         where)))
+  if (failed(verifyDtype(*this, stringifyVBinaryKind(getKind()),
+                         isDefinedOn(getKind(), dtypeOf(*this)),
+                         typesDefinedOn(getKind()))))
     return failure();
   return verifyLanes(*this, getLanes());
 }
 
 LogicalResult VUnaryOp::verify() {
-  Type type = dtypeOf(*this);
-  bool defined = false;
-  StringRef where = "f32, f16 and bf16";
-  switch (getKind()) {
-  case VUnaryKind::relu:
-  case VUnaryKind::neg:
-  case VUnaryKind::abs:
-    defined = isFloatLane(type) || isI32(type);
-    where = "f32, f16, bf16 and i32";
-    break;
-  case VUnaryKind::not_:
-    defined = isBool(type);
-    where = "i1";
-    break;
-  default:
-    defined = isFloatLane(type);
-    break;
-  }
-  if (failed(verifyDtype(*this, stringifyVUnaryKind(getKind()), defined,
-                         where)))
+  if (failed(verifyDtype(*this, stringifyVUnaryKind(getKind()),
+                         isDefinedOn(getKind(), dtypeOf(*this)),
+                         typesDefinedOn(getKind()))))
     return failure();
   return verifyLanes(*this, getLanes());
 }
@@ -266,9 +287,8 @@ LogicalResult VReduceOp::verify() {
 
 LogicalResult VCompareOp::verify() {
   Type type = dtypeOf(*this);
-  if (failed(verifyDtype(*this, "vcompare",
-                         isFloatLane(type) || isI32(type) || isBool(type),
-                         "f32, f16, bf16, i32 and i1")))
+  if (failed(verifyDtype(*this, "vcompare", isComparisonDefinedOn(type),
+                         kComparisonTypes)))
     return failure();
   return verifyLanes(*this, getLanes());
 }

@@ -5,6 +5,7 @@
 
 include "compiler/dialects/hisa/IR/HIsaDialect.td"
 include "compiler/dialects/hisa/IR/HIsaInterfaces.td"
+include "compiler/dialects/hisa/IR/HIsaVectorEnums.td"
 include "mlir/IR/BuiltinAttributes.td"
 include "mlir/IR/CommonAttrConstraints.td"
 
@@ -162,17 +163,6 @@ def HIsa_VBinaryKind : I32EnumAttr<"VBinaryKind", "vector binary operation", [
   let cppNamespace = "::hetc::hisa";
 }
 
-def HIsa_VUnaryKind : I32EnumAttr<"VUnaryKind", "vector unary operation", [
-    I32EnumAttrCase<"relu", 0>, I32EnumAttrCase<"sigmoid", 1>,
-    I32EnumAttrCase<"tanh", 2>, I32EnumAttrCase<"exp", 3>,
-    I32EnumAttrCase<"neg", 4>, I32EnumAttrCase<"abs", 5>,
-    I32EnumAttrCase<"sqrt", 6>, I32EnumAttrCase<"reciprocal", 7>,
-    I32EnumAttrCase<"log", 8>, I32EnumAttrCase<"erf", 9>,
-    I32EnumAttrCase<"floor", 10>, I32EnumAttrCase<"ceil", 11>,
-    I32EnumAttrCase<"sin", 12>, I32EnumAttrCase<"cos", 13>,
-    I32EnumAttrCase<"round", 14>, I32EnumAttrCase<"not_", 15, "not">]> {
-  let cppNamespace = "::hetc::hisa";
-}
 
 def HIsa_VCompareKind : I32EnumAttr<"VCompareKind", "vector comparison", [
     I32EnumAttrCase<"eq", 0>, I32EnumAttrCase<"lt", 1>,
@@ -180,11 +170,6 @@ def HIsa_VCompareKind : I32EnumAttr<"VCompareKind", "vector comparison", [
   let cppNamespace = "::hetc::hisa";
 }
 
-def HIsa_VReduceKind : I32EnumAttr<"VReduceKind", "vector lane reduction", [
-    I32EnumAttrCase<"sum", 0>, I32EnumAttrCase<"max", 1>,
-    I32EnumAttrCase<"min", 2>]> {
-  let cppNamespace = "::hetc::hisa";
-}
 
 def HIsa_VBinaryOp : HIsa_Instruction<"vbinary"> {
   let summary = "V_ADD/SUB/MUL/DIV/MAX/MIN/POW/AND/OR/XOR/MOD/FMOD/SHL/SHR: lanes [0, lanes) of lhs <kind> rhs";

@@ -11,6 +11,8 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
+#include "compiler/dialects/hisa/IR/HIsa.h"
+
 #include "compiler/dialects/htile/IR/HTileDialect.h.inc"
 #include "compiler/dialects/htile/IR/HTileEnums.h.inc"
 

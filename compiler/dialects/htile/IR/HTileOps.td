@@ -4,6 +4,8 @@
 #define HETC_HTILE_OPS
 
 include "compiler/dialects/htile/IR/HTileDialect.td"
+include "compiler/dialects/htile/IR/HTileEnums.td"
+include "compiler/dialects/hisa/IR/HIsaVectorEnums.td"
 include "mlir/IR/BuiltinAttributes.td"
 include "mlir/IR/CommonAttrConstraints.td"
 include "mlir/IR/EnumAttr.td"
@@ -106,37 +108,8 @@ def HTile_OutputOp : HTile_Op<"output"> {
 // Kernels
 //===----------------------------------------------------------------------===//
 
-def HTile_ActivationAttr : I32EnumAttr<"Activation", "epilogue activation", [
-    I32EnumAttrCase<"none", 0>, I32EnumAttrCase<"relu", 1>,
-    I32EnumAttrCase<"sigmoid", 2>, I32EnumAttrCase<"tanh", 3>]> {
-  let cppNamespace = "::hetc::htile";
-}
 
-def HTile_BinaryKindAttr : I32EnumAttr<"BinaryKind", "elementwise binary operation", [
-    I32EnumAttrCase<"add", 0>, I32EnumAttrCase<"sub", 1>,
-    I32EnumAttrCase<"mul", 2>, I32EnumAttrCase<"div", 3>,
-    I32EnumAttrCase<"max", 4>, I32EnumAttrCase<"min", 5>,
-    I32EnumAttrCase<"pow", 6>, I32EnumAttrCase<"and_", 7, "and">,
-    I32EnumAttrCase<"or_", 8, "or">, I32EnumAttrCase<"xor_", 9, "xor">,
-    I32EnumAttrCase<"mod", 10>, I32EnumAttrCase<"fmod", 11>,
-    I32EnumAttrCase<"equal", 12>, I32EnumAttrCase<"less", 13>,
-    I32EnumAttrCase<"less_equal", 14>, I32EnumAttrCase<"greater", 15>,
-    I32EnumAttrCase<"greater_equal", 16>, I32EnumAttrCase<"shl", 17>,
-    I32EnumAttrCase<"shr", 18>]> {
-  let cppNamespace = "::hetc::htile";
-}
 
-def HTile_UnaryKindAttr : I32EnumAttr<"UnaryKind", "elementwise unary operation", [
-    I32EnumAttrCase<"relu", 0>, I32EnumAttrCase<"sigmoid", 1>,
-    I32EnumAttrCase<"tanh", 2>, I32EnumAttrCase<"exp", 3>,
-    I32EnumAttrCase<"neg", 4>, I32EnumAttrCase<"abs", 5>,
-    I32EnumAttrCase<"sqrt", 6>, I32EnumAttrCase<"reciprocal", 7>,
-    I32EnumAttrCase<"log", 8>, I32EnumAttrCase<"erf", 9>,
-    I32EnumAttrCase<"floor", 10>, I32EnumAttrCase<"ceil", 11>,
-    I32EnumAttrCase<"sin", 12>, I32EnumAttrCase<"cos", 13>,
-    I32EnumAttrCase<"round", 14>, I32EnumAttrCase<"not_", 15, "not">]> {
-  let cppNamespace = "::hetc::htile";
-}
 
 def HTile_MatMulOp : HTile_KernelOp<"matmul"> {
   let summary = "Matrix-unit kernel: output = activation(input * weight + bias)";
@@ -203,7 +176,7 @@ def HTile_UnaryOp : HTile_KernelOp<"unary"> {
     htile.unary relu ins(%a) outs(%c) : memref<4x16xf32>, memref<4x16xf32>
     ```
   }];
-  let arguments = (ins HTile_UnaryKindAttr:$kind, HTile_Buffer:$input,
+  let arguments = (ins HIsa_VUnaryKind:$kind, HTile_Buffer:$input,
                        HTile_Buffer:$output);
   let assemblyFormat = [{
     $kind `ins` `(` $input `)` `outs` `(` $output `)` attr-dict `:`
@@ -212,17 +185,7 @@ def HTile_UnaryOp : HTile_KernelOp<"unary"> {
   let hasVerifier = 1;
 }
 
-def HTile_CastOverflowAttr : I32EnumAttr<"CastOverflow", "what a cast makes of a value beyond the output type's range", [
-    I32EnumAttrCase<"standard", 0>, I32EnumAttrCase<"no_saturate", 1>,
-    I32EnumAttrCase<"wrap", 2>]> {
-  let cppNamespace = "::hetc::htile";
-}
 
-def HTile_E8M0RoundingAttr : I32EnumAttr<"E8M0Rounding", "how a cast rounds to f8E8M0FNU", [
-    I32EnumAttrCase<"up", 0>, I32EnumAttrCase<"down", 1>,
-    I32EnumAttrCase<"nearest", 2>]> {
-  let cppNamespace = "::hetc::htile";
-}
 
 def HTile_CastOp : HTile_KernelOp<"cast"> {
   let summary = "Vector-unit kernel: converts each element to the output's element type";
@@ -289,11 +252,6 @@ def HTile_SoftmaxOp : HTile_KernelOp<"softmax"> {
   let hasVerifier = 1;
 }
 
-def HTile_ReduceKindAttr : I32EnumAttr<"ReduceKind", "row reduction", [
-    I32EnumAttrCase<"sum", 0>, I32EnumAttrCase<"max", 1>,
-    I32EnumAttrCase<"min", 2>]> {
-  let cppNamespace = "::hetc::htile";
-}
 
 def HTile_ReduceOp : HTile_KernelOp<"reduce"> {
   let summary = "Vector-unit kernel: reduce each row to one element";
@@ -307,7 +265,7 @@ def HTile_ReduceOp : HTile_KernelOp<"reduce"> {
     htile.reduce max ins(%a) outs(%m) : memref<4x20xf32>, memref<4x1xf32>
     ```
   }];
-  let arguments = (ins HTile_ReduceKindAttr:$kind, HTile_Buffer:$input,
+  let arguments = (ins HIsa_VReduceKind:$kind, HTile_Buffer:$input,
                        HTile_Buffer:$output);
   let assemblyFormat = [{
     $kind `ins` `(` $input `)` `outs` `(` $output `)` attr-dict `:`
