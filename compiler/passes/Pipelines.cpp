@@ -18,7 +18,12 @@ struct PipelineCLOptions
       *this, "host-io",
       llvm::cl::desc("Move inputs and outputs through host memory by DMA"),
       llvm::cl::init(false)};
-  hetc::PipelineOptions get() const { return {chip, hostIO}; }
+  Option<std::string> weights{
+      *this, "weights",
+      llvm::cl::desc("Element type of matrix-unit weights: f32 (as the "
+                     "model has them), f16 or bf16"),
+      llvm::cl::init("f32")};
+  hetc::PipelineOptions get() const { return {chip, hostIO, weights}; }
 };
 } // namespace
 
@@ -53,17 +58,19 @@ void hetc::buildHIsaPipeline(OpPassManager &pm,
 
 void hetc::buildCompilePipeline(OpPassManager &pm,
                                 const PipelineOptions &options) {
-  buildHGraphPipeline(pm);
+  buildHGraphPipeline(pm, options);
   buildHTilePipeline(pm, options);
   buildHIsaPipeline(pm, options);
 }
 
 void hetc::registerHetcPassesAndPipelines() {
   registerHetcPasses();
-  PassPipelineRegistration<>(
+  PassPipelineRegistration<PipelineCLOptions>(
       "hetc-hgraph-pipeline",
-      "Decompose, fold constants and fuse at the hgraph level",
-      [](OpPassManager &pm) { buildHGraphPipeline(pm); });
+      "Decompose, fold constants, fuse and narrow weights at the hgraph level",
+      [](OpPassManager &pm, const PipelineCLOptions &o) {
+        buildHGraphPipeline(pm, o.get());
+      });
   PassPipelineRegistration<PipelineCLOptions>(
       "hetc-htile-pipeline", "Lower hgraph to htile and plan SRAM",
       [](OpPassManager &pm, const PipelineCLOptions &o) {

@@ -1,5 +1,9 @@
 // RUN: hetc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(hetc-hgraph-narrow-weights))' | FileCheck %s
 // RUN: hetc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(hetc-hgraph-narrow-weights{type=bf16}))' | FileCheck %s --check-prefix=BF16
+// The pipelines take the weight type too: the whole compilation narrows.
+// RUN: hetc-opt %s --split-input-file --hetc-hgraph-pipeline=weights=bf16 | FileCheck %s --check-prefix=BF16
+// RUN: hetc-opt %s --split-input-file --hetc-compile-pipeline='chip=%chips/test-chip.chip weights=f16' --mlir-print-ir-after=hetc-hgraph-narrow-weights -o /dev/null 2>&1 | FileCheck %s --check-prefix=COMPILE
+// COMPILE: hgraph.constant {{.*}} : tensor<1x2xf16>
 
 // Tests that a constant f32 weight is rounded to f16 (1.0001 is 1.0 in
 // f16, 0.1 is 0.0999755859375), the input is cast to f16 before the
