@@ -69,7 +69,7 @@ struct HIsaStageIOPass : hetc::impl::HIsaStageIOBase<HIsaStageIOPass> {
       BufferLayout layout = layoutOf(shaped, spec.lanes());
       int64_t word = layout.word(base, v);
       Type lane = hisa::laneTypeOf(shaped.getElementType());
-      int64_t part = (word % 4) / hisa::sramLaneBytes(lane);
+      int64_t part = partOfWord(word, lane);
       return Place{builder.getI64IntegerAttr(word / 4),
                    part ? builder.getI32IntegerAttr(int32_t(part))
                         : IntegerAttr(),

@@ -24,7 +24,7 @@ TypeAttr InstructionBuilder::dtype(Type type) const {
 }
 
 IntegerAttr InstructionBuilder::partOf(int64_t word, Type type) const {
-  int64_t part = (word % 4) / hisa::sramLaneBytes(type ? type : f32());
+  int64_t part = partOfWord(word, type ? type : f32());
   return part ? b.getI32IntegerAttr(int32_t(part)) : IntegerAttr();
 }
 

@@ -12,6 +12,10 @@ hetc::BufferLayout hetc::layoutOf(ShapedType type, uint32_t lanes) {
   return layout;
 }
 
+int64_t hetc::partOfWord(int64_t word, Type laneType) {
+  return (word % 4) / hisa::sramLaneBytes(laneType);
+}
+
 hetc::BufferLayout hetc::layoutOf(ArrayRef<int64_t> shape, uint32_t lanes) {
   BufferLayout layout;
   if (shape.empty())

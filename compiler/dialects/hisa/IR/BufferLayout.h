@@ -38,6 +38,10 @@ struct BufferLayout {
 BufferLayout layoutOf(llvm::ArrayRef<int64_t> shape, uint32_t lanes);
 /// The layout of a buffer or tensor of `type`, packed at its native width.
 BufferLayout layoutOf(mlir::ShapedType type, uint32_t lanes);
+/// The part of its row taken by the vector of `laneType` lanes at SRAM
+/// `word` (BufferLayout::word): the word's quarter of the row counted in
+/// the type's width. The row is `word / 4`.
+int64_t partOfWord(int64_t word, mlir::Type laneType);
 
 } // namespace hetc
 
