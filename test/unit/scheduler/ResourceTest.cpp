@@ -33,6 +33,31 @@ TEST(ReservationTableTest, SkipsLongFullRunsAcrossPages) {
   EXPECT_EQ(table.firstFit(17, 1), 10001u);
 }
 
+TEST(ReservationTableTest, FarCyclesCostOnlyTheirOwnPages) {
+  // A use near the 2^32-cycle bound allocates one page and one directory,
+  // not a slot for each of the four million pages before it.
+  ReservationTable table(1);
+  const uint64_t far = (uint64_t(1) << 32) - 3;
+  table.reserve(far, 1);
+  EXPECT_EQ(table.usesAt(far), 1u);
+  EXPECT_EQ(table.usesAt(far - 1), 0u);
+  EXPECT_EQ(table.usesAt(1234567), 0u);
+  EXPECT_EQ(table.firstFit(far, 1), far + 1);
+  EXPECT_EQ(table.firstFit(0, 1), 0u);
+}
+
+TEST(PagedArrayTest, UntouchedEntriesAreAbsentAcrossDirectories) {
+  PagedArray<uint32_t> array;
+  array.at(5) = 7;
+  array.at(uint64_t(3) << 30) = 9;
+  ASSERT_NE(array.lookup(5), nullptr);
+  EXPECT_EQ(*array.lookup(5), 7u);
+  EXPECT_EQ(*array.lookup(uint64_t(3) << 30), 9u);
+  EXPECT_EQ(*array.lookup((uint64_t(3) << 30) + 1), 0u);
+  EXPECT_EQ(array.lookup(uint64_t(1) << 30), nullptr);
+  EXPECT_EQ(array.lookup(uint64_t(1) << 40), nullptr);
+}
+
 TEST(ResourceTest, CapacityLimitsUsesPerCycle) {
   Problem problem = parse(R"(
 resource vector 2
