@@ -189,6 +189,26 @@ def HTilePlanMemory : Pass<"hetc-htile-plan-memory", "mlir::ModuleOp"> {
   }];
 }
 
+def HTilePhysicalBound : Pass<"hetc-htile-physical-bound", "mlir::ModuleOp"> {
+  let summary = "Records the chip's physical limit for the htile kernels";
+  let description = [{
+    Counts what the kernels must do whatever their placement: multiply-
+    accumulates on the matrix unit by the width of the weights (8-bit,
+    16-bit, 32-bit), the bytes installed into the planes as weights, the
+    bytes read from and written to SRAM (each kernel operand once, at its
+    element width) and the vector unit's lane operations. Each, divided by
+    the published chip's peak rate for it, is a number of cycles no
+    schedule can beat; the function gets the largest as
+    `hetc.physical_bound` and all four in `hetc.physical_bound_reason`.
+    The rates and their sources are in docs/performance.md.
+
+    ```mlir
+    func.func @main() attributes {hetc.physical_bound = 4 : i64,
+        hetc.physical_bound_reason = "bound by SRAM; matrix 1, weight install 1, SRAM 4, vector 1 cycles"}
+    ```
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // htile -> hisa
 //===----------------------------------------------------------------------===//

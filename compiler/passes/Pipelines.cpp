@@ -44,6 +44,7 @@ void hetc::buildHTilePipeline(OpPassManager &pm,
     pm.addPass(createSetChip({options.chip}));
   pm.addPass(createConvertHGraphToHTile());
   pm.addPass(createHTilePlanMemory());
+  pm.addPass(createHTilePhysicalBound());
 }
 
 void hetc::buildHIsaPipeline(OpPassManager &pm,

@@ -15,8 +15,8 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/Timing.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/Format.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -63,12 +63,28 @@ void printSummary(ModuleOp module, const chip::ChipSpec &spec,
                << "' -> " << output << "\n";
   llvm::outs() << "  instructions:      " << get("hetc.instructions") << "\n";
   llvm::outs() << "  predicted cycles:  " << cycles << " ("
-               << llvm::format("%.3f", cycles / spec.clockMHz())
-               << " us at " << llvm::format("%g", spec.clockMHz()) << " MHz)\n";
+               << llvm::format("%.3f", cycles / spec.clockMHz()) << " us at "
+               << llvm::format("%g", spec.clockMHz()) << " MHz)\n";
   llvm::outs() << "  lower bound:       " << bound << " cycles ("
                << (reason ? reason.getValue() : "") << "); efficiency "
-               << llvm::format("%.1f%%", cycles ? 100.0 * bound / cycles : 100.0)
+               << llvm::format("%.1f%%",
+                               cycles ? 100.0 * bound / cycles : 100.0)
                << "\n";
+  // The chip's physical limit, whatever the placement: the fraction of it
+  // reached is the fraction of the chip the program uses.
+  int64_t physical = get(target::kPhysicalBoundAttrName);
+  auto physicalReason =
+      func->getAttrOfType<StringAttr>(target::kPhysicalBoundReasonAttrName);
+  llvm::outs() << "  physical bound:    " << physical << " cycles ("
+               << (physicalReason ? physicalReason.getValue() : "")
+               << "); reached "
+               << llvm::format("%.1f%%",
+                               cycles ? 100.0 * physical / cycles : 100.0)
+               << "\n";
+  if (physical > cycles)
+    llvm::outs() << "  note: this is faster than the published chip's rates "
+                    "allow; the chip model's rates for it exceed the published "
+                    "ones (docs/performance.md, \"The physical bound\")\n";
   llvm::outs() << "  SRAM peak:         " << sram << " of "
                << spec.totalVectors() << " vectors ("
                << llvm::format("%.2f%%", 100.0 * sram / spec.totalVectors())
@@ -80,10 +96,11 @@ void printSummary(ModuleOp module, const chip::ChipSpec &spec,
   llvm::outs() << "  SRAM layout:       " << vectorBytes
                << " bytes hold tensors of " << tensorBytes << " bytes at the "
                << "peak (overhead "
-               << llvm::format("%.1f%%",
-                               tensorBytes ? 100.0 * (vectorBytes - tensorBytes) /
-                                                 tensorBytes
-                                           : 0.0)
+               << llvm::format("%.1f%%", tensorBytes
+                                             ? 100.0 *
+                                                   (vectorBytes - tensorBytes) /
+                                                   tensorBytes
+                                             : 0.0)
                << ")\n";
 
   // Kernels by first cycle with --kernels; otherwise the three whose
@@ -210,9 +227,9 @@ int compileCommand(const CompileOptions &options) {
   MLIRContext context;
   context.printOpOnDiagnostic(false);
   ScopedDiagnosticHandler diagnostics(&context, printDiagnostic);
-  context.loadDialect<hgraph::HGraphDialect, htile::HTileDialect,
-                      hisa::HIsaDialect, target::HetcDialect,
-                      func::FuncDialect>();
+  context
+      .loadDialect<hgraph::HGraphDialect, htile::HTileDialect,
+                   hisa::HIsaDialect, target::HetcDialect, func::FuncDialect>();
   // Every file the compile reads; the output must be none of them.
   std::vector<std::string> filesRead{options.chip};
   frontend::ImportOptions importOptions{options.dims, options.inputValues,
@@ -248,8 +265,7 @@ int compileCommand(const CompileOptions &options) {
                     "MLIR, whose shapes are fixed\n";
     return 1;
   }
-  TimingScope importTimer =
-      rootTimer.nest(mlir ? "parse MLIR" : "import ONNX");
+  TimingScope importTimer = rootTimer.nest(mlir ? "parse MLIR" : "import ONNX");
   OwningOpRef<ModuleOp> module =
       mlir ? parseSourceFile<ModuleOp>(options.model, &context)
            : frontend::importOnnxFile(options.model, context, importOptions);
@@ -306,18 +322,17 @@ int compileCommand(const CompileOptions &options) {
     return 1;
   if (options.emit == EmitKind::HTile && past(EmitKind::HTile, Level::HIsa))
     return 1;
-  if (level == Level::HGraph &&
-      !run("hgraph pipeline",
-           [&](PassManager &pm) { buildHGraphPipeline(pm, pipeline); }))
+  if (level == Level::HGraph && !run("hgraph pipeline", [&](PassManager &pm) {
+        buildHGraphPipeline(pm, pipeline);
+      }))
     return 1;
   if (options.emit == EmitKind::HGraph)
     return printModule(*module, options);
-  if (level == Level::HGraph &&
-      !run("htile pipeline",
-           [&](PassManager &pm) { buildHTilePipeline(pm, pipeline); }))
+  if (level == Level::HGraph && !run("htile pipeline", [&](PassManager &pm) {
+        buildHTilePipeline(pm, pipeline);
+      }))
     return 1;
-  if (level == Level::HTile &&
-      !run("htile pipeline", [&](PassManager &pm) {
+  if (level == Level::HTile && !run("htile pipeline", [&](PassManager &pm) {
         pm.addPass(createHTilePlanMemory());
       }))
     return 1;

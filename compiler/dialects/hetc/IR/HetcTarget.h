@@ -22,12 +22,20 @@ inline constexpr llvm::StringLiteral kChipAttrName = "hetc.chip";
 /// the most SRAM vectors live at once and the bytes the tensors live then
 /// hold at their own element width (hetc-htile-plan-memory), the
 /// instruction count, the predicted cycles and the scheduler's lower bound
-/// (hetc-hisa-schedule); and the lower bound's reason (a string).
+/// (hetc-hisa-schedule), the physical bound (hetc-htile-physical-bound);
+/// and the two bounds' reasons (strings).
 inline constexpr llvm::StringLiteral kFunctionFigures[] = {
     "hetc.sram_peak_vectors", "hetc.sram_peak_tensor_bytes",
-    "hetc.instructions", "hetc.predicted_cycles", "hetc.lower_bound"};
+    "hetc.instructions", "hetc.predicted_cycles", "hetc.lower_bound",
+    "hetc.physical_bound"};
 inline constexpr llvm::StringLiteral kLowerBoundReasonAttrName =
     "hetc.lower_bound_reason";
+/// The chip's physical limit for the program (hetc-htile-physical-bound)
+/// and the terms it is the largest of.
+inline constexpr llvm::StringLiteral kPhysicalBoundAttrName =
+    "hetc.physical_bound";
+inline constexpr llvm::StringLiteral kPhysicalBoundReasonAttrName =
+    "hetc.physical_bound_reason";
 
 /// The attribute describing `spec`.
 ChipAttr getChipAttr(mlir::MLIRContext *context, const chip::ChipSpec &spec);

@@ -23,8 +23,9 @@ def Hetc_Dialect : Dialect {
     (the most SRAM vectors live at once), `hetc.sram_peak_tensor_bytes`
     (what the tensors live then hold at their own element width),
     `hetc.instructions`,
-    `hetc.predicted_cycles`, `hetc.lower_bound` (integers) and
-    `hetc.lower_bound_reason` (a string). The dialect checks each `hetc.*`
+    `hetc.predicted_cycles`, `hetc.lower_bound`, `hetc.physical_bound`
+    (integers), `hetc.lower_bound_reason` and `hetc.physical_bound_reason`
+    (strings). The dialect checks each `hetc.*`
     attribute's place and kind.
 
     ```mlir

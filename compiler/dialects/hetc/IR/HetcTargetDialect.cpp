@@ -52,7 +52,8 @@ LogicalResult HetcDialect::verifyOperationAttribute(Operation *op,
   // What the passes record on a function they compiled, for the compile
   // summary and the artifact.
   bool integer = llvm::is_contained(kFunctionFigures, name);
-  if (!integer && name != kLowerBoundReasonAttrName)
+  if (!integer && name != kLowerBoundReasonAttrName &&
+      name != kPhysicalBoundReasonAttrName)
     return op->emitError("unknown attribute '")
            << name << "' of the hetc dialect";
   if (!isa<func::FuncOp>(op))

@@ -1,0 +1,129 @@
+//===- HTilePhysicalBound.cpp - The chip's limit for the kernels -------===//
+//
+// Counts what the htile kernels must do (MACs by width, bytes installed
+// into the planes, bytes through SRAM, vector lane operations) and records
+// the physical bound they imply on the chip (PhysicalBound.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/passes/ChipLoader.h"
+#include "compiler/passes/Passes.h"
+#include "compiler/passes/PhysicalBound.h"
+
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "hetc-htile-physical-bound"
+
+namespace hetc {
+#define GEN_PASS_DEF_HTILEPHYSICALBOUND
+#include "compiler/passes/Passes.h.inc"
+} // namespace hetc
+
+using namespace mlir;
+using namespace hetc;
+
+namespace {
+
+uint64_t elements(Value buffer) {
+  return uint64_t(cast<MemRefType>(buffer.getType()).getNumElements());
+}
+
+/// A buffer's bytes at its element width (sub-byte types packed).
+uint64_t bytes(Value buffer) {
+  auto type = cast<MemRefType>(buffer.getType());
+  uint64_t bits = type.getElementTypeBitWidth();
+  return (elements(buffer) * bits + 7) / 8;
+}
+
+/// Every operand read once and every result written once.
+uint64_t operandBytes(Operation *op) {
+  uint64_t total = 0;
+  for (Value operand : op->getOperands())
+    total += bytes(operand);
+  return total;
+}
+
+KernelWork matmulWork(htile::MatMulOp op) {
+  KernelWork work;
+  auto input = cast<MemRefType>(op.getInput().getType());
+  auto weight = cast<MemRefType>(op.getWeight().getType());
+  uint64_t macs = uint64_t(input.getDimSize(0)) * input.getDimSize(1) *
+                  weight.getDimSize(1);
+  // The planes multiply at the width of the weights they hold.
+  unsigned width = weight.getElementTypeBitWidth();
+  (width <= 8 ? work.macs8 : width <= 16 ? work.macs16 : work.macs32) = macs;
+  work.installBytes = bytes(op.getWeight());
+  work.sramBytes = operandBytes(op);
+  if (op.getActivation() != htile::Activation::none)
+    work.vectorLaneOps = elements(op.getOutput());
+  return work;
+}
+
+KernelWork kernelWork(Operation *op) {
+  KernelWork work;
+  llvm::TypeSwitch<Operation *>(op)
+      .Case([&](htile::MatMulOp matmul) { work = matmulWork(matmul); })
+      .Case<htile::BinaryOp, htile::UnaryOp, htile::CastOp, htile::SelectOp>(
+          [&](Operation *kernel) {
+            work.vectorLaneOps = elements(kernel->getOperands().back());
+            work.sramBytes = operandBytes(kernel);
+          })
+      .Case([&](htile::ReduceOp reduce) {
+        work.vectorLaneOps = elements(reduce.getInput());
+        work.sramBytes = bytes(reduce.getInput()) + bytes(reduce.getOutput());
+      })
+      .Case([&](htile::SoftmaxOp softmax) {
+        // Maximum, subtract, exponential, sum and divide per element; the
+        // scratch buffer is the kernel's own business.
+        work.vectorLaneOps = 5 * elements(softmax.getInput());
+        work.sramBytes = bytes(softmax.getInput()) + bytes(softmax.getOutput());
+      })
+      .Case([&](htile::TransposeOp transpose) {
+        work.sramBytes =
+            bytes(transpose.getInput()) + bytes(transpose.getOutput());
+      })
+      .Case([&](htile::GatherOp gather) {
+        // Each output element is read from one input element.
+        work.sramBytes = 2 * bytes(gather.getOutput());
+      })
+      .Case([&](htile::GatherRowsOp gather) {
+        work.sramBytes =
+            2 * bytes(gather.getOutput()) + bytes(gather.getIndices());
+      })
+      .Default(
+          [&](Operation *kernel) { work.sramBytes = operandBytes(kernel); });
+  return work;
+}
+
+struct HTilePhysicalBoundPass
+    : hetc::impl::HTilePhysicalBoundBase<HTilePhysicalBoundPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (failed(forEachFunctionOnChip(
+            getOperation(), getArgument(),
+            [&](func::FuncOp func, const chip::ChipSpec &spec) {
+              KernelWork work;
+              func.walk([&](DestinationStyleOpInterface kernel) {
+                work += kernelWork(kernel);
+              });
+              PhysicalBound bound = physicalBound(work, spec);
+              LLVM_DEBUG(llvm::dbgs()
+                         << func.getSymName() << ": " << work.macs8 << "/"
+                         << work.macs16 << "/" << work.macs32 << " MACs, "
+                         << work.installBytes << " install bytes, "
+                         << work.sramBytes << " SRAM bytes, "
+                         << work.vectorLaneOps << " lane ops\n");
+              Builder b(func.getContext());
+              func->setAttr(target::kPhysicalBoundAttrName,
+                            b.getI64IntegerAttr(int64_t(bound.cycles)));
+              func->setAttr(target::kPhysicalBoundReasonAttrName,
+                            b.getStringAttr(bound.describe()));
+              return success();
+            })))
+      signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,63 @@
+// RUN: hetc-opt %s --split-input-file --hetc-set-chip=file=%S/../../../chips/test-chip.chip --hetc-htile-physical-bound | FileCheck %s
+
+// The test chip's peaks per cycle: 2 planes x 16 x 16 = 512 8-bit MACs,
+// 128 16- or 32-bit MACs; weight install 2 x 32 streams x 16 lanes = 1024
+// bytes; SRAM 8 slices x 2 banks x 16 lanes = 256 bytes; vector 4 ALUs x
+// 16 lanes = 64 lane operations.
+
+// An f32 matmul is bound by the matrix unit: 64 x 64 x 64 MACs at the
+// 16-bit rate (2048 cycles); 16384 weight bytes (16), 3 x 16384 SRAM bytes
+// (192), the relu on 4096 elements (64).
+// CHECK-LABEL: func.func @f32_matmul()
+// CHECK-SAME: hetc.physical_bound = 2048 : i64
+// CHECK-SAME: hetc.physical_bound_reason = "bound by matrix; matrix 2048, weight install 16, SRAM 192, vector 64 cycles"
+func.func @f32_matmul() {
+  %x = htile.input "x" : memref<64x64xf32>
+  %w = htile.input "w" : memref<64x64xf32>
+  %y = htile.alloc : memref<64x64xf32>
+  htile.matmul ins(%x, %w) outs(%y) activation(relu) : memref<64x64xf32>, memref<64x64xf32>, memref<64x64xf32>
+  htile.output "y", %y : memref<64x64xf32>
+  return
+}
+
+// -----
+
+// 8-bit weights multiply at the full rate: 262144 MACs in 512 cycles;
+// 4096 weight bytes (4); 4096 + 4096 + 16384 SRAM bytes (96); no
+// activation, no vector work.
+// CHECK-LABEL: func.func @i8_matmul()
+// CHECK-SAME: hetc.physical_bound = 512 : i64
+// CHECK-SAME: hetc.physical_bound_reason = "bound by matrix; matrix 512, weight install 4, SRAM 96, vector 0 cycles"
+func.func @i8_matmul() {
+  %x = htile.input "x" : memref<64x64xi8>
+  %w = htile.input "w" : memref<64x64xi8>
+  %y = htile.alloc : memref<64x64xi32>
+  htile.matmul ins(%x, %w) outs(%y) activation(none) : memref<64x64xi8>, memref<64x64xi8>, memref<64x64xi32>
+  htile.output "y", %y : memref<64x64xi32>
+  return
+}
+
+// -----
+
+// Vector kernels: the add reads two and writes one [8, 16] f32 buffer
+// (1536 bytes, 6 cycles) for 128 lane operations (2); the softmax reads
+// and writes [4, 64] f32 (2048 bytes, 8) and does five operations per
+// element (1280, 20); the gather copies 32 f32 elements (256 bytes, 1).
+// In all 6 + 8 + 1 = 15 SRAM cycles against 2 + 20 = 22 vector cycles.
+// CHECK-LABEL: func.func @vector_kernels()
+// CHECK-SAME: hetc.physical_bound = 22 : i64
+// CHECK-SAME: hetc.physical_bound_reason = "bound by vector; matrix 0, weight install 0, SRAM 15, vector 22 cycles"
+func.func @vector_kernels() {
+  %a = htile.input "a" : memref<8x16xf32>
+  %b = htile.alloc : memref<8x16xf32>
+  htile.binary add ins(%a, %a) outs(%b) : memref<8x16xf32>, memref<8x16xf32>, memref<8x16xf32>
+  %s = htile.input "s" : memref<4x64xf32>
+  %t = htile.alloc : memref<4x64xf32>
+  %scratch = htile.alloc : memref<4x64xf32>
+  htile.softmax ins(%s) outs(%t) scratch(%scratch) : memref<4x64xf32>, memref<4x64xf32>, memref<4x64xf32>
+  %g = htile.alloc : memref<2x16xf32>
+  htile.gather ins(%b) outs(%g) indices [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31] : (memref<8x16xf32>) -> memref<2x16xf32>
+  htile.output "b", %g : memref<2x16xf32>
+  htile.output "t", %t : memref<4x64xf32>
+  return
+}
