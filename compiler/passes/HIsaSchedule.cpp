@@ -82,8 +82,9 @@ private:
   /// Adds the barrier a plane needs before a load or matmul that starts a
   /// new phase (loading or computing) of its weight buffer.
   void beginPlaneOp(int32_t plane, bool isLoad);
-  /// Orders a plane's load or matmul after the barrier of its phase.
-  void endPlaneOp(sched::OpId id, int32_t plane, bool isLoad);
+  /// Orders a plane's load or matmul after the barrier of its phase, and a
+  /// matmul that keeps the plane `busy` cycles before the next one.
+  void endPlaneOp(sched::OpId id, int32_t plane, bool isLoad, uint32_t busy);
 
   /// SRAM order per address: the last write and the reads since.
   struct AddressState {
@@ -97,6 +98,8 @@ private:
     bool computing = false;
     std::vector<sched::OpId> loads, matmuls;
     std::optional<sched::OpId> loaded, drained;
+    /// Cycles each matmul of the phase keeps the plane busy.
+    uint32_t busy = 1;
   };
 
   const chip::ChipSpec &chip;
@@ -156,7 +159,7 @@ void ProblemBuilder::beginPlaneOp(int32_t plane, bool isLoad) {
   if (isLoad && state.computing) {
     sched::OpId barrier = addOp(nullptr, 0, sched::kNoPosition, {});
     for (sched::OpId mm : state.matmuls)
-      problem.addDependence(mm, barrier, 1);
+      problem.addDependence(mm, barrier, state.busy);
     state = PlaneState{false, {}, {}, std::nullopt, barrier};
   } else if (!isLoad && !state.computing) {
     sched::OpId barrier = addOp(nullptr, 0, sched::kNoPosition, {});
@@ -168,7 +171,8 @@ void ProblemBuilder::beginPlaneOp(int32_t plane, bool isLoad) {
   }
 }
 
-void ProblemBuilder::endPlaneOp(sched::OpId id, int32_t plane, bool isLoad) {
+void ProblemBuilder::endPlaneOp(sched::OpId id, int32_t plane, bool isLoad,
+                                uint32_t busy) {
   PlaneState &state = planes[plane];
   if (isLoad) {
     // The next tile's weights overwrite the plane only after every matmul
@@ -178,6 +182,12 @@ void ProblemBuilder::endPlaneOp(sched::OpId id, int32_t plane, bool isLoad) {
     state.loads.push_back(id);
   } else {
     problem.addDependence(*state.loaded, id, 0);
+    // A matmul that keeps the plane busy for several cycles (16- and
+    // 32-bit inputs) lets the next one issue only after them; the plane
+    // takes its matmuls in program order then.
+    if (busy > 1 && !state.matmuls.empty())
+      problem.addDependence(state.matmuls.back(), id, busy);
+    state.busy = busy;
     state.matmuls.push_back(id);
   }
 }
@@ -290,7 +300,7 @@ LogicalResult ProblemBuilder::add(Operation *op) {
             {resource(info->unit, info->capacity),
              resource("dispatch", chip.proto().dispatch().per_cycle())});
   if (plane)
-    endPlaneOp(id, plane->plane, plane->isLoad);
+    endPlaneOp(id, plane->plane, plane->isLoad, info->occupancy);
   // A write (MEM_WRITE, DMA_IN) stores its vector `latency` cycles after
   // it issues.
   if (std::optional<hisa::MemoryAccess> access = inst.getMemoryAccess())

@@ -22,8 +22,9 @@ PeakRates PeakRates::of(const chip::ChipSpec &chip) {
   PeakRates rates;
   rates.macs8 =
       uint64_t(c.matrix().planes()) * c.matrix().rows() * c.matrix().cols();
-  rates.macs16 = std::max<uint64_t>(1, rates.macs8 / 4);
-  rates.macs32 = rates.macs16;
+  // A plane multiplies wider inputs at the chip's slower rates.
+  rates.macs16 = std::max<uint64_t>(1, rates.macs8 / chip.matmulCycles(16));
+  rates.macs32 = std::max<uint64_t>(1, rates.macs8 / chip.matmulCycles(32));
   rates.installBytes = 2 * uint64_t(c.streams().per_direction()) * lanes;
   rates.sramBytes = uint64_t(c.memory().slices()) *
                     c.memory().banks_per_slice() *

@@ -51,10 +51,10 @@ struct PhysicalBound {
   std::string describe() const;
 };
 
-/// Published peak rates per cycle of `chip` (docs/performance.md):
-/// 8-bit MACs: planes x rows x cols; 16-bit floats a quarter of that
-/// (188 of 750 TOPS); 32-bit floats, which the published chip has no
-/// matrix path for, at the 16-bit rate (one pass: a bound, not a cost).
+/// Peak rates per cycle of `chip` (docs/performance.md): 8-bit MACs:
+/// planes x rows x cols; 16- and 32-bit MACs that divided by
+/// matrix.cycles_16bit and cycles_32bit (tsp-v1: 4, the published fp16
+/// rate, and 12, fp32 as three bf16 passes).
 /// Weight install: every stream of both directions carrying one byte per
 /// lane. SRAM: every bank's access moving one byte per lane. Vector: every
 /// ALU on every lane.

@@ -116,6 +116,8 @@ bool ChipSpec::validate(const std::string &source, std::string &error) {
   require(matrix.rows() == chip.lanes() && matrix.cols() == chip.lanes(),
           "matrix.rows/cols",
           "must both equal 'lanes' (a plane takes one vector per row)");
+  inRange(matrix.cycles_16bit(), 0, 64, "matrix.cycles_16bit");
+  inRange(matrix.cycles_32bit(), 0, 64, "matrix.cycles_32bit");
   inRange(chip.vector().alus(), 1, 1024, "vector.alus");
   const Latencies &lat = chip.latency();
   constexpr uint64_t kMaxLatency = 100000;

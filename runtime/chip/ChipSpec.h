@@ -82,6 +82,16 @@ public:
     return uint32_t((bytes + rate - 1) / rate);
   }
 
+  /// Cycles a plane is busy with one M_MATMUL whose inputs are `bits`
+  /// wide: 1 for 8-bit, matrix.cycles_16bit / cycles_32bit (at least 1)
+  /// for wider ones.
+  uint32_t matmulCycles(unsigned bits) const {
+    uint32_t cycles = bits <= 8    ? 1
+                      : bits <= 16 ? chip.matrix().cycles_16bit()
+                                   : chip.matrix().cycles_32bit();
+    return cycles == 0 ? 1 : cycles;
+  }
+
   /// FNV-1a 64 of the canonical binary form: the identity a .hetx records.
   uint64_t fingerprint() const { return fingerprintValue; }
 

@@ -102,6 +102,10 @@ private:
   };
   struct Plane {
     Issue issue;
+    /// The cycle the plane takes an instruction again after a matmul that
+    /// keeps it busy (matrix.cycles_16bit/32bit), and that matmul.
+    int64_t freeAt = -1;
+    uint32_t holder = 0;
     /// lanes x lanes, allocated when first used; all +0.0 at start. Only
     /// the rows listed in `rows` are kept in memory: the others are all
     /// +0.0, and M_MATMUL skips them.
@@ -180,6 +184,8 @@ private:
   [[gnu::cold, gnu::noinline]] bool failBank(const Op &op, uint32_t index,
                                              int64_t cycle, uint32_t bank,
                                              const Issue &use);
+  [[gnu::cold, gnu::noinline]] bool failPlaneBusy(const Op &op, uint32_t index,
+                                                  int64_t cycle);
   [[gnu::cold, gnu::noinline]] bool failPlane(const Op &op, uint32_t index,
                                               int64_t cycle);
   [[gnu::cold, gnu::noinline]] bool failDma(const Op &op, uint32_t index,
@@ -228,6 +234,8 @@ private:
   /// holds it until then.
   std::vector<std::pair<int64_t, uint32_t>> dmaBusy;
   uint32_t dmaCycles;
+  /// Cycles a plane is busy per M_MATMUL of 16-bit and of 32-bit inputs.
+  uint32_t matmulCycles16, matmulCycles32;
   std::vector<Issue> switchIssue;
   /// A vector on its way over a C2C link, or in its receive buffer.
   struct InFlight {

@@ -1,16 +1,17 @@
 // RUN: hetc-opt %s --split-input-file --hetc-set-chip=file=%S/../../../chips/test-chip.chip --hetc-htile-physical-bound | FileCheck %s
 
-// The test chip's peaks per cycle: 2 planes x 16 x 16 = 512 8-bit MACs,
-// 128 16- or 32-bit MACs; weight install 2 x 32 streams x 16 lanes = 1024
-// bytes; SRAM 8 slices x 2 banks x 16 lanes = 256 bytes; vector 4 ALUs x
-// 16 lanes = 64 lane operations.
+// The test chip's peaks per cycle: 2 planes x 16 x 16 = 512 MACs of every
+// width (its matrix.cycles_16bit and cycles_32bit are unset: one cycle);
+// weight install 2 x 32 streams x 16 lanes = 1024 bytes; SRAM 8 slices x
+// 2 banks x 16 lanes = 256 bytes; vector 4 ALUs x 16 lanes = 64 lane
+// operations. hetc-hisa-schedule-wide-matmul.mlir has slower wide rates.
 
-// An f32 matmul is bound by the matrix unit: 64 x 64 x 64 MACs at the
-// 16-bit rate (2048 cycles); 16384 weight bytes (16), 3 x 16384 SRAM bytes
-// (192), the relu on 4096 elements (64).
+// An f32 matmul is bound by the matrix unit: 64 x 64 x 64 MACs (512
+// cycles); 16384 weight bytes (16), 3 x 16384 SRAM bytes (192), the relu
+// on 4096 elements (64).
 // CHECK-LABEL: func.func @f32_matmul()
-// CHECK-SAME: hetc.physical_bound = 2048 : i64
-// CHECK-SAME: hetc.physical_bound_reason = "bound by matrix; matrix 2048, weight install 16, SRAM 192, vector 64 cycles"
+// CHECK-SAME: hetc.physical_bound = 512 : i64
+// CHECK-SAME: hetc.physical_bound_reason = "bound by matrix; matrix 512, weight install 16, SRAM 192, vector 64 cycles"
 func.func @f32_matmul() {
   %x = htile.input "x" : memref<64x64xf32>
   %w = htile.input "w" : memref<64x64xf32>
@@ -22,7 +23,7 @@ func.func @f32_matmul() {
 
 // -----
 
-// 8-bit weights multiply at the full rate: 262144 MACs in 512 cycles;
+// 8-bit weights, the same rate: 262144 MACs in 512 cycles;
 // 4096 weight bytes (4); 4096 + 4096 + 16384 SRAM bytes (96); no
 // activation, no vector work.
 // CHECK-LABEL: func.func @i8_matmul()

@@ -77,6 +77,10 @@ TEST(ChipSpecTest, EachInvalidFieldIsNamed) {
        [](chip::Chip &c) { c.mutable_matrix()->set_planes(0); }},
       {"matrix.rows/cols",
        [](chip::Chip &c) { c.mutable_matrix()->set_cols(8); }},
+      {"matrix.cycles_16bit",
+       [](chip::Chip &c) { c.mutable_matrix()->set_cycles_16bit(65); }},
+      {"matrix.cycles_32bit",
+       [](chip::Chip &c) { c.mutable_matrix()->set_cycles_32bit(1u << 31); }},
       {"vector.alus", [](chip::Chip &c) { c.mutable_vector()->set_alus(0); }},
       {"latency.mem_read",
        [](chip::Chip &c) { c.mutable_latency()->set_mem_read(0); }},
@@ -106,8 +110,7 @@ TEST(ChipSpecTest, EachInvalidFieldIsNamed) {
        [](chip::Chip &c) { c.mutable_floorplan(3)->set_count(2); }},
       // Upper bounds: a hostile file must not size the chip model's SRAM,
       // streams or floorplan without limit.
-      {"clock_mhz",
-       [](chip::Chip &c) { c.set_clock_mhz(1.0 / 0.0); }},
+      {"clock_mhz", [](chip::Chip &c) { c.set_clock_mhz(1.0 / 0.0); }},
       {"streams.per_direction",
        [](chip::Chip &c) { c.mutable_streams()->set_per_direction(1u << 30); }},
       {"streams.hop_cycles",
@@ -117,7 +120,9 @@ TEST(ChipSpecTest, EachInvalidFieldIsNamed) {
          c.mutable_memory()->set_slice_bytes(uint64_t(1) << 40);
        }},
       {"memory.banks_per_slice",
-       [](chip::Chip &c) { c.mutable_memory()->set_banks_per_slice(1u << 31); }},
+       [](chip::Chip &c) {
+         c.mutable_memory()->set_banks_per_slice(1u << 31);
+       }},
       {"vector.alus",
        [](chip::Chip &c) { c.mutable_vector()->set_alus(4000000000u); }},
       {"latency.matrix_mul",

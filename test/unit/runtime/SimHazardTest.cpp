@@ -256,6 +256,36 @@ TEST_F(SimHazardTest, PlaneDoubleIssue) {
                 "instruction per cycle");
 }
 
+TEST_F(SimHazardTest, PlaneBusyWithAWideMatmul) {
+  // With matrix.cycles_32bit 3, the f32 product keeps plane 0 busy for
+  // three cycles: a weight load one cycle after it is refused.
+  chip::ChipSpec slowF32 = testChipWith(
+      [](chip::Chip &c) { c.mutable_matrix()->set_cycles_32bit(3); });
+  TestProgram program = matmulProgram(slowF32);
+  ASSERT_EQ(simulateError(program, slowF32), "");
+  int multiply = -1;
+  for (int i = 0; i < program.artifact.instructions_size(); ++i)
+    if (program.artifact.instructions(i).opcode() == hetx::M_MATMUL)
+      multiply = i;
+  ASSERT_GE(multiply, 0);
+  uint64_t at = program.artifact.instructions(multiply).cycle();
+  extend(
+      program, [&](ProgramBuilder &b) { b.loadWeights(at + 1, 0, 0, west(0)); },
+      &slowF32);
+  int load = findInstruction(program.artifact, hetx::M_LOAD_WEIGHTS, at + 1);
+  multiply = findInstruction(program.artifact, hetx::M_MATMUL, at);
+  ASSERT_GE(load, 0);
+  EXPECT_EQ(simulateError(program, slowF32),
+            "hazard: plane busy at cycle " + std::to_string(at + 1) +
+                ": instruction #" + std::to_string(load) +
+                " M_LOAD_WEIGHTS on matrix plane 0 (node 'Extra'): matrix "
+                "plane 0 is busy until cycle " +
+                std::to_string(at + 3) + " with instruction #" +
+                std::to_string(multiply) +
+                " M_MATMUL: an M_MATMUL of f32 inputs takes 3 cycles "
+                "(matrix.cycles_32bit)");
+}
+
 TEST_F(SimHazardTest, SwitchDoubleIssue) {
   // Permute program: #0 read b at 2, #1 S_PERMUTE at 5, #2 read a at 5,
   // #3 S_PERMUTE at 7, #4 write at 12. A second permute of b on switch 0 at

@@ -30,7 +30,7 @@ struct IssueInfo {
   /// Instructions that resource accepts per cycle.
   uint32_t capacity = 1;
   /// Cycles one instruction keeps its unit busy (a DMA engine moving a
-  /// vector; 1 for the others).
+  /// vector, a plane multiplying 16- or 32-bit inputs; 1 for the others).
   uint32_t occupancy = 1;
 };
 

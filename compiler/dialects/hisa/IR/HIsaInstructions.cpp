@@ -201,7 +201,11 @@ LogicalResult MatMulOp::verifyOnChip(const chip::ChipSpec &chip) {
   return checkPlane(*this, getPlane(), chip);
 }
 std::optional<IssueInfo> MatMulOp::describe(const chip::ChipSpec &chip) {
-  return plane(getPlane(), chip.proto().latency().matrix_mul(), chip);
+  IssueInfo info = plane(getPlane(), chip.proto().latency().matrix_mul(), chip);
+  // Wider inputs keep the plane busy longer (matrix.cycles_16bit/32bit).
+  Type type = getDtype() ? *getDtype() : Type(Float32Type::get(getContext()));
+  info.occupancy = chip.matmulCycles(type.getIntOrFloatBitWidth());
+  return info;
 }
 std::optional<PlaneUse> MatMulOp::getPlaneUse() {
   return PlaneUse{int32_t(getPlane()), false};

@@ -382,7 +382,10 @@ def HIsa_MatMulOp : HIsa_Instruction<"matmul", ["verifyOnChip", "getPlaneUse"]> 
     Emits `out[j] = sum_i in[i] * W[i][j]` with the weights installed in
     `plane`. `dtype` (f32 when absent) is the input's type, which must be
     the type of the plane's weights (i8 and ui8 mix): f32, f16 and bf16
-    inputs give f32 results, i8 and ui8 inputs i32 results.
+    inputs give f32 results, i8 and ui8 inputs i32 results. An 8-bit
+    matmul keeps its plane busy for one cycle; a 16-bit one for the chip's
+    `matrix.cycles_16bit`, an f32 one for `matrix.cycles_32bit`: the plane
+    takes no other instruction until they have passed.
 
     ```mlir
     %1 = hisa.matmul %0 plane 1 at 9 on <west, 8>
