@@ -84,7 +84,8 @@ struct HTilePlanMemoryPass
             buffers[a].partners.push_back(other);
     });
 
-    placement::Geometry sram{spec.totalVectors(), spec.vectorsPerSlice()};
+    placement::Geometry sram{int64_t(spec.totalVectors()),
+                             int64_t(spec.vectorsPerSlice())};
     placement::Peak peak = placement::peakLive(buffers);
     int64_t vectorBytes = int64_t(spec.lanes()) * chip::kElementBytes;
     if (peak.size > sram.capacity)
