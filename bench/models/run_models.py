@@ -19,7 +19,7 @@ A model that does not fit in fp32 compiles with the narrower weights
 PRECISION gives it (hetc compile --precision), against the tolerance
 TOLERANCE states for that precision.
 Each hetc command runs with its address space limited to --memory-gib
-(default 16) and its time to --timeout. It prints one line per model, then
+(default 16; 0 for none) and its time to --timeout. It prints one line per model, then
 "N passed, M failed". --write-report writes the table to docs/models.md. A model that fails gives the first
 error line, so the page says why.
 """
@@ -59,8 +59,11 @@ def run_measured(cmd, timeout, memory_gib):
     """Runs `cmd` with its address space limited to `memory_gib`; returns
     (returncode, output, seconds, peak RSS in MiB)."""
     def limit():
-        size = int(memory_gib * (1 << 30))
-        resource.setrlimit(resource.RLIMIT_AS, (size, size))
+        # 0: no limit (AddressSanitizer reserves terabytes of shadow
+        # address space, which any useful limit refuses).
+        if memory_gib > 0:
+            size = int(memory_gib * (1 << 30))
+            resource.setrlimit(resource.RLIMIT_AS, (size, size))
 
     start = time.monotonic()
     with tempfile.TemporaryFile(mode="w+") as log:
@@ -257,7 +260,8 @@ def main():
     parser.add_argument("--only", default="")
     parser.add_argument("--timeout", type=int, default=1800, help="seconds per command")
     parser.add_argument("--memory-gib", type=float, default=16,
-                        help="address-space limit of each hetc command, GiB")
+                        help="address-space limit of each hetc command, GiB "
+                        "(0: none, as the sanitizer build needs)")
     parser.add_argument("--precision", default="", choices=["", "fp32", "fp16", "bf16"],
                         help="compile every model at this precision (default: fp32, "
                              "or the model's entry in PRECISION)")
