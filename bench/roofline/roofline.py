@@ -99,7 +99,6 @@ def layer(path, seq, past, hidden=1024, heads=16, ffn=4096):
     q = split_heads(node("MatMul", [h, const("wq", [hidden, hidden])]), seq)
     k = split_heads(node("MatMul", [h, const("wk", [hidden, hidden])]), seq)
     v = split_heads(node("MatMul", [h, const("wv", [hidden, hidden])]), seq)
-    total = seq
     inputs = [helper.make_tensor_value_info("x", TensorProto.FLOAT,
                                             [1, seq, hidden])]
     if past:
@@ -108,7 +107,6 @@ def layer(path, seq, past, hidden=1024, heads=16, ffn=4096):
                 name, TensorProto.FLOAT, [1, heads, past, hd]))
         k = node("Concat", ["past_k", k], {"axis": 2})
         v = node("Concat", ["past_v", v], {"axis": 2})
-        total = past + seq
     kt = node("Transpose", [k], {"perm": [0, 1, 3, 2]})
     scores = node("Mul", [node("MatMul", [q, kt]),
                           const("scale", [1], 1 / np.sqrt(hd))])
@@ -122,7 +120,6 @@ def layer(path, seq, past, hidden=1024, heads=16, ffn=4096):
     act = node("Relu", [up])
     down = node("MatMul", [act, const("w2", [ffn, hidden])])
     node("Add", [x1, down], name="y")
-    del total
     save(nodes, inputs,
          [helper.make_tensor_value_info("y", TensorProto.FLOAT,
                                         [1, seq, hidden])], inits, path)

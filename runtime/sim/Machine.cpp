@@ -29,9 +29,7 @@ Machine::Machine(const chip::ChipSpec &chip, const HazardText &text,
       planes(chip.proto().matrix().planes()),
       sliceIssue(chip.proto().memory().slices()),
       dmaBusy(chip.proto().dma().engines(), {-1, 0}),
-      dmaCycles(chip.dmaCyclesPerVector()),
-      matmulCycles16(chip.matmulCycles(16)),
-      matmulCycles32(chip.matmulCycles(32)), switchIssue(chip.switches()),
+      dmaCycles(chip.dmaCyclesPerVector()), switchIssue(chip.switches()),
       links(chip.proto().c2c().links()),
       linkCycles(chip.proto().c2c().links() ? chip.linkCyclesPerVector() : 0) {
   stats.slices.resize(sliceIssue.size());
@@ -121,17 +119,17 @@ bool Machine::failPlane(const Op &op, uint32_t index, int64_t cycle) {
 
 bool Machine::failPlaneBusy(const Op &op, uint32_t index, int64_t cycle) {
   const Plane &plane = planes[op.unit];
-  return fail(
-      "plane busy", cycle, index,
-      "matrix plane " + std::to_string(op.unit) + " is busy until cycle " +
-          std::to_string(plane.freeAt) + " with instruction " +
-          text.instruction(plane.holder) + ": an M_MATMUL of " +
-          io::typeName(ops[plane.holder].inType) + " inputs takes " +
-          std::to_string(plane.freeAt - ops[plane.holder].cycle) + " cycles (" +
-          (io::byteWidth(ops[plane.holder].inType) <= 2
-               ? "matrix.cycles_16bit"
-               : "matrix.cycles_32bit") +
-          ")");
+  return fail("plane busy", cycle, index,
+              "matrix plane " + std::to_string(op.unit) +
+                  " is busy until cycle " + std::to_string(plane.freeAt) +
+                  " with instruction " + text.instruction(plane.holder) +
+                  ": an M_MATMUL of " + io::typeName(ops[plane.holder].inType) +
+                  " inputs takes " + std::to_string(ops[plane.holder].busy) +
+                  " cycles (" +
+                  (io::byteWidth(ops[plane.holder].inType) <= 2
+                       ? "matrix.cycles_16bit"
+                       : "matrix.cycles_32bit") +
+                  ")");
 }
 
 bool Machine::failAlus(uint32_t index, int64_t cycle) {
@@ -230,16 +228,10 @@ inline bool Machine::claimUnit(const Step &step) {
       return failPlaneBusy(ops[index], index, cycle);
     countBusy(stats.planes[step.unit], plane.issue, cycle);
     plane.issue = Issue{cycle, 1, index};
-    if (step.kind == OpClass::MatMul) {
-      unsigned bytes = io::byteWidth(ops[index].inType);
-      uint32_t busy = bytes <= 1   ? 1
-                      : bytes <= 2 ? matmulCycles16
-                                   : matmulCycles32;
-      if (busy > 1) {
-        plane.freeAt = cycle + busy;
-        plane.holder = index;
-        stats.planes[step.unit].cycles += busy - 1;
-      }
+    if (uint32_t busy = ops[index].busy; busy > 1) {
+      plane.freeAt = cycle + busy;
+      plane.holder = index;
+      stats.planes[step.unit].cycles += busy - 1;
     }
     return true;
   }

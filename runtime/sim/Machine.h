@@ -234,8 +234,6 @@ private:
   /// holds it until then.
   std::vector<std::pair<int64_t, uint32_t>> dmaBusy;
   uint32_t dmaCycles;
-  /// Cycles a plane is busy per M_MATMUL of 16-bit and of 32-bit inputs.
-  uint32_t matmulCycles16, matmulCycles32;
   std::vector<Issue> switchIssue;
   /// A vector on its way over a C2C link, or in its receive buffer.
   struct InFlight {

@@ -675,6 +675,8 @@ bool decodeOne(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
     details = "field lane_map is set, but only S_PERMUTE takes one";
     return false;
   }
+  if (op.kind == OpClass::MatMul)
+    op.busy = chip.matmulCycles(8 * io::byteWidth(op.inType));
   if (op.kind == OpClass::LoadWeights && op.row >= chip.lanes()) {
     kind = "bad row";
     details = "weight row " + std::to_string(op.row) +

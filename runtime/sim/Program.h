@@ -64,6 +64,9 @@ struct Op {
   /// Floorplan position of the unit.
   uint32_t position = 0;
   uint32_t latency = 0;
+  /// Cycles the unit is busy with the instruction: M_MATMUL's
+  /// matrix.cycles_16bit/32bit for wide inputs, 1 otherwise.
+  uint32_t busy = 1;
   uint64_t address = 0;
   /// MEM and DMA ops: the SRAM word (a quarter of a row, `lanes` bytes)
   /// where the vector starts, `address * 4 + part * width`, and the bytes

@@ -203,8 +203,8 @@ LogicalResult MatMulOp::verifyOnChip(const chip::ChipSpec &chip) {
 std::optional<IssueInfo> MatMulOp::describe(const chip::ChipSpec &chip) {
   IssueInfo info = plane(getPlane(), chip.proto().latency().matrix_mul(), chip);
   // Wider inputs keep the plane busy longer (matrix.cycles_16bit/32bit).
-  Type type = getDtype() ? *getDtype() : Type(Float32Type::get(getContext()));
-  info.occupancy = chip.matmulCycles(type.getIntOrFloatBitWidth());
+  info.occupancy =
+      chip.matmulCycles(dtypeOf(getOperation()).getIntOrFloatBitWidth());
   return info;
 }
 std::optional<PlaneUse> MatMulOp::getPlaneUse() {
