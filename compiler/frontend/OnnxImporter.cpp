@@ -9,6 +9,7 @@
 #include "runtime/io/Tensor.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Verifier.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringSet.h"
@@ -84,6 +85,7 @@ private:
                        std::vector<std::string> &problems);
   /// Checks that a node's results are no larger than the chip can hold.
   LogicalResult checkResultSizes(NodeContext &ctx, ArrayRef<Value> results);
+  LogicalResult verifyNewOps(NodeContext &ctx, Block *block, Operation *last);
   bool readExternal(const onnx::TensorProto &tensor, std::string &bytes,
                     std::string &error);
   std::unique_ptr<llvm::MemoryBuffer>
@@ -366,6 +368,20 @@ LogicalResult Importer::checkResultSizes(NodeContext &ctx,
   return success();
 }
 
+/// Verifies the ops a node's rule created (those after `last` in
+/// `block`), so that a rule which trusted a shape or attribute of the file
+/// too far stops at its node instead of reaching a pass with an op that
+/// breaks its own invariants.
+LogicalResult Importer::verifyNewOps(NodeContext &ctx, Block *block,
+                                     Operation *last) {
+  auto it = last ? std::next(last->getIterator()) : block->begin();
+  for (Operation &op : llvm::make_range(it, block->end()))
+    if (failed(mlir::verify(&op, /*verifyRecursively=*/true)))
+      return ctx.error() << "its inputs do not fit the operator (see the "
+                            "error above)";
+  return success();
+}
+
 LogicalResult Importer::importNodes(
     const google::protobuf::RepeatedPtrField<onnx::NodeProto> &nodes) {
   // A node that fails is reported and its outputs marked, so that every
@@ -414,6 +430,8 @@ LogicalResult Importer::importNodes(
     // Trailing missing optional inputs do not count.
     while (!ctx.inputs.empty() && !ctx.inputs.back())
       ctx.inputs.pop_back();
+    Block *block = builder.getInsertionBlock();
+    Operation *last = block->empty() ? nullptr : &block->back();
     FailureOr<SmallVector<Value>> results =
         !control                     ? rule(ctx)
         : node.op_type() == "If"     ? importIf(ctx)
@@ -423,7 +441,8 @@ LogicalResult Importer::importNodes(
       markFailed();
       continue;
     }
-    if (failed(checkResultSizes(ctx, *results))) {
+    if (failed(checkResultSizes(ctx, *results)) ||
+        failed(verifyNewOps(ctx, block, last))) {
       markFailed();
       continue;
     }

@@ -377,6 +377,9 @@ Results importGatherElements(NodeContext &ctx) {
       normalizeAxis(ctx, ctx.intAttr("axis", 0), type.getRank());
   if (failed(axis))
     return failure();
+  if (tensorType(ctx.inputs[1]).getRank() != type.getRank())
+    return ctx.error() << "indices " << tensorType(ctx.inputs[1])
+                       << " must have the data's rank " << type.getRank();
   return SmallVector<Value>{ctx.create<hgraph::GatherElementsOp>(
       RankedTensorType::get(tensorType(ctx.inputs[1]).getShape(),
                             type.getElementType()),

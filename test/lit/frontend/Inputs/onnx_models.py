@@ -729,5 +729,13 @@ def hostile_conv_f16_splat_bias(path):
           [_t("y", [1, 4, 8, 8], TensorProto.FLOAT16)], [w, b], path)
 
 
+def hostile_gather_elements_rank(path):
+    """GatherElements whose indices have another rank than the data."""
+    idx = numpy_helper.from_array(np.array([0, 1], np.int64), "idx")
+    nodes = [helper.make_node("GatherElements", ["x", "idx"], ["y"], axis=1,
+                              name="pick")]
+    _save(nodes, [_t("x", [2, 2])], [_t("y", [2])], [idx], path)
+
+
 if __name__ == "__main__":
     globals()[sys.argv[1]](sys.argv[2])
