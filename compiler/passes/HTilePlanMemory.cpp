@@ -156,15 +156,16 @@ struct HTilePlanMemoryPass
     });
     InFlightDiagnostic diag =
         func.emitError("the program does not fit in SRAM: it needs ");
-    diag
-           << peak.size * vectorBytes << " bytes at its peak ("
-           << resident * vectorBytes
-           << " in weights, constants and inputs, the rest in intermediate "
-              "results), chip '"
-           << spec.name() << "' has " << capacity * vectorBytes
-           << " bytes; it would take " << chips
-           << " chips of this kind (placement over several chips is not "
-              "supported yet)";
+    diag << peak.size * vectorBytes << " bytes at its peak ("
+         << resident * vectorBytes
+         << " in weights, constants and inputs, the rest in intermediate "
+            "results), chip '"
+         << spec.name() << "' has " << capacity * vectorBytes
+         << " bytes; it would take " << chips
+         << " chips of this kind (placement over several chips is not "
+            "supported yet); narrower weights take fewer bytes "
+            "(hetc compile --precision fp16, bf16 or int8, "
+            "docs/precision.md)";
     diag.attachNote(at ? at->getLoc() : func.getLoc())
         << "the most data are live here";
     return diag;

@@ -32,7 +32,7 @@ struct PipelineOptions {
   /// (hetc-hisa-stage-io) instead of holding them in SRAM.
   bool hostIO = false;
   /// The element type of matrix-unit weights: "f32" (as the model has
-  /// them), "f16" or "bf16" (hetc-hgraph-narrow-weights).
+  /// them), "f16", "bf16" or "i8" (hetc-hgraph-narrow-weights).
   std::string weights = "f32";
 };
 

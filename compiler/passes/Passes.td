@@ -125,7 +125,7 @@ def HGraphFuseLinear : Pass<"hetc-hgraph-fuse-linear", "mlir::func::FuncOp"> {
 }
 
 def HGraphNarrowWeights : Pass<"hetc-hgraph-narrow-weights", "mlir::func::FuncOp"> {
-  let summary = "Stores the constant weights of matrix-unit layers in f16 or bf16";
+  let summary = "Stores the constant weights of matrix-unit layers in f16, bf16 or int8";
   let description = [{
     `hetc compile --precision fp16|bf16`. Every `hgraph.linear` whose weight
     is an f32 constant gets that weight rounded to `type` (to nearest, ties
@@ -144,10 +144,25 @@ def HGraphNarrowWeights : Pass<"hetc-hgraph-narrow-weights", "mlir::func::FuncOp
     %y = hgraph.linear %x16, %w16 activation(none)
         : (tensor<4x32xf16>, tensor<32x10xf16>) -> tensor<4x10xf32>
     ```
+
+    `type=i8` (`--precision int8`, weight-only) stores the weight as int8
+    with one f32 scale per output column, the column's largest magnitude
+    over 127 (rounded to nearest, ties to even), and rebuilds an f16
+    weight on the vector unit before the layer: cast, times the scales,
+    rounded to f16. A layer sharing the weight reuses the rebuilt one. A
+    weight that is not finite is refused, naming the node.
+
+    ```mlir
+    %q = hgraph.constant dense<...> : tensor<32x10xi8>
+    %s = hgraph.constant dense<...> : tensor<10xf32>
+    %q32 = hgraph.cast %q : tensor<32x10xi8> -> tensor<32x10xf32>
+    %w32 = hgraph.mul %q32, %s : (tensor<32x10xf32>, tensor<10xf32>) -> tensor<32x10xf32>
+    %w16 = hgraph.cast %w32 : tensor<32x10xf32> -> tensor<32x10xf16>
+    ```
   }];
   let options = [
     Option<"type", "type", "std::string", /*default=*/"\"f16\"",
-           "The weights' element type: f16 or bf16">,
+           "The weights' element type: f16, bf16 or i8">,
   ];
   let dependentDialects = ["::hetc::hgraph::HGraphDialect"];
 }

@@ -21,7 +21,7 @@ struct PipelineCLOptions
   Option<std::string> weights{
       *this, "weights",
       llvm::cl::desc("Element type of matrix-unit weights: f32 (as the "
-                     "model has them), f16 or bf16"),
+                     "model has them), f16, bf16 or i8"),
       llvm::cl::init("f32")};
   hetc::PipelineOptions get() const { return {chip, hostIO, weights}; }
 };

@@ -308,6 +308,7 @@ int compileCommand(const CompileOptions &options) {
   PipelineOptions pipeline{/*chip=*/"", options.hostIO,
                            options.precision == "fp16"   ? "f16"
                            : options.precision == "bf16" ? "bf16"
+                           : options.precision == "int8" ? "i8"
                                                          : "f32"};
   auto run = [&](StringRef stage, auto build) {
     PassManager pm(&context);

@@ -86,10 +86,12 @@ int main(int argc, char **argv) {
       ->add_option("--precision", compile.precision,
                    "Element type of the weights of matrix-unit layers "
                    "(linear and matmul by a constant): fp32 as the model "
-                   "has them, or fp16/bf16, which halves their SRAM; "
-                   "products accumulate in fp32 and activations stay fp32 "
+                   "has them; fp16/bf16, which halves their SRAM; or "
+                   "int8 (weight-only, a scale per output column, "
+                   "multiplied as fp16), which quarters it; products "
+                   "accumulate in fp32 and activations stay fp32 "
                    "(docs/precision.md)")
-      ->check(CLI::IsMember({"fp32", "fp16", "bf16"}))
+      ->check(CLI::IsMember({"fp32", "fp16", "bf16", "int8"}))
       ->capture_default_str();
   compileApp->add_flag("--kernels", compile.allKernels,
                        "List every kernel's cycles in the summary");

@@ -1,8 +1,8 @@
 // RUN: hetc-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(func.func(hetc-hgraph-narrow-weights))'
 // RUN: not hetc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(hetc-hgraph-narrow-weights{type=f8}))' 2>&1 | FileCheck %s --check-prefix=TYPE
 
-// Tests that the type is f16 or bf16.
-// TYPE: hetc-hgraph-narrow-weights: type 'f8' is not f16 or bf16
+// Tests that the type is f16, bf16 or i8.
+// TYPE: hetc-hgraph-narrow-weights: type 'f8' is not f16, bf16 or i8
 
 // Tests that a weight beyond f16's range (65504) is an error, not an
 // infinity.

@@ -1,5 +1,7 @@
 // RUN: hetc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(hetc-hgraph-narrow-weights))' | FileCheck %s
 // RUN: hetc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(hetc-hgraph-narrow-weights{type=bf16}))' | FileCheck %s --check-prefix=BF16
+// RUN: hetc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(hetc-hgraph-narrow-weights{type=i8}))' | FileCheck %s --check-prefix=I8
+// RUN: hetc-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(hetc-hgraph-narrow-weights{type=i8}))' | FileCheck %s --check-prefix=I8-GONE
 // The pipelines take the weight type too: the whole compilation narrows.
 // RUN: hetc-opt %s --split-input-file --hetc-hgraph-pipeline=weights=bf16 | FileCheck %s --check-prefix=BF16
 // RUN: hetc-opt %s --split-input-file --hetc-compile-pipeline='chip=%chips/test-chip.chip weights=f16' --mlir-print-ir-after=hetc-hgraph-narrow-weights -o /dev/null 2>&1 | FileCheck %s --check-prefix=COMPILE
@@ -38,4 +40,30 @@ func.func @shared(%x: tensor<1x2xf32>, %v: tensor<2x2xf32>) -> (tensor<1x2xf32>,
   %b = hgraph.linear %a, %w activation(none) : (tensor<1x2xf32>, tensor<2x2xf32>) -> tensor<1x2xf32>
   %c = hgraph.linear %x, %v activation(none) : (tensor<1x2xf32>, tensor<2x2xf32>) -> tensor<1x2xf32>
   return %a, %b, %c : tensor<1x2xf32>, tensor<1x2xf32>, tensor<1x2xf32>
+}
+
+// -----
+
+// Tests int8 weights with a scale per output column: column 0's largest
+// magnitude, 2.54, maps to 127 (scale 0.02, so 1.0 is 50 and -2.54 is
+// -127); column 1 of zeros keeps scale 1; the f16 weight is rebuilt
+// before the layer (cast, times the scales, cast), once for two layers.
+// I8-LABEL: func.func @int8
+// I8-DAG: %[[Q:.*]] = hgraph.constant dense<{{\[}}[50, 0], [-127, 0]]> : tensor<2x2xi8>
+// I8-DAG: %[[S:.*]] = hgraph.constant dense<[2.000000e-02, 1.000000e+00]> : tensor<2xf32>
+// I8: %[[W32:.*]] = hgraph.cast %[[Q]] : tensor<2x2xi8> -> tensor<2x2xf32>
+// I8: %[[SCALED:.*]] = hgraph.mul %[[W32]], %[[S]] : (tensor<2x2xf32>, tensor<2xf32>) -> tensor<2x2xf32>
+// I8: %[[W16:.*]] = hgraph.cast %[[SCALED]] : tensor<2x2xf32> -> tensor<2x2xf16>
+// I8: %[[X:.*]] = hgraph.cast %arg0 : tensor<1x2xf32> -> tensor<1x2xf16>
+// I8: %[[A:.*]] = hgraph.linear %[[X]], %[[W16]] activation(none) : (tensor<1x2xf16>, tensor<2x2xf16>) -> tensor<1x2xf32>
+// I8: %[[A16:.*]] = hgraph.cast %[[A]] : tensor<1x2xf32> -> tensor<1x2xf16>
+// I8: hgraph.linear %[[A16]], %[[W16]] activation(none) : (tensor<1x2xf16>, tensor<2x2xf16>) -> tensor<1x2xf32>
+// I8: return
+// The f32 original is gone.
+// I8-GONE-NOT: -2.54
+func.func @int8(%x: tensor<1x2xf32>) -> tensor<1x2xf32> {
+  %w = hgraph.constant dense<[[1.0, 0.0], [-2.54, 0.0]]> : tensor<2x2xf32>
+  %a = hgraph.linear %x, %w activation(none) : (tensor<1x2xf32>, tensor<2x2xf32>) -> tensor<1x2xf32>
+  %b = hgraph.linear %a, %w activation(none) : (tensor<1x2xf32>, tensor<2x2xf32>) -> tensor<1x2xf32>
+  return %b : tensor<1x2xf32>
 }

@@ -32,7 +32,7 @@ func.func @main() {
 // Tests that a program that does not fit reports the bytes it needs at its
 // peak, the share of inputs and constants, the chip's bytes, the number of
 // chips it would take, and where the peak is.
-// expected-error @+1 {{the program does not fit in SRAM: it needs 3072 bytes at its peak (1024 in weights, constants and inputs, the rest in intermediate results), chip 'tiny-sram' has 2048 bytes; it would take 2 chips of this kind (placement over several chips is not supported yet)}}
+// expected-error @+1 {{the program does not fit in SRAM: it needs 3072 bytes at its peak (1024 in weights, constants and inputs, the rest in intermediate results), chip 'tiny-sram' has 2048 bytes; it would take 2 chips of this kind (placement over several chips is not supported yet); narrower weights take fewer bytes (hetc compile --precision fp16, bf16 or int8, docs/precision.md)}}
 func.func @main() {
   %x = htile.input "x" : memref<16x16xf32>
   %a = htile.alloc : memref<16x16xf32>
