@@ -516,8 +516,16 @@ Results importPad(NodeContext &ctx) {
   if (value && tensorType(value).getRank() != 0)
     value = reshapeTo(ctx, value, {});
   SmallVector<int64_t> shape;
-  for (int64_t d = 0; d < rank; ++d)
-    shape.push_back(type.getDimSize(d) + pads[d] + pads[d + rank]);
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t size;
+    if (llvm::AddOverflow(type.getDimSize(d), pads[d], size) ||
+        llvm::AddOverflow(size, pads[d + rank], size) || size < 0)
+      return ctx.error() << "pads " << pads[d] << " and " << pads[d + rank]
+                         << " make dimension " << d << " of size "
+                         << type.getDimSize(d)
+                         << " negative or longer than 2^63";
+    shape.push_back(size);
+  }
   return SmallVector<Value>{ctx.create<hgraph::PadOp>(
       RankedTensorType::get(shape, type.getElementType()), ctx.inputs[0],
       value, ctx.builder.getDenseI64ArrayAttr(pads),

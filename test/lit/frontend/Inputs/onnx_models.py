@@ -737,5 +737,12 @@ def hostile_gather_elements_rank(path):
     _save(nodes, [_t("x", [2, 2])], [_t("y", [2])], [idx], path)
 
 
+def hostile_pad_overflow(path):
+    """Pads that add past 2^63."""
+    pads = numpy_helper.from_array(np.array([0, 1 << 62, 0, 1 << 62], np.int64), "pads")
+    nodes = [helper.make_node("Pad", ["x", "pads"], ["y"], name="pad")]
+    _save(nodes, [_t("x", [1, 4])], [_t("y", [1, 4])], [pads], path)
+
+
 if __name__ == "__main__":
     globals()[sys.argv[1]](sys.argv[2])
