@@ -86,7 +86,7 @@ struct FuseLinear : OpRewritePattern<MatMulOp> {
                                RankedTensorType::get({n}, elementType), bias);
     Value result = LinearOp::create(
         rewriter, loc, RankedTensorType::get({rows, n}, elementType), input,
-        op.getRhs(), bias,
+        op.getRhs(), bias, /*scale=*/Value(),
         ActivationAttr::get(rewriter.getContext(), activation));
     if (result.getType() != tail.getType())
       result = ReshapeOp::create(rewriter, loc, tail.getType(), result);

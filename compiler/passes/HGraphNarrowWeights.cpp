@@ -1,11 +1,11 @@
 //===- HGraphNarrowWeights.cpp - Matrix-unit weights in f16, bf16 or i8 ===//
 //
 // f16 and bf16 round each constant weight to the type. i8 stores it as
-// int8 with one scale per output column (symmetric: the column's largest
-// magnitude maps to 127) and rebuilds an f16 weight on the vector unit
-// where a layer reads it: cast to f32, times the column's scale, rounded
-// to f16. The matrix unit then multiplies f16 as with --precision fp16;
-// the weight takes a quarter of its f32 bytes while it is not in use.
+// int8 with one f32 scale per output column (symmetric: the column's
+// largest magnitude maps to 127); the layer takes the int8 weight and the
+// scales (hgraph.linear's `scale`), converts each weight row to f16 on its
+// way to the matrix unit and scales the sums. SRAM holds a quarter of the
+// f32 bytes, and nothing else.
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,12 +43,21 @@ struct HGraphNarrowWeightsPass
     }
     // A weight shared by several layers is rounded once.
     DenseMap<Value, Value> narrowed;
+    DenseMap<Value, std::pair<Value, Value>> quantized;
     WalkResult result = getOperation().walk([&](hgraph::LinearOp op) {
-      FailureOr<Value> weight = int8 ? quantizeWeight(op, narrowed)
-                                     : narrowWeight(op, narrow, narrowed);
+      Value scale;
+      FailureOr<Value> weight = Value();
+      if (int8) {
+        FailureOr<std::pair<Value, Value>> q = quantizeWeight(op, quantized);
+        if (failed(q))
+          return WalkResult::interrupt();
+        std::tie(weight, scale) = *q;
+      } else {
+        weight = narrowWeight(op, narrow, narrowed);
+      }
       if (failed(weight))
         return WalkResult::interrupt();
-      if (!*weight)
+      if (!*weight || op.getScale())
         return WalkResult::advance();
       OpBuilder builder(op);
       auto inputType = cast<RankedTensorType>(op.getInput().getType());
@@ -57,12 +66,19 @@ struct HGraphNarrowWeightsPass
           /*no_saturate=*/false, /*round_mode=*/StringAttr());
       op.getInputMutable().assign(input);
       op.getWeightMutable().assign(*weight);
+      if (scale)
+        op.getScaleMutable().assign(scale);
       return WalkResult::advance();
     });
     if (result.wasInterrupted())
       return signalPassFailure();
     // The f32 originals no layer reads any more would still take SRAM.
-    for (auto [original, rounded] : narrowed)
+    SmallVector<Value> originals;
+    for (auto &entry : narrowed)
+      originals.push_back(entry.first);
+    for (auto &entry : quantized)
+      originals.push_back(entry.first);
+    for (Value original : originals)
       if (original.use_empty())
         original.getDefiningOp()->erase();
   }
@@ -79,17 +95,17 @@ struct HGraphNarrowWeightsPass
     return dense;
   }
 
-  /// `op`'s weight as int8 with per-column scales, rebuilt in f16 before
-  /// `op` (before the first layer that reads it, when layers share it):
-  /// null when it is not an f32 constant, failure when it is not finite.
-  FailureOr<Value> quantizeWeight(hgraph::LinearOp op,
-                                  DenseMap<Value, Value> &narrowed) {
+  /// `op`'s weight as int8 with per-column scales: null values when it is
+  /// not an f32 constant, failure when it is not finite or beyond f16.
+  FailureOr<std::pair<Value, Value>>
+  quantizeWeight(hgraph::LinearOp op,
+                 DenseMap<Value, std::pair<Value, Value>> &quantized) {
     Value weight = op.getWeight();
     DenseElementsAttr dense = constantWeight(op);
     if (!dense)
-      return Value();
-    if (Value done = narrowed.lookup(weight))
-      return done;
+      return std::pair<Value, Value>();
+    if (auto it = quantized.find(weight); it != quantized.end())
+      return it->second;
     auto type = cast<RankedTensorType>(dense.getType());
     int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
     SmallVector<float> values(dense.getValues<float>());
@@ -105,8 +121,8 @@ struct HGraphNarrowWeightsPass
                               "--precision fp32");
         scales[n] = std::max(scales[n], std::fabs(v));
       }
-    // The rebuilt weight is f16; a column whose largest magnitude rounds
-    // past f16's range would hold infinities there.
+    // The scaled sums are f32, but a weight beyond f16's range marks a
+    // layer whose f16 input would overflow as well; refuse it as fp16 does.
     Type half = Float16Type::get(op.getContext());
     for (float largest : scales) {
       APFloat rounded(largest);
@@ -116,38 +132,29 @@ struct HGraphNarrowWeightsPass
       if (rounded.isInfinity())
         return op.emitError("a weight of this layer is beyond the range of ")
                << half
-               << ", in which the matrix unit multiplies int8 weights; "
-                  "compile it at --precision fp32";
+               << ", in which the matrix unit multiplies; compile it "
+                  "at --precision fp32";
     }
     for (float &scale : scales)
       scale = scale == 0.0f ? 1.0f : scale / 127.0f;
-    SmallVector<int8_t> quantized(values.size());
+    SmallVector<int8_t> q(values.size());
     for (int64_t k = 0; k < rows; ++k)
       for (int64_t n = 0; n < cols; ++n) {
-        float q = std::nearbyint(values[k * cols + n] / scales[n]);
-        quantized[k * cols + n] = int8_t(std::clamp(q, -127.0f, 127.0f));
+        float v = std::nearbyint(values[k * cols + n] / scales[n]);
+        q[k * cols + n] = int8_t(std::clamp(v, -127.0f, 127.0f));
       }
-    MLIRContext *context = op.getContext();
-    OpBuilder builder(op);
+    OpBuilder builder(weight.getDefiningOp());
     Location loc = weight.getLoc();
-    auto i8Type = type.clone(IntegerType::get(context, 8));
-    Value q = hgraph::ConstantOp::create(
+    Value qValue = hgraph::ConstantOp::create(
         builder, loc,
-        DenseElementsAttr::get(i8Type, ArrayRef<int8_t>(quantized)));
-    Value s = hgraph::ConstantOp::create(
+        DenseElementsAttr::get(type.clone(builder.getI8Type()),
+                               ArrayRef<int8_t>(q)));
+    Value sValue = hgraph::ConstantOp::create(
         builder, loc,
         DenseElementsAttr::get(
             RankedTensorType::get({cols}, builder.getF32Type()),
             ArrayRef<float>(scales)));
-    Value wide = hgraph::CastOp::create(builder, loc, type, q,
-                                        /*no_saturate=*/false,
-                                        /*round_mode=*/StringAttr());
-    Value scaled = hgraph::MulOp::create(builder, loc, type, wide, s);
-    Value result = hgraph::CastOp::create(
-        builder, loc, type.clone(Float16Type::get(context)), scaled,
-        /*no_saturate=*/false, /*round_mode=*/StringAttr());
-    narrowed[weight] = result;
-    return result;
+    return quantized[weight] = {qValue, sValue};
   }
 
   /// `op`'s weight rounded to `narrow`: null when it is not an f32

@@ -50,13 +50,22 @@ KernelWork matmulWork(htile::MatMulOp op) {
   auto weight = cast<MemRefType>(op.getWeight().getType());
   uint64_t macs = uint64_t(input.getDimSize(0)) * input.getDimSize(1) *
                   weight.getDimSize(1);
-  // The planes multiply at the width of the weights they hold.
-  unsigned width = weight.getElementTypeBitWidth();
+  // The planes multiply at the width of the weights they hold: an i8
+  // weight of a float matmul is converted to the input's type (one vector
+  // lane-op per weight) and installed at that width, and its sums are
+  // scaled (one per output element).
+  unsigned width =
+      std::max(input.getElementTypeBitWidth(), weight.getElementTypeBitWidth());
   (width <= 8 ? work.macs8 : width <= 16 ? work.macs16 : work.macs32) = macs;
-  work.installBytes = bytes(op.getWeight());
+  uint64_t weights = elements(op.getWeight());
+  work.installBytes = weights * ((width + 7) / 8);
   work.sramBytes = operandBytes(op);
+  if (width != weight.getElementTypeBitWidth())
+    work.vectorLaneOps += weights;
+  if (op.getScale())
+    work.vectorLaneOps += elements(op.getOutput());
   if (op.getActivation() != htile::Activation::none)
-    work.vectorLaneOps = elements(op.getOutput());
+    work.vectorLaneOps += elements(op.getOutput());
   return work;
 }
 

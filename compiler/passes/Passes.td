@@ -147,17 +147,18 @@ def HGraphNarrowWeights : Pass<"hetc-hgraph-narrow-weights", "mlir::func::FuncOp
 
     `type=i8` (`--precision int8`, weight-only) stores the weight as int8
     with one f32 scale per output column, the column's largest magnitude
-    over 127 (rounded to nearest, ties to even), and rebuilds an f16
-    weight on the vector unit before the layer: cast, times the scales,
-    rounded to f16. A layer sharing the weight reuses the rebuilt one. A
-    weight that is not finite is refused, naming the node.
+    over 127 (rounded to nearest, ties to even), and gives both to the
+    layer (`hgraph.linear`'s `scale`); its input is cast to f16. The
+    matrix unit multiplies f16: each int8 weight row is converted on its
+    way to the plane (exact) and the sums are scaled before the bias.
+    A weight that is not finite is refused, naming the node.
 
     ```mlir
     %q = hgraph.constant dense<...> : tensor<32x10xi8>
     %s = hgraph.constant dense<...> : tensor<10xf32>
-    %q32 = hgraph.cast %q : tensor<32x10xi8> -> tensor<32x10xf32>
-    %w32 = hgraph.mul %q32, %s : (tensor<32x10xf32>, tensor<10xf32>) -> tensor<32x10xf32>
-    %w16 = hgraph.cast %w32 : tensor<32x10xf32> -> tensor<32x10xf16>
+    %x16 = hgraph.cast %x : tensor<4x32xf32> -> tensor<4x32xf16>
+    %y = hgraph.linear %x16, %q scale(%s : tensor<10xf32>) activation(none)
+        : (tensor<4x32xf16>, tensor<32x10xi8>) -> tensor<4x10xf32>
     ```
   }];
   let options = [

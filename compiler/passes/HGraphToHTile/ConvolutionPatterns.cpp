@@ -270,7 +270,7 @@ LogicalResult lowerConv(hgraph::ConvOp op, const KernelBuilder &kernels) {
                    gather::convColumns(in, w, out, n, g * cg, cg));
       Value piece = kernels.alloc(MemRefType::get({mg, positions}, f32), loc);
       htile::MatMulOp::create(kernels.builder, loc, groupWeights[g], columns,
-                              Value(), piece, htile::Activation::none,
+                              Value(), Value(), piece, htile::Activation::none,
                               kernels.matmulTile());
       pieces.push_back(piece);
     }

@@ -16,8 +16,11 @@ using namespace hetc::tiling;
 namespace {
 
 LogicalResult lowerLinear(hgraph::LinearOp op, const KernelBuilder &kernels) {
+  // An i8 weight with column scales is converted to the input's type on
+  // its way to the plane (the verifier has checked the pairing).
+  bool scaledInt8 = op.getScale() && elementOf(op.getWeight()).isInteger(8);
   if (!hisa::isFloatLane(laneOf(op.getInput())) ||
-      laneOf(op.getWeight()) != laneOf(op.getInput()))
+      (laneOf(op.getWeight()) != laneOf(op.getInput()) && !scaledInt8))
     return op.emitError("matmul of ")
            << elementOf(op.getInput()) << " by " << elementOf(op.getWeight())
            << " is not supported on the chip; the matrix unit multiplies "
@@ -27,6 +30,7 @@ LogicalResult lowerLinear(hgraph::LinearOp op, const KernelBuilder &kernels) {
   Value input = kernels.buffer(op.getInput());
   Value weight = kernels.buffer(op.getWeight());
   Value bias = op.getBias() ? kernels.buffer(op.getBias()) : Value();
+  Value scale = op.getScale() ? kernels.buffer(op.getScale()) : Value();
   auto resultType = cast<ShapedType>(op.getResult().getType());
   // Partial sums over K tiles pass through the output buffer in f32, the
   // plane's accumulator type; an f16 or bf16 output, which SRAM holds at
@@ -41,7 +45,7 @@ LogicalResult lowerLinear(hgraph::LinearOp op, const KernelBuilder &kernels) {
                   : kernels.alloc(op.getResult());
   // One input row per step; the weight tile fills one plane.
   htile::MatMulOp::create(
-      kernels.builder, op.getLoc(), input, weight, bias, out,
+      kernels.builder, op.getLoc(), input, weight, bias, scale, out,
       static_cast<htile::Activation>(op.getActivation()), kernels.matmulTile());
   if (narrow)
     out = kernels.castKernel(op.getLoc(), out, resultType.getElementType());

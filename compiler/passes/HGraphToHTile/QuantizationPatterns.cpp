@@ -184,7 +184,7 @@ LogicalResult lowerMatMulInteger(hgraph::MatMulIntegerOp op,
   auto tile = kernels.matmulTile();
   auto matmul = [&](Value a, Value b, ArrayRef<int64_t> shape) {
     Value out = kernels.alloc(MemRefType::get(shape, i32), loc);
-    htile::MatMulOp::create(kernels.builder, loc, a, b, Value(), out,
+    htile::MatMulOp::create(kernels.builder, loc, a, b, Value(), Value(), out,
                             htile::Activation::none, tile);
     return out;
   };

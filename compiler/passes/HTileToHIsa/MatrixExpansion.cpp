@@ -35,9 +35,11 @@ LogicalResult MatrixExpander::expandMatMul(htile::MatMulOp op) {
   Location loc = op.getLoc();
   Tensor x = tensor(op.getInput()), w = tensor(op.getWeight()),
          out = tensor(op.getOutput());
-  std::optional<Tensor> bias;
+  std::optional<Tensor> bias, scale;
   if (op.getBias())
     bias = tensor(op.getBias());
+  if (op.getScale())
+    scale = tensor(op.getScale());
   int64_t k = x.layout.cols, kTiles = x.layout.vectorsPerRow;
   // Products of f16 and bf16 inputs accumulate in f32 and of i8 and ui8 in
   // i32 on the plane; partial sums over K tiles stay in that type in the
@@ -47,6 +49,9 @@ LogicalResult MatrixExpander::expandMatMul(htile::MatMulOp op) {
   // converts the result to the output's type.
   Type type = elementOf(op.getInput()), outType = elementOf(op.getOutput());
   Type weightType = elementOf(op.getWeight());
+  // An i8 weight of a float matmul is converted to the input's type on
+  // its way to the plane (exact: f16 and bf16 hold every int8 value).
+  bool convertWeights = weightType != type && hisa::isFloatLane(type);
   Type acc = hisa::isFloatLane(type) ? f32() : Type(b.getI32Type());
   std::optional<hisa::VUnaryKind> activation;
   switch (op.getActivation()) {
@@ -70,11 +75,14 @@ LogicalResult MatrixExpander::expandMatMul(htile::MatMulOp op) {
       // Install the k x n weight tile, one row per instruction. Rows past
       // K keep older weights; they meet zero padding lanes of the input.
       int64_t kRows = std::min<int64_t>(lanes, k - jk * lanes);
-      for (int64_t i = 0; i < kRows; ++i)
+      for (int64_t i = 0; i < kRows; ++i) {
+        Value row = read(loc, w.at(jk * lanes + i, jn), weightType);
+        if (convertWeights)
+          row = convert(loc, row, weightType, type, nLanes);
         hisa::LoadWeightsOp::create(
-            b, loc, read(loc, w.at(jk * lanes + i, jn), weightType), plane,
-            hisa::WeightSlot::row, int32_t(i), dtype(weightType),
-            IntegerAttr());
+            b, loc, row, plane, hisa::WeightSlot::row, int32_t(i),
+            dtype(convertWeights ? type : weightType), IntegerAttr());
+      }
       bool last = jk == kTiles - 1;
       for (int64_t r = 0; r < x.layout.rows; ++r) {
         Value sum = hisa::MatMulOp::create(
@@ -84,6 +92,9 @@ LogicalResult MatrixExpander::expandMatMul(htile::MatMulOp op) {
         if (jk > 0)
           sum = binary(loc, hisa::VBinaryKind::add, sum,
                        read(loc, out.at(r, jn), acc), nLanes, acc);
+        if (last && scale)
+          sum = binary(loc, hisa::VBinaryKind::mul, sum,
+                       read(loc, scale->at(0, jn), f32()), nLanes, acc);
         if (last && bias) {
           Type biasType = elementOf(op.getBias());
           Value row = read(loc, bias->at(0, jn), biasType);

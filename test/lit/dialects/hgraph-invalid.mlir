@@ -69,3 +69,21 @@ func.func @bad_bias(%a: tensor<4x8xf32>, %w: tensor<8x3xf32>, %b: tensor<4xf32>)
   %0 = hgraph.linear %a, %w, %b activation(none) : (tensor<4x8xf32>, tensor<8x3xf32>, tensor<4xf32>) -> tensor<4x3xf32>
   return %0 : tensor<4x3xf32>
 }
+
+// -----
+
+// Tests that linear checks its scale: f32, one per output column.
+func.func @bad_scale(%a: tensor<4x8xf16>, %w: tensor<8x3xi8>, %s: tensor<4xf32>) -> tensor<4x3xf32> {
+  // expected-error @+1 {{scale must be f32 of shape [3] or [1, 3], not 'tensor<4xf32>'}}
+  %0 = hgraph.linear %a, %w scale(%s : tensor<4xf32>) activation(none) : (tensor<4x8xf16>, tensor<8x3xi8>) -> tensor<4x3xf32>
+  return %0 : tensor<4x3xf32>
+}
+
+// -----
+
+// Tests that an i8 weight needs a scale and an f16 or bf16 input.
+func.func @int8_weight_without_scale(%a: tensor<4x8xf16>, %w: tensor<8x3xi8>) -> tensor<4x3xf32> {
+  // expected-error @+1 {{an i8 weight needs a scale and an f16 or bf16 input, to which its rows are converted}}
+  %0 = hgraph.linear %a, %w activation(none) : (tensor<4x8xf16>, tensor<8x3xi8>) -> tensor<4x3xf32>
+  return %0 : tensor<4x3xf32>
+}

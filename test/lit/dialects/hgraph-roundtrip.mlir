@@ -35,5 +35,9 @@ func.func @ops(%x: tensor<4x8xf32> {hgraph.name = "x"}, %b: tensor<8xf32>) -> te
   %12 = hgraph.linear %x, %w, %c activation(relu) : (tensor<4x8xf32>, tensor<8x3xf32>, tensor<3xf32>) -> tensor<4x3xf32>
   // CHECK: hgraph.linear %{{.*}}, %{{.*}} activation(none)
   %13 = hgraph.linear %x, %w activation(none) : (tensor<4x8xf32>, tensor<8x3xf32>) -> tensor<4x3xf32>
+  // CHECK: hgraph.linear %{{.*}}, %{{.*}}, %{{.*}} scale(%{{.*}} : tensor<3xf32>) activation(none) : (tensor<4x8xf16>, tensor<8x3xi8>, tensor<3xf32>) -> tensor<4x3xf32>
+  %x16 = hgraph.cast %x : tensor<4x8xf32> -> tensor<4x8xf16>
+  %q = hgraph.constant dense<3> : tensor<8x3xi8>
+  %14 = hgraph.linear %x16, %q, %c scale(%c : tensor<3xf32>) activation(none) : (tensor<4x8xf16>, tensor<8x3xi8>, tensor<3xf32>) -> tensor<4x3xf32>
   return %13 : tensor<4x3xf32>
 }

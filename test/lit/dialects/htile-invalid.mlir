@@ -44,6 +44,33 @@ func.func @narrow_partial_sums() {
 
 // -----
 
+// Tests that a matmul's scale is one f32 row of the output.
+func.func @bad_scale() {
+  %x = htile.alloc : memref<4x8xf16>
+  %w = htile.alloc : memref<8x3xi8>
+  %s = htile.alloc : memref<3xf16>
+  %y = htile.alloc : memref<4x3xf32>
+  // expected-error @+1 {{scale must be one f32 row of 3 elements}}
+  htile.matmul ins(%x, %w) scale(%s : memref<3xf16>) outs(%y) activation(none) : memref<4x8xf16>, memref<8x3xi8>, memref<4x3xf32>
+  return
+}
+
+// -----
+
+// Tests that an i8 weight of a float matmul needs a scale and an f16 or
+// bf16 input.
+func.func @int8_weight_f32_input() {
+  %x = htile.alloc : memref<4x8xf32>
+  %w = htile.alloc : memref<8x3xi8>
+  %s = htile.alloc : memref<3xf32>
+  %y = htile.alloc : memref<4x3xf32>
+  // expected-error @+1 {{an i8 weight of a float matmul needs a scale and an f16 or bf16 input, to which its rows are converted}}
+  htile.matmul ins(%x, %w) scale(%s : memref<3xf32>) outs(%y) activation(none) : memref<4x8xf32>, memref<8x3xi8>, memref<4x3xf32>
+  return
+}
+
+// -----
+
 // Tests that matmul tiles have three positive sizes.
 func.func @bad_tile() {
   %x = htile.alloc : memref<4x8xf32>

@@ -12,6 +12,10 @@ func.func @main() {
   %y = htile.alloc : memref<4x10xf32>
   // CHECK: htile.matmul ins(%{{.*}}, %{{.*}}) bias(%{{.*}} : memref<10xf32>) outs(%{{.*}}) activation(relu) {tile = array<i64: 1, 16, 16>} : memref<4x32xf32>, memref<32x10xf32>, memref<4x10xf32>
   htile.matmul ins(%x, %w) bias(%b : memref<10xf32>) outs(%y) activation(relu) {tile = array<i64: 1, 16, 16>} : memref<4x32xf32>, memref<32x10xf32>, memref<4x10xf32>
+  // CHECK: htile.matmul ins(%{{.*}}, %{{.*}}) bias(%{{.*}} : memref<10xf32>) scale(%{{.*}} : memref<10xf32>) outs(%{{.*}}) activation(none) : memref<4x32xf16>, memref<32x10xi8>, memref<4x10xf32>
+  %x16 = htile.alloc : memref<4x32xf16>
+  %q = htile.constant dense<3> : tensor<32x10xi8> : memref<32x10xi8>
+  htile.matmul ins(%x16, %q) bias(%b : memref<10xf32>) scale(%b : memref<10xf32>) outs(%y) activation(none) : memref<4x32xf16>, memref<32x10xi8>, memref<4x10xf32>
   %z = htile.alloc : memref<4x10xf32>
   // CHECK: htile.binary sub ins(%{{.*}}, %{{.*}}) outs(%{{.*}}) : memref<4x10xf32>, memref<10xf32>, memref<4x10xf32>
   htile.binary sub ins(%y, %b) outs(%z) : memref<4x10xf32>, memref<10xf32>, memref<4x10xf32>

@@ -39,6 +39,32 @@ func.func @main() {
 
 // -----
 
+// Tests a matmul of an f16 input by an i8 weight with column scales: each
+// weight row is read as i8 and converted to f16 on its way to the plane,
+// and the sum is scaled before the bias.
+// CHECK-LABEL: func.func @int8_weight()
+// CHECK: %[[Q:.*]] = hisa.read 256 as i8
+// CHECK-NEXT: %[[H:.*]] = hisa.vcast %[[Q]] from i8 to f16 lanes 4
+// CHECK-NEXT: hisa.load_weights %[[H]] plane 0 row 0 as f16
+// CHECK: %[[X:.*]] = hisa.read 0 as f16
+// CHECK-NEXT: %[[P:.*]] = hisa.matmul %[[X]] plane 0 as f16
+// CHECK-NEXT: %[[S:.*]] = hisa.read 640
+// CHECK-NEXT: %[[SCALED:.*]] = hisa.vbinary mul %[[P]], %[[S]] lanes 4
+// CHECK-NEXT: %[[B:.*]] = hisa.read 512
+// CHECK-NEXT: hisa.vbinary add %[[SCALED]], %[[B]] lanes 4
+func.func @int8_weight() {
+  %x = htile.input "x" {address = 0 : i64} : memref<1x8xf16>
+  %w = htile.constant dense<3> : tensor<8x4xi8> {address = 256 : i64} : memref<8x4xi8>
+  %b = htile.constant dense<1.0> : tensor<4xf32> {address = 512 : i64} : memref<4xf32>
+  %s = htile.constant dense<0.5> : tensor<4xf32> {address = 640 : i64} : memref<4xf32>
+  %y = htile.alloc {address = 768 : i64} : memref<1x4xf32>
+  htile.matmul ins(%x, %w) bias(%b : memref<4xf32>) scale(%s : memref<4xf32>) outs(%y) activation(none) {tile = array<i64: 1, 16, 16>} : memref<1x8xf16>, memref<8x4xi8>, memref<1x4xf32>
+  htile.output "y", %y : memref<1x4xf32>
+  return
+}
+
+// -----
+
 // Tests softmax on one row of 10: max reduction, subtract, exp into the
 // scratch buffer, then sum reduction and divide.
 // CHECK-LABEL: func.func @softmax()

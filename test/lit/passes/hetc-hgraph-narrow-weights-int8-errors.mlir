@@ -11,11 +11,11 @@ func.func @infinite(%x: tensor<1x2xf32>) -> tensor<1x1xf32> {
 
 // -----
 
-// Tests that int8 refuses a weight beyond f16's range (65504): the matrix
-// unit multiplies the rebuilt weight in f16, where it would be infinite.
+// Tests that int8 refuses a weight beyond f16's range (65504), as fp16
+// does: the matrix unit multiplies in f16.
 func.func @overflow(%x: tensor<1x1xf32>) -> tensor<1x1xf32> {
   %w = hgraph.constant dense<1.0e6> : tensor<1x1xf32>
-  // expected-error @+1 {{a weight of this layer is beyond the range of 'f16', in which the matrix unit multiplies int8 weights; compile it at --precision fp32}}
+  // expected-error @+1 {{a weight of this layer is beyond the range of 'f16', in which the matrix unit multiplies; compile it at --precision fp32}}
   %y = hgraph.linear %x, %w activation(none) : (tensor<1x1xf32>, tensor<1x1xf32>) -> tensor<1x1xf32>
   return %y : tensor<1x1xf32>
 }

@@ -46,18 +46,15 @@ func.func @shared(%x: tensor<1x2xf32>, %v: tensor<2x2xf32>) -> (tensor<1x2xf32>,
 
 // Tests int8 weights with a scale per output column: column 0's largest
 // magnitude, 2.54, maps to 127 (scale 0.02, so 1.0 is 50 and -2.54 is
-// -127); column 1 of zeros keeps scale 1; the f16 weight is rebuilt
-// before the layer (cast, times the scales, cast), once for two layers.
+// -127); column 1 of zeros keeps scale 1. Both layers take the int8
+// weight and the scales; the inputs are cast to f16.
 // I8-LABEL: func.func @int8
 // I8-DAG: %[[Q:.*]] = hgraph.constant dense<{{\[}}[50, 0], [-127, 0]]> : tensor<2x2xi8>
 // I8-DAG: %[[S:.*]] = hgraph.constant dense<[2.000000e-02, 1.000000e+00]> : tensor<2xf32>
-// I8: %[[W32:.*]] = hgraph.cast %[[Q]] : tensor<2x2xi8> -> tensor<2x2xf32>
-// I8: %[[SCALED:.*]] = hgraph.mul %[[W32]], %[[S]] : (tensor<2x2xf32>, tensor<2xf32>) -> tensor<2x2xf32>
-// I8: %[[W16:.*]] = hgraph.cast %[[SCALED]] : tensor<2x2xf32> -> tensor<2x2xf16>
 // I8: %[[X:.*]] = hgraph.cast %arg0 : tensor<1x2xf32> -> tensor<1x2xf16>
-// I8: %[[A:.*]] = hgraph.linear %[[X]], %[[W16]] activation(none) : (tensor<1x2xf16>, tensor<2x2xf16>) -> tensor<1x2xf32>
+// I8: %[[A:.*]] = hgraph.linear %[[X]], %[[Q]] scale(%[[S]] : tensor<2xf32>) activation(none) : (tensor<1x2xf16>, tensor<2x2xi8>) -> tensor<1x2xf32>
 // I8: %[[A16:.*]] = hgraph.cast %[[A]] : tensor<1x2xf32> -> tensor<1x2xf16>
-// I8: hgraph.linear %[[A16]], %[[W16]] activation(none) : (tensor<1x2xf16>, tensor<2x2xf16>) -> tensor<1x2xf32>
+// I8: hgraph.linear %[[A16]], %[[Q]] scale(%[[S]] : tensor<2xf32>) activation(none) : (tensor<1x2xf16>, tensor<2x2xi8>) -> tensor<1x2xf32>
 // I8: return
 // The f32 original is gone.
 // I8-GONE-NOT: -2.54

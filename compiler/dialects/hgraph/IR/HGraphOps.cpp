@@ -217,6 +217,21 @@ LogicalResult LinearOp::verify() {
              << shapeStr(b) << " should be [" << expected[1] << "] or [1, "
              << expected[1] << "]";
   }
+  Type weightType = w.getElementType(), inputType = x.getElementType();
+  if (Value scale = getScale()) {
+    auto s = cast<ShapedType>(scale.getType());
+    ArrayRef<int64_t> shape = s.getShape();
+    if (!s.getElementType().isF32() ||
+        !((shape.size() == 1 && shape[0] == expected[1]) ||
+          (shape.size() == 2 && shape[0] == 1 && shape[1] == expected[1])))
+      return emitOpError("scale must be f32 of shape [")
+             << expected[1] << "] or [1, " << expected[1] << "], not "
+             << scale.getType();
+  }
+  if (weightType.isInteger(8) &&
+      (!getScale() || !(inputType.isF16() || inputType.isBF16())))
+    return emitOpError("an i8 weight needs a scale and an f16 or bf16 input, "
+                       "to which its rows are converted");
   return success();
 }
 

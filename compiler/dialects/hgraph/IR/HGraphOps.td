@@ -156,7 +156,7 @@ def HGraph_ActivationAttr : I32EnumAttr<"Activation", "activation applied after 
   let cppNamespace = "::hetc::hgraph";
 }
 
-def HGraph_LinearOp : HGraph_Op<"linear", [Pure]> {
+def HGraph_LinearOp : HGraph_Op<"linear", [Pure, AttrSizedOperandSegments]> {
   let summary = "Fused 2-D matmul, bias add and activation";
   let description = [{
     `activation(input * weight + bias)` for a 2-D `input` (M x K), a 2-D
@@ -164,17 +164,27 @@ def HGraph_LinearOp : HGraph_Op<"linear", [Pure]> {
     N or 1 x N). Produced by `hetc-hgraph-fuse-linear`; it maps to one
     matrix-unit kernel with a vector-unit epilogue.
 
+    With `scale` (f32, N or 1 x N), the product is scaled per output
+    column before the bias: `activation(input * weight * scale + bias)`.
+    An int8 weight (`--precision int8`) takes one: each weight row is
+    converted to the input's type (f16 or bf16, exact for int8) on its way
+    to the matrix unit, and the column scales apply to the sums.
+
     ```mlir
     %0 = hgraph.linear %x, %w, %b activation(relu)
         : (tensor<4x32xf32>, tensor<32x10xf32>, tensor<10xf32>) -> tensor<4x10xf32>
+    %1 = hgraph.linear %x16, %q, %b scale(%s : tensor<10xf32>) activation(none)
+        : (tensor<4x32xf16>, tensor<32x10xi8>, tensor<10xf32>) -> tensor<4x10xf32>
     ```
   }];
   let arguments = (ins HGraph_Tensor:$input, HGraph_Tensor:$weight,
                        Optional<HGraph_Tensor>:$bias,
+                       Optional<HGraph_Tensor>:$scale,
                        HGraph_ActivationAttr:$activation);
   let results = (outs HGraph_Tensor:$result);
   let assemblyFormat = [{
-    $input `,` $weight (`,` $bias^)? `activation` `(` $activation `)` attr-dict `:`
+    $input `,` $weight (`,` $bias^)? (`scale` `(` $scale^ `:` type($scale) `)`)?
+    `activation` `(` $activation `)` attr-dict `:`
     `(` type($input) `,` type($weight) (`,` type($bias)^)? `)` `->` type($result)
   }];
   let hasVerifier = 1;

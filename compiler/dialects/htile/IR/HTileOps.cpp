@@ -62,6 +62,17 @@ LogicalResult MatMulOp::verify() {
     if (!isRowOf(cast<MemRefType>(bias.getType()), y))
       return emitOpError("bias must be one row of ")
              << y.getDimSize(1) << " elements";
+  if (Value scale = getScale()) {
+    auto type = cast<MemRefType>(scale.getType());
+    if (!isRowOf(type, y) || !type.getElementType().isF32())
+      return emitOpError("scale must be one f32 row of ")
+             << y.getDimSize(1) << " elements";
+  }
+  Type in = x.getElementType();
+  if (w.getElementType().isInteger(8) && !x.getElementType().isInteger(8) &&
+      (!getScale() || !(in.isF16() || in.isBF16())))
+    return emitOpError("an i8 weight of a float matmul needs a scale and an "
+                       "f16 or bf16 input, to which its rows are converted");
   if (std::optional<ArrayRef<int64_t>> tile = getTile()) {
     if (tile->size() != 3 || llvm::any_of(*tile, [](int64_t t) {
           return t <= 0;

@@ -111,7 +111,7 @@ def HTile_OutputOp : HTile_Op<"output"> {
 
 
 
-def HTile_MatMulOp : HTile_KernelOp<"matmul"> {
+def HTile_MatMulOp : HTile_KernelOp<"matmul", [AttrSizedOperandSegments]> {
   let summary = "Matrix-unit kernel: output = activation(input * weight + bias)";
   let description = [{
     Multiplies a 2-D `input` (M x K) by a 2-D `weight` (K x N) on the
@@ -122,17 +122,26 @@ def HTile_MatMulOp : HTile_KernelOp<"matmul"> {
     to match the chip; K and N are cut into `ceil(K / k)` and `ceil(N / n)`
     tiles.
 
+    With a row `scale` (f32, N or 1 x N) the sums are multiplied by it,
+    column by column, before the bias. An i8 weight needs one and an f16
+    or bf16 input: each weight row is converted to the input's type on the
+    vector unit as it goes to the plane.
+
     ```mlir
     htile.matmul ins(%x, %w) bias(%b : memref<10xf32>) outs(%y) activation(relu)
         {tile = array<i64: 1, 16, 16>} : memref<4x32xf32>, memref<32x10xf32>, memref<4x10xf32>
+    htile.matmul ins(%x, %q) scale(%s : memref<10xf32>) outs(%y) activation(none)
+        : memref<4x32xf16>, memref<32x10xi8>, memref<4x10xf32>
     ```
   }];
   let arguments = (ins HTile_Buffer:$input, HTile_Buffer:$weight,
-                       Optional<HTile_Buffer>:$bias, HTile_Buffer:$output,
+                       Optional<HTile_Buffer>:$bias,
+                       Optional<HTile_Buffer>:$scale, HTile_Buffer:$output,
                        HTile_ActivationAttr:$activation,
                        OptionalAttr<DenseI64ArrayAttr>:$tile);
   let assemblyFormat = [{
     `ins` `(` $input `,` $weight `)` (`bias` `(` $bias^ `:` type($bias) `)`)?
+    (`scale` `(` $scale^ `:` type($scale) `)`)?
     `outs` `(` $output `)` `activation` `(` $activation `)` attr-dict `:`
     type($input) `,` type($weight) `,` type($output)
   }];
