@@ -19,10 +19,35 @@ class MatrixExpander : public InstructionBuilder {
 public:
   using InstructionBuilder::InstructionBuilder;
   LogicalResult expandMatMul(htile::MatMulOp op);
+  SmallVector<SmallVector<uint32_t>> planeGroups() const;
   LogicalResult expandTranspose(htile::TransposeOp op);
 };
 
 } // namespace
+
+/// The planes of each side of the vector unit, in groups of as many as the
+/// smaller side has (of the larger side's, when the smaller has one or
+/// none), alternating between the sides; none when no side has two planes.
+SmallVector<SmallVector<uint32_t>> MatrixExpander::planeGroups() const {
+  SmallVector<uint32_t> west, east;
+  for (uint32_t p = 0; p < chip.proto().matrix().planes(); ++p)
+    (chip.planePosition(p) < chip.vectorPosition() ? west : east).push_back(p);
+  size_t size = std::min(west.size(), east.size());
+  if (size < 2)
+    size = std::max(west.size(), east.size());
+  SmallVector<SmallVector<uint32_t>> sides[2];
+  const SmallVector<uint32_t> *planes[2] = {&west, &east};
+  for (int side = 0; side < 2; ++side)
+    for (size_t i = 0; size >= 2 && i + size <= planes[side]->size(); i += size)
+      sides[side].emplace_back(planes[side]->begin() + i,
+                               planes[side]->begin() + i + size);
+  SmallVector<SmallVector<uint32_t>> groups;
+  for (size_t i = 0; i < std::max(sides[0].size(), sides[1].size()); ++i)
+    for (auto &side : sides)
+      if (i < side.size())
+        groups.push_back(side[i]);
+  return groups;
+}
 
 LogicalResult MatrixExpander::expandMatMul(htile::MatMulOp op) {
   if (std::optional<ArrayRef<int64_t>> tile = op.getTile())
@@ -68,28 +93,59 @@ LogicalResult MatrixExpander::expandMatMul(htile::MatMulOp op) {
     break;
   }
 
+  // K tiles go to the planes in groups, one tile per plane of a group, and
+  // a group's products of one input row are summed on the vector unit
+  // before they meet the partial sum of the earlier groups, which passes
+  // through the output buffer. A group's planes lie on one side of the
+  // vector unit: the products of a row must reach it together, which ties
+  // the cycles of the reads of their input vectors, and planes on one side
+  // tie reads of one slice two hops apart, never into one cycle (on
+  // opposite sides they can be, and then conflict on a bank). Groups
+  // alternate between the sides. A chip with no side of two planes takes
+  // one tile at a time, round-robin.
+  SmallVector<SmallVector<uint32_t>> groups = planeGroups();
+  int64_t groupSize = groups.empty() ? 1 : int64_t(groups.front().size());
+  int64_t group = 0;
   for (int64_t jn = 0; jn < out.layout.vectorsPerRow; ++jn) {
     int32_t nLanes = lanesOf(out.layout.cols, jn);
-    for (int64_t jk = 0; jk < kTiles; ++jk) {
-      uint32_t plane = takePlane();
-      // Install the k x n weight tile, one row per instruction. Rows past
-      // K keep older weights; they meet zero padding lanes of the input.
-      int64_t kRows = std::min<int64_t>(lanes, k - jk * lanes);
-      for (int64_t i = 0; i < kRows; ++i) {
-        Value row = read(loc, w.at(jk * lanes + i, jn), weightType);
-        if (convertWeights)
-          row = convert(loc, row, weightType, type, nLanes);
-        hisa::LoadWeightsOp::create(
-            b, loc, row, plane, hisa::WeightSlot::row, int32_t(i),
-            dtype(convertWeights ? type : weightType), IntegerAttr());
+    for (int64_t j0 = 0; j0 < kTiles; j0 += groupSize) {
+      int64_t count = std::min(groupSize, kTiles - j0);
+      SmallVector<uint32_t> planes;
+      if (groups.empty()) {
+        planes.push_back(takePlane());
+      } else {
+        ArrayRef<uint32_t> members = groups[group++ % groups.size()];
+        planes.assign(members.begin(), members.begin() + count);
       }
-      bool last = jk == kTiles - 1;
+      // Install each k x n weight tile, one row per instruction, the
+      // group's planes in turn. Rows past K keep older weights; they meet
+      // zero padding lanes of the input.
+      int64_t kRows = std::min<int64_t>(lanes, k - j0 * lanes);
+      for (int64_t i = 0; i < kRows; ++i)
+        for (int64_t t = 0; t < count; ++t) {
+          int64_t jk = j0 + t;
+          if (i >= std::min<int64_t>(lanes, k - jk * lanes))
+            continue;
+          Value row = read(loc, w.at(jk * lanes + i, jn), weightType);
+          if (convertWeights)
+            row = convert(loc, row, weightType, type, nLanes);
+          hisa::LoadWeightsOp::create(
+              b, loc, row, planes[t], hisa::WeightSlot::row, int32_t(i),
+              dtype(convertWeights ? type : weightType), IntegerAttr());
+        }
+      bool first = j0 == 0, last = j0 + count == kTiles;
       for (int64_t r = 0; r < x.layout.rows; ++r) {
-        Value sum = hisa::MatMulOp::create(
-            b, loc, vec(), read(loc, x.at(r, jk), type), plane, dtype(type),
-            IntegerAttr(), hisa::StreamAttr());
+        Value sum;
+        for (int64_t t = 0; t < count; ++t) {
+          Value product = hisa::MatMulOp::create(
+              b, loc, vec(), read(loc, x.at(r, j0 + t), type), planes[t],
+              dtype(type), IntegerAttr(), hisa::StreamAttr());
+          sum = sum ? binary(loc, hisa::VBinaryKind::add, sum, product, nLanes,
+                             acc)
+                    : product;
+        }
         // Partial sums over K tiles accumulate through the output buffer.
-        if (jk > 0)
+        if (!first)
           sum = binary(loc, hisa::VBinaryKind::add, sum,
                        read(loc, out.at(r, jn), acc), nLanes, acc);
         if (last && scale)

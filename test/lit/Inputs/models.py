@@ -160,5 +160,20 @@ def double_affine(path):
     _save(nodes, [f64("x", [2, 5])], [f64("y", [2, 5])], inits, path)
 
 
+def deep_matmul(path):
+    """A matmul whose K spans five 16-lane tiles and N two, with a bias:
+    the plane-group tests sum K tiles on the vector unit."""
+    rng = np.random.default_rng(2)
+    inits = [
+        numpy_helper.from_array(rng.standard_normal((72, 20)).astype(np.float32) / 8, "w"),
+        numpy_helper.from_array(rng.standard_normal(20).astype(np.float32), "b"),
+    ]
+    nodes = [
+        helper.make_node("MatMul", ["x", "w"], ["m"], name="matmul"),
+        helper.make_node("Add", ["m", "b"], ["y"], name="bias"),
+    ]
+    _save(nodes, [_t("x", [3, 72])], [_t("y", [3, 20])], inits, path)
+
+
 if __name__ == "__main__":
     globals()[sys.argv[1]](sys.argv[2])
