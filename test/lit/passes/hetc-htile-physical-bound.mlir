@@ -23,6 +23,25 @@ func.func @f32_matmul() {
 
 // -----
 
+// int8 weights of an f16 matmul (--precision int8) are installed at the
+// input's width: 4096 weights x 2 bytes (8 cycles); the vector unit
+// converts each (4096) and scales each sum (4096): 8192 lane operations
+// (128); SRAM 8192 + 4096 + 256 + 16384 bytes (113).
+// CHECK-LABEL: func.func @int8_weight_matmul()
+// CHECK-SAME: hetc.physical_bound = 512 : i64
+// CHECK-SAME: hetc.physical_bound_reason = "bound by matrix; matrix 512, weight install 8, SRAM 113, vector 128 cycles"
+func.func @int8_weight_matmul() {
+  %x = htile.input "x" : memref<64x64xf16>
+  %w = htile.input "w" : memref<64x64xi8>
+  %s = htile.input "s" : memref<64xf32>
+  %y = htile.alloc : memref<64x64xf32>
+  htile.matmul ins(%x, %w) scale(%s : memref<64xf32>) outs(%y) activation(none) : memref<64x64xf16>, memref<64x64xi8>, memref<64x64xf32>
+  htile.output "y", %y : memref<64x64xf32>
+  return
+}
+
+// -----
+
 // 8-bit weights, the same rate: 262144 MACs in 512 cycles;
 // 4096 weight bytes (4); 4096 + 4096 + 16384 SRAM bytes (96); no
 // activation, no vector work.
