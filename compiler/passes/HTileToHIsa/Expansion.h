@@ -48,6 +48,8 @@ struct ExpansionState {
   /// Matrix planes are used round-robin across tiles and kernels so that
   /// one tile's weights load while another plane computes.
   uint32_t nextPlane = 0;
+  /// Matmuls take groups of one side's planes in turn, across kernels too.
+  uint32_t nextPlaneGroup = 0;
   /// Switch units, likewise round-robin per assembled vector.
   uint32_t nextSwitch = 0;
   /// Set when a kernel could not be expanded (and said why).
@@ -101,6 +103,11 @@ protected:
   /// The next switch unit and matrix plane, round-robin.
   uint32_t takeSwitch() const;
   uint32_t takePlane() const;
+  /// The first `count` planes of the next of `groups`, in turn across
+  /// kernels; the next takePlane gives the plane after them.
+  llvm::SmallVector<uint32_t>
+  takePlaneGroup(llvm::ArrayRef<llvm::SmallVector<uint32_t>> groups,
+                 size_t count) const;
 
   mlir::OpBuilder &b;
   const chip::ChipSpec &chip;

@@ -87,6 +87,15 @@ uint32_t InstructionBuilder::takeSwitch() const {
   return unit;
 }
 
+SmallVector<uint32_t>
+InstructionBuilder::takePlaneGroup(ArrayRef<SmallVector<uint32_t>> groups,
+                                   size_t count) const {
+  ArrayRef<uint32_t> members = groups[state.nextPlaneGroup++ % groups.size()];
+  SmallVector<uint32_t> planes(members.take_front(count));
+  state.nextPlane = (planes.back() + 1) % chip.proto().matrix().planes();
+  return planes;
+}
+
 uint32_t InstructionBuilder::takePlane() const {
   uint32_t plane = state.nextPlane;
   state.nextPlane = (state.nextPlane + 1) % chip.proto().matrix().planes();

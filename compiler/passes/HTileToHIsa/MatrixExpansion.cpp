@@ -99,23 +99,23 @@ LogicalResult MatrixExpander::expandMatMul(htile::MatMulOp op) {
   // through the output buffer. A group's planes lie on one side of the
   // vector unit: the products of a row must reach it together, which ties
   // the cycles of the reads of their input vectors, and planes on one side
-  // tie reads of one slice two hops apart, never into one cycle (on
-  // opposite sides they can be, and then conflict on a bank). Groups
-  // alternate between the sides. A chip with no side of two planes takes
-  // one tile at a time, round-robin.
+  // tie reads of one slice an even, non-zero number of hops apart, never
+  // into one cycle (on opposite sides they can be, and then conflict on a
+  // bank). Groups
+  // alternate between the sides, across kernels. A chip with no side of
+  // two planes, and a lone K tile, take the next plane, round-robin.
   SmallVector<SmallVector<uint32_t>> groups = planeGroups();
   int64_t groupSize = groups.empty() ? 1 : int64_t(groups.front().size());
-  int64_t group = 0;
   for (int64_t jn = 0; jn < out.layout.vectorsPerRow; ++jn) {
     int32_t nLanes = lanesOf(out.layout.cols, jn);
     for (int64_t j0 = 0; j0 < kTiles; j0 += groupSize) {
       int64_t count = std::min(groupSize, kTiles - j0);
+      // A lone K tile takes the next plane, round-robin over all of them.
       SmallVector<uint32_t> planes;
-      if (groups.empty()) {
+      if (groups.empty() || count == 1) {
         planes.push_back(takePlane());
       } else {
-        ArrayRef<uint32_t> members = groups[group++ % groups.size()];
-        planes.assign(members.begin(), members.begin() + count);
+        planes = takePlaneGroup(groups, count);
       }
       // Install each k x n weight tile, one row per instruction, the
       // group's planes in turn. Rows past K keep older weights; they meet
