@@ -101,72 +101,89 @@ LogicalResult MatrixExpander::expandMatMul(htile::MatMulOp op) {
   // the cycles of the reads of their input vectors, and planes on one side
   // tie reads of one slice an even, non-zero number of hops apart, never
   // into one cycle (on opposite sides they can be, and then conflict on a
-  // bank). Groups
-  // alternate between the sides, across kernels. A chip with no side of
-  // two planes, and a lone K tile, take the next plane, round-robin.
+  // bank). Groups alternate between the sides, across kernels. A chip
+  // with no side of two planes, and a lone K tile, take the next plane,
+  // round-robin.
+  //
+  // A round is as many groups as the chip has (every plane once): its
+  // weights are installed, then each input row goes through all of its
+  // groups in turn. Program order thus follows time order, row by row,
+  // which the dispatcher needs (it places instructions in program order,
+  // a bounded queue ahead of their issue): a group that ran a whole tile
+  // ahead of the next would hold back every instruction after it.
+  struct Group {
+    int64_t first, count;
+    SmallVector<uint32_t> planes;
+  };
   SmallVector<SmallVector<uint32_t>> groups = planeGroups();
   int64_t groupSize = groups.empty() ? 1 : int64_t(groups.front().size());
+  size_t perRound = std::max<size_t>(1, groups.size());
   for (int64_t jn = 0; jn < out.layout.vectorsPerRow; ++jn) {
     int32_t nLanes = lanesOf(out.layout.cols, jn);
-    for (int64_t j0 = 0; j0 < kTiles; j0 += groupSize) {
-      int64_t count = std::min(groupSize, kTiles - j0);
-      // A lone K tile takes the next plane, round-robin over all of them.
-      SmallVector<uint32_t> planes;
-      if (groups.empty() || count == 1) {
-        planes.push_back(takePlane());
-      } else {
-        planes = takePlaneGroup(groups, count);
+    for (int64_t j0 = 0; j0 < kTiles;) {
+      SmallVector<Group> round;
+      while (round.size() < perRound && j0 < kTiles) {
+        int64_t count = std::min(groupSize, kTiles - j0);
+        round.push_back({j0, count,
+                         groups.empty() || count == 1
+                             ? SmallVector<uint32_t>{takePlane()}
+                             : takePlaneGroup(groups, count)});
+        j0 += count;
       }
       // Install each k x n weight tile, one row per instruction, the
-      // group's planes in turn. Rows past K keep older weights; they meet
+      // round's planes in turn. Rows past K keep older weights; they meet
       // zero padding lanes of the input.
-      int64_t kRows = std::min<int64_t>(lanes, k - j0 * lanes);
-      for (int64_t i = 0; i < kRows; ++i)
-        for (int64_t t = 0; t < count; ++t) {
-          int64_t jk = j0 + t;
-          if (i >= std::min<int64_t>(lanes, k - jk * lanes))
-            continue;
-          Value row = read(loc, w.at(jk * lanes + i, jn), weightType);
-          if (convertWeights)
-            row = convert(loc, row, weightType, type, nLanes);
-          hisa::LoadWeightsOp::create(
-              b, loc, row, planes[t], hisa::WeightSlot::row, int32_t(i),
-              dtype(convertWeights ? type : weightType), IntegerAttr());
+      for (int64_t i = 0; i < int64_t(lanes); ++i)
+        for (const Group &group : round)
+          for (int64_t t = 0; t < group.count; ++t) {
+            int64_t jk = group.first + t;
+            if (i >= std::min<int64_t>(lanes, k - jk * lanes))
+              continue;
+            Value row = read(loc, w.at(jk * lanes + i, jn), weightType);
+            if (convertWeights)
+              row = convert(loc, row, weightType, type, nLanes);
+            hisa::LoadWeightsOp::create(
+                b, loc, row, group.planes[t], hisa::WeightSlot::row,
+                int32_t(i), dtype(convertWeights ? type : weightType),
+                IntegerAttr());
+          }
+      for (int64_t r = 0; r < x.layout.rows; ++r)
+        for (const Group &group : round) {
+          bool first = group.first == 0,
+               last = group.first + group.count == kTiles;
+          Value sum;
+          for (int64_t t = 0; t < group.count; ++t) {
+            Value product = hisa::MatMulOp::create(
+                b, loc, vec(), read(loc, x.at(r, group.first + t), type),
+                group.planes[t], dtype(type), IntegerAttr(),
+                hisa::StreamAttr());
+            sum = sum ? binary(loc, hisa::VBinaryKind::add, sum, product,
+                               nLanes, acc)
+                      : product;
+          }
+          // Partial sums over K tiles accumulate through the output buffer.
+          if (!first)
+            sum = binary(loc, hisa::VBinaryKind::add, sum,
+                         read(loc, out.at(r, jn), acc), nLanes, acc);
+          if (last && scale)
+            sum = binary(loc, hisa::VBinaryKind::mul, sum,
+                         read(loc, scale->at(0, jn), f32()), nLanes, acc);
+          if (last && bias) {
+            Type biasType = elementOf(op.getBias());
+            Value row = read(loc, bias->at(0, jn), biasType);
+            if (biasType != acc)
+              row = convert(loc, row, biasType, acc, nLanes);
+            sum = binary(loc, hisa::VBinaryKind::add, sum, row, nLanes, acc);
+          }
+          if (last && activation)
+            sum = unary(loc, *activation, sum, nLanes, acc);
+          if (last && outType != acc) {
+            sum = convert(loc, sum, acc, outType, nLanes);
+            write(loc, sum, out.at(r, jn), outType);
+          } else {
+            write(loc, sum, out.at(r, jn), acc);
+          }
         }
-      bool first = j0 == 0, last = j0 + count == kTiles;
-      for (int64_t r = 0; r < x.layout.rows; ++r) {
-        Value sum;
-        for (int64_t t = 0; t < count; ++t) {
-          Value product = hisa::MatMulOp::create(
-              b, loc, vec(), read(loc, x.at(r, j0 + t), type), planes[t],
-              dtype(type), IntegerAttr(), hisa::StreamAttr());
-          sum = sum ? binary(loc, hisa::VBinaryKind::add, sum, product, nLanes,
-                             acc)
-                    : product;
-        }
-        // Partial sums over K tiles accumulate through the output buffer.
-        if (!first)
-          sum = binary(loc, hisa::VBinaryKind::add, sum,
-                       read(loc, out.at(r, jn), acc), nLanes, acc);
-        if (last && scale)
-          sum = binary(loc, hisa::VBinaryKind::mul, sum,
-                       read(loc, scale->at(0, jn), f32()), nLanes, acc);
-        if (last && bias) {
-          Type biasType = elementOf(op.getBias());
-          Value row = read(loc, bias->at(0, jn), biasType);
-          if (biasType != acc)
-            row = convert(loc, row, biasType, acc, nLanes);
-          sum = binary(loc, hisa::VBinaryKind::add, sum, row, nLanes, acc);
-        }
-        if (last && activation)
-          sum = unary(loc, *activation, sum, nLanes, acc);
-        if (last && outType != acc) {
-          sum = convert(loc, sum, acc, outType, nLanes);
-          write(loc, sum, out.at(r, jn), outType);
-        } else {
-          write(loc, sum, out.at(r, jn), acc);
-        }
-      }
     }
   }
   return success();

@@ -4,25 +4,29 @@
 // Tests that a matmul with K = 40 (three K tiles of 16, 16 and 8) on a
 // chip with two planes on each side of the vector unit takes its K tiles
 // in groups of one side's planes: tiles 0 and 1 on the west planes 0 and
-// 1, whose weight rows are installed in turn and whose products of a row
-// are summed on the vector unit before the output buffer sees them; tile
-// 2 on the east plane 2, its product added to that partial sum, then the
-// bias. The group's plane pair ties reads two hops apart, so the program
-// schedules.
+// 1, whose products of a row are summed on the vector unit before the
+// output buffer sees them; tile 2, alone, on the next plane, 2, its
+// product added to that partial sum, then the bias. The round's weight
+// rows are installed plane by plane in turn (plane 2's eight rows with
+// the first eight of the others), and each input row goes through both
+// groups before the next row. The group's plane pair ties reads two hops
+// apart, so the program schedules.
 // CHECK-LABEL: func.func @main()
 // CHECK: hisa.load_weights %{{.*}} plane 0 row 0
 // CHECK-NEXT: hisa.read 272
 // CHECK-NEXT: hisa.load_weights %{{.*}} plane 1 row 0
+// CHECK-NEXT: hisa.read 288
+// CHECK-NEXT: hisa.load_weights %{{.*}} plane 2 row 0
+// CHECK: hisa.load_weights %{{.*}} plane 2 row 7
+// CHECK-NOT: plane 2 row 8
 // CHECK: hisa.load_weights %{{.*}} plane 1 row 15
-// CHECK: %[[X0:.*]] = hisa.read 0
+// CHECK-NEXT: %[[X0:.*]] = hisa.read 0
 // CHECK-NEXT: %[[P0:.*]] = hisa.matmul %[[X0]] plane 0
 // CHECK-NEXT: %[[X1:.*]] = hisa.read 1
 // CHECK-NEXT: %[[P1:.*]] = hisa.matmul %[[X1]] plane 1
 // CHECK-NEXT: %[[S:.*]] = hisa.vbinary add %[[P0]], %[[P1]] lanes 4
 // CHECK-NEXT: hisa.write %[[S]] to 768
-// CHECK: hisa.load_weights %{{.*}} plane 2 row 7
-// CHECK-NOT: plane 2 row 8
-// CHECK: %[[X2:.*]] = hisa.read 2
+// CHECK-NEXT: %[[X2:.*]] = hisa.read 2
 // CHECK-NEXT: %[[P2:.*]] = hisa.matmul %[[X2]] plane 2
 // CHECK-NEXT: %[[ACC:.*]] = hisa.read 768
 // CHECK-NEXT: %[[T:.*]] = hisa.vbinary add %[[P2]], %[[ACC]] lanes 4
