@@ -15,6 +15,10 @@ using namespace hetc::expansion;
 
 namespace {
 
+/// The least ratio of a tile's matmul cycles to its weight rows at which
+/// a matmul takes its K tiles in rounds of plane groups.
+constexpr int64_t kComputeToInstall = 4;
+
 class MatrixExpander : public InstructionBuilder {
 public:
   using InstructionBuilder::InstructionBuilder;
@@ -115,7 +119,17 @@ LogicalResult MatrixExpander::expandMatMul(htile::MatMulOp op) {
     int64_t first, count;
     SmallVector<uint32_t> planes;
   };
+  //
+  // Rounds pay off when a tile's products outlast the installing of its
+  // weights by kComputeToInstall or more (measured on tsp-v1: the two
+  // orders break even at about four times). Below that a matmul is bound
+  // by installing weights, and one tile at a time, round-robin, lets one
+  // plane install while the others multiply.
   SmallVector<SmallVector<uint32_t>> groups = planeGroups();
+  int64_t compute = x.layout.rows *
+                    int64_t(chip.matmulCycles(type.getIntOrFloatBitWidth()));
+  if (compute < kComputeToInstall * int64_t(lanes))
+    groups.clear();
   int64_t groupSize = groups.empty() ? 1 : int64_t(groups.front().size());
   size_t perRound = std::max<size_t>(1, groups.size());
   for (int64_t jn = 0; jn < out.layout.vectorsPerRow; ++jn) {

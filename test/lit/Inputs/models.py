@@ -161,8 +161,8 @@ def double_affine(path):
 
 
 def deep_matmul(path):
-    """A matmul whose K spans five 16-lane tiles and N two, with a bias:
-    the plane-group tests sum K tiles on the vector unit."""
+    """A matmul of 64 rows whose K spans five 16-lane tiles and N two,
+    with a bias: the plane-group tests sum K tiles on the vector unit."""
     rng = np.random.default_rng(2)
     inits = [
         numpy_helper.from_array(rng.standard_normal((72, 20)).astype(np.float32) / 8, "w"),
@@ -172,7 +172,7 @@ def deep_matmul(path):
         helper.make_node("MatMul", ["x", "w"], ["m"], name="matmul"),
         helper.make_node("Add", ["m", "b"], ["y"], name="bias"),
     ]
-    _save(nodes, [_t("x", [3, 72])], [_t("y", [3, 20])], inits, path)
+    _save(nodes, [_t("x", [64, 72])], [_t("y", [64, 20])], inits, path)
 
 
 if __name__ == "__main__":

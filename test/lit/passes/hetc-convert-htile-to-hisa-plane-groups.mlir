@@ -1,8 +1,10 @@
-// RUN: hetc-opt %s --hetc-set-chip=file=%S/../Inputs/four-planes.chip --hetc-convert-htile-to-hisa | FileCheck %s
-// RUN: hetc-opt %s --hetc-set-chip=file=%S/../Inputs/four-planes.chip --hetc-convert-htile-to-hisa --hetc-hisa-schedule | FileCheck %s --check-prefix=SCHED
+// RUN: hetc-opt %s --split-input-file --hetc-set-chip=file=%S/../Inputs/four-planes.chip --hetc-convert-htile-to-hisa | FileCheck %s
+// RUN: hetc-opt %s --split-input-file --hetc-set-chip=file=%S/../Inputs/four-planes.chip --hetc-convert-htile-to-hisa --hetc-hisa-schedule | FileCheck %s --check-prefix=SCHED
 
-// Tests that a matmul with K = 40 (three K tiles of 16, 16 and 8) on a
-// chip with two planes on each side of the vector unit takes its K tiles
+// Tests that a matmul of 64 rows (a tile's products take 64 cycles, four
+// times the 16 of installing its weights) with K = 40 (three K tiles of
+// 16, 16 and 8) on a chip with two planes on each side of the vector unit
+// takes its K tiles
 // in groups of one side's planes: tiles 0 and 1 on the west planes 0 and
 // 1, whose products of a row are summed on the vector unit before the
 // output buffer sees them; tile 2, alone, on the next plane, 2, its
@@ -33,15 +35,36 @@
 // CHECK-NEXT: %[[B:.*]] = hisa.read 512
 // CHECK-NEXT: %[[Y:.*]] = hisa.vbinary add %[[T]], %[[B]] lanes 4
 // CHECK-NEXT: hisa.write %[[Y]] to 768
+// CHECK-NEXT: hisa.read 3
 // CHECK-NOT: plane 3
 // SCHED-LABEL: func.func @main()
 // SCHED-SAME: hetc.predicted_cycles
 func.func @main() {
-  %x = htile.input "x" {address = 0 : i64} : memref<1x40xf32>
+  %x = htile.input "x" {address = 0 : i64} : memref<64x40xf32>
   %w = htile.constant dense<0.5> : tensor<40x4xf32> {address = 256 : i64} : memref<40x4xf32>
   %b = htile.constant dense<1.0> : tensor<4xf32> {address = 512 : i64} : memref<4xf32>
-  %y = htile.alloc {address = 768 : i64} : memref<1x4xf32>
-  htile.matmul ins(%x, %w) bias(%b : memref<4xf32>) outs(%y) activation(none) {tile = array<i64: 1, 16, 16>} : memref<1x40xf32>, memref<40x4xf32>, memref<1x4xf32>
-  htile.output "y", %y : memref<1x4xf32>
+  %y = htile.alloc {address = 768 : i64} : memref<64x4xf32>
+  htile.matmul ins(%x, %w) bias(%b : memref<4xf32>) outs(%y) activation(none) {tile = array<i64: 1, 16, 16>} : memref<64x40xf32>, memref<40x4xf32>, memref<64x4xf32>
+  htile.output "y", %y : memref<64x4xf32>
+  return
+}
+
+// -----
+
+// Tests that a matmul of 63 rows, whose products take less than four
+// times its weight rows, takes one K tile at a time, round-robin: it is
+// bound by installing weights, which one plane does while others multiply.
+// CHECK-LABEL: func.func @few_rows()
+// CHECK: hisa.load_weights %{{.*}} plane 0 row 15
+// CHECK-NEXT: %[[X0:.*]] = hisa.read 0
+// CHECK-NEXT: hisa.matmul %[[X0]] plane 0
+// CHECK-NEXT: hisa.write
+// CHECK: hisa.load_weights %{{.*}} plane 1 row 0
+func.func @few_rows() {
+  %x = htile.input "x" {address = 0 : i64} : memref<63x40xf32>
+  %w = htile.constant dense<0.5> : tensor<40x4xf32> {address = 256 : i64} : memref<40x4xf32>
+  %y = htile.alloc {address = 768 : i64} : memref<63x4xf32>
+  htile.matmul ins(%x, %w) outs(%y) activation(none) {tile = array<i64: 1, 16, 16>} : memref<63x40xf32>, memref<40x4xf32>, memref<63x4xf32>
+  htile.output "y", %y : memref<63x4xf32>
   return
 }
