@@ -166,6 +166,18 @@ FailureOr<Window> windowOf(NodeContext &ctx, ArrayRef<int64_t> kernel,
     return ctx.error() << "strides, dilations and pads must have one entry "
                           "(pads: two) per spatial dimension ("
                        << n << ")";
+  // Bounded so that the window arithmetic below cannot overflow: kernels
+  // and inputs are bounded by the chip's size limits already.
+  constexpr int64_t kLimit = int64_t(1) << 31;
+  auto outside = [&](ArrayRef<int64_t> values, int64_t least) {
+    return llvm::any_of(values, [&](int64_t v) {
+      return v < least || v >= kLimit;
+    });
+  };
+  if (outside(w.strides, 1) || outside(w.dilations, 1) ||
+      outside(w.pads, 0) || outside(w.kernel, 1))
+    return ctx.error() << "strides and dilations must be in [1, 2^31), pads "
+                          "in [0, 2^31) and kernel sizes at least 1";
   std::string autoPad = ctx.stringAttr("auto_pad", "NOTSET");
   if (autoPad == "NOTSET" || autoPad == "VALID") {
     if (autoPad == "VALID")

@@ -744,5 +744,12 @@ def hostile_pad_overflow(path):
     _save(nodes, [_t("x", [1, 4])], [_t("y", [1, 4])], [pads], path)
 
 
+def hostile_conv_zero_stride(path):
+    """A Conv whose stride is 0 (the output size divides by it)."""
+    w = numpy_helper.from_array(np.ones((2, 1, 3, 3), np.float32), "w")
+    nodes = [helper.make_node("Conv", ["x", "w"], ["y"], strides=[0, 1], name="conv")]
+    _save(nodes, [_t("x", [1, 1, 8, 8])], [_t("y", [1, 2, 6, 6])], [w], path)
+
+
 if __name__ == "__main__":
     globals()[sys.argv[1]](sys.argv[2])
