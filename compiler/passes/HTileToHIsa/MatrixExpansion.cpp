@@ -1,9 +1,10 @@
-//===- MatrixExpansion.cpp - Matrix htile kernels to hisa
-//-------------------===//
+//===- MatrixExpansion.cpp - Matrix htile kernels to hisa ---------------===//
 //
-// htile.matmul (weight tiles installed row by row in a plane, partial sums
-// over K tiles accumulated through the output) and htile.transpose (whole
-// rows moved, or tiles transposed on a plane by multiplying unit vectors).
+// htile.matmul (weight tiles installed row by row in the planes, K tiles
+// summed over plane groups or taken one at a time, partial sums
+// accumulated through the output; int8 weights converted on their way to
+// the planes) and htile.transpose (whole rows moved, or tiles transposed
+// on a plane by multiplying unit vectors).
 //
 //===----------------------------------------------------------------------===//
 
