@@ -45,6 +45,9 @@ struct HGraphNarrowWeightsPass
     DenseMap<Value, Value> narrowed;
     DenseMap<Value, std::pair<Value, Value>> quantized;
     WalkResult result = getOperation().walk([&](hgraph::LinearOp op) {
+      // A layer that scales its sums already keeps its weight as it is.
+      if (op.getScale())
+        return WalkResult::advance();
       Value scale;
       FailureOr<Value> weight = Value();
       if (int8) {
@@ -57,7 +60,7 @@ struct HGraphNarrowWeightsPass
       }
       if (failed(weight))
         return WalkResult::interrupt();
-      if (!*weight || op.getScale())
+      if (!*weight)
         return WalkResult::advance();
       OpBuilder builder(op);
       auto inputType = cast<RankedTensorType>(op.getInput().getType());

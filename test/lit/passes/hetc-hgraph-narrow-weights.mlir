@@ -64,3 +64,17 @@ func.func @int8(%x: tensor<1x2xf32>) -> tensor<1x2xf32> {
   %b = hgraph.linear %a, %w activation(none) : (tensor<1x2xf32>, tensor<2x2xf32>) -> tensor<1x2xf32>
   return %b : tensor<1x2xf32>
 }
+
+// -----
+
+// Tests that a layer that scales its sums already keeps its weight, and
+// that no constant is made for it.
+// I8-LABEL: func.func @scaled
+// I8-NOT: xi8>
+// I8: hgraph.linear %arg0, %{{.*}} scale(%{{.*}} : tensor<2xf32>) activation(none) : (tensor<1x2xf32>, tensor<2x2xf32>) -> tensor<1x2xf32>
+func.func @scaled(%x: tensor<1x2xf32>) -> tensor<1x2xf32> {
+  %w = hgraph.constant dense<0.5> : tensor<2x2xf32>
+  %s = hgraph.constant dense<2.0> : tensor<2xf32>
+  %y = hgraph.linear %x, %w scale(%s : tensor<2xf32>) activation(none) : (tensor<1x2xf32>, tensor<2x2xf32>) -> tensor<1x2xf32>
+  return %y : tensor<1x2xf32>
+}
