@@ -41,50 +41,47 @@ struct HGraphNarrowWeightsPass
           << type << "' is not f16, bf16 or i8";
       return signalPassFailure();
     }
-    // A weight shared by several layers is rounded once.
-    DenseMap<Value, Value> narrowed;
-    DenseMap<Value, std::pair<Value, Value>> quantized;
+    // A weight shared by several layers is narrowed once.
+    DenseMap<Value, Replacement> done;
     WalkResult result = getOperation().walk([&](hgraph::LinearOp op) {
       // A layer that scales its sums already keeps its weight as it is.
       if (op.getScale())
         return WalkResult::advance();
-      Value scale;
-      FailureOr<Value> weight = Value();
-      if (int8) {
-        FailureOr<std::pair<Value, Value>> q = quantizeWeight(op, quantized);
-        if (failed(q))
-          return WalkResult::interrupt();
-        std::tie(weight, scale) = *q;
-      } else {
-        weight = narrowWeight(op, narrow, narrowed);
-      }
-      if (failed(weight))
-        return WalkResult::interrupt();
-      if (!*weight)
+      DenseElementsAttr dense = constantWeight(op);
+      if (!dense)
         return WalkResult::advance();
+      auto it = done.find(op.getWeight());
+      if (it == done.end()) {
+        FailureOr<Replacement> replacement =
+            int8 ? quantizeWeight(op, dense) : narrowWeight(op, dense, narrow);
+        if (failed(replacement))
+          return WalkResult::interrupt();
+        it = done.try_emplace(op.getWeight(), *replacement).first;
+      }
       OpBuilder builder(op);
       auto inputType = cast<RankedTensorType>(op.getInput().getType());
       Value input = hgraph::CastOp::create(
           builder, op.getLoc(), inputType.clone(narrow), op.getInput(),
           /*no_saturate=*/false, /*round_mode=*/StringAttr());
       op.getInputMutable().assign(input);
-      op.getWeightMutable().assign(*weight);
-      if (scale)
-        op.getScaleMutable().assign(scale);
+      op.getWeightMutable().assign(it->second.weight);
+      if (it->second.scale)
+        op.getScaleMutable().assign(it->second.scale);
       return WalkResult::advance();
     });
     if (result.wasInterrupted())
       return signalPassFailure();
     // The f32 originals no layer reads any more would still take SRAM.
-    SmallVector<Value> originals;
-    for (auto &entry : narrowed)
-      originals.push_back(entry.first);
-    for (auto &entry : quantized)
-      originals.push_back(entry.first);
-    for (Value original : originals)
+    for (auto &[original, replacement] : done)
       if (original.use_empty())
         original.getDefiningOp()->erase();
   }
+
+  /// What layers read instead of an f32 weight: the narrowed weight, and
+  /// for int8 its column scales (null otherwise).
+  struct Replacement {
+    Value weight, scale;
+  };
 
   /// The f32 constant weight of `op`, or null when it has none (or its
   /// input is not f32).
@@ -98,17 +95,11 @@ struct HGraphNarrowWeightsPass
     return dense;
   }
 
-  /// `op`'s weight as int8 with per-column scales: null values when it is
-  /// not an f32 constant, failure when it is not finite or beyond f16.
-  FailureOr<std::pair<Value, Value>>
-  quantizeWeight(hgraph::LinearOp op,
-                 DenseMap<Value, std::pair<Value, Value>> &quantized) {
+  /// `op`'s constant weight `dense` as int8 with per-column scales;
+  /// failure when it is not finite or beyond f16.
+  FailureOr<Replacement> quantizeWeight(hgraph::LinearOp op,
+                                        DenseElementsAttr dense) {
     Value weight = op.getWeight();
-    DenseElementsAttr dense = constantWeight(op);
-    if (!dense)
-      return std::pair<Value, Value>();
-    if (auto it = quantized.find(weight); it != quantized.end())
-      return it->second;
     auto type = cast<RankedTensorType>(dense.getType());
     int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
     SmallVector<float> values(dense.getValues<float>());
@@ -157,20 +148,14 @@ struct HGraphNarrowWeightsPass
         DenseElementsAttr::get(
             RankedTensorType::get({cols}, builder.getF32Type()),
             ArrayRef<float>(scales)));
-    return quantized[weight] = {qValue, sValue};
+    return Replacement{qValue, sValue};
   }
 
-  /// `op`'s weight rounded to `narrow`: null when it is not an f32
-  /// constant (or its input is not f32), failure when a value overflows.
-  FailureOr<Value> narrowWeight(hgraph::LinearOp op, Type narrow,
-                                DenseMap<Value, Value> &narrowed) {
-    Value weight = op.getWeight();
-    DenseElementsAttr dense = constantWeight(op);
-    if (!dense)
-      return Value();
-    auto constant = weight.getDefiningOp<hgraph::ConstantOp>();
-    if (Value done = narrowed.lookup(weight))
-      return done;
+  /// `op`'s constant weight `dense` rounded to `narrow`; failure when a
+  /// value overflows.
+  FailureOr<Replacement> narrowWeight(hgraph::LinearOp op,
+                                      DenseElementsAttr dense, Type narrow) {
+    auto constant = op.getWeight().getDefiningOp<hgraph::ConstantOp>();
     const llvm::fltSemantics &semantics =
         cast<FloatType>(narrow).getFloatSemantics();
     bool overflow = false;
@@ -186,10 +171,9 @@ struct HGraphNarrowWeightsPass
       return op.emitError("a weight of this layer is beyond the range of ")
              << narrow << "; compile it at --precision fp32";
     OpBuilder builder(constant);
-    Value result =
-        hgraph::ConstantOp::create(builder, constant.getLoc(), values);
-    narrowed[weight] = result;
-    return result;
+    return Replacement{
+        hgraph::ConstantOp::create(builder, constant.getLoc(), values),
+        Value()};
   }
 };
 

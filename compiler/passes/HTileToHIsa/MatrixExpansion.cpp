@@ -98,6 +98,11 @@ LogicalResult MatrixExpander::expandMatMul(htile::MatMulOp op) {
     break;
   }
 
+  /// K tiles [first, first + count) on `planes`, one tile per plane.
+  struct Group {
+    int64_t first, count;
+    SmallVector<uint32_t> planes;
+  };
   // K tiles go to the planes in groups, one tile per plane of a group, and
   // a group's products of one input row are summed on the vector unit
   // before they meet the partial sum of the earlier groups, which passes
@@ -116,10 +121,6 @@ LogicalResult MatrixExpander::expandMatMul(htile::MatMulOp op) {
   // which the dispatcher needs (it places instructions in program order,
   // a bounded queue ahead of their issue): a group that ran a whole tile
   // ahead of the next would hold back every instruction after it.
-  struct Group {
-    int64_t first, count;
-    SmallVector<uint32_t> planes;
-  };
   //
   // Rounds pay off when a tile's products outlast the installing of its
   // weights by kComputeToInstall or more (measured on tsp-v1: the two
