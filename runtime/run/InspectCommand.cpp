@@ -34,6 +34,7 @@ std::string unitKind(hetx::Opcode opcode, uint32_t unit) {
   case hetx::MEM_READ:
   case hetx::MEM_WRITE:
   case hetx::MEM_GATHER:
+  case hetx::MEM_SCATTER:
     return "slice " + std::to_string(unit);
   case hetx::M_LOAD_WEIGHTS:
   case hetx::M_LOAD_WEIGHTS_COLUMN:
@@ -77,7 +78,7 @@ void disassemble(const hetx::Artifact &a, std::ostream &out) {
       out << " part " << in.part();
     if (in.opcode() == hetx::DMA_IN || in.opcode() == hetx::DMA_OUT)
       out << " host @" << in.host_address();
-    if (in.opcode() == hetx::MEM_GATHER)
+    if (in.opcode() == hetx::MEM_GATHER || in.opcode() == hetx::MEM_SCATTER)
       out << " table @" << in.address() << (in.part() ? " part " : "")
           << (in.part() ? std::to_string(in.part()) : "") << " stride "
           << in.stride()

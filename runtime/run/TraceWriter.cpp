@@ -47,6 +47,7 @@ uint32_t unitPosition(const hetx::Instruction &instr,
   case sim::OpClass::MemRead:
   case sim::OpClass::MemWrite:
   case sim::OpClass::MemGather:
+  case sim::OpClass::MemScatter:
     return chip.slicePosition(instr.unit());
   case sim::OpClass::LoadWeights:
   case sim::OpClass::MatMul:
@@ -72,6 +73,7 @@ std::string operandArgs(const hetx::Instruction &instr) {
     return ",\"address\":" + std::to_string(instr.address()) +
            (instr.part() ? ",\"part\":" + std::to_string(instr.part()) : "");
   case hetx::MEM_GATHER:
+  case hetx::MEM_SCATTER:
     return ",\"address\":" + std::to_string(instr.address()) +
            ",\"stride\":" + std::to_string(instr.stride()) +
            ",\"rows\":[" + std::to_string(instr.row_begin()) + "," +

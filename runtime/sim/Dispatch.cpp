@@ -47,6 +47,7 @@ bool checkDispatch(const std::vector<Op> &ops, const chip::ChipSpec &chip,
     case OpClass::MemRead:
     case OpClass::MemWrite:
     case OpClass::MemGather:
+    case OpClass::MemScatter:
       return op.unit;
     case OpClass::LoadWeights:
     case OpClass::MatMul:

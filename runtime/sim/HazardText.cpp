@@ -40,6 +40,7 @@ std::string HazardText::unitName(const hetx::Instruction &instr) {
   case OpClass::MemRead:
   case OpClass::MemWrite:
   case OpClass::MemGather:
+  case OpClass::MemScatter:
     return "MEM slice " + std::to_string(instr.unit());
   case OpClass::LoadWeights:
   case OpClass::MatMul:

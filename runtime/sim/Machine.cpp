@@ -53,11 +53,11 @@ void Machine::countBusy(UnitBusy &busy, Issue &issue, int64_t cycle) {
 
 bool Machine::failBank(const Op &op, uint32_t index, int64_t cycle,
                        uint32_t bank, const Issue &use) {
-  std::string rule =
-      op.kind == OpClass::MemGather
-          ? "but a MEM_GATHER takes every bank port of its slice"
-          : "the chip allows " + std::to_string(bankLimit) +
-                " (memory.accesses_per_bank_per_cycle)";
+  std::string rule = op.indexed()
+                         ? "but a " + HazardText::opcodeName(op.opcode) +
+                               " takes every bank port of its slice"
+                         : "the chip allows " + std::to_string(bankLimit) +
+                               " (memory.accesses_per_bank_per_cycle)";
   return fail("bank over-subscription", cycle, index,
               "bank " + std::to_string(bank) + " of MEM slice " +
                   std::to_string(op.unit) + " already serves " +
@@ -72,8 +72,10 @@ bool Machine::failIndex(const Op &op, uint32_t index, int64_t cycle,
   error = text.formatDataError(
       "index out of range", uint64_t(cycle), index,
       "row index " + std::to_string(value) + " (lane " +
-          std::to_string(op.indexLane) + " of its index vector) is outside [0, " +
-          std::to_string(op.rows) + "), the rows of the table it gathers from");
+          std::to_string(op.indexLane) +
+          " of its index vector) is outside [0, " + std::to_string(op.rows) +
+          "), the rows of the table it " +
+          (op.kind == OpClass::MemGather ? "gathers from" : "scatters to"));
   return false;
 }
 
@@ -104,6 +106,24 @@ bool Machine::executeGather(const Step &step, const float *indices) {
                             step.cycle + int64_t(step.latency), op.chain, lend);
   if (!timingOnly && !lend)
     std::memcpy(out, sram.vector(address), sizeof(float) * lanes);
+  return complete(step);
+}
+
+bool Machine::executeScatter(const Step &step, const float *indices,
+                             const float *value) {
+  // Without values the index is unknown, and the table keeps what it
+  // held: a scatter stores nothing then.
+  if (timingOnly)
+    return complete(step);
+  const Op &op = ops[step.index];
+  int32_t index = intOfWord(indices[op.indexLane]);
+  if (index < 0 || uint64_t(index) >= op.rows)
+    return failIndex(op, step.index, step.cycle, index);
+  uint64_t row = uint64_t(index);
+  if (row < op.rowBegin || row >= op.rowEnd)
+    return complete(step); // another slice of the chain holds it
+  sram.write(op.word + row * op.stride * op.width, op.width, value, step.index,
+             step.cycle + int64_t(step.latency));
   return complete(step);
 }
 
@@ -195,9 +215,10 @@ inline bool Machine::claimUnit(const Step &step) {
     slice.cycle = cycle;
     return true;
   }
-  case OpClass::MemGather: {
-    // The address is known only at issue, so the gather takes every bank
-    // port of its slice.
+  case OpClass::MemGather:
+  case OpClass::MemScatter: {
+    // The address is known only at issue, so a gather or scatter takes
+    // every bank port of its slice.
     Issue *slicePorts = &banks[size_t(step.unit) * banksPerSlice];
     for (uint32_t b = 0; b < banksPerSlice; ++b)
       if (slicePorts[b].cycle == cycle && slicePorts[b].count > 0)
@@ -565,6 +586,8 @@ inline bool Machine::execute(const Step &step) {
     return executeLink(step, src[0]);
   if (step.kind == OpClass::MemGather)
     return executeGather(step, src[0]);
+  if (step.kind == OpClass::MemScatter)
+    return executeScatter(step, src[0], src[1]);
   if (step.kind == OpClass::MemRead && !checkSramRead(step))
     return false;
   int64_t done = cycle + step.latency;
@@ -607,7 +630,8 @@ void Machine::compute(const Op &op, const float *const *src, float *out) {
     std::memcpy(out, sram.vector(op.word), sizeof(float) * lanes);
     break;
   case OpClass::MemWrite:
-  case OpClass::MemGather: // read by executeGather
+  case OpClass::MemGather:  // read by executeGather
+  case OpClass::MemScatter: // stored by executeScatter
   case OpClass::Dma:
   case OpClass::Link: // moved by executeLink
     break;
@@ -859,6 +883,7 @@ ExecutionPlan Machine::plan(const std::vector<Op> &ops,
     for (int pass = 0; pass < 2; ++pass)
       for (size_t i = begin; i < end; ++i)
         if ((ops[i].kind == OpClass::MemWrite ||
+             ops[i].kind == OpClass::MemScatter ||
              ops[i].opcode == hetx::DMA_IN) == (pass == 0))
           add(uint32_t(i));
     begin = end;

@@ -202,6 +202,11 @@ private:
   /// Runs a MEM_GATHER whose index vector is `indices`: stops on an index
   /// outside the table, emits the row if this slice holds it.
   bool executeGather(const Step &step, const float *indices);
+  /// Runs a MEM_SCATTER whose index vector is `indices` and whose vector
+  /// to store is `value`: stops on an index outside the table, stores the
+  /// vector if this slice holds the row.
+  bool executeScatter(const Step &step, const float *indices,
+                      const float *value);
   [[gnu::cold, gnu::noinline]] bool failIndex(const Op &op, uint32_t index,
                                               int64_t cycle, int64_t value);
   [[gnu::cold, gnu::noinline]] bool

@@ -17,6 +17,8 @@ std::optional<OpClass> opClassOf(hetx::Opcode opcode) {
     return OpClass::MemWrite;
   case hetx::MEM_GATHER:
     return OpClass::MemGather;
+  case hetx::MEM_SCATTER:
+    return OpClass::MemScatter;
   case hetx::V_ADD:
   case hetx::V_SUB:
   case hetx::V_MUL:
@@ -92,7 +94,8 @@ bool classify(const chip::Latencies &lat, Op &op) {
   op.sources = *kind == OpClass::MemRead || *kind == OpClass::Dma ||
                        op.opcode == hetx::C2C_RECV
                    ? 0
-               : *kind == OpClass::VectorBinary ? 2
+               : *kind == OpClass::VectorBinary || *kind == OpClass::MemScatter
+                   ? 2
                : *kind == OpClass::VectorSelect ? 3
                                                 : 1;
   switch (*kind) {
@@ -101,6 +104,7 @@ bool classify(const chip::Latencies &lat, Op &op) {
     op.latency = lat.mem_read();
     break;
   case OpClass::MemWrite:
+  case OpClass::MemScatter:
     op.latency = lat.mem_write();
     break;
   case OpClass::VectorBinary:
@@ -270,6 +274,7 @@ bool decodeTypes(const hetx::Instruction &instr, Op &op, std::string &kind,
   case OpClass::MemRead:
   case OpClass::MemWrite:
   case OpClass::MemGather:
+  case OpClass::MemScatter:
   case OpClass::Dma:
   case OpClass::Permute: // moves lane words of any type
   case OpClass::Link:
@@ -379,11 +384,13 @@ bool checkStream(const hetx::StreamRef &ref, const std::string &role,
   return true;
 }
 
-/// Decodes the fields of a MEM_GATHER on slice `op.unit`: every row it
-/// may read lies in that slice; on failure sets `kind` and `details`.
-bool decodeGather(const hetx::Instruction &instr, const chip::ChipSpec &chip,
-                  Op &op, std::string &kind, std::string &details) {
-  kind = "bad gather field";
+/// Decodes the fields of a MEM_GATHER or MEM_SCATTER on slice `op.unit`:
+/// every row it may read or write lies in that slice; on failure sets
+/// `kind` and `details`.
+bool decodeIndexed(const hetx::Instruction &instr, const chip::ChipSpec &chip,
+                   Op &op, std::string &kind, std::string &details) {
+  kind =
+      op.kind == OpClass::MemGather ? "bad gather field" : "bad scatter field";
   op.stride = instr.stride();
   op.rows = instr.rows();
   op.rowBegin = instr.row_begin();
@@ -430,35 +437,47 @@ bool decodeGather(const hetx::Instruction &instr, const chip::ChipSpec &chip,
   return true;
 }
 
-/// Checks the MEM_GATHER chains once all instructions are decoded: each
-/// names a first instruction that is a MEM_GATHER heading its own chain
-/// and reading the same index, stream and table, and together a chain's
-/// slices hold each row of the table once. Readers name the chain's first
-/// instruction as their producer. On failure `error` is set.
-bool checkGatherChains(const std::vector<Op> &ops, const HazardText &text,
-                       std::string &error) {
+/// Checks the MEM_GATHER and MEM_SCATTER chains once all instructions are
+/// decoded: each names a first instruction of its own opcode heading its
+/// own chain on the same table, index lane and type, and together a
+/// chain's slices hold each row of the table once. A gather's
+/// instructions read one index stream and emit onto one result stream
+/// (readers name the chain's first instruction as their producer); a
+/// scatter's may read their index and vector from different streams, as
+/// they pass on either side of the unit that sends them. On failure
+/// `error` is set.
+bool checkIndexedChains(const std::vector<Op> &ops, const HazardText &text,
+                        std::string &error) {
   auto same = [](const Op &a, const Op &b) {
-    return a.src[0].id == b.src[0].id && a.src[0].dir == b.src[0].dir &&
+    bool sameTable = a.opcode == b.opcode && a.word == b.word &&
+                     a.stride == b.stride && a.rows == b.rows &&
+                     a.indexLane == b.indexLane && a.outType == b.outType;
+    if (a.kind == OpClass::MemScatter)
+      return sameTable;
+    return sameTable && a.src[0].id == b.src[0].id &&
+           a.src[0].dir == b.src[0].dir &&
            a.src[0].hasProducer == b.src[0].hasProducer &&
            a.src[0].producer == b.src[0].producer && a.dst.id == b.dst.id &&
-           a.dst.dir == b.dst.dir && a.word == b.word &&
-           a.stride == b.stride && a.rows == b.rows &&
-           a.indexLane == b.indexLane && a.outType == b.outType;
+           a.dst.dir == b.dst.dir;
   };
   // The bands of each chain, by its first instruction.
   std::map<uint32_t, std::vector<std::pair<uint64_t, uint64_t>>> bands;
   for (uint32_t i = 0; i < ops.size(); ++i) {
     const Op &op = ops[i];
-    if (op.kind != OpClass::MemGather)
+    if (!op.indexed())
       continue;
     uint32_t head = op.chain;
-    if (head > i || ops[head].kind != OpClass::MemGather ||
-        ops[head].chain != head || !same(op, ops[head])) {
+    if (head > i || ops[head].chain != head || !same(op, ops[head])) {
+      bool gather = op.kind == OpClass::MemGather;
       error = text.format(
-          "bad gather chain", uint64_t(op.cycle), i,
+          gather ? "bad gather chain" : "bad scatter chain", uint64_t(op.cycle),
+          i,
           "chain names instruction " + std::to_string(head) +
-              ", which is not an earlier MEM_GATHER heading its own chain "
-              "with the same index, result stream, table and type");
+              ", which is not an earlier " +
+              (gather ? "MEM_GATHER heading its own chain with the same "
+                        "index, result stream, table and type"
+                      : "MEM_SCATTER heading its own chain with the same "
+                        "table, index lane and type"));
       return false;
     }
     bands[head].push_back({op.rowBegin, op.rowEnd});
@@ -473,11 +492,12 @@ bool checkGatherChains(const std::vector<Op> &ops, const HazardText &text,
     }
     if (next != ops[head].rows) {
       error = text.format(
-          "bad gather chain", uint64_t(ops[head].cycle), head,
+          ops[head].kind == OpClass::MemGather ? "bad gather chain"
+                                               : "bad scatter chain",
+          uint64_t(ops[head].cycle), head,
           "the slices of the chain do not hold each of the table's " +
-              std::to_string(ops[head].rows) +
-              " rows exactly once (row " + std::to_string(next) +
-              " is missing or held twice)");
+              std::to_string(ops[head].rows) + " rows exactly once (row " +
+              std::to_string(next) + " is missing or held twice)");
       return false;
     }
   }
@@ -490,7 +510,7 @@ bool checkGatherChains(const std::vector<Op> &ops, const HazardText &text,
 bool decodePart(const hetx::Instruction &instr, Op &op, std::string &kind,
                 std::string &details) {
   bool inSram = op.kind == OpClass::MemRead || op.kind == OpClass::MemWrite ||
-                op.kind == OpClass::MemGather || op.kind == OpClass::Dma;
+                op.indexed() || op.kind == OpClass::Dma;
   op.width = uint8_t(inSram ? sramLaneBytes(op.inType) : 4);
   uint32_t parts = 4 / op.width;
   if (instr.part() >= parts) {
@@ -526,12 +546,12 @@ bool decodeOne(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
         HazardText::opcodeName(instr.opcode()) + " is not a hisa instruction";
     return false;
   }
-  if (op.kind != OpClass::MemGather &&
-      (instr.stride() || instr.rows() || instr.row_begin() ||
-       instr.row_end() || instr.index_lane() || instr.chain())) {
+  if (!op.indexed() &&
+      (instr.stride() || instr.rows() || instr.row_begin() || instr.row_end() ||
+       instr.index_lane() || instr.chain())) {
     kind = "bad gather field";
     details = "stride, rows, row_begin, row_end, index_lane or chain is set, "
-              "but only MEM_GATHER takes them";
+              "but only MEM_GATHER and MEM_SCATTER take them";
     return false;
   }
   switch (op.kind) {
@@ -557,6 +577,7 @@ bool decodeOne(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
     op.bank = chip.bankOf(op.address);
     break;
   case OpClass::MemGather: // its table is checked with its types
+  case OpClass::MemScatter:
     if (!checkUnit(op.unit, proto.memory().slices(), "MEM slice", "slices",
                    kind, details))
       return false;
@@ -633,6 +654,7 @@ bool decodeOne(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
                      op.src[s], kind, details))
       return false;
   op.produces = op.kind != OpClass::MemWrite &&
+                op.kind != OpClass::MemScatter &&
                 op.kind != OpClass::LoadWeights && op.kind != OpClass::Dma &&
                 op.opcode != hetx::C2C_SEND;
   if (op.produces &&
@@ -640,8 +662,7 @@ bool decodeOne(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
     return false;
   if (!decodeTypes(instr, op, kind, details) ||
       !decodePart(instr, op, kind, details) ||
-      (op.kind == OpClass::MemGather &&
-       !decodeGather(instr, chip, op, kind, details)))
+      (op.indexed() && !decodeIndexed(instr, chip, op, kind, details)))
     return false;
   kind.clear();
   if ((isVector(op.kind) || op.kind == OpClass::Permute) &&
@@ -782,7 +803,7 @@ bool decodeProgram(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
               std::to_string(ops[port.producer].chain));
       return false;
     }
-  return checkGatherChains(ops, text, error);
+  return checkIndexedChains(ops, text, error);
 }
 
 } // namespace hetc::sim

@@ -26,6 +26,8 @@ enum class OpClass : uint8_t {
   MemWrite,
   /// MEM_GATHER: an indexed read, one of a chain.
   MemGather,
+  /// MEM_SCATTER: an indexed write, one of a chain.
+  MemScatter,
   VectorBinary,
   VectorUnary,
   VectorReduce,
@@ -83,9 +85,10 @@ struct Op {
   /// S_PERMUTE: `lanes` entries of the artifact's lane_map, which outlives
   /// the decoded program; null otherwise.
   const uint32_t *laneMap = nullptr;
-  /// MEM_GATHER: the table (`rows` rows of `stride` vectors, row 0 at
-  /// `word`), the rows this slice holds, the index's lane, and the
-  /// chain's first instruction, which its result is recorded as.
+  /// MEM_GATHER and MEM_SCATTER: the table (`rows` rows of `stride`
+  /// vectors, row 0 at `word`), the rows this slice holds, the index's
+  /// lane, and the chain's first instruction, which a gather's result is
+  /// recorded as.
   uint64_t stride = 0;
   uint64_t rows = 0;
   uint64_t rowBegin = 0;
@@ -106,12 +109,17 @@ struct Op {
   io::E8M0Rounding rounding = io::E8M0Rounding::Up;
 
   /// The element type source `which` must carry: the condition of a
-  /// V_SELECT is BOOL, a MEM_GATHER's index I32, every other source is
-  /// `inType`.
+  /// V_SELECT is BOOL, the index of a MEM_GATHER or MEM_SCATTER I32,
+  /// every other source is `inType`.
   io::ElementType sourceType(int which) const {
+    bool indexed = opcode == hetx::MEM_GATHER || opcode == hetx::MEM_SCATTER;
     return opcode == hetx::V_SELECT && which == 0 ? io::ElementType::Bool
-           : opcode == hetx::MEM_GATHER           ? io::ElementType::I32
+           : indexed && which == 0                ? io::ElementType::I32
                                                   : inType;
+  }
+  /// Whether the instruction is one of an indexed chain.
+  bool indexed() const {
+    return kind == OpClass::MemGather || kind == OpClass::MemScatter;
   }
 };
 
@@ -126,9 +134,9 @@ std::optional<OpClass> opClassOf(hetx::Opcode opcode);
 /// opcode, unit and address in range and consistent, stream groups aligned
 /// and in range, lane, row and lane-map fields in range, operand counts,
 /// element types the opcode is defined for, node index, and cycles in
-/// non-decreasing order, and that each MEM_GATHER chain reads one table
-/// whose rows its slices cover exactly once. On failure `error` is a hazard
-/// message for the first bad instruction.
+/// non-decreasing order, and that each MEM_GATHER or MEM_SCATTER chain
+/// reads or writes one table whose rows its slices cover exactly once. On
+/// failure `error` is a hazard message for the first bad instruction.
 bool decodeProgram(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
                    const HazardText &text, std::vector<Op> &ops,
                    std::string &error);

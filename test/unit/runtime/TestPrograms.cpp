@@ -47,6 +47,7 @@ uint32_t latencyOf(const chip::ChipSpec &chip, hetx::Opcode opcode) {
   case hetx::MEM_GATHER:
     return lat.mem_read();
   case hetx::MEM_WRITE:
+  case hetx::MEM_SCATTER:
     return lat.mem_write();
   case hetx::V_REDUCE_SUM:
   case hetx::V_REDUCE_MAX:
@@ -108,20 +109,42 @@ hetx::Instruction &ProgramBuilder::read(uint64_t cycle, uint64_t address,
   return instr;
 }
 
-hetx::Instruction &ProgramBuilder::gather(uint64_t cycle, uint32_t slice,
-                                          uint64_t address, uint64_t stride,
-                                          uint64_t rows, uint64_t begin,
-                                          uint64_t end, uint32_t lane,
-                                          Stream src, Stream dst) {
-  hetx::Instruction &instr = add(cycle, hetx::MEM_GATHER, slice);
+hetx::Instruction &ProgramBuilder::indexed(uint64_t cycle, hetx::Opcode opcode,
+                                           uint32_t slice, uint64_t address,
+                                           uint64_t stride, uint64_t rows,
+                                           uint64_t begin, uint64_t end,
+                                           uint32_t lane) {
+  hetx::Instruction &instr = add(cycle, opcode, slice);
   instr.set_address(address);
   instr.set_stride(stride);
   instr.set_rows(rows);
   instr.set_row_begin(begin);
   instr.set_row_end(end);
   instr.set_index_lane(lane);
+  return instr;
+}
+
+hetx::Instruction &ProgramBuilder::gather(uint64_t cycle, uint32_t slice,
+                                          uint64_t address, uint64_t stride,
+                                          uint64_t rows, uint64_t begin,
+                                          uint64_t end, uint32_t lane,
+                                          Stream src, Stream dst) {
+  hetx::Instruction &instr = indexed(cycle, hetx::MEM_GATHER, slice, address,
+                                     stride, rows, begin, end, lane);
   setStream(*instr.add_src(), src);
   setStream(*instr.mutable_dst(), dst);
+  return instr;
+}
+
+hetx::Instruction &ProgramBuilder::scatter(uint64_t cycle, uint32_t slice,
+                                           uint64_t address, uint64_t stride,
+                                           uint64_t rows, uint64_t begin,
+                                           uint64_t end, uint32_t lane,
+                                           Stream index, Stream value) {
+  hetx::Instruction &instr = indexed(cycle, hetx::MEM_SCATTER, slice, address,
+                                     stride, rows, begin, end, lane);
+  setStream(*instr.add_src(), index);
+  setStream(*instr.add_src(), value);
   return instr;
 }
 

@@ -76,6 +76,14 @@ public:
                             uint64_t end, uint32_t lane, Stream src,
                             Stream dst);
 
+  /// MEM_SCATTER on `slice` of rows [begin, end) of a table of `rows` rows
+  /// of `stride` vectors from `address`, by lane `lane` of `index`,
+  /// storing `value`. Its `chain` is left 0, as for gather().
+  hetx::Instruction &scatter(uint64_t cycle, uint32_t slice, uint64_t address,
+                             uint64_t stride, uint64_t rows, uint64_t begin,
+                             uint64_t end, uint32_t lane, Stream index,
+                             Stream value);
+
   /// Adds a binding with one vector per row at `address`.
   void input(const std::string &name, std::vector<int64_t> shape,
              uint64_t address);
@@ -90,6 +98,11 @@ public:
 
 private:
   hetx::Instruction &add(uint64_t cycle, hetx::Opcode opcode, uint32_t unit);
+  /// A MEM_GATHER or MEM_SCATTER with its table fields, without streams.
+  hetx::Instruction &indexed(uint64_t cycle, hetx::Opcode opcode,
+                             uint32_t slice, uint64_t address, uint64_t stride,
+                             uint64_t rows, uint64_t begin, uint64_t end,
+                             uint32_t lane);
 
   const chip::ChipSpec &chip;
   hetx::Artifact artifact;
