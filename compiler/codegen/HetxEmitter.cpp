@@ -281,8 +281,24 @@ private:
   }
   LogicalResult addSource(hetx::Instruction &inst, Operation *op, Value value);
   LogicalResult addInstruction(hisa::InstructionOpInterface op);
+  /// Sets the fields of a gather's or scatter's instruction on `band`:
+  /// its slice, the table and the rows the slice holds.
+  template <typename IndexedOp>
+  static void setTableFields(hetx::Instruction &inst, IndexedOp op,
+                             const hisa::GatherBand &band) {
+    inst.set_unit(band.slice);
+    inst.set_address(op.getTable());
+    inst.set_part(op.getPart().value_or(0));
+    inst.set_stride(op.getStride());
+    inst.set_rows(op.getRows());
+    inst.set_row_begin(band.rowBegin);
+    inst.set_row_end(band.rowEnd);
+    inst.set_index_lane(op.getLane());
+  }
   /// Adds a gather's chain: one MEM_GATHER per slice of its table.
   LogicalResult addGather(hisa::GatherOp op);
+  /// Adds a scatter's chain: one MEM_SCATTER per slice of its table.
+  LogicalResult addScatter(hisa::ScatterOp op);
 
   const chip::ChipSpec &chip;
   llvm::StringMap<uint32_t> nodes;
@@ -323,15 +339,51 @@ LogicalResult Emitter::addGather(hisa::GatherOp op) {
     setStream(*inst.mutable_dst(), stream);
     setDtype(inst, op);
     inst.set_opcode(hetx::MEM_GATHER);
-    inst.set_unit(band.slice);
-    inst.set_address(op.getTable());
-    inst.set_part(op.getPart().value_or(0));
-    inst.set_stride(op.getStride());
-    inst.set_rows(op.getRows());
-    inst.set_row_begin(band.rowBegin);
-    inst.set_row_end(band.rowEnd);
-    inst.set_index_lane(op.getLane());
+    setTableFields(inst, op, band);
     if (failed(addSource(inst, op, op.getIndex())))
+      return failure();
+    pendingChains.push_back({instructions.size(), head});
+    instructions.emplace_back(inst.cycle(), std::move(inst));
+  }
+  indexOf[op] = head;
+  return success();
+}
+
+LogicalResult Emitter::addScatter(hisa::ScatterOp op) {
+  IntegerAttr cycle = op.getCycleAttr();
+  auto source = dyn_cast_if_present<hisa::InstructionOpInterface>(
+      op.getValues().front().getDefiningOp());
+  std::optional<hisa::IssueInfo> unit =
+      source ? source.describe(chip) : std::nullopt;
+  if (!cycle || !unit)
+    return op->emitError("scatter has no cycle, or its values no unit; run "
+                         "hetc-hisa-schedule first");
+  std::vector<hisa::GatherBand> bands = op.getBands(chip);
+  // The chain runs from the slice nearest the unit that sends the pairs,
+  // which issues at the op's cycle, outwards; the one nearest on each
+  // side reads the pair that flows that way.
+  int64_t from = unit->position;
+  auto distance = [&](const hisa::GatherBand &band) {
+    return std::abs(band.position - from);
+  };
+  std::stable_sort(bands.begin(), bands.end(),
+                   [&](const hisa::GatherBand &a, const hisa::GatherBand &b) {
+                     return distance(a) < distance(b);
+                   });
+  int64_t hop = chip.proto().streams().hop_cycles();
+  size_t head = instructions.size();
+  bool twoPairs = op.getValues().size() == 2;
+  for (const hisa::GatherBand &band : bands) {
+    hetx::Instruction inst;
+    inst.set_cycle(cycle.getInt() +
+                   (distance(band) - distance(bands.front())) * hop);
+    inst.set_node(nodeIndex(op.getLoc()));
+    setDtype(inst, op);
+    inst.set_opcode(hetx::MEM_SCATTER);
+    setTableFields(inst, op, band);
+    unsigned pair = twoPairs && band.position > from ? 1 : 0;
+    if (failed(addSource(inst, op, op.getIndices()[pair])) ||
+        failed(addSource(inst, op, op.getValues()[pair])))
       return failure();
     pendingChains.push_back({instructions.size(), head});
     instructions.emplace_back(inst.cycle(), std::move(inst));
@@ -536,6 +588,7 @@ LogicalResult Emitter::emit(func::FuncOp func) {
             })
             .Case<func::ReturnOp>([](Operation *) { return success(); })
             .Case([&](hisa::GatherOp g) { return addGather(g); })
+            .Case([&](hisa::ScatterOp s) { return addScatter(s); })
             .Default([&](Operation *other) -> LogicalResult {
               if (auto inst = dyn_cast<hisa::InstructionOpInterface>(other))
                 return addInstruction(inst);

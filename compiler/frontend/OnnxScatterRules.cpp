@@ -1,12 +1,14 @@
 //===- OnnxScatterRules.cpp - ScatterElements and ScatterND -----------===//
 //
-// Scatters write updates at positions given by run-time indices. The chip
-// addresses memory at positions fixed at compile time, so each becomes a
-// one-hot combination, as run-time gathers do: every index is compared
-// with every target position, the updates meeting a position are combined
-// by the `reduction` (their sum for none and add, product for mul, max,
-// min), and the data is kept where no update lands. With reduction none,
-// duplicate indices (which ONNX leaves undefined) add up. MaxUnpool is a
+// Scatters write updates at positions given by run-time indices. A
+// ScatterND without a reduction, on run-time indices, replaces whole rows
+// of its data (its first k dimensions taken as one) and becomes
+// hgraph.scatter_rows, indexed writes on the chip; of duplicate indices (which
+// ONNX leaves undefined) the last update stays. The others become a one-hot
+// combination: every index is compared with every target position, the updates
+// meeting a position are combined by the `reduction` (their sum for none and
+// add, product for mul, max, min), and the data is kept where no update lands;
+// there duplicate indices under reduction none add up. MaxUnpool is a
 // ScatterElements of the values into zeros of the output, flattened, at
 // the flat indices MaxPool gave.
 //
@@ -227,9 +229,6 @@ Results importScatterND(NodeContext &ctx) {
                        << " must have the indices' batch shape followed by "
                           "the data's trailing dimensions";
   Type element = dType.getElementType();
-  FailureOr<Combine> combine = combineOf(ctx, element);
-  if (failed(combine))
-    return failure();
   int64_t batch = 1, cells = 1, rest = 1;
   for (int64_t d : iType.getShape().drop_back())
     batch *= d;
@@ -242,19 +241,59 @@ Results importScatterND(NodeContext &ctx) {
   Type indexType = iType.getElementType();
   Value tuples = reshapeTo(ctx, indices, {batch, k});
   auto columnType = shaped({batch, 1}, indexType);
-  Value flat;
+  auto columnBools = shaped({batch, 1}, ctx.builder.getI1Type());
+  Value flat, outside;
   int64_t stride = cells;
   for (int64_t j = 0; j < k; ++j) {
-    stride /= dType.getDimSize(j);
+    int64_t dim = dType.getDimSize(j);
+    stride /= dim;
     Value part = ctx.create<hgraph::SliceOp>(
         columnType, tuples, ctx.builder.getDenseI64ArrayAttr({0, j}),
         ctx.builder.getDenseI64ArrayAttr({1, 1}));
-    part = wrapIndices(ctx, part, dType.getDimSize(j));
+    part = wrapIndices(ctx, part, dim);
+    if (k > 1) {
+      // An index outside its dimension must not name another cell.
+      Value low = ctx.create<hgraph::LessOp>(columnBools, part,
+                                             scalarConstant(ctx, indexType, 0));
+      Value high = ctx.create<hgraph::GreaterOrEqualOp>(
+          columnBools, part, scalarConstant(ctx, indexType, double(dim)));
+      Value bad = ctx.create<hgraph::OrOp>(columnBools, low, high);
+      outside =
+          outside ? ctx.create<hgraph::OrOp>(columnBools, outside, bad) : bad;
+    }
     if (stride != 1)
       part = ctx.create<hgraph::MulOp>(columnType, part,
                                        scalarConstant(ctx, indexType, double(stride)));
     flat = flat ? ctx.create<hgraph::AddOp>(columnType, flat, part) : part;
   }
+
+  // Run-time indices without a reduction: each update replaces its row
+  // of the data (with its first k dimensions as one) by an indexed write, at a
+  // cost that grows with the updates, not with the data.
+  if (ctx.stringAttr("reduction", "none") == "none" && !constantInts(indices)) {
+    if (outside)
+      flat = ctx.create<hgraph::WhereOp>(
+          columnType, outside, scalarConstant(ctx, indexType, -1.0), flat);
+    // Rows keep the data's trailing dimensions, so that the reshapes are
+    // views; scalar rows take a dimension of 1.
+    SmallVector<int64_t> tableShape{cells}, rowsShape{batch};
+    if (k < rank) {
+      llvm::append_range(tableShape, dType.getShape().drop_front(k));
+      llvm::append_range(rowsShape, dType.getShape().drop_front(k));
+    } else {
+      tableShape.push_back(1);
+      rowsShape.push_back(1);
+    }
+    Value table = reshapeTo(ctx, data, tableShape);
+    Value rows = reshapeTo(ctx, updates, rowsShape);
+    Value written =
+        ctx.create<hgraph::ScatterRowsOp>(shaped(tableShape, element), table,
+                                          reshapeTo(ctx, flat, {batch}), rows);
+    return SmallVector<Value>{reshapeTo(ctx, written, dType.getShape())};
+  }
+  FailureOr<Combine> combine = combineOf(ctx, element);
+  if (failed(combine))
+    return failure();
   SmallVector<APInt> positions;
   for (int64_t p = 0; p < cells; ++p)
     positions.push_back(APInt(indexType.getIntOrFloatBitWidth(), p));

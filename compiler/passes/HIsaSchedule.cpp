@@ -10,10 +10,12 @@
 //   - transfers: a !hisa.vec value, from its producer to its readers; a
 //     gather is one op per slice of its chain, each a reader of the index,
 //     and the one nearest the index's producer stands for the chain as
-//     the producer of the row (docs/isa.md, "Indexed reads");
+//     the producer of the row (docs/isa.md, "Indexed reads"); a scatter
+//     likewise, each op a reader of the index and value that pass it;
 //   - dependences: SRAM read/write order per address (DMA_IN writes,
-//     DMA_OUT reads), a plane's weight loads against the matmuls that use
-//     (or must finish before) them, and each DMA engine's instructions in
+//     DMA_OUT reads; each op of a scatter's chain writes every row of the
+//     table its slice holds), a plane's weight loads against the matmuls that
+//     use (or must finish before) them, and each DMA engine's instructions in
 //     program order, one vector time apart.
 //
 //===----------------------------------------------------------------------===//
@@ -24,6 +26,7 @@
 
 
 #include <map>
+#include <numeric>
 
 namespace hetc {
 #define GEN_PASS_DEF_HISASCHEDULE
@@ -75,6 +78,12 @@ private:
   }
   /// Adds a gather's chain: one op per slice holding rows of its table.
   LogicalResult addGather(hisa::GatherOp op);
+  /// Adds a scatter's chain: one op per slice holding rows of its table,
+  /// each reading the pair of index and value that passes its slice.
+  LogicalResult addScatter(hisa::ScatterOp op);
+  /// The scheduling resources of every bank port of `slice`, and the
+  /// dispatcher: what an indexed access takes.
+  std::vector<sched::ResourceId> indexedUses(uint32_t slice);
   /// Orders an access to SRAM `address` after the earlier ones; a write
   /// stores `latency` cycles after it issues.
   void addMemoryAccess(sched::OpId id, int64_t address, bool isWrite,
@@ -112,6 +121,8 @@ private:
     int64_t near = 0, far = 0;
     /// Whether the index, and so the row, flows east.
     bool east = true;
+    /// A scatter's: the pair of index and value each op reads.
+    std::vector<unsigned> pairs;
   };
   DenseMap<Operation *, Chain> chains;
   /// The SRAM ranges [begin, end) that constants fill.
@@ -218,6 +229,87 @@ void ProblemBuilder::addLinkOrder(sched::OpId id, int32_t link, bool isSend) {
   state.recvs.push_back(id);
 }
 
+std::vector<sched::ResourceId> ProblemBuilder::indexedUses(uint32_t slice) {
+  // The address is known only at issue: every bank port of the slice.
+  uint32_t ports = chip.proto().memory().accesses_per_bank_per_cycle();
+  std::vector<sched::ResourceId> uses;
+  for (uint32_t b = 0; b < chip.proto().memory().banks_per_slice(); ++b) {
+    sched::ResourceId bank = resource(hisa::bankResource(slice, b), ports);
+    uses.insert(uses.end(), ports, bank);
+  }
+  uses.push_back(resource("dispatch", chip.proto().dispatch().per_cycle()));
+  return uses;
+}
+
+LogicalResult ProblemBuilder::addScatter(hisa::ScatterOp op) {
+  int64_t width = hisa::sramLaneBytes(hisa::dtypeOf(op));
+  int64_t first = op.getTable() * 4 + int64_t(op.getPart().value_or(0)) * width;
+  int64_t step = op.getStride() * width;
+  int64_t last = (first + (op.getRows() - 1) * step) / 4;
+  if (llvm::any_of(constantRanges, [&](std::pair<int64_t, int64_t> range) {
+        return range.first <= last && op.getTable() < range.second;
+      }))
+    return op.emitError("scatters to rows ")
+           << op.getTable() << " to " << last
+           << ", which a constant holds; constants are never written";
+  // Where each pair comes from: both of a pair, and every pair, from one
+  // unit, so that the chain's cycles follow from one origin.
+  std::optional<int64_t> from;
+  for (Value value : op->getOperands()) {
+    Operation *source = value.getDefiningOp();
+    auto it = source ? idOf.find(source) : idOf.end();
+    if (it == idOf.end())
+      return op.emitError("its index or value has no producing instruction");
+    int64_t at = problem.getOperation(it->second).position;
+    if (from && *from != at)
+      return op.emitError("its indices and values come from floorplan "
+                          "positions ")
+             << *from << " and " << at
+             << "; a scatter's chain reads them from one unit";
+    from = at;
+  }
+  std::vector<hisa::GatherBand> bands = op.getBands(chip);
+  unsigned pairs = op.getValues().size();
+  Chain chain;
+  for (const hisa::GatherBand &band : bands) {
+    if (band.position == *from ||
+        (pairs == 1 &&
+         (band.position > *from) != (bands.front().position > *from)))
+      return op.emitError("its table spans MEM slices at positions ")
+             << bands.front().position << " to " << bands.back().position
+             << " around its values' unit at position " << *from
+             << "; it needs a pair of index and value for each side";
+    chain.pairs.push_back(pairs == 2 && band.position > *from ? 1 : 0);
+  }
+  // Nearest the unit first: that op stands for the chain and carries its
+  // cycle.
+  std::vector<size_t> order(bands.size());
+  std::iota(order.begin(), order.end(), 0);
+  auto distance = [&](size_t b) { return std::abs(bands[b].position - *from); };
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return distance(a) < distance(b);
+  });
+  std::vector<unsigned> pairOf;
+  int64_t latency = chip.proto().latency().mem_write();
+  for (size_t b : order) {
+    const hisa::GatherBand &band = bands[b];
+    sched::OpId id = addOp(op, latency, band.position, indexedUses(band.slice));
+    chainMember.back() = !chain.ops.empty();
+    chain.ops.push_back(id);
+    pairOf.push_back(chain.pairs[b]);
+    // The row is known only at issue: a write of every row the slice
+    // holds.
+    for (int64_t row = band.rowBegin; row < band.rowEnd; ++row)
+      addMemoryAccess(id, (first + row * step) / 4, true, latency);
+  }
+  chain.pairs = std::move(pairOf);
+  chain.near = bands[order.front()].position;
+  chain.far = bands[order.back()].position;
+  idOf[op] = chain.ops.front();
+  chains[op] = std::move(chain);
+  return success();
+}
+
 LogicalResult ProblemBuilder::addGather(hisa::GatherOp op) {
   // The rows of the table's first and last vectors (verifyOnChip has
   // found them inside SRAM).
@@ -250,18 +342,10 @@ LogicalResult ProblemBuilder::addGather(hisa::GatherOp op) {
   // Nearest the index first: that op stands for the chain.
   if (!east)
     std::reverse(bands.begin(), bands.end());
-  uint32_t ports = chip.proto().memory().accesses_per_bank_per_cycle();
   Chain chain;
   for (const hisa::GatherBand &band : bands) {
-    // The address is known only at issue: every bank port of the slice.
-    std::vector<sched::ResourceId> uses;
-    for (uint32_t b = 0; b < chip.proto().memory().banks_per_slice(); ++b) {
-      sched::ResourceId bank = resource(hisa::bankResource(band.slice, b), ports);
-      uses.insert(uses.end(), ports, bank);
-    }
-    uses.push_back(resource("dispatch", chip.proto().dispatch().per_cycle()));
-    sched::OpId id = addOp(op, chip.proto().latency().mem_read(),
-                           band.position, std::move(uses));
+    sched::OpId id = addOp(op, chip.proto().latency().mem_read(), band.position,
+                           indexedUses(band.slice));
     chainMember.back() = !chain.ops.empty();
     chain.ops.push_back(id);
   }
@@ -289,6 +373,8 @@ LogicalResult ProblemBuilder::add(Operation *op) {
     return failure();
   if (auto gather = dyn_cast<hisa::GatherOp>(op))
     return addGather(gather);
+  if (auto scatter = dyn_cast<hisa::ScatterOp>(op))
+    return addScatter(scatter);
   std::optional<hisa::IssueInfo> info = inst.describe(chip);
   if (!info)
     return success();
@@ -329,11 +415,25 @@ LogicalResult ProblemBuilder::addTransfers() {
       return op->emitError("emits a vector that no instruction reads");
     auto chain = chains.find(op);
     std::vector<sched::OpId> consumers;
-    for (Operation *user : value.getUsers()) {
+    for (OpOperand &use : value.getUses()) {
+      Operation *user = use.getOwner();
       auto readers = chains.find(user);
-      std::vector<sched::OpId> ids =
-          readers == chains.end() ? std::vector<sched::OpId>{idOf.lookup(user)}
-                                  : readers->second.ops;
+      std::vector<sched::OpId> ids;
+      if (readers == chains.end()) {
+        ids.push_back(idOf.lookup(user));
+      } else if (auto scatter = dyn_cast<hisa::ScatterOp>(user)) {
+        // The ops of the chain that read this operand's pair.
+        unsigned n = use.getOperandNumber();
+        unsigned pair = n < scatter.getValues().size()
+                            ? n
+                            : n - unsigned(scatter.getValues().size());
+        for (auto [id, p] :
+             llvm::zip(readers->second.ops, readers->second.pairs))
+          if (p == pair)
+            ids.push_back(id);
+      } else {
+        ids = readers->second.ops;
+      }
       for (sched::OpId consumer : ids) {
         // A gather's row may come from its farthest slice: every reader
         // must be beyond that one.

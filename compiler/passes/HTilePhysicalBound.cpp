@@ -100,6 +100,12 @@ KernelWork kernelWork(Operation *op) {
         work.sramBytes =
             2 * bytes(gather.getOutput()) + bytes(gather.getIndices());
       })
+      .Case([&](htile::ScatterRowsOp scatter) {
+        // Each update is read and written once; the rest of the table
+        // is not touched.
+        work.sramBytes =
+            2 * bytes(scatter.getUpdates()) + bytes(scatter.getIndices());
+      })
       .Default(
           [&](Operation *kernel) { work.sramBytes = operandBytes(kernel); });
   return work;

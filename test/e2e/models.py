@@ -422,9 +422,38 @@ def embedding(seed=13, vocab=700, hidden=24, seq=5):
                   inits, "embedding")
 
 
+def kv_cache_step(seed=14, context=64, hidden=24):
+    """One decode step of attention scores against a key cache: the new
+    token's key is written into the cache at a run-time position (ScatterND
+    without reduction, as a static KV cache is updated), then the query
+    scores every cached key, the new one included."""
+    rng = np.random.default_rng(seed)
+    inits = [
+        numpy_helper.from_array(_weights(rng, hidden, hidden), "wk"),
+        numpy_helper.from_array(_weights(rng, hidden, hidden), "wq"),
+    ]
+    nodes = [
+        helper.make_node("MatMul", ["x", "wk"], ["k"], name="key"),
+        helper.make_node("ScatterND", ["cache", "pos", "k"], ["keys"], name="cache_update"),
+        helper.make_node("MatMul", ["x", "wq"], ["q"], name="query"),
+        helper.make_node("Transpose", ["keys"], ["kt"], name="keys_t", perm=[1, 0]),
+        helper.make_node("MatMul", ["q", "kt"], ["y"], name="scores"),
+    ]
+    inputs = [
+        helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, hidden]),
+        helper.make_tensor_value_info("cache", TensorProto.FLOAT, [context, hidden]),
+        helper.make_tensor_value_info("pos", TensorProto.INT64, [1, 1]),
+    ]
+    outputs = [
+        helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, context]),
+        helper.make_tensor_value_info("keys", TensorProto.FLOAT, [context, hidden]),
+    ]
+    return _model(nodes, inputs, outputs, inits, "kv_cache_step")
+
+
 # Integer inputs are drawn from [-high, high): the valid ids of a table of
 # `high` rows, negative ones included.
-INDEX_RANGES = {"embedding": {"ids": 700}}
+INDEX_RANGES = {"embedding": {"ids": 700}, "kv_cache_step": {"pos": 64}}
 
 MODELS = {
     "mlp_relu": (mlp_relu, {}),
@@ -442,6 +471,7 @@ MODELS = {
     "mlp_f16": (mlp_f16, {}),
     "quant_int8": (quant_int8, {}),
     "embedding": (embedding, {}),
+    "kv_cache_step": (kv_cache_step, {}),
 }
 
 

@@ -43,14 +43,22 @@ std::vector<KernelStats> collectKernelStats(func::FuncOp func,
     IntegerAttr cycle = inst ? inst.getIssueCycleAttr() : IntegerAttr();
     if (!cycle)
       continue;
+    // A gather or scatter is one instruction per slice of its table, each
+    // taking its slice's ports, the farthest issuing last.
+    std::vector<hisa::GatherBand> bands;
+    int64_t latency = 0;
     if (auto gather = dyn_cast<hisa::GatherOp>(op)) {
-      // One MEM_GATHER per slice of the table, each taking its slice's
-      // ports, the farthest issuing last.
-      std::vector<hisa::GatherBand> bands = gather.getBands(chip);
+      bands = gather.getBands(chip);
+      latency = chip.proto().latency().mem_read();
+    } else if (auto scatter = dyn_cast<hisa::ScatterOp>(op)) {
+      bands = scatter.getBands(chip);
+      latency = chip.proto().latency().mem_write();
+    }
+    if (!bands.empty()) {
       int64_t span = (bands.back().position - bands.front().position) * hop;
       for (const hisa::GatherBand &band : bands)
         count(op, cycle.getInt(),
-              hisa::IssueInfo{chip.proto().latency().mem_read() + span, 0,
+              hisa::IssueInfo{latency + span, 0,
                               "slice" + std::to_string(band.slice), 1});
       continue;
     }

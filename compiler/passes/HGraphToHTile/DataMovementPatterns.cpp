@@ -1,10 +1,10 @@
 //===- DataMovementPatterns.cpp - Data movement of hgraph to htile
 //----------===//
 //
-// Reshape, transpose, concat, split, slice, pad, tile, expand and the
-// gathers: views where the rows stay, a transpose on the matrix unit where
-// a permutation is a swap of the last two axes, and otherwise htile.gather
-// by an index map computed at compile time.
+// Reshape, transpose, concat, split, slice, pad, tile, expand, the
+// gathers and row scatters: views where the rows stay, a transpose on the
+// matrix unit where a permutation is a swap of the last two axes, and otherwise
+// htile.gather by an index map computed at compile time.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,6 +30,25 @@ LogicalResult lowerGatherRows(hgraph::GatherRowsOp op,
   Value out = kernels.alloc(op.getResult());
   htile::GatherRowsOp::create(kernels.builder, op.getLoc(), table, indices,
                               out);
+  kernels.map(op.getResult(), out);
+  return success();
+}
+
+/// A copy of the table, then its rows replaced in place: the copy is
+/// plain reads and writes, each update a chain of indexed writes.
+LogicalResult lowerScatterRows(hgraph::ScatterRowsOp op,
+                               const KernelBuilder &kernels) {
+  int64_t elements = op.getType().getNumElements();
+  if (failed(kernels.checkMovement(op, uint64_t(elements),
+                                   "copying the " + Twine(elements) +
+                                       " elements of the table")))
+    return failure();
+  Value table = kernels.buffer(op.getTable());
+  Value out = kernels.alloc(op.getResult());
+  kernels.move(op.getLoc(), table, out, gather::identity(elements));
+  htile::ScatterRowsOp::create(kernels.builder, op.getLoc(),
+                               kernels.buffer(op.getUpdates()),
+                               kernels.buffer(op.getIndices()), out);
   kernels.map(op.getResult(), out);
   return success();
 }
@@ -299,6 +318,7 @@ void tiling::populateDataMovementPatterns(RewritePatternSet &patterns,
                LowerWith<hgraph::TileOp, lowerTile>,
                LowerWith<hgraph::GatherOp, lowerGatherOp>,
                LowerWith<hgraph::GatherElementsOp, lowerGatherElements>,
-               LowerWith<hgraph::GatherRowsOp, lowerGatherRows>>(
+               LowerWith<hgraph::GatherRowsOp, lowerGatherRows>,
+               LowerWith<hgraph::ScatterRowsOp, lowerScatterRows>>(
       converter, patterns.getContext(), state);
 }

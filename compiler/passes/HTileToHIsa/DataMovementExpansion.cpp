@@ -4,7 +4,9 @@
 // htile.gather (each output vector assembled from the input vectors it
 // draws on by permutes on a switch unit, or moved whole) and
 // htile.gather_rows (a lookup by run-time index: an indexed read of the
-// table per row vector, turned by the switch units beyond the slices).
+// table per row vector, turned by the switch units beyond the slices) and
+// htile.scatter_rows (an indexed write per row vector, its index and
+// vector sent on by the vector unit towards the table's slices).
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,11 +18,26 @@ using namespace hetc::expansion;
 
 namespace {
 
+/// One vector of a row that a run-time index names: vector `j` of row
+/// block `n` (of the output or the updates), the index in lane `lane` of
+/// the vector at SRAM word `indexWord`, in a table of `rows` rows of
+/// `stride` vectors.
+struct RowVector {
+  int64_t n, j, indexWord;
+  int32_t lane;
+  int64_t stride, rows;
+};
+
 class DataMovementExpander : public InstructionBuilder {
 public:
   using InstructionBuilder::InstructionBuilder;
+  /// Calls `each` for every row vector that `indices` name in `table`;
+  /// fails, naming `op`, for a table without rows.
+  LogicalResult forEachRowVector(Operation *op, Value table, Value indices,
+                                 function_ref<void(const RowVector &)> each);
   LogicalResult expandGather(htile::GatherOp op);
   LogicalResult expandGatherRows(htile::GatherRowsOp op);
+  LogicalResult expandScatterRows(htile::ScatterRowsOp op);
 };
 
 } // namespace
@@ -112,6 +129,29 @@ LogicalResult DataMovementExpander::expandGather(htile::GatherOp op) {
   return success();
 }
 
+LogicalResult DataMovementExpander::forEachRowVector(
+    Operation *op, Value table, Value indices,
+    function_ref<void(const RowVector &)> each) {
+  auto tableType = cast<MemRefType>(table.getType());
+  auto indexType = cast<MemRefType>(indices.getType());
+  Tensor ids = tensor(indices);
+  int64_t rows = tableType.getDimSize(0);
+  int64_t count = indexType.getNumElements();
+  int64_t stride = rows ? tensor(table).layout.vectors() / rows : 0;
+  if (count == 0 || stride == 0)
+    return success(); // nothing to move
+  if (rows == 0)
+    return op->emitError("indexes rows of a table that has none");
+  int64_t idsPerRow = ids.layout.cols;
+  for (int64_t n = 0; n < count; ++n) {
+    int64_t col = n % idsPerRow;
+    int64_t at = ids.at(n / idsPerRow, col / lanes);
+    for (int64_t j = 0; j < stride; ++j)
+      each({n, j, at, int32_t(col % lanes), stride, rows});
+  }
+  return success();
+}
+
 LogicalResult DataMovementExpander::expandGatherRows(htile::GatherRowsOp op) {
   // The index enters the table's slices from one end of the floorplan and
   // the row leaves at the other: the switch units beyond every MEM slice
@@ -136,38 +176,62 @@ LogicalResult DataMovementExpander::expandGatherRows(htile::GatherRowsOp op) {
               "a lookup by run-time index needs to turn the index towards "
               "the table and the row back";
   Location loc = op.getLoc();
-  Tensor table = tensor(op.getTable()), ids = tensor(op.getIndices());
-  Tensor out = tensor(op.getOutput());
+  Tensor table = tensor(op.getTable()), out = tensor(op.getOutput());
   Type type = elementOf(op.getOutput());
   Type i32 = b.getI32Type();
-  int64_t rows = op.getTable().getType().getDimSize(0);
-  int64_t count = op.getIndices().getType().getNumElements();
-  int64_t stride = rows ? table.layout.vectors() / rows : 0;
-  if (count == 0 || stride == 0)
-    return success(); // nothing to read
-  if (rows == 0)
-    return op.emitError("looks up rows of a table that has none");
   SmallVector<int32_t> identity(lanes);
   for (uint32_t l = 0; l < lanes; ++l)
     identity[l] = int32_t(l);
-  int64_t idsPerRow = ids.layout.cols;
-  for (int64_t n = 0; n < count; ++n) {
-    int64_t col = n % idsPerRow;
-    int64_t at = ids.at(n / idsPerRow, col / lanes);
-    int32_t lane = int32_t(col % lanes);
-    // Row n of the output is the table's row, vector by vector.
-    for (int64_t j = 0; j < stride; ++j) {
-      Value index =
-          permute(loc, read(loc, at, i32), Value(), *west, identity, i32);
-      int64_t word = table.layout.word(table.base, j);
-      Value row = hisa::GatherOp::create(
-          b, loc, vec(), index, lane, word / 4, partOf(word, type), stride,
-          rows, dtype(type), IntegerAttr(), hisa::StreamAttr());
-      write(loc, permute(loc, row, Value(), *east, identity, type),
-            out.layout.word(out.base, n * stride + j), type);
-    }
-  }
-  return success();
+  // Row n of the output is the table's row, vector by vector.
+  return forEachRowVector(
+      op, op.getTable(), op.getIndices(), [&](const RowVector &v) {
+        Value index = permute(loc, read(loc, v.indexWord, i32), Value(), *west,
+                              identity, i32);
+        int64_t word = table.layout.word(table.base, v.j);
+        Value row = hisa::GatherOp::create(
+            b, loc, vec(), index, v.lane, word / 4, partOf(word, type),
+            v.stride, v.rows, dtype(type), IntegerAttr(), hisa::StreamAttr());
+        write(loc, permute(loc, row, Value(), *east, identity, type),
+              out.layout.word(out.base, v.n * v.stride + v.j), type);
+      });
+}
+
+LogicalResult DataMovementExpander::expandScatterRows(htile::ScatterRowsOp op) {
+  // Each slice of the chain must see an update's index and vector in one
+  // cycle. The vector unit, which issues several instructions a cycle,
+  // sends both on together towards each side of it that holds rows of
+  // the table (docs/isa.md, "Indexed writes"); V_CAST to the same type
+  // passes a vector on unchanged, whatever its type.
+  Location loc = op.getLoc();
+  Tensor table = tensor(op.getTable()), updates = tensor(op.getUpdates());
+  Type type = elementOf(op.getTable());
+  Type i32 = b.getI32Type();
+  int64_t unit = chip.vectorPosition();
+  return forEachRowVector(
+      op, op.getTable(), op.getIndices(), [&](const RowVector &v) {
+        int64_t word = table.layout.word(table.base, v.j);
+        // The sides of the vector unit the table's slices lie on: slices
+        // are numbered west to east.
+        int64_t last =
+            table.layout.word(table.base, (v.rows - 1) * v.stride + v.j) / 4;
+        bool west = chip.slicePosition(chip.sliceOf(uint64_t(word / 4))) < unit;
+        bool east = chip.slicePosition(chip.sliceOf(uint64_t(last))) > unit;
+        Value index = read(loc, v.indexWord, i32);
+        Value value = read(
+            loc, updates.layout.word(updates.base, v.n * v.stride + v.j), type);
+        int32_t valueLanes =
+            lanesOf(table.layout.cols, v.j % table.layout.vectorsPerRow);
+        SmallVector<Value> values, indices;
+        for (bool side : {west, east}) {
+          if (!side)
+            continue;
+          values.push_back(convert(loc, value, type, type, valueLanes));
+          indices.push_back(convert(loc, index, i32, i32, int32_t(lanes)));
+        }
+        hisa::ScatterOp::create(b, loc, values, indices, v.lane, word / 4,
+                                partOf(word, type), v.stride, v.rows,
+                                dtype(type), IntegerAttr());
+      });
 }
 
 void expansion::populateDataMovementExpansions(RewritePatternSet &patterns,
@@ -176,6 +240,8 @@ void expansion::populateDataMovementExpansions(RewritePatternSet &patterns,
   patterns.add<ExpandWith<htile::GatherOp, DataMovementExpander,
                           &DataMovementExpander::expandGather>,
                ExpandWith<htile::GatherRowsOp, DataMovementExpander,
-                          &DataMovementExpander::expandGatherRows>>(context,
-                                                                    state);
+                          &DataMovementExpander::expandGatherRows>,
+               ExpandWith<htile::ScatterRowsOp, DataMovementExpander,
+                          &DataMovementExpander::expandScatterRows>>(context,
+                                                                     state);
 }

@@ -123,6 +123,31 @@ def embedding(path):
     _save(nodes, [ids], [_t("y", [2, 3, 24])], [table, two], path)
 
 
+def _kv_update(path, elem):
+    """A cache of 1000 rows of [2, 12] updated at run-time positions: a
+    ScatterND without reduction, as a KV-cache write is, then scaled."""
+    two = numpy_helper.from_array(np.array(2.0, np.float16 if elem == TensorProto.FLOAT16 else np.float32), "two")
+    nodes = [
+        helper.make_node("ScatterND", ["cache", "pos", "kv"], ["new"], name="cache_update"),
+        helper.make_node("Mul", ["new", "two"], ["y"], name="scale"),
+    ]
+    inputs = [
+        helper.make_tensor_value_info("cache", elem, [1000, 2, 12]),
+        helper.make_tensor_value_info("pos", TensorProto.INT64, [3, 1]),
+        helper.make_tensor_value_info("kv", elem, [3, 2, 12]),
+    ]
+    outputs = [helper.make_tensor_value_info("y", elem, [1000, 2, 12])]
+    _save(nodes, inputs, outputs, [two], path)
+
+
+def kv_update(path):
+    _kv_update(path, TensorProto.FLOAT)
+
+
+def kv_update_f16(path):
+    _kv_update(path, TensorProto.FLOAT16)
+
+
 def typed_ops(path):
     """Mod (both modes), Round, a comparison with Where, BitwiseAnd and
     BitwiseNot on int32 and float16 tensors."""

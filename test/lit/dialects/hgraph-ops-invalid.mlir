@@ -134,3 +134,22 @@ func.func @gather_rows_rank(%t: tensor<10xf32>, %i: tensor<3xi64>) -> tensor<3xf
   %0 = hgraph.gather_rows %t, %i : (tensor<10xf32>, tensor<3xi64>) -> tensor<3xf32>
   return %0 : tensor<3xf32>
 }
+
+// -----
+
+// Tests that scatter_rows takes updates of the indices' shape followed by
+// a row's.
+func.func @scatter_rows(%t: tensor<10x4xf32>, %i: tensor<3xi64>, %u: tensor<3x5xf32>) -> tensor<10x4xf32> {
+  // expected-error @+1 {{updates must have the indices' shape followed by the table's row shape, got 'tensor<3x5xf32>' for indices 'tensor<3xi64>' and table 'tensor<10x4xf32>'}}
+  %0 = hgraph.scatter_rows %t, %i, %u : (tensor<10x4xf32>, tensor<3xi64>, tensor<3x5xf32>) -> tensor<10x4xf32>
+  return %0 : tensor<10x4xf32>
+}
+
+// -----
+
+// Tests that scatter_rows gives the table's shape.
+func.func @scatter_rows_result(%t: tensor<10x4xf32>, %i: tensor<3xi64>, %u: tensor<3x4xf32>) -> tensor<11x4xf32> {
+  // expected-error @+1 {{result shape [11, 4] should be [10, 4]}}
+  %0 = hgraph.scatter_rows %t, %i, %u : (tensor<10x4xf32>, tensor<3xi64>, tensor<3x4xf32>) -> tensor<11x4xf32>
+  return %0 : tensor<11x4xf32>
+}

@@ -28,6 +28,8 @@ func.func @ops(%x: tensor<4x8xf32>, %i: tensor<2xi64>, %c: tensor<4x8xi1>, %s: t
   %10 = hgraph.gather %9, %i {axis = 0 : i64} : (tensor<4x8xf32>, tensor<2xi64>) -> tensor<2x8xf32>
   // CHECK: hgraph.gather_rows %{{.*}}, %{{.*}} : (tensor<4x8xf32>, tensor<2xi64>) -> tensor<2x8xf32>
   %rows = hgraph.gather_rows %9, %i : (tensor<4x8xf32>, tensor<2xi64>) -> tensor<2x8xf32>
+  // CHECK: hgraph.scatter_rows %{{.*}}, %{{.*}}, %{{.*}} : (tensor<4x8xf32>, tensor<2xi64>, tensor<2x8xf32>) -> tensor<4x8xf32>
+  %written = hgraph.scatter_rows %9, %i, %rows : (tensor<4x8xf32>, tensor<2xi64>, tensor<2x8xf32>) -> tensor<4x8xf32>
   // CHECK: hgraph.tile %{{.*}} {repeats = array<i64: 2, 1>} : tensor<2x8xf32> -> tensor<4x8xf32>
   %11 = hgraph.tile %10 {repeats = array<i64: 2, 1>} : tensor<2x8xf32> -> tensor<4x8xf32>
   // CHECK: hgraph.reduce max %{{.*}} {axes = array<i64: 1>, keepdims = true} : tensor<4x8xf32> -> tensor<4x1xf32>

@@ -286,3 +286,25 @@ func.func @bad_gather_lane() {
   %1 = hisa.gather %0 lane -2 table 8 stride 1 rows 4
   return
 }
+
+// -----
+
+// Tests that a scatter takes one or two pairs of a value and an index.
+func.func @bad_scatter_pairs() {
+  %0 = hisa.read 0 as i32
+  %1 = hisa.read 1
+  // expected-error @+1 {{takes one or two pairs of a value and an index, got 2 values and 1 indices}}
+  hisa.scatter %1, %1 by %0 lane 0 table 8 stride 1 rows 4
+  return
+}
+
+// -----
+
+// Tests that a scatter writes a table of at least one row of one vector.
+func.func @bad_scatter_rows() {
+  %0 = hisa.read 0 as i32
+  %1 = hisa.read 1
+  // expected-error @+1 {{stride and rows must be >= 1, got stride 1 and rows 0}}
+  hisa.scatter %1 by %0 lane 0 table 8 stride 1 rows 0
+  return
+}

@@ -19,6 +19,10 @@ func.func @main() {
   %h = hisa.gather %0 lane 0 table 2 stride 2 rows 4 as f16
   // CHECK: hisa.gather %[[X]] lane 0 table 2 part 1 stride 2 rows 4 as f16{{$}}
   %h1 = hisa.gather %0 lane 0 table 2 part 1 stride 2 rows 4 as f16
+  // CHECK: hisa.scatter %[[C]] by %[[X]] lane 2 table 2 stride 1 rows 1 at 9{{$}}
+  hisa.scatter %1 by %0 lane 2 table 2 stride 1 rows 1 at 9
+  // CHECK: hisa.scatter %[[C]], %[[C]] by %[[X]], %[[X]] lane 0 table 2 part 1 stride 2 rows 4 as f16{{$}}
+  hisa.scatter %1, %1 by %0, %0 lane 0 table 2 part 1 stride 2 rows 4 as f16
   // CHECK: %[[Q:.*]] = hisa.read 6 part 3 as i8 at 4{{$}}
   %q = hisa.read 6 part 3 as i8 at 4
   // CHECK: hisa.write %[[Q]] to 7 part 2 as i8{{$}}

@@ -232,3 +232,27 @@ func.func @bad_gather_rows_indices() {
   htile.gather_rows ins(%t, %i) outs(%o) : (memref<10x8xf32>, memref<3xf32>) -> memref<3x8xf32>
   return
 }
+
+// -----
+
+// Tests that a row scatter's updates are the indices' shape then a row's.
+func.func @bad_scatter_rows_shape() {
+  %t = htile.alloc : memref<10x8xf32>
+  %i = htile.alloc : memref<3xi64>
+  %u = htile.alloc : memref<3x4xf32>
+  // expected-error @+1 {{updates shape must be the indices' shape followed by the table's row shape}}
+  htile.scatter_rows ins(%u, %i) outs(%t) : (memref<3x4xf32>, memref<3xi64>) -> memref<10x8xf32>
+  return
+}
+
+// -----
+
+// Tests that a row scatter writes updates of the table's element type.
+func.func @bad_scatter_rows_type() {
+  %t = htile.alloc : memref<10x8xf32>
+  %i = htile.alloc : memref<3xi32>
+  %u = htile.alloc : memref<3x8xf16>
+  // expected-error @+1 {{table element type 'f32' differs from the updates' 'f16'}}
+  htile.scatter_rows ins(%u, %i) outs(%t) : (memref<3x8xf16>, memref<3xi32>) -> memref<10x8xf32>
+  return
+}

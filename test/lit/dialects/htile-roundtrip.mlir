@@ -40,6 +40,8 @@ func.func @main() {
   %rows = htile.alloc : memref<3x2x8xf32>
   // CHECK: htile.gather_rows ins(%{{.*}}, %{{.*}}) outs(%{{.*}}) : (memref<10x2x8xf32>, memref<3xi64>) -> memref<3x2x8xf32>
   htile.gather_rows ins(%table, %ids) outs(%rows) : (memref<10x2x8xf32>, memref<3xi64>) -> memref<3x2x8xf32>
+  // CHECK: htile.scatter_rows ins(%{{.*}}, %{{.*}}) outs(%{{.*}}) : (memref<3x2x8xf32>, memref<3xi64>) -> memref<10x2x8xf32>
+  htile.scatter_rows ins(%rows, %ids) outs(%table) : (memref<3x2x8xf32>, memref<3xi64>) -> memref<10x2x8xf32>
   // CHECK: htile.gather ins(%{{.*}}, %{{.*}}) outs(%{{.*}}) indices [0, 1, 4, 2, -1, 5] : (memref<2x2xf32>, memref<2x1xf32>) -> memref<2x3xf32>
   htile.gather ins(%g0, %g1) outs(%g) indices [0, 1, 4, 2, -1, 5] : (memref<2x2xf32>, memref<2x1xf32>) -> memref<2x3xf32>
   // CHECK: htile.gather ins(%{{.*}}, %{{.*}}) outs(%{{.*}}) indices [2, -1, 5] first_row 1 : (memref<2x2xf32>, memref<2x1xf32>) -> memref<2x3xf32>

@@ -349,6 +349,53 @@ func.func @gather_wide_rows() {
 
 // -----
 
+// Tests a row scatter by run-time index into a table that spans both sides
+// of the vector unit (slices 3 and 4 of test-chip): per row vector, the
+// index and the update's vector are read and passed on by the vector unit
+// once for each side (V_CAST to their own type), and one scatter chain
+// takes both pairs, the west one first.
+// CHECK-LABEL: func.func @scatter_rows()
+// CHECK: %[[I0:.*]] = hisa.read 100 as i32
+// CHECK-NEXT: %[[V0:.*]] = hisa.read 5200
+// CHECK-NEXT: %[[VW:.*]] = hisa.vcast %[[V0]] from f32 to f32 lanes 16
+// CHECK-NEXT: %[[IW:.*]] = hisa.vcast %[[I0]] from i32 to i32 lanes 16
+// CHECK-NEXT: %[[VE:.*]] = hisa.vcast %[[V0]] from f32 to f32 lanes 16
+// CHECK-NEXT: %[[IE:.*]] = hisa.vcast %[[I0]] from i32 to i32 lanes 16
+// CHECK-NEXT: hisa.scatter %[[VW]], %[[VE]] by %[[IW]], %[[IE]] lane 0 table 3572 stride 1 rows 1000
+// CHECK: hisa.read 5201
+// CHECK: hisa.scatter %{{.*}}, %{{.*}} by %{{.*}}, %{{.*}} lane 1 table 3572 stride 1 rows 1000
+// CHECK-NOT: hisa.scatter
+func.func @scatter_rows() {
+  %ids = htile.input "ids" {address = 100 : i64} : memref<2xi64>
+  %kv = htile.input "kv" {address = 5200 : i64} : memref<2x16xf32>
+  %t = htile.input "cache" {address = 3572 : i64} : memref<1000x16xf32>
+  htile.scatter_rows ins(%kv, %ids) outs(%t) : (memref<2x16xf32>, memref<2xi64>) -> memref<1000x16xf32>
+  htile.output "y", %t : memref<1000x16xf32>
+  return
+}
+
+// -----
+
+// Tests that a row of an f16 table in one half of the chip takes one pair
+// per vector, its vectors parts of the packed rows, and the update's
+// lanes only.
+// CHECK-LABEL: func.func @scatter_wide_rows()
+// CHECK: hisa.vcast %{{.*}} from f16 to f16 lanes 16
+// CHECK: hisa.scatter %{{.*}} by %{{.*}} lane 0 table 64 stride 2 rows 10 as f16
+// CHECK: hisa.vcast %{{.*}} from f16 to f16 lanes 4
+// CHECK: hisa.scatter %{{.*}} by %{{.*}} lane 0 table 64 part 1 stride 2 rows 10 as f16
+// CHECK-NOT: hisa.scatter
+func.func @scatter_wide_rows() {
+  %ids = htile.input "ids" {address = 0 : i64} : memref<i32>
+  %t = htile.input "table" {address = 64 : i64} : memref<10x20xf16>
+  %u = htile.input "u" {address = 512 : i64} : memref<20xf16>
+  htile.scatter_rows ins(%u, %ids) outs(%t) : (memref<20xf16>, memref<i32>) -> memref<10x20xf16>
+  htile.output "y", %t : memref<10x20xf16>
+  return
+}
+
+// -----
+
 // Tests htile.unary: per row and per vector of the row (20 elements are a
 // full 16-lane vector and one of 4 lanes), a read, one vunary of the
 // kernel's kind over the active lanes, and a write.

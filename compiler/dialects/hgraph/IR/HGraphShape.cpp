@@ -189,21 +189,48 @@ LogicalResult GatherOp::verify() {
   return verifyShape(*this, getType().getShape(), expected);
 }
 
-LogicalResult GatherRowsOp::verify() {
-  ShapedType table = getTable().getType(), idx = getIndices().getType();
+/// Checks a row lookup's or row scatter's table (rank 2 or more, of the
+/// result's element type) and indices (i32 or i64), and returns the shape
+/// of its rows taken together: the indices' shape followed by a row's.
+static FailureOr<SmallVector<int64_t>> verifyRowAccess(Operation *op,
+                                                       ShapedType table,
+                                                       ShapedType idx,
+                                                       ShapedType result) {
   if (table.getRank() < 2)
-    return emitOpError("table must have rank 2 or more (rows of at least "
-                       "one dimension), got ")
+    return op->emitOpError("table must have rank 2 or more (rows of at "
+                           "least one dimension), got ")
            << table;
-  if (failed(verifySameElement(*this, table, getType())))
+  if (failed(verifySameElement(op, table, result)))
     return failure();
   if (!idx.getElementType().isInteger(64) &&
       !idx.getElementType().isInteger(32))
-    return emitOpError("indices must be i32 or i64, got ")
+    return op->emitOpError("indices must be i32 or i64, got ")
            << idx.getElementType();
-  SmallVector<int64_t> expected(idx.getShape());
-  llvm::append_range(expected, table.getShape().drop_front());
-  return verifyShape(*this, getType().getShape(), expected);
+  SmallVector<int64_t> rows(idx.getShape());
+  llvm::append_range(rows, table.getShape().drop_front());
+  return rows;
+}
+
+LogicalResult GatherRowsOp::verify() {
+  FailureOr<SmallVector<int64_t>> rows = verifyRowAccess(
+      *this, getTable().getType(), getIndices().getType(), getType());
+  if (failed(rows))
+    return failure();
+  return verifyShape(*this, getType().getShape(), *rows);
+}
+
+LogicalResult ScatterRowsOp::verify() {
+  ShapedType table = getTable().getType(), updates = getUpdates().getType();
+  FailureOr<SmallVector<int64_t>> rows =
+      verifyRowAccess(*this, table, getIndices().getType(), getType());
+  if (failed(rows) || failed(verifySameElement(*this, table, updates)))
+    return failure();
+  if (updates.getShape() != ArrayRef<int64_t>(*rows))
+    return emitOpError("updates must have the indices' shape followed by "
+                       "the table's row shape, got ")
+           << updates << " for indices " << getIndices().getType()
+           << " and table " << table;
+  return verifyShape(*this, getType().getShape(), table.getShape());
 }
 
 OpFoldResult GatherOp::fold(FoldAdaptor adaptor) {

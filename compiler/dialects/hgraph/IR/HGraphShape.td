@@ -115,6 +115,35 @@ def HGraph_GatherRowsOp : HGraph_Op<"gather_rows", [Pure]> {
   let hasVerifier = 1;
 }
 
+def HGraph_ScatterRowsOp : HGraph_Op<"scatter_rows", [Pure]> {
+  let summary = "Replaces rows of a table by run-time index; an index outside the table is an error";
+  let description = [{
+    Row `i` of a table is `table[i]`, its slice along the first dimension.
+    The result is the table with row `indices[n...]` replaced by
+    `updates[n...]` for every `n`, in row-major order of `indices` (so of
+    two updates of one row, the later stays); `updates` has the shape
+    `indices + table[1:]`. The indices must lie in `[0, table rows)`; one
+    outside stops the program at run time with an error naming the op's
+    node, and nothing is written elsewhere. ONNX ScatterND with
+    `reduction` none and run-time indices imports as it (a KV-cache
+    update is one); it costs a copy of the table and, per update, in
+    proportion to the row it writes.
+
+    ```mlir
+    %0 = hgraph.scatter_rows %cache, %pos, %kv : (tensor<2048x64xf16>, tensor<1xi64>, tensor<1x64xf16>) -> tensor<2048x64xf16>
+    ```
+  }];
+  let arguments = (ins AnyStaticShapeTensor:$table,
+                       AnyStaticShapeTensor:$indices,
+                       AnyStaticShapeTensor:$updates);
+  let results = (outs AnyStaticShapeTensor:$result);
+  let assemblyFormat = [{
+    $table `,` $indices `,` $updates attr-dict `:` `(` type($table) `,`
+    type($indices) `,` type($updates) `)` `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 def HGraph_GatherElementsOp : HGraph_Op<"gather_elements", [Pure]> {
   let summary = "Picks single elements along one axis by index (ONNX GatherElements)";
   let description = [{

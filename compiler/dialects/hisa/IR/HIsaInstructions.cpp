@@ -83,14 +83,59 @@ IssueInfo dma(uint32_t engine, const chip::ChipSpec &chip) {
                    chip.dmaCyclesPerVector()};
 }
 
-/// The SRAM word of the first vector of `gather`'s table and the words
-/// from one table row to the next (docs/isa.md, "Native width"), in
-/// unsigned arithmetic: verifyOnChip bounds them before other uses.
-std::pair<uint64_t, uint64_t> tableWords(GatherOp gather) {
-  uint64_t width = uint64_t(sramLaneBytes(dtypeOf(gather)));
-  return {uint64_t(gather.getTable()) * 4 +
-              uint64_t(gather.getPart().value_or(0)) * width,
-          uint64_t(gather.getStride()) * width};
+/// The SRAM word of the first vector of a gather's or scatter's table and
+/// the words from one table row to the next (docs/isa.md, "Native
+/// width"), in unsigned arithmetic: verifyOnChip bounds them before other
+/// uses.
+template <typename IndexedOp>
+std::pair<uint64_t, uint64_t> tableWords(IndexedOp op) {
+  uint64_t width = uint64_t(sramLaneBytes(dtypeOf(op)));
+  return {uint64_t(op.getTable()) * 4 +
+              uint64_t(op.getPart().value_or(0)) * width,
+          uint64_t(op.getStride()) * width};
+}
+
+/// Checks that a gather's or scatter's table lies inside SRAM and its
+/// index lane is a lane of `chip`.
+template <typename IndexedOp>
+LogicalResult checkTable(IndexedOp op, const chip::ChipSpec &chip) {
+  // In SRAM words (a quarter row), as narrow tables are packed.
+  uint64_t total = chip.totalVectors() * 4;
+  auto [table, stride] = tableWords(op);
+  uint64_t rows = uint64_t(op.getRows());
+  if (uint64_t(op.getTable()) >= chip.totalVectors() ||
+      uint64_t(op.getStride()) > total || table >= total || stride > total ||
+      rows > total || (rows - 1) * stride >= total - table)
+    return op.emitError("table of ")
+           << rows << " rows of " << op.getStride() << " vectors at "
+           << op.getTable() << " is not inside SRAM (chip '" << chip.name()
+           << "' has " << chip.totalVectors() << " rows)";
+  if (uint32_t(op.getLane()) >= chip.lanes())
+    return op.emitError("lane ")
+           << op.getLane() << " is not a lane of chip '" << chip.name()
+           << "', which has " << chip.lanes();
+  return success();
+}
+
+/// The chain of a gather or scatter: one band per MEM slice holding rows
+/// of its table, in increasing slice order.
+template <typename IndexedOp>
+std::vector<GatherBand> bandsOf(IndexedOp op, const chip::ChipSpec &chip) {
+  std::vector<GatherBand> bands;
+  auto [first, step] = tableWords(op);
+  int64_t table = int64_t(first), stride = int64_t(step);
+  int64_t rows = op.getRows();
+  int64_t perSlice = int64_t(chip.vectorsPerSlice()) * 4;
+  int64_t row = 0;
+  while (row < rows) {
+    uint32_t slice = chip.sliceOf(uint64_t(table + row * stride) / 4);
+    // The first row whose vector lies past this slice.
+    int64_t sliceEnd = int64_t(slice + 1) * perSlice;
+    int64_t end = std::min(rows, (sliceEnd - table + stride - 1) / stride);
+    bands.push_back({slice, int64_t(chip.slicePosition(slice)), row, end});
+    row = end;
+  }
+  return bands;
 }
 
 } // namespace
@@ -122,42 +167,23 @@ std::optional<MemoryAccess> WriteOp::getMemoryAccess() {
 }
 
 LogicalResult GatherOp::verifyOnChip(const chip::ChipSpec &chip) {
-  // In SRAM words (a quarter row), as narrow tables are packed.
-  uint64_t total = chip.totalVectors() * 4;
-  auto [table, stride] = tableWords(*this);
-  uint64_t rows = uint64_t(getRows());
-  if (uint64_t(getTable()) >= chip.totalVectors() ||
-      uint64_t(getStride()) > total || table >= total || stride > total ||
-      rows > total || (rows - 1) * stride >= total - table)
-    return emitError("table of ")
-           << rows << " rows of " << getStride() << " vectors at "
-           << getTable() << " is not inside SRAM (chip '" << chip.name()
-           << "' has " << chip.totalVectors() << " rows)";
-  if (uint32_t(getLane()) >= chip.lanes())
-    return emitError("lane ") << getLane() << " is not a lane of chip '"
-                              << chip.name() << "', which has "
-                              << chip.lanes();
-  return success();
+  return checkTable(*this, chip);
 }
 std::optional<IssueInfo> GatherOp::describe(const chip::ChipSpec &) {
   return std::nullopt; // a chain: see getBands
 }
 std::vector<GatherBand> GatherOp::getBands(const chip::ChipSpec &chip) {
-  std::vector<GatherBand> bands;
-  auto [first, step] = tableWords(*this);
-  int64_t table = int64_t(first), stride = int64_t(step);
-  int64_t rows = getRows();
-  int64_t perSlice = int64_t(chip.vectorsPerSlice()) * 4;
-  int64_t row = 0;
-  while (row < rows) {
-    uint32_t slice = chip.sliceOf(uint64_t(table + row * stride) / 4);
-    // The first row whose vector lies past this slice.
-    int64_t sliceEnd = int64_t(slice + 1) * perSlice;
-    int64_t end = std::min(rows, (sliceEnd - table + stride - 1) / stride);
-    bands.push_back({slice, int64_t(chip.slicePosition(slice)), row, end});
-    row = end;
-  }
-  return bands;
+  return bandsOf(*this, chip);
+}
+
+LogicalResult ScatterOp::verifyOnChip(const chip::ChipSpec &chip) {
+  return checkTable(*this, chip);
+}
+std::optional<IssueInfo> ScatterOp::describe(const chip::ChipSpec &) {
+  return std::nullopt; // a chain: see getBands
+}
+std::vector<GatherBand> ScatterOp::getBands(const chip::ChipSpec &chip) {
+  return bandsOf(*this, chip);
 }
 
 //===----------------------------------------------------------------------===//

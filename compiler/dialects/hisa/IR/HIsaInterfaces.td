@@ -14,8 +14,8 @@ def HIsa_InstructionOpInterface : OpInterface<"InstructionOpInterface"> {
     unit it issues on with its latency, and the orders it joins: the SRAM
     row it reads or writes, the matrix plane whose weights it loads or
     multiplies by, the DMA engine or chip-to-chip link it queues on.
-    A gather is a chain of instructions, one per MEM slice of its table
-    (`hisa.gather`'s `getBands`): it has no single unit.
+    A gather or scatter is a chain of instructions, one per MEM slice of
+    its table (`getBands`): it has no single unit.
   }];
 
   let methods = [
@@ -49,7 +49,7 @@ def HIsa_InstructionOpInterface : OpInterface<"InstructionOpInterface"> {
       [{ return ::mlir::success(); }]>,
     InterfaceMethod<[{The unit the instruction issues on, its floorplan
                       position and latency on `chip` (after verifyOnChip);
-                      nullopt for a gather's chain.}],
+                      nullopt for a gather's or scatter's chain.}],
       "std::optional<::hetc::hisa::IssueInfo>", "describe",
       (ins "const ::hetc::chip::ChipSpec &":$chip)>,
     InterfaceMethod<"The SRAM row it reads or writes, if any.",

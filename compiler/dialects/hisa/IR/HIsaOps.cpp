@@ -242,16 +242,30 @@ LogicalResult ReadOp::verify() {
     return failure();
   return verifyAddress(*this, getAddress());
 }
-LogicalResult GatherOp::verify() {
-  if (failed(verifyDtype(*this, "gather", true, "")) ||
-      failed(verifyPart(*this, getPart())))
+/// Checks the fields a gather and a scatter share: type, part, index
+/// lane, a table of at least one row of one vector, and its address.
+template <typename IndexedOp>
+static LogicalResult verifyTable(IndexedOp op, StringRef name) {
+  if (failed(verifyDtype(op, name, true, "")) ||
+      failed(verifyPart(op, op.getPart())))
     return failure();
-  if (int32_t(getLane()) < 0)
-    return emitOpError("lane must be >= 0, got ") << int32_t(getLane());
-  if (getStride() < 1 || getRows() < 1)
-    return emitOpError("stride and rows must be >= 1, got stride ")
-           << getStride() << " and rows " << getRows();
-  return verifyAddress(*this, getTable());
+  if (int32_t(op.getLane()) < 0)
+    return op.emitOpError("lane must be >= 0, got ") << int32_t(op.getLane());
+  if (op.getStride() < 1 || op.getRows() < 1)
+    return op.emitOpError("stride and rows must be >= 1, got stride ")
+           << op.getStride() << " and rows " << op.getRows();
+  return verifyAddress(op, op.getTable());
+}
+
+LogicalResult GatherOp::verify() { return verifyTable(*this, "gather"); }
+
+LogicalResult ScatterOp::verify() {
+  if (getValues().size() != getIndices().size() || getValues().empty() ||
+      getValues().size() > 2)
+    return emitOpError("takes one or two pairs of a value and an index, got ")
+           << getValues().size() << " values and " << getIndices().size()
+           << " indices";
+  return verifyTable(*this, "scatter");
 }
 
 LogicalResult WriteOp::verify() {

@@ -130,6 +130,53 @@ def HIsa_GatherOp : HIsa_Instruction<"gather", ["verifyOnChip"]> {
   }];
 }
 
+def HIsa_ScatterOp : HIsa_Instruction<"scatter", ["verifyOnChip"],
+                                         [AttrSizedOperandSegments]> {
+  let summary = "MEM_SCATTER chain: store a vector at the row of a table that an index names";
+  let description = [{
+    The table is `rows` rows of `stride` vectors, row 0's vector at
+    (`table`, `part`); the row index is the i32 in lane `lane` of an index
+    vector. The vector is stored `index * stride` vectors after row 0's
+    (for a type narrower than 32 bits, counted in parts of rows). An index
+    outside `[0, rows)` stops the program with an error naming the op's
+    node; nothing is stored then.
+
+    One op is a whole chain of MEM_SCATTER instructions (docs/isa.md,
+    "Indexed writes"), one on each MEM slice that holds rows of the table,
+    found from the chip's geometry. Each reads an index vector and a value
+    vector as they pass its slice, so both must come from one unit beyond
+    the slice. With one pair (`values[0]`, `indices[0]`) every slice of
+    the chain lies on one side of that unit; with two, the slices west of
+    the unit read the first pair and those east of it the second (the
+    vector unit sends both pairs in one cycle). `cycle` is the issue cycle
+    of the instruction nearest that unit; one `k` positions farther issues
+    `k * hop_cycles` later. The scheduler orders the chain as a write of
+    every row of the table that its slices hold.
+
+    ```mlir
+    hisa.scatter %v by %i lane 0 table 300 stride 1 rows 1500 at 12
+    hisa.scatter %vw, %ve by %iw, %ie lane 2 table 64 part 1 stride 2 rows 90 as f16
+    ```
+  }];
+  let arguments = (ins Variadic<HIsa_VecType>:$values,
+                       Variadic<HIsa_VecType>:$indices, I32Attr:$lane,
+                       I64Attr:$table, OptionalAttr<I32Attr>:$part,
+                       I64Attr:$stride, I64Attr:$rows,
+                       OptionalAttr<TypeAttr>:$dtype,
+                       OptionalAttr<I64Attr>:$cycle);
+  let assemblyFormat = [{
+    $values `by` $indices `lane` $lane `table` $table (`part` $part^)?
+    `stride` $stride `rows` $rows (`as` $dtype^)? (`at` $cycle^)? attr-dict
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The chain on `chip` (after verifyOnChip): one band per MEM slice
+    /// holding rows of the table, in increasing slice order.
+    std::vector<::hetc::hisa::GatherBand>
+    getBands(const ::hetc::chip::ChipSpec &chip);
+  }];
+}
+
 def HIsa_WriteOp : HIsa_Instruction<"write", ["verifyOnChip", "getMemoryAccess"]> {
   let summary = "MEM_WRITE: store a stream vector at `address`";
   let description = [{

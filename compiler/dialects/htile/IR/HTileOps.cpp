@@ -206,25 +206,40 @@ int64_t GatherOp::rowCount() {
   return cols ? int64_t(getIndices().size()) / cols : 0;
 }
 
-LogicalResult GatherRowsOp::verify() {
-  MemRefType table = getTable().getType(), idx = getIndices().getType(),
-             out = getOutput().getType();
+/// Checks a row lookup's or row scatter's buffers: a table of rank 2 or
+/// more, integer indices, and `rows` (the output or the updates, named
+/// `what`) of the table's type and of the indices' shape followed by a
+/// row's.
+static LogicalResult verifyRowAccess(Operation *op, MemRefType table,
+                                     MemRefType idx, MemRefType rows,
+                                     StringRef what) {
   if (table.getRank() < 2)
-    return emitOpError("table must have rank 2 or more, got ") << table;
-  if (table.getElementType() != out.getElementType())
-    return emitOpError("table element type ")
-           << table.getElementType() << " differs from the output's "
-           << out.getElementType();
+    return op->emitOpError("table must have rank 2 or more, got ") << table;
+  if (table.getElementType() != rows.getElementType())
+    return op->emitOpError("table element type ")
+           << table.getElementType() << " differs from the " << what
+           << (what.ends_with("s") ? "' " : "'s ") << rows.getElementType();
   if (!idx.getElementType().isInteger(64) &&
       !idx.getElementType().isInteger(32))
-    return emitOpError("indices must be i32 or i64, got ")
+    return op->emitOpError("indices must be i32 or i64, got ")
            << idx.getElementType();
   SmallVector<int64_t> expected(idx.getShape());
   llvm::append_range(expected, table.getShape().drop_front());
-  if (ArrayRef<int64_t>(expected) != out.getShape())
-    return emitOpError("output shape must be the indices' shape followed "
-                       "by the table's row shape");
+  if (ArrayRef<int64_t>(expected) != rows.getShape())
+    return op->emitOpError()
+           << what << " shape must be the indices' shape followed by the "
+           << "table's row shape";
   return success();
+}
+
+LogicalResult GatherRowsOp::verify() {
+  return verifyRowAccess(*this, getTable().getType(), getIndices().getType(),
+                         getOutput().getType(), "output");
+}
+
+LogicalResult ScatterRowsOp::verify() {
+  return verifyRowAccess(*this, getTable().getType(), getIndices().getType(),
+                         getUpdates().getType(), "updates");
 }
 
 LogicalResult GatherOp::verify() {
@@ -307,4 +322,7 @@ MutableOperandRange GatherOp::getDpsInitsMutable() {
 }
 MutableOperandRange GatherRowsOp::getDpsInitsMutable() {
   return getOutputMutable();
+}
+MutableOperandRange ScatterRowsOp::getDpsInitsMutable() {
+  return getTableMutable();
 }

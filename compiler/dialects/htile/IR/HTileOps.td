@@ -394,4 +394,35 @@ def HTile_GatherRowsOp : HTile_KernelOp<"gather_rows"> {
   let hasVerifier = 1;
 }
 
+def HTile_ScatterRowsOp : HTile_KernelOp<"scatter_rows"> {
+  let summary = "Indexed-write kernel: table row indices[n] = updates row block n";
+  let description = [{
+    `table` is the kernel's output, which holds the rows the updates do
+    not replace (an earlier kernel filled it); its row `i` is `table[i]`,
+    the slice along its first dimension. For each index `n` (row-major
+    over `indices`), row `indices[n...]` becomes `updates[n...]`; of two
+    updates of one row the later stays. An index outside
+    `[0, table rows)` stops the program with an error naming the kernel's
+    node.
+
+    On the chip each row vector is one MEM_SCATTER chain (docs/isa.md,
+    "Indexed writes"): the index vector and the update's vector are read
+    and sent on by the vector unit in one cycle, towards each side of it
+    that holds rows of the table; the slice that holds the row stores the
+    vector. The cost grows with the rows written, not with the table.
+
+    ```mlir
+    htile.scatter_rows ins(%updates, %ids) outs(%table)
+        : (memref<1x64xf16>, memref<1xi64>) -> memref<2048x64xf16>
+    ```
+  }];
+  let arguments = (ins HTile_Buffer:$updates, HTile_Buffer:$indices,
+                       HTile_Buffer:$table);
+  let assemblyFormat = [{
+    `ins` `(` $updates `,` $indices `)` `outs` `(` $table `)` attr-dict
+    `:` `(` type($updates) `,` type($indices) `)` `->` type($table)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // HETC_HTILE_OPS

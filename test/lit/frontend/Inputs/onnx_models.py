@@ -456,15 +456,18 @@ def einsum_bad(path):
 
 
 def scatter(path):
-    """ScatterElements along axis 0 with reduction max, and ScatterND."""
+    """ScatterElements along axis 0 with reduction max, and ScatterND
+    without a reduction and with reduction add."""
     nodes = [
         helper.make_node("ScatterElements", ["d", "i", "u"], ["se"], name="se",
                          axis=0, reduction="max"),
         helper.make_node("ScatterND", ["d", "ind", "row"], ["snd"], name="snd"),
+        helper.make_node("ScatterND", ["d", "ind", "row"], ["snda"], name="snda",
+                         reduction="add"),
     ]
     _save(nodes, [_t("d", [3, 2]), _t("i", [2, 2], TensorProto.INT64), _t("u", [2, 2]),
                   _t("ind", [1, 1], TensorProto.INT64), _t("row", [1, 2])],
-          [_t("se", [3, 2]), _t("snd", [3, 2])], [], path, opset=18)
+          [_t("se", [3, 2]), _t("snd", [3, 2]), _t("snda", [3, 2])], [], path, opset=18)
 
 
 def bitshift(path):
