@@ -149,6 +149,10 @@ LogicalResult lowerFunction(func::FuncOp func, const chip::ChipSpec &chip) {
 
   BufferTypeConverter converter;
   LoweringState state(chip);
+  func.walk([&](hgraph::ScatterRowsOp scatter) {
+    if (writableInPlace(scatter.getTable()))
+      state.inPlaceScatters.insert(scatter);
+  });
   RewritePatternSet patterns(context);
   populateElementwisePatterns(patterns, converter, state);
   populateBitwisePatterns(patterns, converter, state);

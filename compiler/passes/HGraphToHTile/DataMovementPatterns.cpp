@@ -34,18 +34,26 @@ LogicalResult lowerGatherRows(hgraph::GatherRowsOp op,
   return success();
 }
 
-/// A copy of the table, then its rows replaced in place: the copy is
-/// plain reads and writes, each update a chain of indexed writes.
+/// The table's rows replaced by indexed writes: in the table's own buffer
+/// when nothing else reads it (a KV cache updated in place), else in a
+/// copy (plain reads and writes).
 LogicalResult lowerScatterRows(hgraph::ScatterRowsOp op,
                                const KernelBuilder &kernels) {
-  int64_t elements = op.getType().getNumElements();
-  if (failed(kernels.checkMovement(op, uint64_t(elements),
-                                   "copying the " + Twine(elements) +
-                                       " elements of the table")))
-    return failure();
   Value table = kernels.buffer(op.getTable());
-  Value out = kernels.alloc(op.getResult());
-  kernels.move(op.getLoc(), table, out, gather::identity(elements));
+  Value out = table;
+  Operation *root = table.getDefiningOp();
+  while (auto view = dyn_cast_if_present<htile::ViewOp>(root))
+    root = view.getSource().getDefiningOp();
+  if (!kernels.inPlace(op) ||
+      !isa_and_present<htile::AllocOp, htile::InputOp>(root)) {
+    int64_t elements = op.getType().getNumElements();
+    if (failed(kernels.checkMovement(op, uint64_t(elements),
+                                     "copying the " + Twine(elements) +
+                                         " elements of the table")))
+      return failure();
+    out = kernels.alloc(op.getResult());
+    kernels.move(op.getLoc(), table, out, gather::identity(elements));
+  }
   htile::ScatterRowsOp::create(kernels.builder, op.getLoc(),
                                kernels.buffer(op.getUpdates()),
                                kernels.buffer(op.getIndices()), out);

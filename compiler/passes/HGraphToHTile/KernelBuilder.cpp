@@ -279,6 +279,18 @@ LogicalResult KernelBuilder::gatherInto(
   return success();
 }
 
+bool tiling::writableInPlace(Value tensor) {
+  while (true) {
+    if (!tensor.hasOneUse())
+      return false;
+    auto reshape = tensor.getDefiningOp<hgraph::ReshapeOp>();
+    if (!reshape)
+      break;
+    tensor = reshape.getInput();
+  }
+  return !tensor.getDefiningOp<hgraph::ConstantOp>();
+}
+
 DenseI64ArrayAttr KernelBuilder::matmulTile() const {
   return builder.getDenseI64ArrayAttr({1, int64_t(chip.proto().matrix().rows()),
                                        int64_t(chip.proto().matrix().cols())});

@@ -80,9 +80,17 @@ struct LoweringState {
   llvm::DenseMap<mlir::Type, mlir::Value> identities;
   /// Placeholder buffers standing for the results of ops that failed.
   llvm::DenseSet<mlir::Value> placeholders;
+  /// The row scatters whose table nothing else reads (found before the
+  /// conversion, which adds uses of its own): they write it in place.
+  llvm::DenseSet<mlir::Operation *> inPlaceScatters;
   /// Set when any op failed to lower (and said why).
   bool failed = false;
 };
+
+/// Whether the rows of `tensor`'s buffer may be replaced in place: no op
+/// but its one user reads the tensor, or the tensor it is a reshape of,
+/// and it is not a constant.
+bool writableInPlace(mlir::Value tensor);
 
 /// The operand buffers of the op being lowered and the buffers of its
 /// results, as its pattern maps them.
@@ -165,6 +173,10 @@ public:
   mlir::LogicalResult gatherInto(
       mlir::Operation *op, mlir::ValueRange inputs, mlir::Value result,
       llvm::function_ref<mlir::FailureOr<gather::Indices>()> indices) const;
+  /// Whether the row scatter `op` writes its table in place.
+  bool inPlace(mlir::Operation *op) const {
+    return state.inPlaceScatters.contains(op);
+  }
   /// The matrix unit's tile, [1, rows, cols], as matmul kernels take it.
   mlir::DenseI64ArrayAttr matmulTile() const;
 

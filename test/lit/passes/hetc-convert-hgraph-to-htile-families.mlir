@@ -127,3 +127,38 @@ func.func @main(%i: tensor<3xi32> {hgraph.name = "ids"}) -> (tensor<3x8xf32> {hg
   %0 = hgraph.gather_rows %t, %i : (tensor<10x8xf32>, tensor<3xi32>) -> tensor<3x8xf32>
   return %0 : tensor<3x8xf32>
 }
+
+// -----
+
+// Tests that a row scatter whose table nothing else reads (here a model
+// input, seen through a reshape) writes the table's own buffer, with no
+// copy: a KV cache updated in place.
+// CHECK-LABEL: func.func @main()
+func.func @main(%c: tensor<2x5x8xf32> {hgraph.name = "cache"}, %i: tensor<3xi64> {hgraph.name = "pos"}, %u: tensor<3x8xf32> {hgraph.name = "kv"}) -> (tensor<10x8xf32> {hgraph.name = "y"}) {
+  // CHECK: %[[C:.*]] = htile.input "cache" : memref<2x5x8xf32>
+  // CHECK-DAG: %[[IDS:.*]] = htile.input "pos" : memref<3xi64>
+  // CHECK-DAG: %[[U:.*]] = htile.input "kv" : memref<3x8xf32>
+  // CHECK: %[[T:.*]] = htile.view %[[C]] : memref<2x5x8xf32> to memref<10x8xf32>
+  // CHECK-NOT: htile.gather
+  // CHECK: htile.scatter_rows ins(%[[U]], %[[IDS]]) outs(%[[T]]) : (memref<3x8xf32>, memref<3xi64>) -> memref<10x8xf32>
+  // CHECK: htile.output "y", %[[T]]
+  %t = hgraph.reshape %c : tensor<2x5x8xf32> -> tensor<10x8xf32>
+  %0 = hgraph.scatter_rows %t, %i, %u : (tensor<10x8xf32>, tensor<3xi64>, tensor<3x8xf32>) -> tensor<10x8xf32>
+  return %0 : tensor<10x8xf32>
+}
+
+// -----
+
+// Tests that a row scatter whose table is read again writes a copy: the
+// table is moved whole (an identity gather), and the copy's rows replaced.
+// CHECK-LABEL: func.func @main()
+func.func @main(%c: tensor<10x8xf32> {hgraph.name = "cache"}, %i: tensor<3xi64> {hgraph.name = "pos"}, %u: tensor<3x8xf32> {hgraph.name = "kv"}) -> (tensor<10x8xf32> {hgraph.name = "y"}, tensor<10x8xf32> {hgraph.name = "z"}) {
+  // CHECK: %[[C:.*]] = htile.input "cache" : memref<10x8xf32>
+  // CHECK: %[[T:.*]] = htile.alloc : memref<10x8xf32>
+  // CHECK: htile.gather ins(%[[C]]) outs(%[[T]]) indices [0, 1, 2,
+  // CHECK: htile.scatter_rows ins(%{{.*}}, %{{.*}}) outs(%[[T]])
+  // CHECK: htile.output "y", %[[T]]
+  // CHECK: htile.output "z", %[[C]]
+  %0 = hgraph.scatter_rows %c, %i, %u : (tensor<10x8xf32>, tensor<3xi64>, tensor<3x8xf32>) -> tensor<10x8xf32>
+  return %0, %c : tensor<10x8xf32>, tensor<10x8xf32>
+}

@@ -126,8 +126,9 @@ def HGraph_ScatterRowsOp : HGraph_Op<"scatter_rows", [Pure]> {
     outside stops the program at run time with an error naming the op's
     node, and nothing is written elsewhere. ONNX ScatterND with
     `reduction` none and run-time indices imports as it (a KV-cache
-    update is one); it costs a copy of the table and, per update, in
-    proportion to the row it writes.
+    update is one); it costs, per update, in proportion to the row it
+    writes, and a copy of the table when another op reads the table too
+    (otherwise the table's buffer is written in place).
 
     ```mlir
     %0 = hgraph.scatter_rows %cache, %pos, %kv : (tensor<2048x64xf16>, tensor<1xi64>, tensor<1x64xf16>) -> tensor<2048x64xf16>
