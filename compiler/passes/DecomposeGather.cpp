@@ -7,11 +7,11 @@
 // along the axis (an iota), select the matching element (zeros elsewhere)
 // and sum along the positions. Exactly one term is non-zero, so the sum is
 // the picked element itself. An index outside [-N, N) matches no position
-// and gives 0 (ONNX leaves it undefined). A lookup along axis 0 of a
-// constant table (an embedding) instead becomes hgraph.gather_rows, which
-// the chip runs by reading each row at its index, and where an index out
-// of range is an error at run time. Gathers by constant indices stay as
-// they are: they lower to switch-unit moves.
+// and gives 0 (ONNX leaves it undefined). A lookup along axis 0 of a table
+// of rank 2 or more (an embedding, or rows of a computed tensor) instead
+// becomes hgraph.gather_rows, which the chip runs by reading each row at
+// its index, and where an index out of range is an error at run time. Gathers
+// by constant indices stay as they are: they lower to switch-unit moves.
 //
 //===----------------------------------------------------------------------===//
 
@@ -101,8 +101,8 @@ Value select(PatternRewriter &rewriter, Location loc, Value indices,
       rewriter.getDenseI64ArrayAttr({last}), rewriter.getBoolAttr(false));
 }
 
-/// gather(table, idx, axis = 0) on a constant table of rank 2 or more, the
-/// form of an embedding lookup: hgraph.gather_rows of the indices with
+/// gather(table, idx, axis = 0) on a table of rank 2 or more, the form of
+/// an embedding lookup: hgraph.gather_rows of the indices with
 /// negative ones counted from the end. The chip reads each row by its
 /// index (MEM_GATHER), so the cost grows with the rows read, not with the
 /// table; an index outside [-V, V) stops the program with an error.
@@ -115,10 +115,9 @@ struct DecomposeTableLookup : OpRewritePattern<GatherOp> {
     if (isConstant(op.getIndices()))
       return rewriter.notifyMatchFailure(op, "constant indices");
     auto inType = op.getInput().getType();
-    if (op.getAxis() != 0 || inType.getRank() < 2 ||
-        !isConstant(op.getInput()))
-      return rewriter.notifyMatchFailure(
-          op, "not a lookup in a constant table along axis 0");
+    if (op.getAxis() != 0 || inType.getRank() < 2)
+      return rewriter.notifyMatchFailure(op,
+                                         "not a lookup of rows along axis 0");
     Value index = wrapNegative(rewriter, op.getLoc(), op.getIndices(),
                                inType.getDimSize(0));
     rewriter.replaceOpWithNewOp<GatherRowsOp>(op, op.getType(),

@@ -13,10 +13,11 @@
 //     the producer of the row (docs/isa.md, "Indexed reads"); a scatter
 //     likewise, each op a reader of the index and value that pass it;
 //   - dependences: SRAM read/write order per address (DMA_IN writes,
-//     DMA_OUT reads; each op of a scatter's chain writes every row of the
-//     table its slice holds), a plane's weight loads against the matmuls that
-//     use (or must finish before) them, and each DMA engine's instructions in
-//     program order, one vector time apart.
+//     DMA_OUT reads; each op of a gather's chain reads, and of a
+//     scatter's writes, every row of the table its slice holds), a plane's
+//     weight loads against the matmuls that use (or must finish before) them,
+//     and each DMA engine's instructions in program order, one vector time
+//     apart.
 //
 //===----------------------------------------------------------------------===//
 
@@ -311,20 +312,17 @@ LogicalResult ProblemBuilder::addScatter(hisa::ScatterOp op) {
 }
 
 LogicalResult ProblemBuilder::addGather(hisa::GatherOp op) {
-  // The rows of the table's first and last vectors (verifyOnChip has
-  // found them inside SRAM).
+  // The SRAM words of the table's first vector and from row to row
+  // (verifyOnChip has found the table inside SRAM).
   int64_t width = hisa::sramLaneBytes(hisa::dtypeOf(op));
-  int64_t table = op.getTable();
-  int64_t last = (table * 4 + int64_t(op.getPart().value_or(0)) * width +
-                  (op.getRows() - 1) * op.getStride() * width) /
-                 4;
-  if (!llvm::any_of(constantRanges, [&](std::pair<int64_t, int64_t> range) {
-        return range.first <= table && last < range.second;
-      }))
-    return op.emitError("gathers from rows ")
-           << table << " to " << last
-           << ", which no constant holds; a gather reads constant tables "
-              "only (the scheduler orders it against no write)";
+  int64_t first = op.getTable() * 4 + int64_t(op.getPart().value_or(0)) * width;
+  int64_t step = op.getStride() * width;
+  int64_t last = (first + (op.getRows() - 1) * step) / 4;
+  // A table of constants is never written: nothing to order against.
+  bool constant =
+      llvm::any_of(constantRanges, [&](std::pair<int64_t, int64_t> range) {
+        return range.first <= op.getTable() && last < range.second;
+      });
   Operation *source = op.getIndex().getDefiningOp();
   auto it = source ? idOf.find(source) : idOf.end();
   if (it == idOf.end())
@@ -348,6 +346,11 @@ LogicalResult ProblemBuilder::addGather(hisa::GatherOp op) {
                            indexedUses(band.slice));
     chainMember.back() = !chain.ops.empty();
     chain.ops.push_back(id);
+    // The row is known only at issue: a read of every row the slice
+    // holds, after their writes.
+    if (!constant)
+      for (int64_t row = band.rowBegin; row < band.rowEnd; ++row)
+        addMemoryAccess(id, (first + row * step) / 4, false);
   }
   chain.near = bands.front().position;
   chain.far = bands.back().position;

@@ -21,10 +21,6 @@ namespace {
 
 LogicalResult lowerGatherRows(hgraph::GatherRowsOp op,
                               const KernelBuilder &kernels) {
-  if (!op.getTable().getDefiningOp<hgraph::ConstantOp>())
-    return op.emitError("looks up rows of a table computed at run time; "
-                        "the chip reads rows by index from constant tables "
-                        "only");
   Value table = kernels.buffer(op.getTable());
   Value indices = kernels.buffer(op.getIndices());
   Value out = kernels.alloc(op.getResult());

@@ -117,14 +117,6 @@ func.func @main(%x: tensor<1x1x4x4xui8>) -> tensor<1x1x3x3xui8> {
   return %0 : tensor<1x1x3x3xui8>
 }
 
-// -----
-
-// Tests that a lookup in a table computed at run time is refused.
-func.func @main(%t: tensor<10x8xf32>, %i: tensor<3xi32>) -> tensor<3x8xf32> {
-  // expected-error @+1 {{looks up rows of a table computed at run time; the chip reads rows by index from constant tables only}}
-  %0 = hgraph.gather_rows %t, %i : (tensor<10x8xf32>, tensor<3xi32>) -> tensor<3x8xf32>
-  return %0 : tensor<3x8xf32>
-}
 
 // -----
 

@@ -162,3 +162,16 @@ func.func @main(%c: tensor<10x8xf32> {hgraph.name = "cache"}, %i: tensor<3xi64> 
   %0 = hgraph.scatter_rows %c, %i, %u : (tensor<10x8xf32>, tensor<3xi64>, tensor<3x8xf32>) -> tensor<10x8xf32>
   return %0, %c : tensor<10x8xf32>, tensor<10x8xf32>
 }
+
+// -----
+
+// Tests that a lookup in a table computed at run time (here a model input)
+// reads the table's buffer by index as a constant table's is.
+// CHECK-LABEL: func.func @main()
+func.func @main(%t: tensor<10x8xf32> {hgraph.name = "t"}, %i: tensor<3xi32> {hgraph.name = "ids"}) -> (tensor<3x8xf32> {hgraph.name = "y"}) {
+  // CHECK: %[[T:.*]] = htile.input "t" : memref<10x8xf32>
+  // CHECK: %[[IDS:.*]] = htile.input "ids" : memref<3xi32>
+  // CHECK: htile.gather_rows ins(%[[T]], %[[IDS]]) outs(%{{.*}}) : (memref<10x8xf32>, memref<3xi32>) -> memref<3x8xf32>
+  %0 = hgraph.gather_rows %t, %i : (tensor<10x8xf32>, tensor<3xi32>) -> tensor<3x8xf32>
+  return %0 : tensor<3x8xf32>
+}

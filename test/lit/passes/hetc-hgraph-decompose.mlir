@@ -260,25 +260,41 @@ func.func @pointwise_sign_int(%x: tensor<4xi32>) -> tensor<4xi32> {
 
 // -----
 
-// Tests that a gather by run-time indices becomes a one-hot selection: the
-// indices (negative ones wrapped) compared with the positions 0..4, the
-// table with the gathered axis last, a where and a sum over the positions.
+// Tests that a gather by run-time indices along another axis than the
+// first becomes a one-hot selection: the indices (negative ones wrapped)
+// compared with the positions 0..4, the table with the gathered axis last
+// (here already), a where and a sum over the positions.
 // CHECK-LABEL: func.func @gather_dynamic
-func.func @gather_dynamic(%x: tensor<5x3xf32>, %i: tensor<2xi64>) -> tensor<2x3xf32> {
+func.func @gather_dynamic(%x: tensor<3x5xf32>, %i: tensor<2xi64>) -> tensor<3x2xf32> {
   // CHECK-DAG: %[[ZERO:.*]] = hgraph.constant dense<0.000000e+00> : tensor<f32>
   // CHECK-DAG: %[[IOTA:.*]] = hgraph.constant dense<[0, 1, 2, 3, 4]> : tensor<5xi64>
   // CHECK-DAG: %[[N:.*]] = hgraph.constant dense<5> : tensor<i64>
-  // CHECK: %[[T:.*]] = hgraph.transpose %arg0 {perm = array<i64: 1, 0>} : tensor<5x3xf32> -> tensor<3x5xf32>
-  // CHECK: %[[TABLE:.*]] = hgraph.reshape %[[T]] : tensor<3x5xf32> -> tensor<1x3x5xf32>
+  // CHECK: %[[TABLE:.*]] = hgraph.reshape %arg0 : tensor<3x5xf32> -> tensor<3x1x5xf32>
   // CHECK: %[[NEG:.*]] = hgraph.less %arg1
   // CHECK: %[[UP:.*]] = hgraph.add %arg1, %[[N]]
   // CHECK: %[[IDX:.*]] = hgraph.where %[[NEG]], %[[UP]], %arg1
-  // CHECK: %[[COL:.*]] = hgraph.reshape %[[IDX]] : tensor<2xi64> -> tensor<2x1x1xi64>
-  // CHECK: %[[HOT:.*]] = hgraph.equal %[[COL]], %[[IOTA]] : (tensor<2x1x1xi64>, tensor<5xi64>) -> tensor<2x1x5xi1>
-  // CHECK: %[[SEL:.*]] = hgraph.where %[[HOT]], %[[TABLE]], %[[ZERO]] : (tensor<2x1x5xi1>, tensor<1x3x5xf32>, tensor<f32>) -> tensor<2x3x5xf32>
-  // CHECK: %[[R:.*]] = hgraph.reduce sum %[[SEL]] {axes = array<i64: 2>, keepdims = false} : tensor<2x3x5xf32> -> tensor<2x3xf32>
+  // CHECK: %[[COL:.*]] = hgraph.reshape %[[IDX]] : tensor<2xi64> -> tensor<1x2x1xi64>
+  // CHECK: %[[HOT:.*]] = hgraph.equal %[[COL]], %[[IOTA]] : (tensor<1x2x1xi64>, tensor<5xi64>) -> tensor<1x2x5xi1>
+  // CHECK: %[[SEL:.*]] = hgraph.where %[[HOT]], %[[TABLE]], %[[ZERO]] : (tensor<1x2x5xi1>, tensor<3x1x5xf32>, tensor<f32>) -> tensor<3x2x5xf32>
+  // CHECK: %[[R:.*]] = hgraph.reduce sum %[[SEL]] {axes = array<i64: 2>, keepdims = false} : tensor<3x2x5xf32> -> tensor<3x2xf32>
   // CHECK: return %[[R]]
-  %0 = hgraph.gather %x, %i {axis = 0 : i64} : (tensor<5x3xf32>, tensor<2xi64>) -> tensor<2x3xf32>
+  %0 = hgraph.gather %x, %i {axis = 1 : i64} : (tensor<3x5xf32>, tensor<2xi64>) -> tensor<3x2xf32>
+  return %0 : tensor<3x2xf32>
+}
+
+// -----
+
+// Tests that a lookup along axis 0 of a table computed at run time becomes
+// gather_rows, as a constant table's does: the chip reads the rows by
+// index from the buffer the program filled.
+// CHECK-LABEL: func.func @gather_rows_computed
+func.func @gather_rows_computed(%x: tensor<5x3xf32>, %i: tensor<2xi64>) -> tensor<2x3xf32> {
+  // CHECK: %[[Y:.*]] = hgraph.neg %arg0
+  // CHECK: %[[IDX:.*]] = hgraph.where
+  // CHECK: %[[R:.*]] = hgraph.gather_rows %[[Y]], %[[IDX]] : (tensor<5x3xf32>, tensor<2xi64>) -> tensor<2x3xf32>
+  // CHECK: return %[[R]]
+  %y = hgraph.neg %x : tensor<5x3xf32>
+  %0 = hgraph.gather %y, %i {axis = 0 : i64} : (tensor<5x3xf32>, tensor<2xi64>) -> tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
 }
 

@@ -100,8 +100,9 @@ def HGraph_GatherRowsOp : HGraph_Op<"gather_rows", [Pure]> {
     `[0, table rows)`; one outside stops the program at run time with an
     error naming the op's node (the chip never substitutes a row or zero).
     `hetc-hgraph-decompose` makes it of an ONNX Gather along axis 0 of a
-    constant table (an embedding lookup), after counting negative indices
-    from the end; it costs in proportion to the rows it reads.
+    table of rank 2 or more (an embedding lookup, or rows of a computed
+    tensor), after counting negative indices from the end; it costs in
+    proportion to the rows it reads.
 
     ```mlir
     %0 = hgraph.gather_rows %table, %ids : (tensor<30522x256xf32>, tensor<1x128xi64>) -> tensor<1x128x256xf32>

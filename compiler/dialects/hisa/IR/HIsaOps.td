@@ -101,8 +101,9 @@ def HIsa_GatherOp : HIsa_Instruction<"gather", ["verifyOnChip"]> {
     slice at floorplan position `p` issues `|p - p0| * hop_cycles` later,
     as the index vector passes it. The index must come from beyond the
     table's slices on one side, and every reader of the result must be
-    beyond them on the other. The table must be constant data: the
-    scheduler orders the chain against no write.
+    beyond them on the other. Unless the table is constant data, the
+    scheduler orders each instruction of the chain as a read of every row
+    of the table that its slice holds.
 
     ```mlir
     %2 = hisa.gather %1 lane 3 table 300 stride 1 rows 1500 at 10 on <east, 8>

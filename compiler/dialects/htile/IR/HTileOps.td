@@ -366,7 +366,8 @@ def HTile_GatherOp : HTile_KernelOp<"gather"> {
 def HTile_GatherRowsOp : HTile_KernelOp<"gather_rows"> {
   let summary = "Indexed-read kernel: output row block n = table row indices[n]";
   let description = [{
-    `table` is a constant; its row `i` is `table[i]`, the slice along its
+    `table` is a constant or a buffer the program fills; its row `i` is
+    `table[i]`, the slice along its
     first dimension, whose rows of the innermost dimension lie one after
     another in SRAM. For each index `n` (row-major over `indices`),
     `output[n...]` takes row `indices[n...]`. An index outside
