@@ -20,11 +20,20 @@ namespace {
 /// a matmul takes its K tiles in rounds of plane groups.
 constexpr int64_t kComputeToInstall = 4;
 
+/// K tiles [first, first + count) of output column tile `jn`: what one
+/// plane group (or one plane) of a matmul computes in one go.
+struct Work {
+  int64_t jn, first, count;
+};
+
 class MatrixExpander : public InstructionBuilder {
 public:
   using InstructionBuilder::InstructionBuilder;
   LogicalResult expandMatMul(htile::MatMulOp op);
   SmallVector<SmallVector<uint32_t>> planeGroups() const;
+  SmallVector<Work> workOrder(const Tensor &weight, int64_t kTiles,
+                              int64_t nTiles, int64_t groupSize,
+                              size_t together) const;
   LogicalResult expandTranspose(htile::TransposeOp op);
 };
 
@@ -52,6 +61,49 @@ SmallVector<SmallVector<uint32_t>> MatrixExpander::planeGroups() const {
       if (i < side.size())
         groups.push_back(side[i]);
   return groups;
+}
+
+/// The matmul's work, K tiles in groups of `groupSize` per output column
+/// tile, in the order the planes take it: each column tile's K tiles in
+/// turn (the partial sums pass through the output in that order), and
+/// column tiles interleaved so that of any `together` consecutive pieces,
+/// which install their weights at the same time, as few as can be read
+/// their first weight row from one bank. A weight whose SRAM rows per k
+/// are even holds all rows of a column tile in one bank of a slice: taken
+/// column by column, the planes would install from it one row a cycle
+/// between them.
+SmallVector<Work> MatrixExpander::workOrder(const Tensor &weight,
+                                            int64_t kTiles, int64_t nTiles,
+                                            int64_t groupSize,
+                                            size_t together) const {
+  auto bank = [&](const Work &work) {
+    uint64_t row = uint64_t(weight.at(work.first * lanes, work.jn) / 4);
+    return std::make_pair(chip.sliceOf(row), chip.bankOf(row));
+  };
+  SmallVector<int64_t> next(nTiles, 0);
+  SmallVector<Work> order;
+  int64_t remaining = nTiles;
+  while (remaining > 0) {
+    std::optional<Work> pick, fallback;
+    for (int64_t jn = 0; jn < nTiles && !pick; ++jn) {
+      if (next[jn] >= kTiles)
+        continue;
+      Work work{jn, next[jn], std::min(groupSize, kTiles - next[jn])};
+      if (!fallback)
+        fallback = work;
+      size_t recent = std::min(order.size(), together - 1);
+      if (llvm::none_of(
+              ArrayRef<Work>(order).take_back(recent),
+              [&](const Work &other) { return bank(other) == bank(work); }))
+        pick = work;
+    }
+    Work work = pick ? *pick : *fallback;
+    order.push_back(work);
+    next[work.jn] += work.count;
+    if (next[work.jn] >= kTiles)
+      --remaining;
+  }
+  return order;
 }
 
 LogicalResult MatrixExpander::expandMatMul(htile::MatMulOp op) {
@@ -98,9 +150,9 @@ LogicalResult MatrixExpander::expandMatMul(htile::MatMulOp op) {
     break;
   }
 
-  /// K tiles [first, first + count) on `planes`, one tile per plane.
+  /// A piece of work on `planes`, one K tile per plane.
   struct Group {
-    int64_t first, count;
+    Work work;
     SmallVector<uint32_t> planes;
   };
   // K tiles go to the planes in groups, one tile per plane of a group, and
@@ -115,12 +167,13 @@ LogicalResult MatrixExpander::expandMatMul(htile::MatMulOp op) {
   // with no side of two planes, and a lone K tile, take the next plane,
   // round-robin.
   //
-  // A round is as many groups as the chip has (every plane once): its
-  // weights are installed, then each input row goes through all of its
-  // groups in turn. Program order thus follows time order, row by row,
-  // which the dispatcher needs (it places instructions in program order,
-  // a bounded queue ahead of their issue): a group that ran a whole tile
-  // ahead of the next would hold back every instruction after it.
+  // A round is as many groups as the chip has (every plane once), each
+  // with a piece of work (workOrder): its weights are installed, then each
+  // input row goes through all of its groups in turn. Program order thus
+  // follows time order, row by row, which the dispatcher needs (it places
+  // instructions in program order, a bounded queue ahead of their issue): a
+  // group that ran a whole tile ahead of the next would hold back every
+  // instruction after it.
   //
   // Rounds pay off when a tile's products outlast the installing of its
   // weights by kComputeToInstall or more (measured on tsp-v1: the two
@@ -134,73 +187,73 @@ LogicalResult MatrixExpander::expandMatMul(htile::MatMulOp op) {
     groups.clear();
   int64_t groupSize = groups.empty() ? 1 : int64_t(groups.front().size());
   size_t perRound = std::max<size_t>(1, groups.size());
-  for (int64_t jn = 0; jn < out.layout.vectorsPerRow; ++jn) {
-    int32_t nLanes = lanesOf(out.layout.cols, jn);
-    for (int64_t j0 = 0; j0 < kTiles;) {
-      SmallVector<Group> round;
-      while (round.size() < perRound && j0 < kTiles) {
-        int64_t count = std::min(groupSize, kTiles - j0);
-        round.push_back({j0, count,
-                         groups.empty() || count == 1
-                             ? SmallVector<uint32_t>{takePlane()}
-                             : takePlaneGroup(groups, count)});
-        j0 += count;
-      }
-      // Install each k x n weight tile, one row per instruction, the
-      // round's planes in turn. Rows past K keep older weights; they meet
-      // zero padding lanes of the input.
-      for (int64_t i = 0; i < int64_t(lanes); ++i)
-        for (const Group &group : round)
-          for (int64_t t = 0; t < group.count; ++t) {
-            int64_t jk = group.first + t;
-            if (i >= std::min<int64_t>(lanes, k - jk * lanes))
-              continue;
-            Value row = read(loc, w.at(jk * lanes + i, jn), weightType);
-            if (convertWeights)
-              row = convert(loc, row, weightType, type, nLanes);
-            hisa::LoadWeightsOp::create(
-                b, loc, row, group.planes[t], hisa::WeightSlot::row,
-                int32_t(i), dtype(convertWeights ? type : weightType),
-                IntegerAttr());
-          }
-      for (int64_t r = 0; r < x.layout.rows; ++r)
-        for (const Group &group : round) {
-          bool first = group.first == 0,
-               last = group.first + group.count == kTiles;
-          Value sum;
-          for (int64_t t = 0; t < group.count; ++t) {
-            Value product = hisa::MatMulOp::create(
-                b, loc, vec(), read(loc, x.at(r, group.first + t), type),
-                group.planes[t], dtype(type), IntegerAttr(),
-                hisa::StreamAttr());
-            sum = sum ? binary(loc, hisa::VBinaryKind::add, sum, product,
-                               nLanes, acc)
-                      : product;
-          }
-          // Partial sums over K tiles accumulate through the output buffer.
-          if (!first)
-            sum = binary(loc, hisa::VBinaryKind::add, sum,
-                         read(loc, out.at(r, jn), acc), nLanes, acc);
-          if (last && scale)
-            sum = binary(loc, hisa::VBinaryKind::mul, sum,
-                         read(loc, scale->at(0, jn), f32()), nLanes, acc);
-          if (last && bias) {
-            Type biasType = elementOf(op.getBias());
-            Value row = read(loc, bias->at(0, jn), biasType);
-            if (biasType != acc)
-              row = convert(loc, row, biasType, acc, nLanes);
-            sum = binary(loc, hisa::VBinaryKind::add, sum, row, nLanes, acc);
-          }
-          if (last && activation)
-            sum = unary(loc, *activation, sum, nLanes, acc);
-          if (last && outType != acc) {
-            sum = convert(loc, sum, acc, outType, nLanes);
-            write(loc, sum, out.at(r, jn), outType);
-          } else {
-            write(loc, sum, out.at(r, jn), acc);
-          }
-        }
+  SmallVector<Work> work =
+      workOrder(w, kTiles, out.layout.vectorsPerRow, groupSize,
+                groups.empty() ? chip.proto().matrix().planes() : perRound);
+  for (size_t next = 0; next < work.size();) {
+    SmallVector<Group> round;
+    while (round.size() < perRound && next < work.size()) {
+      const Work &piece = work[next++];
+      round.push_back({piece, groups.empty() || piece.count == 1
+                                  ? SmallVector<uint32_t>{takePlane()}
+                                  : takePlaneGroup(groups, piece.count)});
     }
+    // Install each k x n weight tile, one row per instruction, the
+    // round's planes in turn. Rows past K keep older weights; they meet
+    // zero padding lanes of the input.
+    for (int64_t i = 0; i < int64_t(lanes); ++i)
+      for (const Group &group : round)
+        for (int64_t t = 0; t < group.work.count; ++t) {
+          int64_t jk = group.work.first + t;
+          if (i >= std::min<int64_t>(lanes, k - jk * lanes))
+            continue;
+          Value row =
+              read(loc, w.at(jk * lanes + i, group.work.jn), weightType);
+          if (convertWeights)
+            row = convert(loc, row, weightType, type,
+                          lanesOf(out.layout.cols, group.work.jn));
+          hisa::LoadWeightsOp::create(
+              b, loc, row, group.planes[t], hisa::WeightSlot::row, int32_t(i),
+              dtype(convertWeights ? type : weightType), IntegerAttr());
+        }
+    for (int64_t r = 0; r < x.layout.rows; ++r)
+      for (const Group &group : round) {
+        int64_t jn = group.work.jn;
+        int32_t nLanes = lanesOf(out.layout.cols, jn);
+        bool first = group.work.first == 0,
+             last = group.work.first + group.work.count == kTiles;
+        Value sum;
+        for (int64_t t = 0; t < group.work.count; ++t) {
+          Value product = hisa::MatMulOp::create(
+              b, loc, vec(), read(loc, x.at(r, group.work.first + t), type),
+              group.planes[t], dtype(type), IntegerAttr(), hisa::StreamAttr());
+          sum = sum ? binary(loc, hisa::VBinaryKind::add, sum, product, nLanes,
+                             acc)
+                    : product;
+        }
+        // Partial sums over K tiles accumulate through the output buffer.
+        if (!first)
+          sum = binary(loc, hisa::VBinaryKind::add, sum,
+                       read(loc, out.at(r, jn), acc), nLanes, acc);
+        if (last && scale)
+          sum = binary(loc, hisa::VBinaryKind::mul, sum,
+                       read(loc, scale->at(0, jn), f32()), nLanes, acc);
+        if (last && bias) {
+          Type biasType = elementOf(op.getBias());
+          Value row = read(loc, bias->at(0, jn), biasType);
+          if (biasType != acc)
+            row = convert(loc, row, biasType, acc, nLanes);
+          sum = binary(loc, hisa::VBinaryKind::add, sum, row, nLanes, acc);
+        }
+        if (last && activation)
+          sum = unary(loc, *activation, sum, nLanes, acc);
+        if (last && outType != acc) {
+          sum = convert(loc, sum, acc, outType, nLanes);
+          write(loc, sum, out.at(r, jn), outType);
+        } else {
+          write(loc, sum, out.at(r, jn), acc);
+        }
+      }
   }
   return success();
 }

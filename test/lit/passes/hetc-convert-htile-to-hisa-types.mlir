@@ -93,3 +93,34 @@ func.func @main() {
   htile.output "f", %f : memref<1x8xf32>
   return
 }
+
+// -----
+
+// Tests the order in which a matmul takes its column tiles. The f16
+// weight [32, 48] (three vectors a k, packed two to an SRAM row) lies in
+// slice 0 from row 100: the first row of column tiles 0 and 1 of each K
+// tile is in one bank, of tile 2 in the other. Pieces that install at the
+// same time (two here, one per plane) start in different banks where
+// they can: (column tile, K tile) (0, 0), (2, 0), (0, 1), (2, 1), (1, 0),
+// (1, 1), each column tile's K tiles still in order.
+// CHECK-LABEL: func.func @bank_order()
+// CHECK: hisa.read 100 as f16
+// CHECK-NEXT: hisa.load_weights %{{.*}} plane 0 row 0 as f16
+// CHECK: hisa.read 101 as f16
+// CHECK-NEXT: hisa.load_weights %{{.*}} plane 1 row 0 as f16
+// CHECK: hisa.read 124 as f16
+// CHECK-NEXT: hisa.load_weights %{{.*}} plane 0 row 0 as f16
+// CHECK: hisa.read 125 as f16
+// CHECK-NEXT: hisa.load_weights %{{.*}} plane 1 row 0 as f16
+// CHECK: hisa.read 100 part 1 as f16
+// CHECK-NEXT: hisa.load_weights %{{.*}} plane 0 row 0 as f16
+// CHECK: hisa.read 124 part 1 as f16
+// CHECK-NEXT: hisa.load_weights %{{.*}} plane 1 row 0 as f16
+func.func @bank_order() {
+  %x = htile.input "x" {address = 0 : i64} : memref<1x32xf16>
+  %w = htile.constant dense<0.5> : tensor<32x48xf16> {address = 100 : i64} : memref<32x48xf16>
+  %y = htile.alloc {address = 2048 : i64} : memref<1x48xf32>
+  htile.matmul ins(%x, %w) outs(%y) activation(none) {tile = array<i64: 1, 16, 16>} : memref<1x32xf16>, memref<32x48xf16>, memref<1x48xf32>
+  htile.output "y", %y : memref<1x48xf32>
+  return
+}
