@@ -49,6 +49,10 @@ public:
 
   LogicalResult add(Operation *op);
   LogicalResult addTransfers();
+  /// Checks that each scatter's chain issues as its op's one cycle says
+  /// (the emitter derives the others from it): every slice at the cycle
+  /// its distance from the pairs' unit gives.
+  LogicalResult checkScatterCycles(ArrayRef<int64_t> cycles) const;
 
   sched::Problem problem;
   /// The hisa op of each scheduling op id; null for barriers.
@@ -122,8 +126,10 @@ private:
     int64_t near = 0, far = 0;
     /// Whether the index, and so the row, flows east.
     bool east = true;
-    /// A scatter's: the pair of index and value each op reads.
+    /// A scatter's: the pair of index and value each op reads, and the
+    /// floorplan position of the unit that sends the pairs.
     std::vector<unsigned> pairs;
+    int64_t from = 0;
   };
   DenseMap<Operation *, Chain> chains;
   /// The SRAM ranges [begin, end) that constants fill.
@@ -304,10 +310,33 @@ LogicalResult ProblemBuilder::addScatter(hisa::ScatterOp op) {
       addMemoryAccess(id, (first + row * step) / 4, true, latency);
   }
   chain.pairs = std::move(pairOf);
+  chain.from = *from;
   chain.near = bands[order.front()].position;
   chain.far = bands[order.back()].position;
   idOf[op] = chain.ops.front();
   chains[op] = std::move(chain);
+  return success();
+}
+
+LogicalResult
+ProblemBuilder::checkScatterCycles(ArrayRef<int64_t> cycles) const {
+  int64_t hop = chip.proto().streams().hop_cycles();
+  for (const auto &[op, chain] : chains) {
+    if (!isa<hisa::ScatterOp>(op))
+      continue;
+    auto distance = [&, &chain = chain](sched::OpId id) {
+      return std::abs(problem.getOperation(id).position - chain.from) * hop;
+    };
+    int64_t origin = cycles[chain.ops.front()] - distance(chain.ops.front());
+    for (sched::OpId id : chain.ops)
+      if (cycles[id] != origin + distance(id))
+        return op->emitError("its slices issue at cycles that no one cycle "
+                             "of its index and value pairs gives (the slice "
+                             "at floorplan position ")
+               << problem.getOperation(id).position << " at " << cycles[id]
+               << ", not " << origin + distance(id)
+               << "); its pairs must leave their unit in one cycle";
+  }
   return success();
 }
 
@@ -493,6 +522,8 @@ struct HIsaSchedulePass : hetc::impl::HIsaScheduleBase<HIsaSchedulePass> {
       return at->emitError("cannot schedule: ") << error.message;
     }
 
+    if (failed(builder.checkScatterCycles(result->cycles)))
+      return failure();
     MLIRContext *ctx = func.getContext();
     Builder b(ctx);
     int64_t instructions = 0;

@@ -77,3 +77,26 @@ func.func @scatter_pair_from_two_units() {
   hisa.scatter %v by %ie lane 0 table 5120 stride 1 rows 100
   return
 }
+
+// -----
+
+// Tests that both pairs of a scatter leave their unit in one cycle: here
+// the east pair's value passes an extra vector op, so it leaves two cycles
+// after the west pair, and the op's one cycle cannot say when each slice
+// issues.
+func.func @scatter_pairs_apart() {
+  hisa.input "cache" at 3572 : tensor<1000x16xf32>
+  hisa.input "ids" at 100 : tensor<16xi32>
+  hisa.input "kv" at 7168 : tensor<16xf32>
+  %i = hisa.read 100 as i32
+  %i2 = hisa.read 101 as i32
+  %v = hisa.read 7168
+  %iw = hisa.vcast %i from i32 to i32 lanes 16
+  %vw = hisa.vcast %v from f32 to f32 lanes 16
+  %e = hisa.vunary exp %v lanes 16
+  %ie = hisa.vcast %i2 from i32 to i32 lanes 16
+  %ve = hisa.vcast %e from f32 to f32 lanes 16
+  // expected-error @+1 {{its slices issue at cycles that no one cycle of its index and value pairs gives}}
+  hisa.scatter %vw, %ve by %iw, %ie lane 0 table 3572 stride 1 rows 1000
+  return
+}
