@@ -1,4 +1,4 @@
-//===- OnnxScatterRules.cpp - ScatterElements and ScatterND -----------===//
+//===- OnnxScatterRules.cpp - ScatterElements, ScatterND, TensorScatter ===//
 //
 // Scatters write updates at positions given by run-time indices. A
 // ScatterND without a reduction, on run-time indices, replaces whole rows
@@ -405,6 +405,117 @@ Results importMaxUnpool(NodeContext &ctx) {
   return SmallVector<Value>{y};
 }
 
+/// TensorScatter (a KV-cache update): for every prefix of the cache's
+/// dimensions before `axis` (batch sample b first), the update's
+/// sequence_length rows along `axis` written at write_indices[b] onward
+/// (modulo max_sequence_length in circular mode). Each is a row write by
+/// run-time index into the cache taken as [prefix * max_sequence_length,
+/// trailing dims...]; a linear write past the end is an error at run time.
+Results importTensorScatter(NodeContext &ctx) {
+  if (failed(expectInputs(ctx, 2, 3)))
+    return failure();
+  Value cache = ctx.inputs[0], update = ctx.inputs[1];
+  Value writes = ctx.input(2);
+  RankedTensorType cType = tensorType(cache), uType = tensorType(update);
+  int64_t rank = cType.getRank();
+  if (rank < 2)
+    return ctx.error() << "past_cache must have a batch and a sequence "
+                          "dimension, got "
+                       << cType;
+  FailureOr<int64_t> axis = normalizeAxis(ctx, ctx.intAttr("axis", -2), rank);
+  if (failed(axis))
+    return failure();
+  if (*axis == 0)
+    return ctx.error() << "axis 0 is the batch dimension; the sequence "
+                          "axis must come after it";
+  std::string mode = ctx.stringAttr("mode", "linear");
+  if (mode != "linear" && mode != "circular")
+    return ctx.error() << "mode must be linear or circular, got '" << mode
+                       << "'";
+  if (uType.getElementType() != cType.getElementType() ||
+      uType.getRank() != rank)
+    return ctx.error() << "update " << uType
+                       << " must have past_cache's rank and element type, "
+                       << cType;
+  for (int64_t d = 0; d < rank; ++d)
+    if (d == *axis ? uType.getDimSize(d) > cType.getDimSize(d)
+                   : uType.getDimSize(d) != cType.getDimSize(d))
+      return ctx.error() << "update " << uType << " must match past_cache "
+                         << cType
+                         << " in every dimension but the sequence axis, "
+                            "and be no longer along it";
+  int64_t batch = cType.getDimSize(0);
+  if (writes && tensorType(writes).getShape() != ArrayRef<int64_t>{batch})
+    return ctx.error() << "write_indices must be [" << batch
+                       << "], one index per batch sample, got "
+                       << tensorType(writes);
+  int64_t length = cType.getDimSize(*axis), steps = uType.getDimSize(*axis);
+  int64_t prefix = 1;
+  for (int64_t d = 0; d < *axis; ++d)
+    prefix *= cType.getDimSize(d);
+  Type i64 = ctx.builder.getI64Type();
+  // The first row of each prefix's run, per sequence step: p * length.
+  SmallVector<int64_t> indexShape(cType.getShape().take_front(*axis));
+  indexShape.push_back(steps);
+  SmallVector<APInt> bases;
+  for (int64_t p = 0; p < prefix; ++p)
+    for (int64_t i = 0; i < steps; ++i)
+      bases.push_back(APInt(64, uint64_t(p * length)));
+  Value base = hgraph::ConstantOp::create(
+      ctx.builder, ctx.loc,
+      DenseElementsAttr::get(shaped(indexShape, i64), bases));
+  // The sequence position of step i of batch sample b: w[b] + i.
+  SmallVector<int64_t> stepShape(*axis + 1, 1), seqShape(*axis + 1, 1);
+  stepShape.back() = steps;
+  SmallVector<APInt> stepValues;
+  for (int64_t i = 0; i < steps; ++i)
+    stepValues.push_back(APInt(64, uint64_t(i)));
+  Value position = hgraph::ConstantOp::create(
+      ctx.builder, ctx.loc,
+      DenseElementsAttr::get(shaped(stepShape, i64), stepValues));
+  Value outside;
+  if (writes) {
+    SmallVector<int64_t> sampleShape(*axis + 1, 1);
+    sampleShape[0] = batch;
+    seqShape = sampleShape;
+    seqShape.back() = steps;
+    position = ctx.create<hgraph::AddOp>(
+        shaped(seqShape, i64), reshapeTo(ctx, writes, sampleShape), position);
+    auto bools = shaped(seqShape, ctx.builder.getI1Type());
+    if (mode == "circular") {
+      position =
+          ctx.create<hgraph::ModOp>(shaped(seqShape, i64), position,
+                                    scalarConstant(ctx, i64, double(length)));
+    } else {
+      // A write outside the sequence must not land in a neighbour's rows.
+      Value low = ctx.create<hgraph::LessOp>(bools, position,
+                                             scalarConstant(ctx, i64, 0));
+      Value high = ctx.create<hgraph::GreaterOrEqualOp>(
+          bools, position, scalarConstant(ctx, i64, double(length)));
+      outside = ctx.create<hgraph::OrOp>(bools, low, high);
+    }
+  }
+  auto indexType = shaped(indexShape, i64);
+  Value flat = ctx.create<hgraph::AddOp>(indexType, base, position);
+  if (outside)
+    flat = ctx.create<hgraph::WhereOp>(indexType, outside,
+                                       scalarConstant(ctx, i64, -1.0), flat);
+  // Rows keep the cache's trailing dimensions (views); scalar rows take a
+  // dimension of 1.
+  SmallVector<int64_t> tableShape{prefix * length}, rowsShape{prefix * steps};
+  SmallVector<int64_t> trailing(cType.getShape().drop_front(*axis + 1));
+  if (trailing.empty())
+    trailing.push_back(1);
+  llvm::append_range(tableShape, trailing);
+  llvm::append_range(rowsShape, trailing);
+  Type element = cType.getElementType();
+  Value written = ctx.create<hgraph::ScatterRowsOp>(
+      shaped(tableShape, element), reshapeTo(ctx, cache, tableShape),
+      reshapeTo(ctx, flat, {prefix * steps}),
+      reshapeTo(ctx, update, rowsShape));
+  return SmallVector<Value>{reshapeTo(ctx, written, cType.getShape())};
+}
+
 } // namespace
 
 void hetc::frontend::addScatterRules(llvm::StringMap<ImportRule> &rules) {
@@ -413,5 +524,6 @@ void hetc::frontend::addScatterRules(llvm::StringMap<ImportRule> &rules) {
       {"MaxUnpool", importMaxUnpool},
       {"Scatter", importScatterElements},
       {"ScatterND", importScatterND},
+      {"TensorScatter", importTensorScatter},
   });
 }

@@ -148,6 +148,24 @@ def kv_update_f16(path):
     _kv_update(path, TensorProto.FLOAT16)
 
 
+def _tensor_scatter(path, mode):
+    """A KV cache [2 samples, 2 heads, 8 positions, 4] updated by two new
+    positions per sample at its own write index (TensorScatter, opset 24)."""
+    nodes = [helper.make_node("TensorScatter", ["past", "new", "at"], ["present"],
+                              name="cache_write", mode=mode)]
+    inputs = [_t("past", [2, 2, 8, 4]), _t("new", [2, 2, 2, 4]),
+              helper.make_tensor_value_info("at", TensorProto.INT64, [2])]
+    _save(nodes, inputs, [_t("present", [2, 2, 8, 4])], [], path, opset=24)
+
+
+def tensor_scatter(path):
+    _tensor_scatter(path, "linear")
+
+
+def tensor_scatter_circular(path):
+    _tensor_scatter(path, "circular")
+
+
 def typed_ops(path):
     """Mod (both modes), Round, a comparison with Where, BitwiseAnd and
     BitwiseNot on int32 and float16 tensors."""
