@@ -166,6 +166,50 @@ def tensor_scatter_circular(path):
     _tensor_scatter(path, "circular")
 
 
+def decode_step(path, hidden=16, heads=2, context=8, seed=5):
+    """One decode step of single-layer attention with a static KV cache:
+    the new token's key and value are written at position `pos`
+    (TensorScatter), and its query attends to the positions up to `pos`
+    (a mask built at run time from `pos`), so one program serves every
+    position."""
+    rng = np.random.default_rng(seed)
+    dh = hidden // heads
+    w = lambda name: numpy_helper.from_array(
+        (rng.standard_normal((hidden, hidden)) / np.sqrt(hidden)).astype(np.float32), name)
+    i64 = lambda name, vals: numpy_helper.from_array(np.array(vals, np.int64), name)
+    inits = [w("wq"), w("wk"), w("wv"), w("wo"),
+             i64("heads_shape", [1, 1, heads, dh]), i64("out_shape", [1, hidden]),
+             i64("positions", list(range(context))),
+             numpy_helper.from_array(np.array(-1e9, np.float32), "hidden_score"),
+             numpy_helper.from_array(np.array(1 / np.sqrt(dh), np.float32), "scale")]
+    def split(x, out):
+        return [helper.make_node("Reshape", [x, "heads_shape"], [out + "_r"]),
+                helper.make_node("Transpose", [out + "_r"], [out], perm=[0, 2, 1, 3])]
+    nodes = [helper.make_node("MatMul", ["x", "wq"], ["q0"], name="q"),
+             helper.make_node("MatMul", ["x", "wk"], ["k0"], name="k"),
+             helper.make_node("MatMul", ["x", "wv"], ["v0"], name="v")]
+    nodes += split("q0", "q") + split("k0", "knew") + split("v0", "vnew")
+    nodes += [
+        helper.make_node("TensorScatter", ["past_k", "knew", "pos"], ["present_k"], name="k_cache"),
+        helper.make_node("TensorScatter", ["past_v", "vnew", "pos"], ["present_v"], name="v_cache"),
+        helper.make_node("Transpose", ["present_k"], ["kt"], perm=[0, 1, 3, 2]),
+        helper.make_node("MatMul", ["q", "kt"], ["s0"], name="scores"),
+        helper.make_node("Mul", ["s0", "scale"], ["s1"]),
+        helper.make_node("LessOrEqual", ["positions", "pos"], ["seen"], name="mask"),
+        helper.make_node("Where", ["seen", "s1", "hidden_score"], ["s2"]),
+        helper.make_node("Softmax", ["s2"], ["p"], axis=-1),
+        helper.make_node("MatMul", ["p", "present_v"], ["o0"], name="mix"),
+        helper.make_node("Transpose", ["o0"], ["o1"], perm=[0, 2, 1, 3]),
+        helper.make_node("Reshape", ["o1", "out_shape"], ["o2"]),
+        helper.make_node("MatMul", ["o2", "wo"], ["y"], name="out"),
+    ]
+    cache = [1, heads, context, dh]
+    inputs = [_t("x", [1, hidden]), _t("past_k", cache), _t("past_v", cache),
+              helper.make_tensor_value_info("pos", TensorProto.INT64, [1])]
+    _save(nodes, inputs, [_t("y", [1, hidden]), _t("present_k", cache), _t("present_v", cache)],
+          inits, path, opset=24)
+
+
 def typed_ops(path):
     """Mod (both modes), Round, a comparison with Where, BitwiseAnd and
     BitwiseNot on int32 and float16 tensors."""
