@@ -86,6 +86,19 @@ private:
   /// Adds a scatter's chain: one op per slice holding rows of its table,
   /// each reading the pair of index and value that passes its slice.
   LogicalResult addScatter(hisa::ScatterOp op);
+  /// Calls `each` once for every SRAM row that holds a vector of `band`'s
+  /// table rows: the table's first vector at SRAM word `first`, `step`
+  /// words from row to row (narrow rows share SRAM rows).
+  static void forEachTableRow(const hisa::GatherBand &band, int64_t first,
+                              int64_t step, function_ref<void(int64_t)> each) {
+    int64_t previous = -1;
+    for (int64_t row = band.rowBegin; row < band.rowEnd; ++row) {
+      int64_t address = (first + row * step) / 4;
+      if (address != previous)
+        each(address);
+      previous = address;
+    }
+  }
   /// The scheduling resources of every bank port of `slice`, and the
   /// dispatcher: what an indexed access takes.
   std::vector<sched::ResourceId> indexedUses(uint32_t slice);
@@ -306,8 +319,9 @@ LogicalResult ProblemBuilder::addScatter(hisa::ScatterOp op) {
     pairOf.push_back(chain.pairs[b]);
     // The row is known only at issue: a write of every row the slice
     // holds.
-    for (int64_t row = band.rowBegin; row < band.rowEnd; ++row)
-      addMemoryAccess(id, (first + row * step) / 4, true, latency);
+    forEachTableRow(band, first, step, [&](int64_t address) {
+      addMemoryAccess(id, address, true, latency);
+    });
   }
   chain.pairs = std::move(pairOf);
   chain.from = *from;
@@ -378,8 +392,9 @@ LogicalResult ProblemBuilder::addGather(hisa::GatherOp op) {
     // The row is known only at issue: a read of every row the slice
     // holds, after their writes.
     if (!constant)
-      for (int64_t row = band.rowBegin; row < band.rowEnd; ++row)
-        addMemoryAccess(id, (first + row * step) / 4, false);
+      forEachTableRow(band, first, step, [&](int64_t address) {
+        addMemoryAccess(id, address, false);
+      });
   }
   chain.near = bands.front().position;
   chain.far = bands.back().position;

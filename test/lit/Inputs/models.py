@@ -210,6 +210,22 @@ def decode_step(path, hidden=16, heads=2, context=8, seed=5):
           inits, path, opset=24)
 
 
+def scatter_types(path):
+    """Row writes by run-time index into tables of every kind of element:
+    f16, int8 and bool rows of three (several rows to an SRAM row), int64
+    (held as int32) and int32."""
+    types = {"f16": TensorProto.FLOAT16, "i8": TensorProto.INT8, "b": TensorProto.BOOL,
+             "i64": TensorProto.INT64, "i32": TensorProto.INT32}
+    nodes, inputs, outputs = [], [helper.make_tensor_value_info("i", TensorProto.INT64, [2, 1])], []
+    for name, elem in types.items():
+        nodes.append(helper.make_node("ScatterND", [f"d_{name}", "i", f"u_{name}"], [f"y_{name}"],
+                                      name=f"scatter_{name}"))
+        inputs += [helper.make_tensor_value_info(f"d_{name}", elem, [6, 3]),
+                   helper.make_tensor_value_info(f"u_{name}", elem, [2, 3])]
+        outputs.append(helper.make_tensor_value_info(f"y_{name}", elem, [6, 3]))
+    _save(nodes, inputs, outputs, [], path)
+
+
 def typed_ops(path):
     """Mod (both modes), Round, a comparison with Where, BitwiseAnd and
     BitwiseNot on int32 and float16 tensors."""
