@@ -45,6 +45,26 @@ std::string chipsDirectory() {
       .string();
 }
 
+bool loadChipFor(const hetx::Artifact &artifact,
+                 const std::string &artifactPath, const std::string &chipPath,
+                 chip::ChipSpec &chip, std::string &usedPath,
+                 std::string &error) {
+  std::string path = chipPath;
+  if (path.empty()) {
+    if (artifact.chip().name().empty()) {
+      error = artifactPath + ": the artifact names no chip; pass a chip file";
+      return false;
+    }
+    path = (fs::path(chipsDirectory()) /
+            (sanitizeFileName(artifact.chip().name()) + ".chip"))
+               .string();
+  }
+  if (!chip::ChipSpec::load(path, chip, error))
+    return false;
+  usedPath = path;
+  return true;
+}
+
 namespace {
 /// Runs one `hetc run`; every step returns false with `error` set.
 class Runner {
@@ -76,24 +96,13 @@ public:
 
 private:
   bool loadChip(std::string &error) {
-    std::string path = options.chipPath;
-    if (path.empty()) {
-      if (artifact.chip().name().empty()) {
-        error = options.artifactPath + ": the artifact names no chip; pass "
-                                       "a chip file";
-        return false;
-      }
-      path = (fs::path(chipsDirectory()) /
-              (sanitizeFileName(artifact.chip().name()) + ".chip"))
-                 .string();
-    }
-    if (!chip::ChipSpec::load(path, chip, error))
+    if (!loadChipFor(artifact, options.artifactPath, options.chipPath, chip,
+                     chipPath, error))
       return false;
-    chipPath = path;
     out << "artifact: " << options.artifactPath << " (for chip '"
         << artifact.chip().name() << "' revision " << artifact.chip().revision()
         << ")\n";
-    out << "chip: " << path << "\n";
+    out << "chip: " << chipPath << "\n";
     return true;
   }
 

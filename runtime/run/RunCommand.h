@@ -9,6 +9,9 @@
 #ifndef HETC_RUNTIME_RUN_RUNCOMMAND_H
 #define HETC_RUNTIME_RUN_RUNCOMMAND_H
 
+#include "runtime/chip/ChipSpec.h"
+#include "runtime/schema/hetx.pb.h"
+
 #include <cstdint>
 #include <map>
 #include <ostream>
@@ -38,6 +41,14 @@ struct RunOptions {
 /// share/hetc/chips beside the running binary's folder (bin/../share/hetc/
 /// chips, where both the build tree and an install put them).
 std::string chipsDirectory();
+
+/// Loads the chip `artifact` runs on: `chipPath`, or when it is empty the
+/// bundled file named after the artifact's chip; sets `usedPath`. On
+/// failure `error` names the file (`artifactPath` when it names no chip).
+bool loadChipFor(const hetx::Artifact &artifact,
+                 const std::string &artifactPath, const std::string &chipPath,
+                 chip::ChipSpec &chip, std::string &usedPath,
+                 std::string &error);
 
 /// Runs `options`, printing the summary to `out` and any error to `err`.
 /// Returns 0 on success and 1 on any error, including a simulated cycle

@@ -11,6 +11,7 @@
 #include "tools/hetc/CompileCommand.h"
 
 #include "runtime/io/SafeWrite.h"
+#include "runtime/run/GenerateCommand.h"
 #include "runtime/run/InspectCommand.h"
 #include "runtime/run/RunCommand.h"
 
@@ -127,6 +128,60 @@ int main(int argc, char **argv) {
                      "Write a Chrome/Perfetto trace of the run (JSON: one "
                      "track per functional unit, one event per instruction)");
 
+  hetc::run::GenerateOptions generate;
+  CLI::App *generateApp = app.add_subcommand(
+      "generate", "Generate tokens with a compiled decode step: the prompt "
+                  "one position at a time, then the tokens it picks, its "
+                  "KV cache carried from step to step");
+  generateApp
+      ->add_option("artifact", generate.artifactPath,
+                   "The .hetx artifact of one decode step")
+      ->required();
+  generateApp->add_option("--chip", generate.chipPath,
+                          "Chip description file (default: the bundled file "
+                          "named after the artifact's chip)");
+  generateApp
+      ->add_option("--prompt-ids", generate.promptIds,
+                   "The prompt's token ids, comma-separated")
+      ->delimiter(',')
+      ->required();
+  generateApp
+      ->add_option("--max-new-tokens", generate.maxNewTokens,
+                   "Tokens to generate at most")
+      ->capture_default_str();
+  generateApp
+      ->add_option("--stop-ids", generate.stopIds,
+                   "Token ids that end the generation, comma-separated")
+      ->delimiter(',');
+  generateApp
+      ->add_option("--temperature", generate.temperature,
+                   "0 picks the most likely token; above 0 samples from the "
+                   "softmax of the logits divided by it")
+      ->capture_default_str();
+  generateApp
+      ->add_option("--top-k", generate.topK,
+                   "When sampling, keep the k most likely tokens (0: all)")
+      ->capture_default_str();
+  generateApp
+      ->add_option("--top-p", generate.topP,
+                   "When sampling, keep the most likely tokens whose "
+                   "probabilities sum to p")
+      ->capture_default_str();
+  generateApp->add_option("--seed", generate.seed, "Seed of the sampler")
+      ->capture_default_str();
+  generateApp
+      ->add_option("--token-input", generate.tokenInput,
+                   "The step's token-id input")
+      ->capture_default_str();
+  generateApp
+      ->add_option("--position-input", generate.positionInput,
+                   "The step's position input")
+      ->capture_default_str();
+  generateApp
+      ->add_option("--logits-output", generate.logitsOutput,
+                   "The step's logits output")
+      ->capture_default_str();
+
   hetc::run::InspectOptions inspect;
   CLI::App *inspectApp = app.add_subcommand(
       "inspect", "Print what a .hetx artifact holds: chip, bindings, "
@@ -183,5 +238,7 @@ int main(int argc, char **argv) {
   }
   if (*inspectApp)
     return hetc::run::inspectCommand(inspect, std::cout, std::cerr);
+  if (*generateApp)
+    return hetc::run::generateCommand(generate, std::cout, std::cerr);
   return hetc::run::runCommand(run, std::cout, std::cerr);
 }

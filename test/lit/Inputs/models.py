@@ -166,13 +166,11 @@ def tensor_scatter_circular(path):
     _tensor_scatter(path, "circular")
 
 
-def decode_step(path, hidden=16, heads=2, context=8, seed=5):
-    """One decode step of single-layer attention with a static KV cache:
-    the new token's key and value are written at position `pos`
-    (TensorScatter), and its query attends to the positions up to `pos`
-    (a mask built at run time from `pos`), so one program serves every
-    position."""
-    rng = np.random.default_rng(seed)
+def _attention_step(rng, hidden, heads, context, position):
+    """The nodes and initializers of one decode step of single-layer
+    attention from `x` to `y` with a static KV cache (`past_k`, `past_v`
+    in, `present_k`, `present_v` out) written at `position` (TensorScatter)
+    and a mask built from it."""
     dh = hidden // heads
     w = lambda name: numpy_helper.from_array(
         (rng.standard_normal((hidden, hidden)) / np.sqrt(hidden)).astype(np.float32), name)
@@ -190,12 +188,12 @@ def decode_step(path, hidden=16, heads=2, context=8, seed=5):
              helper.make_node("MatMul", ["x", "wv"], ["v0"], name="v")]
     nodes += split("q0", "q") + split("k0", "knew") + split("v0", "vnew")
     nodes += [
-        helper.make_node("TensorScatter", ["past_k", "knew", "pos"], ["present_k"], name="k_cache"),
-        helper.make_node("TensorScatter", ["past_v", "vnew", "pos"], ["present_v"], name="v_cache"),
+        helper.make_node("TensorScatter", ["past_k", "knew", position], ["present_k"], name="k_cache"),
+        helper.make_node("TensorScatter", ["past_v", "vnew", position], ["present_v"], name="v_cache"),
         helper.make_node("Transpose", ["present_k"], ["kt"], perm=[0, 1, 3, 2]),
         helper.make_node("MatMul", ["q", "kt"], ["s0"], name="scores"),
         helper.make_node("Mul", ["s0", "scale"], ["s1"]),
-        helper.make_node("LessOrEqual", ["positions", "pos"], ["seen"], name="mask"),
+        helper.make_node("LessOrEqual", ["positions", position], ["seen"], name="mask"),
         helper.make_node("Where", ["seen", "s1", "hidden_score"], ["s2"]),
         helper.make_node("Softmax", ["s2"], ["p"], axis=-1),
         helper.make_node("MatMul", ["p", "present_v"], ["o0"], name="mix"),
@@ -204,10 +202,42 @@ def decode_step(path, hidden=16, heads=2, context=8, seed=5):
         helper.make_node("MatMul", ["o2", "wo"], ["y"], name="out"),
     ]
     cache = [1, heads, context, dh]
-    inputs = [_t("x", [1, hidden]), _t("past_k", cache), _t("past_v", cache),
-              helper.make_tensor_value_info("pos", TensorProto.INT64, [1])]
-    _save(nodes, inputs, [_t("y", [1, hidden]), _t("present_k", cache), _t("present_v", cache)],
-          inits, path, opset=24)
+    caches_in = [_t("past_k", cache), _t("past_v", cache)]
+    caches_out = [_t("present_k", cache), _t("present_v", cache)]
+    return nodes, inits, caches_in, caches_out
+
+
+def decode_step(path, hidden=16, heads=2, context=8, seed=5):
+    """One decode step of single-layer attention with a static KV cache:
+    the new token's key and value are written at position `pos`
+    (TensorScatter), and its query attends to the positions up to `pos`
+    (a mask built at run time from `pos`), so one program serves every
+    position."""
+    nodes, inits, caches_in, caches_out = _attention_step(
+        np.random.default_rng(seed), hidden, heads, context, "pos")
+    inputs = [_t("x", [1, hidden])] + caches_in + [
+        helper.make_tensor_value_info("pos", TensorProto.INT64, [1])]
+    _save(nodes, inputs, [_t("y", [1, hidden])] + caches_out, inits, path, opset=24)
+
+
+def decode_lm(path, vocab=40, hidden=16, heads=2, context=12, seed=6):
+    """A tiny language model's decode step: the token's embedding, one
+    attention step with a static KV cache at `position`, a residual and the
+    logits over a vocabulary of 40 (what `hetc generate` runs)."""
+    rng = np.random.default_rng(seed)
+    nodes, inits, caches_in, caches_out = _attention_step(rng, hidden, heads, context, "position")
+    inits += [
+        numpy_helper.from_array(rng.standard_normal((vocab, hidden)).astype(np.float32), "embed"),
+        numpy_helper.from_array(rng.standard_normal((hidden, vocab)).astype(np.float32), "head"),
+        numpy_helper.from_array(np.array([1, hidden], np.int64), "row_shape"),
+    ]
+    nodes = [helper.make_node("Gather", ["embed", "input_ids"], ["e"], name="embed", axis=0),
+             helper.make_node("Reshape", ["e", "row_shape"], ["x"])] + nodes + [
+             helper.make_node("Add", ["x", "y"], ["h"], name="residual"),
+             helper.make_node("MatMul", ["h", "head"], ["logits"], name="lm_head")]
+    inputs = [helper.make_tensor_value_info("input_ids", TensorProto.INT64, [1, 1]),
+              helper.make_tensor_value_info("position", TensorProto.INT64, [1])] + caches_in
+    _save(nodes, inputs, [_t("logits", [1, vocab])] + caches_out, inits, path, opset=24)
 
 
 def scatter_types(path):

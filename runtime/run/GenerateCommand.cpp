@@ -1,0 +1,339 @@
+//===- GenerateCommand.cpp - The `hetc generate` command ---------------===//
+
+#include "runtime/run/GenerateCommand.h"
+
+#include "runtime/artifact/ArtifactFile.h"
+#include "runtime/run/RunCommand.h"
+#include "runtime/sim/DataTypes.h"
+#include "runtime/sim/Simulator.h"
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <iomanip>
+#include <map>
+#include <numeric>
+#include <random>
+#include <sstream>
+
+namespace hetc::run {
+
+namespace {
+
+/// The output a `past*` input's next value comes from: `present*` for
+/// `past*`, and `present.*` for Hugging Face's `past_key_values.*`.
+std::string presentNameOf(const std::string &input) {
+  const std::string hf = "past_key_values";
+  if (input.rfind(hf, 0) == 0)
+    return "present" + input.substr(hf.size());
+  if (input.rfind("past", 0) == 0)
+    return "present" + input.substr(4);
+  return "";
+}
+
+const hetx::TensorBinding *findBinding(
+    const google::protobuf::RepeatedPtrField<hetx::TensorBinding> &bindings,
+    const std::string &name) {
+  for (const hetx::TensorBinding &b : bindings)
+    if (b.name() == name)
+      return &b;
+  return nullptr;
+}
+
+std::string namesOf(
+    const google::protobuf::RepeatedPtrField<hetx::TensorBinding> &bindings) {
+  std::string names;
+  for (const hetx::TensorBinding &b : bindings)
+    names += (names.empty() ? "'" : ", '") + b.name() + "'";
+  return names.empty() ? "none" : names;
+}
+
+uint64_t elementsOf(const hetx::TensorBinding &binding) {
+  uint64_t count = 1;
+  for (int64_t d : binding.shape())
+    count *= uint64_t(d);
+  return count;
+}
+
+bool isIntegerBinding(const hetx::TensorBinding &binding) {
+  std::optional<io::ElementType> type = sim::elementTypeOf(binding.dtype());
+  return type && !io::isFloat(*type) && *type != io::ElementType::Bool;
+}
+
+/// A one-element integer tensor of `binding`'s shape and type.
+io::Tensor scalarTensor(const hetx::TensorBinding &binding, int64_t value) {
+  io::Tensor t;
+  t.shape.assign(binding.shape().begin(), binding.shape().end());
+  t.type = sim::elementTypeOf(binding.dtype()).value_or(io::ElementType::I64);
+  t.ints.assign(1, int32_t(value));
+  return t;
+}
+
+/// A tensor of zeros of `binding`'s shape and type.
+io::Tensor zerosLike(const hetx::TensorBinding &binding) {
+  io::Tensor t;
+  t.shape.assign(binding.shape().begin(), binding.shape().end());
+  t.type = sim::elementTypeOf(binding.dtype()).value_or(io::ElementType::F32);
+  if (io::isFloat(t.type))
+    t.data.assign(elementsOf(binding), 0.0f);
+  else
+    t.ints.assign(elementsOf(binding), 0);
+  return t;
+}
+
+/// Runs one generation; every step returns false with `error` set.
+class Generator {
+public:
+  Generator(const GenerateOptions &options, std::ostream &out)
+      : options(options), out(out), random(options.seed) {}
+
+  bool run(std::string &error) {
+    if (!checkOptions(error) ||
+        !artifact::readFile(options.artifactPath, artifact, error) ||
+        !loadChipFor(artifact, options.artifactPath, options.chipPath, chip,
+                     chipPath, error) ||
+        !artifact::checkChipMatch(artifact, chip, error) ||
+        !findBindings(error) || !sim::load(artifact, chip, program, error))
+      return false;
+    uint64_t predicted = artifact.predicted_cycles();
+    out << "artifact: " << options.artifactPath << " (for chip '"
+        << artifact.chip().name() << "')\n";
+    out << "chip: " << chipPath << "\n";
+    out << "prompt: " << options.promptIds.size()
+        << " tokens; one step: " << predicted << " cycles predicted, "
+        << states.size() << " cache tensor" << (states.size() == 1 ? "" : "s")
+        << " carried from step to step\n";
+    out << "tokens:" << std::flush;
+    std::vector<uint64_t> cycles;
+    int64_t generated = 0;
+    int64_t next = options.promptIds.front();
+    for (int64_t position = 0;; ++position) {
+      bool prompt = position < int64_t(options.promptIds.size());
+      int64_t token = prompt ? options.promptIds[size_t(position)] : next;
+      sim::SimResult result;
+      if (!step(token, position, result, error))
+        return false;
+      cycles.push_back(result.stats.cycles);
+      if (result.stats.cycles != predicted) {
+        error = "step " + std::to_string(position) + " took " +
+                std::to_string(result.stats.cycles) +
+                " cycles, but the artifact predicts " +
+                std::to_string(predicted);
+        return false;
+      }
+      if (position + 1 < int64_t(options.promptIds.size()))
+        continue;
+      if (!pick(result, next, error))
+        return false;
+      out << " " << next << std::flush;
+      ++generated;
+      if (generated >= options.maxNewTokens || isStop(next))
+        break;
+    }
+    out << "\n";
+    report(cycles, generated);
+    return true;
+  }
+
+private:
+  bool isStop(int64_t id) const {
+    return std::find(options.stopIds.begin(), options.stopIds.end(), id) !=
+           options.stopIds.end();
+  }
+
+  bool checkOptions(std::string &error) const {
+    if (options.promptIds.empty())
+      error = "--prompt-ids needs at least one token id";
+    else if (options.maxNewTokens < 1)
+      error = "--max-new-tokens must be 1 or more, got " +
+              std::to_string(options.maxNewTokens);
+    else if (!(options.temperature >= 0.0) ||
+             !std::isfinite(options.temperature))
+      error = "--temperature must be 0 (greedy) or more";
+    else if (options.topK < 0)
+      error = "--top-k must be 0 (all tokens) or more";
+    else if (!(options.topP > 0.0 && options.topP <= 1.0))
+      error = "--top-p must be in (0, 1]";
+    for (int64_t id : options.promptIds)
+      if (error.empty() && (id < INT32_MIN || id > INT32_MAX))
+        error = "prompt token id " + std::to_string(id) +
+                " does not fit the chip's 32-bit integers";
+    return error.empty();
+  }
+
+  /// Finds the token, position and logits bindings and pairs every other
+  /// input with the output that gives its next value.
+  bool findBindings(std::string &error) {
+    token = findBinding(artifact.inputs(), options.tokenInput);
+    position = findBinding(artifact.inputs(), options.positionInput);
+    logits = findBinding(artifact.outputs(), options.logitsOutput);
+    auto missing = [&](const char *what, const std::string &name,
+                       const char *flag, bool input) {
+      error = options.artifactPath + ": the step has no " + what + " '" + name +
+              "' (" + flag + "; its " + (input ? "inputs" : "outputs") + ": " +
+              namesOf(input ? artifact.inputs() : artifact.outputs()) + ")";
+      return false;
+    };
+    if (!token)
+      return missing("token-id input", options.tokenInput, "--token-input",
+                     true);
+    if (!position)
+      return missing("position input", options.positionInput,
+                     "--position-input", true);
+    if (!logits)
+      return missing("logits output", options.logitsOutput, "--logits-output",
+                     false);
+    for (const hetx::TensorBinding *b : {token, position})
+      if (!isIntegerBinding(*b) || elementsOf(*b) != 1) {
+        error = options.artifactPath + ": input '" + b->name() +
+                "' must be one integer (one sequence, one token a step); "
+                "batch slots are not supported yet";
+        return false;
+      }
+    std::optional<io::ElementType> logitsType =
+        sim::elementTypeOf(logits->dtype());
+    if (!logitsType || !io::isFloat(*logitsType) || logits->shape_size() == 0 ||
+        elementsOf(*logits) !=
+            uint64_t(logits->shape().Get(logits->shape_size() - 1))) {
+      error = options.artifactPath + ": output '" + logits->name() +
+              "' must be the floating-point logits of one token (its last "
+              "dimension the vocabulary)";
+      return false;
+    }
+    for (const hetx::TensorBinding &input : artifact.inputs()) {
+      if (&input == token || &input == position)
+        continue;
+      std::string present = presentNameOf(input.name());
+      const hetx::TensorBinding *output =
+          present.empty() ? nullptr : findBinding(artifact.outputs(), present);
+      if (!output ||
+          !std::equal(input.shape().begin(), input.shape().end(),
+                      output->shape().begin(), output->shape().end()) ||
+          input.dtype() != output->dtype()) {
+        error = options.artifactPath + ": input '" + input.name() +
+                "' is neither the token, the position nor a cache that an "
+                "output gives back (an input past* with an output present* "
+                "of its shape and type)";
+        return false;
+      }
+      states.push_back({input.name(), present});
+      inputs[input.name()] = zerosLike(input);
+    }
+    return true;
+  }
+
+  bool step(int64_t id, int64_t at, sim::SimResult &result,
+            std::string &error) {
+    inputs[token->name()] = scalarTensor(*token, id);
+    inputs[position->name()] = scalarTensor(*position, at);
+    if (!sim::run(program, inputs, sim::SimOptions(), result, error)) {
+      error = "step " + std::to_string(at) + " (token " + std::to_string(id) +
+              "): " + error;
+      return false;
+    }
+    for (sim::NamedTensor &output : result.outputs)
+      for (const auto &[past, present] : states)
+        if (output.name == present)
+          inputs[past] = output.tensor;
+    return true;
+  }
+
+  /// The next token: the most likely, or drawn from the tempered softmax
+  /// of the candidates top-k and top-p keep.
+  bool pick(const sim::SimResult &result, int64_t &next, std::string &error) {
+    const io::Tensor *scores = nullptr;
+    for (const sim::NamedTensor &output : result.outputs)
+      if (output.name == logits->name())
+        scores = &output.tensor;
+    if (!scores || scores->data.empty()) {
+      error = "the step gave no logits";
+      return false;
+    }
+    const std::vector<float> &v = scores->data;
+    std::vector<size_t> order(v.size());
+    std::iota(order.begin(), order.end(), 0);
+    // Most likely first; ties to the lower id, as argmax does.
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return v[a] > v[b]; });
+    if (options.temperature == 0.0) {
+      next = int64_t(order.front());
+      return true;
+    }
+    size_t keep = options.topK > 0
+                      ? std::min(order.size(), size_t(options.topK))
+                      : order.size();
+    std::vector<double> p(keep);
+    double sum = 0.0;
+    for (size_t i = 0; i < keep; ++i)
+      sum += p[i] =
+          std::exp(double(v[order[i]] - v[order[0]]) / options.temperature);
+    double mass = 0.0;
+    size_t kept = 0;
+    while (kept < keep && (kept == 0 || mass < options.topP * sum))
+      mass += p[kept++];
+    std::uniform_real_distribution<double> uniform(0.0, mass);
+    double draw = uniform(random);
+    for (size_t i = 0; i < kept; ++i) {
+      draw -= p[i];
+      if (draw < 0.0 || i + 1 == kept) {
+        next = int64_t(order[i]);
+        return true;
+      }
+    }
+    return true;
+  }
+
+  void report(const std::vector<uint64_t> &cycles, int64_t generated) {
+    uint64_t predicted = artifact.predicted_cycles();
+    size_t promptSteps = options.promptIds.size();
+    uint64_t ttft = 0;
+    for (size_t i = 0; i < promptSteps; ++i)
+      ttft += cycles[i];
+    auto us = [&](uint64_t c) {
+      std::ostringstream s;
+      s << std::fixed << std::setprecision(3) << double(c) / chip.clockMHz()
+        << " us";
+      return s.str();
+    };
+    out << "generated: " << generated << " tokens in " << cycles.size()
+        << " steps\n";
+    out << "time to first token: predicted " << predicted * promptSteps
+        << " cycles (" << us(predicted * promptSteps) << "), simulated " << ttft
+        << " cycles\n";
+    out << "inter-token latency: predicted " << predicted << " cycles ("
+        << us(predicted) << "), simulated " << cycles.back()
+        << " cycles, the same at every step\n";
+    std::ostringstream rate;
+    rate << std::fixed << std::setprecision(1)
+         << chip.clockMHz() * 1e6 / double(predicted);
+    out << "tokens per second at " << chip.clockMHz() << " MHz: " << rate.str()
+        << "\n";
+  }
+
+  const GenerateOptions &options;
+  std::ostream &out;
+  hetx::Artifact artifact;
+  chip::ChipSpec chip;
+  std::string chipPath;
+  sim::LoadedProgram program;
+  const hetx::TensorBinding *token = nullptr, *position = nullptr,
+                            *logits = nullptr;
+  /// (input, output) of each cache carried from step to step.
+  std::vector<std::pair<std::string, std::string>> states;
+  std::map<std::string, io::Tensor> inputs;
+  std::mt19937_64 random;
+};
+
+} // namespace
+
+int generateCommand(const GenerateOptions &options, std::ostream &out,
+                    std::ostream &err) {
+  std::string error;
+  if (Generator(options, out).run(error))
+    return 0;
+  out << "\n";
+  err << "error: " << error << "\n";
+  return 1;
+}
+
+} // namespace hetc::run
