@@ -111,20 +111,23 @@ public:
       bool prompt = position < int64_t(options.promptIds.size());
       int64_t token = prompt ? options.promptIds[size_t(position)] : next;
       sim::SimResult result;
-      if (!step(token, position, result, error))
-        return false;
-      cycles.push_back(result.stats.cycles);
-      if (result.stats.cycles != predicted) {
+      bool ok = step(token, position, result, error);
+      if (ok && result.stats.cycles != predicted) {
         error = "step " + std::to_string(position) + " took " +
                 std::to_string(result.stats.cycles) +
                 " cycles, but the artifact predicts " +
                 std::to_string(predicted);
+        ok = false;
+      }
+      if (ok && position + 1 >= int64_t(options.promptIds.size()))
+        ok = pick(result, next, error);
+      if (!ok) {
+        out << "\n"; // ends the line of tokens
         return false;
       }
+      cycles.push_back(result.stats.cycles);
       if (position + 1 < int64_t(options.promptIds.size()))
         continue;
-      if (!pick(result, next, error))
-        return false;
       out << " " << next << std::flush;
       ++generated;
       if (generated >= options.maxNewTokens || isStop(next))
@@ -331,7 +334,6 @@ int generateCommand(const GenerateOptions &options, std::ostream &out,
   std::string error;
   if (Generator(options, out).run(error))
     return 0;
-  out << "\n";
   err << "error: " << error << "\n";
   return 1;
 }
