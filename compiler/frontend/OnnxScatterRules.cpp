@@ -236,6 +236,12 @@ Results importScatterND(NodeContext &ctx) {
     cells *= dType.getDimSize(d);
   for (int64_t d = k; d < rank; ++d)
     rest *= dType.getDimSize(d);
+  // Nothing to write; or every index tuple is outside an empty dimension.
+  if (batch == 0)
+    return SmallVector<Value>{data};
+  if (cells == 0)
+    return ctx.error() << "index tuples of " << k << " values address the data "
+                       << dType << ", whose first dimensions hold no element";
 
   // The flat cell each tuple names: sum of wrapped index_j * stride_j.
   Type indexType = iType.getElementType();
@@ -453,6 +459,8 @@ Results importTensorScatter(NodeContext &ctx) {
   int64_t prefix = 1;
   for (int64_t d = 0; d < *axis; ++d)
     prefix *= cType.getDimSize(d);
+  if (steps == 0 || prefix == 0)
+    return SmallVector<Value>{cache}; // nothing to write
   Type i64 = ctx.builder.getI64Type();
   // The first row of each prefix's run, per sequence step: p * length.
   SmallVector<int64_t> indexShape(cType.getShape().take_front(*axis));

@@ -157,10 +157,13 @@ private:
       error = "--top-k must be 0 (all tokens) or more";
     else if (!(options.topP > 0.0 && options.topP <= 1.0))
       error = "--top-p must be in (0, 1]";
+    else if (options.tokenInput == options.positionInput)
+      error = "--token-input and --position-input name the same input '" +
+              options.tokenInput + "'";
     for (int64_t id : options.promptIds)
-      if (error.empty() && (id < INT32_MIN || id > INT32_MAX))
+      if (error.empty() && (id < 0 || id > INT32_MAX))
         error = "prompt token id " + std::to_string(id) +
-                " does not fit the chip's 32-bit integers";
+                " is not a token id (0 to 2^31 - 1)";
     return error.empty();
   }
 
@@ -229,6 +232,7 @@ private:
             std::string &error) {
     inputs[token->name()] = scalarTensor(*token, id);
     inputs[position->name()] = scalarTensor(*position, at);
+    lastStep = at;
     if (!sim::run(program, inputs, sim::SimOptions(), result, error)) {
       error = "step " + std::to_string(at) + " (token " + std::to_string(id) +
               "): " + error;
@@ -253,6 +257,12 @@ private:
       return false;
     }
     const std::vector<float> &v = scores->data;
+    if (std::any_of(v.begin(), v.end(),
+                    [](float x) { return !std::isfinite(x); })) {
+      error = "the logits of step " + std::to_string(lastStep) +
+              " are not all finite; no token can be picked";
+      return false;
+    }
     std::vector<size_t> order(v.size());
     std::iota(order.begin(), order.end(), 0);
     // Most likely first; ties to the lower id, as argmax does.
@@ -325,6 +335,8 @@ private:
   std::vector<std::pair<std::string, std::string>> states;
   std::map<std::string, io::Tensor> inputs;
   std::mt19937_64 random;
+  /// The position of the step run last.
+  int64_t lastStep = 0;
 };
 
 } // namespace

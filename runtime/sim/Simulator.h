@@ -61,7 +61,9 @@ struct SimOptions {
   /// Check every instruction and timing rule but compute no values: inputs
   /// are neither needed nor read, and SimResult::outputs stays empty (the
   /// outputs are still checked to be written). For measuring the timing
-  /// checker on its own.
+  /// checker on its own. A MEM_SCATTER, whose row only a value names,
+  /// stores nothing then: a read of its table is checked against the
+  /// writes before it.
   bool timingOnly = false;
   /// Told of each instruction that passed its checks; may be null.
   ExecutionObserver *observer = nullptr;

@@ -138,10 +138,10 @@ LogicalResult DataMovementExpander::forEachRowVector(
   int64_t rows = tableType.getDimSize(0);
   int64_t count = indexType.getNumElements();
   int64_t stride = rows ? tensor(table).layout.vectors() / rows : 0;
+  if (rows == 0 && count > 0)
+    return op->emitError("indexes rows of a table that has none");
   if (count == 0 || stride == 0)
     return success(); // nothing to move
-  if (rows == 0)
-    return op->emitError("indexes rows of a table that has none");
   int64_t idsPerRow = ids.layout.cols;
   for (int64_t n = 0; n < count; ++n) {
     int64_t col = n % idsPerRow;

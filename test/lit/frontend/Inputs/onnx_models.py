@@ -208,17 +208,19 @@ def bad_losses(path):
 def bad_tensor_scatter(path):
     """TensorScatter along the batch axis, in an unknown mode, with an
     update longer than the cache and with write indices of the wrong
-    shape."""
+    shape; a ScatterND into data of no rows."""
     i64 = TensorProto.INT64
     nodes = [
         helper.make_node("TensorScatter", ["c", "u"], ["a"], name="batch_axis", axis=0),
         helper.make_node("TensorScatter", ["c", "u"], ["b"], name="mode", mode="ring"),
         helper.make_node("TensorScatter", ["c", "long"], ["d"], name="long"),
         helper.make_node("TensorScatter", ["c", "u", "w3"], ["e"], name="indices"),
+        helper.make_node("ScatterND", ["empty", "at", "row"], ["f"], name="empty"),
     ]
     _save(nodes, [_t("c", [2, 4, 3]), _t("u", [2, 1, 3]), _t("long", [2, 5, 3]),
-                  _t("w3", [3], i64)],
-          [_t(n, [2, 4, 3]) for n in "abde"], [], path, opset=24)
+                  _t("w3", [3], i64), _t("empty", [0, 4]), _t("at", [1, 1], i64),
+                  _t("row", [1, 4])],
+          [_t(n, [2, 4, 3]) for n in "abde"] + [_t("f", [0, 4])], [], path, opset=24)
 
 
 def index_ops(path):
