@@ -7,6 +7,7 @@
 
 #include "llvm/Support/Format.h"
 
+#include <algorithm>
 #include <map>
 
 using namespace mlir;
@@ -44,24 +45,40 @@ std::vector<KernelStats> collectKernelStats(func::FuncOp func,
     if (!cycle)
       continue;
     // A gather or scatter is one instruction per slice of its table, each
-    // taking its slice's ports, the farthest issuing last.
+    // taking its slice's ports: a gather's from the slice nearest its
+    // index, a scatter's from the slices nearest the unit that sends its
+    // pairs, one hop later a position farther.
     std::vector<hisa::GatherBand> bands;
+    std::vector<int64_t> distances;
     int64_t latency = 0;
     if (auto gather = dyn_cast<hisa::GatherOp>(op)) {
       bands = gather.getBands(chip);
       latency = chip.proto().latency().mem_read();
+      bool east = !gather.getStreamAttr() ||
+                  gather.getStreamAttr().getDir() == hisa::Direction::east;
+      int64_t from = east ? bands.front().position : bands.back().position;
+      for (const hisa::GatherBand &band : bands)
+        distances.push_back(std::abs(band.position - from));
     } else if (auto scatter = dyn_cast<hisa::ScatterOp>(op)) {
       bands = scatter.getBands(chip);
       latency = chip.proto().latency().mem_write();
-    }
-    if (!bands.empty()) {
-      int64_t span = (bands.back().position - bands.front().position) * hop;
+      auto source = dyn_cast_if_present<hisa::InstructionOpInterface>(
+          scatter.getValues().front().getDefiningOp());
+      std::optional<hisa::IssueInfo> unit =
+          source ? source.describe(chip) : std::nullopt;
+      int64_t from = unit ? unit->position : bands.front().position;
       for (const hisa::GatherBand &band : bands)
-        count(op, cycle.getInt(),
-              hisa::IssueInfo{latency + span, 0,
-                              "slice" + std::to_string(band.slice), 1});
-      continue;
+        distances.push_back(std::abs(band.position - from));
+      int64_t nearest = *std::min_element(distances.begin(), distances.end());
+      for (int64_t &d : distances)
+        d -= nearest;
     }
+    for (auto [band, distance] : llvm::zip(bands, distances))
+      count(
+          op, cycle.getInt() + distance * hop,
+          hisa::IssueInfo{latency, 0, "slice" + std::to_string(band.slice), 1});
+    if (!bands.empty())
+      continue;
     if (std::optional<hisa::IssueInfo> info = inst.describe(chip))
       count(op, cycle.getInt(), *info);
   }
