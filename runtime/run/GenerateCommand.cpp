@@ -100,8 +100,9 @@ public:
         << artifact.chip().name() << "')\n";
     out << "chip: " << chipPath << "\n";
     out << "prompt: " << options.promptIds.size()
-        << " tokens; one step: " << predicted << " cycles predicted, "
-        << states.size() << " cache tensor" << (states.size() == 1 ? "" : "s")
+        << (options.promptIds.size() == 1 ? " token" : " tokens")
+        << "; one step: " << predicted << " cycles predicted, " << states.size()
+        << " cache tensor" << (states.size() == 1 ? "" : "s")
         << " carried from step to step\n";
     out << "tokens:" << std::flush;
     std::vector<uint64_t> cycles;

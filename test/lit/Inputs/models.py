@@ -220,6 +220,20 @@ def decode_step(path, hidden=16, heads=2, context=8, seed=5):
     _save(nodes, inputs, [_t("y", [1, hidden])] + caches_out, inits, path, opset=24)
 
 
+def lookup_lm(path):
+    """A language model whose logits are a row of a constant table picked
+    by the token: token 2's row holds an infinity."""
+    table = np.zeros((4, 4), np.float32)
+    table[2, 1] = np.inf
+    inits = [numpy_helper.from_array(table, "table"),
+             numpy_helper.from_array(np.array([1, 4], np.int64), "row_shape")]
+    nodes = [helper.make_node("Gather", ["table", "input_ids"], ["row"], name="lookup", axis=0),
+             helper.make_node("Reshape", ["row", "row_shape"], ["logits"])]
+    inputs = [helper.make_tensor_value_info("input_ids", TensorProto.INT64, [1, 1]),
+              helper.make_tensor_value_info("position", TensorProto.INT64, [1])]
+    _save(nodes, inputs, [_t("logits", [1, 4])], inits, path)
+
+
 def decode_lm(path, vocab=40, hidden=16, heads=2, context=12, seed=6):
     """A tiny language model's decode step: the token's embedding, one
     attention step with a static KV cache at `position`, a residual and the
