@@ -153,3 +153,13 @@ func.func @scatter_rows_result(%t: tensor<10x4xf32>, %i: tensor<3xi64>, %u: tens
   %0 = hgraph.scatter_rows %t, %i, %u : (tensor<10x4xf32>, tensor<3xi64>, tensor<3x4xf32>) -> tensor<11x4xf32>
   return %0 : tensor<11x4xf32>
 }
+
+// -----
+
+// Tests that edge, reflect and wrap padding cannot grow an empty dimension:
+// there is nothing to repeat.
+func.func @pad_wrap_empty(%x: tensor<3x0xf32>) -> tensor<3x2xf32> {
+  // expected-error @+1 {{mode wrap has nothing to repeat along dimension 1, which is empty; only constant padding can grow it}}
+  %0 = hgraph.pad %x {mode = "wrap", pads = array<i64: 0, 1, 0, 1>} : (tensor<3x0xf32>) -> tensor<3x2xf32>
+  return %0 : tensor<3x2xf32>
+}

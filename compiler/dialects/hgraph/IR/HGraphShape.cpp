@@ -334,8 +334,15 @@ LogicalResult PadOp::verify() {
     return emitOpError("mode must be constant, reflect, edge or wrap, got ")
            << mode;
   SmallVector<int64_t> expected;
-  for (auto [d, dim] : llvm::enumerate(in))
+  for (auto [d, dim] : llvm::enumerate(in)) {
     expected.push_back(dim + pads[d] + pads[d + in.size()]);
+    // Edge, reflect and wrap repeat the input's elements: an empty
+    // dimension has none to repeat.
+    if (mode != "constant" && dim == 0 && expected.back() > 0)
+      return emitOpError("mode ")
+             << mode << " has nothing to repeat along dimension " << d
+             << ", which is empty; only constant padding can grow it";
+  }
   if (Value v = getValue()) {
     auto type = cast<ShapedType>(v.getType());
     if (type.getNumElements() != 1 ||

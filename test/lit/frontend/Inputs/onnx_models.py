@@ -765,6 +765,13 @@ def hostile_pad_overflow(path):
     _save(nodes, [_t("x", [1, 4])], [_t("y", [1, 4])], [pads], path)
 
 
+def hostile_pad_wrap_empty(path):
+    """Pad in wrap mode growing a dimension of size 0 (nothing to repeat)."""
+    pads = numpy_helper.from_array(np.array([0, 0, 1, 0, 0, 0, 1, 0], np.int64), "pads")
+    nodes = [helper.make_node("Pad", ["x", "pads"], ["y"], name="pad", mode="wrap")]
+    _save(nodes, [_t("x", [1, 3, 0, 5])], [_t("y", [1, 3, 2, 5])], [pads], path)
+
+
 def hostile_conv_zero_stride(path):
     """A Conv whose stride is 0 (the output size divides by it)."""
     w = numpy_helper.from_array(np.ones((2, 1, 3, 3), np.float32), "w")
