@@ -262,9 +262,10 @@ std::vector<sched::ResourceId> ProblemBuilder::indexedUses(uint32_t slice) {
 }
 
 LogicalResult ProblemBuilder::addScatter(hisa::ScatterOp op) {
-  int64_t width = hisa::sramLaneBytes(hisa::dtypeOf(op));
-  int64_t first = op.getTable() * 4 + int64_t(op.getPart().value_or(0)) * width;
-  int64_t step = op.getStride() * width;
+  auto [firstWord, stepWords] =
+      hisa::tableWords(op.getTable(), int32_t(op.getPart().value_or(0)),
+                       op.getStride(), hisa::dtypeOf(op));
+  int64_t first = int64_t(firstWord), step = int64_t(stepWords);
   int64_t last = (first + (op.getRows() - 1) * step) / 4;
   if (llvm::any_of(constantRanges, [&](std::pair<int64_t, int64_t> range) {
         return range.first <= last && op.getTable() < range.second;
@@ -357,9 +358,10 @@ ProblemBuilder::checkScatterCycles(ArrayRef<int64_t> cycles) const {
 LogicalResult ProblemBuilder::addGather(hisa::GatherOp op) {
   // The SRAM words of the table's first vector and from row to row
   // (verifyOnChip has found the table inside SRAM).
-  int64_t width = hisa::sramLaneBytes(hisa::dtypeOf(op));
-  int64_t first = op.getTable() * 4 + int64_t(op.getPart().value_or(0)) * width;
-  int64_t step = op.getStride() * width;
+  auto [firstWord, stepWords] =
+      hisa::tableWords(op.getTable(), int32_t(op.getPart().value_or(0)),
+                       op.getStride(), hisa::dtypeOf(op));
+  int64_t first = int64_t(firstWord), step = int64_t(stepWords);
   int64_t last = (first + (op.getRows() - 1) * step) / 4;
   // A table of constants is never written: nothing to order against.
   bool constant =

@@ -12,8 +12,11 @@
 
 #include "runtime/chip/ChipSpec.h"
 
+#include "mlir/IR/Types.h"
+
 #include <cstdint>
 #include <string>
+#include <utility>
 
 namespace hetc::hisa {
 
@@ -62,6 +65,13 @@ struct GatherBand {
   int64_t rowBegin = 0;
   int64_t rowEnd = 0;
 };
+
+/// The SRAM word of the first vector of a gather's or scatter's table (row
+/// `table`, `part` of it, vectors of `type`) and the words from one table
+/// row of `stride` vectors to the next (docs/isa.md, "Native width"), in
+/// unsigned arithmetic: verifyOnChip bounds them before other uses.
+std::pair<uint64_t, uint64_t> tableWords(int64_t table, int32_t part,
+                                         int64_t stride, mlir::Type type);
 
 /// The scheduling resource of one bank of a MEM slice: "slice3.bank1". A
 /// read, a write and a gather that share a bank must name it alike.

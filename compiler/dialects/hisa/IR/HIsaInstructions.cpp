@@ -83,16 +83,11 @@ IssueInfo dma(uint32_t engine, const chip::ChipSpec &chip) {
                    chip.dmaCyclesPerVector()};
 }
 
-/// The SRAM word of the first vector of a gather's or scatter's table and
-/// the words from one table row to the next (docs/isa.md, "Native
-/// width"), in unsigned arithmetic: verifyOnChip bounds them before other
-/// uses.
+/// tableWords of a gather or scatter.
 template <typename IndexedOp>
 std::pair<uint64_t, uint64_t> tableWords(IndexedOp op) {
-  uint64_t width = uint64_t(sramLaneBytes(dtypeOf(op)));
-  return {uint64_t(op.getTable()) * 4 +
-              uint64_t(op.getPart().value_or(0)) * width,
-          uint64_t(op.getStride()) * width};
+  return hisa::tableWords(op.getTable(), int32_t(op.getPart().value_or(0)),
+                          op.getStride(), dtypeOf(op));
 }
 
 /// Checks that a gather's or scatter's table lies inside SRAM and its
@@ -139,6 +134,13 @@ std::vector<GatherBand> bandsOf(IndexedOp op, const chip::ChipSpec &chip) {
 }
 
 } // namespace
+
+std::pair<uint64_t, uint64_t>
+hetc::hisa::tableWords(int64_t table, int32_t part, int64_t stride, Type type) {
+  uint64_t width = uint64_t(sramLaneBytes(type));
+  return {uint64_t(table) * 4 + uint64_t(part) * width,
+          uint64_t(stride) * width};
+}
 
 //===----------------------------------------------------------------------===//
 // MEM
