@@ -3,7 +3,8 @@
 //
 // Convolutions as gathered windows times weight rows on the matrix unit
 // (depthwise ones as per-kernel-element scaled sums on the vector unit),
-// and max/average pooling as window reductions.
+// and max/average pooling as window reductions. Their results are held as
+// [N, C, positions]: rows of a whole feature map, not of its last axis.
 //
 //===----------------------------------------------------------------------===//
 
@@ -60,12 +61,19 @@ LogicalResult lowerPool(PoolOp op, bool max, const KernelBuilder &kernels) {
                                        " elements into " +
                                        typeString(op.getType()))))
     return failure();
-  SmallVector<int64_t> windowsShape(out);
+  // The result is held as [N, C, positions] (a whole feature map a row).
+  int64_t positions = 1;
+  for (int64_t d : out.drop_front(2))
+    positions *= d;
+  SmallVector<int64_t> flat(out.take_front(2));
+  flat.push_back(positions);
+  auto flatType = MemRefType::get(flat, f32);
+  SmallVector<int64_t> windowsShape(flat);
   windowsShape.push_back(kernel);
   int64_t fillIndex = op.getInput().getType().getNumElements();
   gather::Indices indices =
       gather::poolWindows(in, w, out, max ? fillIndex : -1);
-  SmallVector<Value> inputs{kernels.buffer(op.getInput())};
+  SmallVector<Value> inputs{kernels.held(op.getInput())};
   if (max && llvm::is_contained(indices, fillIndex))
     inputs.push_back(kernels.constantBuffer(
         loc, {1}, {-std::numeric_limits<float>::infinity()}));
@@ -78,21 +86,21 @@ LogicalResult lowerPool(PoolOp op, bool max, const KernelBuilder &kernels) {
     return layoutOf(shape, kernels.chip.lanes()).vectors();
   };
   Value result;
-  if (vectors(windowsShape) <= 3 * vectors(out)) {
+  if (vectors(windowsShape) <= 3 * vectors(flat)) {
     Value windows = kernels.alloc(MemRefType::get(windowsShape, f32), loc);
     kernels.move(loc, inputs, windows, indices);
     Value rows = kernels.reduceInnermost(
         loc, max ? hisa::VReduceKind::max : hisa::VReduceKind::sum,
-        /*mean=*/false, windows, /*packed=*/true);
-    result = htile::ViewOp::create(kernels.builder, loc,
-                                   bufferType(op.getResult()), rows);
+        /*mean=*/false, windows, /*packed=*/positions > 1);
+    // [N, C, 1, positions]: the windows' results in order.
+    result = rows;
   } else {
-    int64_t positions = op.getType().getNumElements();
-    gather::Indices tap(positions);
+    int64_t elements = op.getType().getNumElements();
+    gather::Indices tap(elements);
     for (int64_t e = 0; e < kernel; ++e) {
-      for (int64_t p = 0; p < positions; ++p)
+      for (int64_t p = 0; p < elements; ++p)
         tap[p] = indices[p * kernel + e];
-      Value taken = kernels.alloc(op.getResult());
+      Value taken = kernels.alloc(flatType, loc);
       kernels.move(loc, inputs, taken, tap);
       result = result ? kernels.combine(loc,
                                         max ? htile::BinaryKind::max
@@ -104,14 +112,9 @@ LogicalResult lowerPool(PoolOp op, bool max, const KernelBuilder &kernels) {
   if (!max) {
     std::vector<float> counts =
         gather::windowCounts(in, w, out, op.getCountIncludePad());
-    bool uniform = llvm::all_equal(counts);
-    SmallVector<int64_t> countShape(out.drop_front(2));
-    Value divisor =
-        uniform
-            ? kernels.constantBuffer(loc, {out.back()},
-                                     SmallVector<float>(out.back(), counts[0]))
-            : kernels.constantBuffer(loc, countShape, counts);
-    Value quotient = kernels.alloc(op.getResult());
+    // Every window of a feature map, by position; the same for each map.
+    Value divisor = kernels.constantBuffer(loc, {positions}, counts);
+    Value quotient = kernels.alloc(cast<MemRefType>(result.getType()), loc);
     htile::BinaryOp::create(kernels.builder, loc, htile::BinaryKind::div,
                             result, divisor, quotient);
     result = quotient;
@@ -133,7 +136,7 @@ Value addChannelBias(Location loc, Value result, Value bias, int64_t channels,
         values.reshape(RankedTensorType::get({channels, 1}, f32)),
         IntegerAttr());
   else
-    column = kernels.regroup(loc, kernels.buffer(bias), {channels, 1});
+    column = kernels.bufferAs(bias, {channels, 1});
   return kernels.combine(loc, htile::BinaryKind::add, result, column);
 }
 
@@ -163,7 +166,7 @@ LogicalResult lowerDepthwiseConv(hgraph::ConvOp op, const gather::Window &w,
   std::vector<float> values(weights.getValues<float>().begin(),
                             weights.getValues<float>().end());
   auto planes = MemRefType::get({batch, channels, positions}, f32);
-  Value input = kernels.buffer(op.getInput());
+  Value input = kernels.held(op.getInput());
   Value sum;
   gather::Indices map(size_t(batch * channels * positions));
   for (int64_t t = 0; t < kernel; ++t) {
@@ -185,7 +188,8 @@ LogicalResult lowerDepthwiseConv(hgraph::ConvOp op, const gather::Window &w,
   }
   if (Value bias = op.getBias())
     sum = addChannelBias(loc, sum, bias, channels, kernels);
-  kernels.map(op.getResult(), kernels.regroup(loc, sum, out));
+  // [N, C, positions] holds the result's elements in order.
+  kernels.map(op.getResult(), sum);
   return success();
 }
 
@@ -245,9 +249,8 @@ LogicalResult lowerConv(hgraph::ConvOp op, const KernelBuilder &kernels) {
         dense.reshape(RankedTensorType::get({m, cg * kernel}, f32)),
         IntegerAttr());
   else
-    weight =
-        kernels.regroup(loc, kernels.buffer(op.getWeight()), {m, cg * kernel});
-  Value input = kernels.buffer(op.getInput());
+    weight = kernels.bufferAs(op.getWeight(), {m, cg * kernel});
+  Value input = kernels.held(op.getInput());
   SmallVector<Value> groupWeights;
   for (int64_t g = 0; g < groups; ++g) {
     if (groups == 1) {
@@ -286,7 +289,8 @@ LogicalResult lowerConv(hgraph::ConvOp op, const KernelBuilder &kernels) {
   }
   if (Value bias = op.getBias())
     result = addChannelBias(loc, result, bias, m, kernels);
-  kernels.map(op.getResult(), kernels.regroup(loc, result, out));
+  // [N, M, positions] holds the result's elements in order.
+  kernels.map(op.getResult(), result);
   return success();
 }
 

@@ -58,20 +58,10 @@ LogicalResult lowerScatterRows(hgraph::ScatterRowsOp op,
 }
 
 LogicalResult lowerReshape(hgraph::ReshapeOp op, const KernelBuilder &kernels) {
-  ArrayRef<int64_t> from = op.getInput().getType().getShape();
-  ArrayRef<int64_t> to = op.getType().getShape();
-  int64_t fromRow = from.empty() ? 1 : from.back();
-  int64_t toRow = to.empty() ? 1 : to.back();
-  // Changing the row length moves elements between vectors: a gather
-  // with the same element order.
-  if (fromRow != toRow)
-    return kernels.gatherInto(op, op.getInput(), op.getResult(), [&] {
-      return gather::identity(op.getType().getNumElements());
-    });
-  Value out = htile::ViewOp::create(kernels.builder, op.getLoc(),
-                                    bufferType(op.getResult()),
-                                    kernels.buffer(op.getInput()));
-  kernels.map(op.getResult(), out);
+  // The same elements in the same order: the input's buffer holds the
+  // result as it lies, and a reader that needs the result's own rows
+  // regroups it (a view when the row length stays).
+  kernels.map(op.getResult(), kernels.held(op.getInput()));
   return success();
 }
 
@@ -143,8 +133,7 @@ LogicalResult lowerTranspose(hgraph::TransposeOp op,
       swap = c.perm[i] == i;
     if (swap) {
       Location loc = op.getLoc();
-      Value input =
-          kernels.regroup(loc, kernels.buffer(op.getInput()), c.shape);
+      Value input = kernels.bufferAs(op.getInput(), c.shape);
       SmallVector<int64_t> swapped(c.shape);
       std::swap(swapped[n - 1], swapped[n - 2]);
       auto outType = MemRefType::get(swapped, element);
@@ -152,8 +141,8 @@ LogicalResult lowerTranspose(hgraph::TransposeOp op,
       htile::TransposeOp::create(kernels.builder, loc, input, out,
                                  kernels.identity(loc, element),
                                  kernels.builder.getDenseI64ArrayAttr(c.perm));
-      kernels.map(op.getResult(),
-                  kernels.regroup(loc, out, op.getType().getShape()));
+      // The swapped rows hold the result's elements in order.
+      kernels.map(op.getResult(), out);
       return success();
     }
   }

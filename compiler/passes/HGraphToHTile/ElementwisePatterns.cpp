@@ -125,27 +125,41 @@ LogicalResult tiling::lowerBinary(Operation *op, htile::BinaryKind kind,
     return op->emitError("'")
            << htile::stringifyBinaryKind(kind) << "' on " << elementOf(lhs)
            << " is not supported on the chip; it runs on " << where;
-  ArrayRef<int64_t> shape = cast<ShapedType>(result.getType()).getShape();
+  ElementwiseLayout layout = kernels.elementwiseLayout({lhs, rhs}, result);
+  ArrayRef<int64_t> shape = layout.shape;
   // htile.binary broadcasts either operand as numpy does. A small constant
   // that broadcasts along a whole row is expanded to that row here, which
   // saves the chip spreading one lane over the vector for every row.
-  auto operandBuffer = [&](Value v) {
-    auto type = cast<ShapedType>(v.getType());
-    if (!shape.empty() && type.getShape() != shape &&
-        (type.getRank() == 0 || type.getShape().back() == 1))
+  auto operandBuffer = [&](Value v, ArrayRef<int64_t> operandShape) {
+    if (!shape.empty() && operandShape != shape &&
+        (operandShape.empty() || operandShape.back() == 1))
       if (Value row =
               broadcastConstantRow(v, shape.back(), op->getLoc(), kernels))
         return row;
-    return kernels.buffer(v);
+    return kernels.bufferAs(v, operandShape);
   };
-  Value rhsBuffer = operandBuffer(rhs);
-  Value lhsBuffer = operandBuffer(lhs);
-  Value out = kernels.alloc(result);
+  Value rhsBuffer = operandBuffer(rhs, layout.operands[1]);
+  Value lhsBuffer = operandBuffer(lhs, layout.operands[0]);
+  Value out =
+      kernels.alloc(MemRefType::get(shape, elementOf(result)), op->getLoc());
   htile::BinaryOp::create(kernels.builder, op->getLoc(), kind, lhsBuffer,
                           rhsBuffer, out);
   kernels.map(result, out);
   return success();
 }
+
+namespace {
+
+/// A buffer for the result of the elementwise `op`, in the rows its
+/// operand `input` is held in.
+Value allocLike(Operation *op, Value input, const KernelBuilder &kernels) {
+  auto lying = cast<MemRefType>(input.getType());
+  return kernels.alloc(
+      MemRefType::get(lying.getShape(), elementOf(op->getResult(0))),
+      op->getLoc());
+}
+
+} // namespace
 
 namespace {
 
@@ -160,18 +174,21 @@ LogicalResult lowerUnary(Operation *op, hisa::VUnaryKind kind,
            << hisa::stringifyVUnaryKind(kind) << "' on " << type
            << " is not supported on the chip; it runs on "
            << hisa::typesDefinedOn(kind);
-  Value input = kernels.buffer(op->getOperand(0));
-  Value out = kernels.alloc(op->getResult(0));
+  Value input = kernels.held(op->getOperand(0));
+  Value out = allocLike(op, input, kernels);
   htile::UnaryOp::create(kernels.builder, op->getLoc(), kind, input, out);
   kernels.map(op->getResult(0), out);
   return success();
 }
 
 LogicalResult lowerWhere(hgraph::WhereOp op, const KernelBuilder &kernels) {
-  Value condition = kernels.buffer(op.getCondition());
-  Value lhs = kernels.buffer(op.getLhs());
-  Value rhs = kernels.buffer(op.getRhs());
-  Value out = kernels.alloc(op.getResult());
+  ElementwiseLayout layout = kernels.elementwiseLayout(
+      {op.getCondition(), op.getLhs(), op.getRhs()}, op.getResult());
+  Value condition = kernels.bufferAs(op.getCondition(), layout.operands[0]);
+  Value lhs = kernels.bufferAs(op.getLhs(), layout.operands[1]);
+  Value rhs = kernels.bufferAs(op.getRhs(), layout.operands[2]);
+  Value out = kernels.alloc(
+      MemRefType::get(layout.shape, elementOf(op.getResult())), op.getLoc());
   htile::SelectOp::create(kernels.builder, op.getLoc(), condition, lhs, rhs,
                           out);
   kernels.map(op.getResult(), out);
@@ -195,8 +212,8 @@ LogicalResult lowerCast(hgraph::CastOp op, const KernelBuilder &kernels) {
   if (isa<Float8E8M0FNUType>(to) && op.getRoundMode())
     rounding = kernels.builder.getAttr<htile::E8M0RoundingAttr>(
         *htile::symbolizeE8M0Rounding(*op.getRoundMode()));
-  Value input = kernels.buffer(op.getInput());
-  Value out = kernels.alloc(op.getResult());
+  Value input = kernels.held(op.getInput());
+  Value out = allocLike(op, input, kernels);
   htile::CastOp::create(kernels.builder, op.getLoc(), input, out, overflow,
                         rounding);
   kernels.map(op.getResult(), out);

@@ -3,6 +3,9 @@
 #include "compiler/passes/HGraphToHTile/Lowering.h"
 
 #include "llvm/ADT/Sequence.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <optional>
 
 using namespace mlir;
 using namespace hetc;
@@ -48,7 +51,7 @@ InFlightDiagnostic tiling::narrowHeldError(Operation *op, StringRef what,
          << " as i32 and would not wrap or saturate as " << type << " does";
 }
 
-Value KernelBuilder::buffer(Value tensor) const {
+Value KernelBuilder::held(Value tensor) const {
   if (auto constant = tensor.getDefiningOp<hgraph::ConstantOp>()) {
     Value &b = state.constants[tensor];
     if (!b)
@@ -60,6 +63,96 @@ Value KernelBuilder::buffer(Value tensor) const {
   Value b = current.operands.lookupOrNull(tensor);
   assert(b && "the buffer of a value that is not an operand of the op");
   return underlyingBuffer(b);
+}
+
+Value KernelBuilder::buffer(Value tensor) const {
+  return bufferAs(tensor, cast<ShapedType>(tensor.getType()).getShape());
+}
+
+Value KernelBuilder::bufferAs(Value tensor, ArrayRef<int64_t> shape) const {
+  Value lying = held(tensor);
+  auto type = cast<MemRefType>(lying.getType());
+  if (type.getShape() == shape)
+    return lying;
+  auto target = MemRefType::get(shape, type.getElementType());
+  Value &regrouped = state.regrouped[{lying, target}];
+  if (!regrouped)
+    regrouped = regroup(tensor.getLoc(), lying, shape);
+  return regrouped;
+}
+
+namespace {
+
+/// The axis j from which `held` merges the dimensions of `shape` into its
+/// last ([N, C, H*W] of [N, C, H, W]: 2), when it does; `held` equal to
+/// `shape` merges from its last axis.
+std::optional<size_t> mergedFrom(ArrayRef<int64_t> held,
+                                 ArrayRef<int64_t> shape) {
+  if (held.empty() || held.size() > shape.size())
+    return std::nullopt;
+  size_t from = held.size() - 1;
+  if (held.drop_back() != shape.take_front(from))
+    return std::nullopt;
+  int64_t product = 1;
+  for (int64_t d : shape.drop_front(from))
+    if (llvm::MulOverflow(product, d, product))
+      return std::nullopt;
+  if (product != held.back())
+    return std::nullopt;
+  return from;
+}
+
+} // namespace
+
+ElementwiseLayout KernelBuilder::elementwiseLayout(ValueRange operands,
+                                                   Value result) const {
+  ArrayRef<int64_t> out = cast<ShapedType>(result.getType()).getShape();
+  ElementwiseLayout own;
+  own.shape.assign(out.begin(), out.end());
+  for (Value v : operands) {
+    ArrayRef<int64_t> shape = cast<ShapedType>(v.getType()).getShape();
+    own.operands.emplace_back(shape.begin(), shape.end());
+  }
+  // The first full-size operand held in merged rows sets the layout;
+  // constants lie in their own shape.
+  std::optional<size_t> from;
+  for (Value v : operands) {
+    if (cast<ShapedType>(v.getType()).getShape() != out ||
+        v.getDefiningOp<hgraph::ConstantOp>())
+      continue;
+    ArrayRef<int64_t> lying = cast<MemRefType>(held(v).getType()).getShape();
+    if (lying != out && (from = mergedFrom(lying, out)))
+      break;
+  }
+  if (!from)
+    return own;
+  size_t rank = out.size();
+  int64_t merged = 1;
+  for (int64_t d : out.drop_front(*from))
+    merged *= d;
+  ElementwiseLayout layout;
+  layout.shape.assign(out.begin(), out.begin() + *from);
+  layout.shape.push_back(merged);
+  for (Value v : operands) {
+    ArrayRef<int64_t> shape = cast<ShapedType>(v.getType()).getShape();
+    if (shape.size() > rank)
+      return own;
+    // Right-aligned against the result, as numpy broadcasts.
+    SmallVector<int64_t> aligned(rank - shape.size(), 1);
+    aligned.append(shape.begin(), shape.end());
+    ArrayRef<int64_t> tail = ArrayRef<int64_t>(aligned).drop_front(*from);
+    int64_t extent;
+    if (llvm::all_of(tail, [](int64_t d) { return d == 1; }))
+      extent = 1;
+    else if (tail == out.drop_front(*from))
+      extent = merged;
+    else
+      return own;
+    SmallVector<int64_t> operandShape(aligned.begin(), aligned.begin() + *from);
+    operandShape.push_back(extent);
+    layout.operands.push_back(std::move(operandShape));
+  }
+  return layout;
 }
 
 Value tiling::underlyingBuffer(Value value) {
@@ -270,9 +363,11 @@ LogicalResult KernelBuilder::gatherInto(
   FailureOr<gather::Indices> map = indices();
   if (failed(map))
     return failure();
+  // The map addresses the inputs' elements by their flat index: any rows
+  // they lie in serve.
   SmallVector<Value> operands;
   for (Value input : inputs)
-    operands.push_back(buffer(input));
+    operands.push_back(held(input));
   Value out = alloc(result);
   move(op->getLoc(), operands, out, *map);
   this->map(result, out);

@@ -19,12 +19,22 @@
 //
 // A pattern derives from HTilePattern<Op> and writes `lower`, building
 // kernels through a KernelBuilder: `buffer(v)` is the buffer of operand v
-// (a constant gets its htile.constant on first use, so that constants
-// folded into others take no SRAM), `map(result, b)` says which buffer
-// holds a result. A pattern that cannot lower its op reports why at the
-// op and returns failure; HTilePattern then stands placeholder buffers in
-// for the results so that the conversion goes on and reports every op
-// that cannot be lowered, not only the first (the pass fails at the end).
+// in v's shape (a constant gets its htile.constant on first use, so that
+// constants folded into others take no SRAM), `map(result, b)` says which
+// buffer holds a result.
+//
+// A buffer holds its tensor's elements in row-major order, but its rows
+// need not be the tensor's: a convolution holds [N, C, H, W] as
+// [N, C, H*W], whose rows fill whole vectors where rows of W would leave
+// most lanes empty (docs/architecture.md, "Data layout"). `held(v)` is the
+// buffer as it lies; kernels that address elements by their flat index
+// (moves, convolution windows, elementwise kernels: `elementwiseLayout`)
+// read it so, and `buffer(v)` regroups it, once for all readers, for the
+// kernels that need the tensor's own rows. A pattern that cannot lower its op
+// reports why at the op and returns failure; HTilePattern then stands
+// placeholder buffers in for the results so that the conversion goes on and
+// reports every op that cannot be lowered, not only the first (the pass fails
+// at the end).
 //
 //===----------------------------------------------------------------------===//
 #ifndef HETC_COMPILER_PASSES_HGRAPHTOHTILE_LOWERING_H
@@ -83,6 +93,9 @@ struct LoweringState {
   /// The row scatters whose table nothing else reads (found before the
   /// conversion, which adds uses of its own): they write it in place.
   llvm::DenseSet<mlir::Operation *> inPlaceScatters;
+  /// The buffers regrouped from a held buffer into another shape, by held
+  /// buffer and type: one copy serves every reader.
+  llvm::DenseMap<std::pair<mlir::Value, mlir::Type>, mlir::Value> regrouped;
   /// Set when any op failed to lower (and said why).
   bool failed = false;
 };
@@ -99,6 +112,14 @@ struct OpBuffers {
   mlir::IRMapping results;
 };
 
+/// The shapes an elementwise kernel runs in (KernelBuilder::
+/// elementwiseLayout): its result's, and each operand's, which broadcasts
+/// to it as numpy does.
+struct ElementwiseLayout {
+  llvm::SmallVector<int64_t> shape;
+  llvm::SmallVector<llvm::SmallVector<int64_t>> operands;
+};
+
 /// Builds the htile kernels of one op at the rewriter's insertion point.
 /// Copies share the op's buffers, so a family's own builder can be made
 /// from the one a pattern is given.
@@ -111,9 +132,24 @@ public:
   mlir::OpBuilder &builder;
   const chip::ChipSpec &chip;
 
-  /// The buffer holding operand `tensor` of the op; a constant gets its
-  /// htile.constant here on first use.
+  /// The buffer holding operand `tensor` of the op as it lies: the
+  /// tensor's elements in row-major order, in rows that may merge its
+  /// trailing dimensions. A constant gets its htile.constant here on first
+  /// use, in its own shape.
+  mlir::Value held(mlir::Value tensor) const;
+  /// The buffer of operand `tensor` in the tensor's own shape.
   mlir::Value buffer(mlir::Value tensor) const;
+  /// The buffer of operand `tensor` regrouped into `shape`, which holds as
+  /// many elements: the held buffer itself, a view of it when the row
+  /// length stays, else a copy made once for every reader.
+  mlir::Value bufferAs(mlir::Value tensor, llvm::ArrayRef<int64_t> shape) const;
+  /// Where an elementwise kernel writing `result` from `operands` runs:
+  /// in the rows a full-size operand is held in, when those merge the
+  /// result's trailing dimensions (from some axis on) and every operand is
+  /// either full or of size 1 along all the merged ones; else in the
+  /// result's own shape. Read the operands with `bufferAs`.
+  ElementwiseLayout elementwiseLayout(mlir::ValueRange operands,
+                                      mlir::Value result) const;
   /// Records that `buffer` holds the op's result `tensor`.
   void map(mlir::Value tensor, mlir::Value buffer) const {
     current.results.map(tensor, buffer);

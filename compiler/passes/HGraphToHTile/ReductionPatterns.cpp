@@ -158,15 +158,18 @@ LogicalResult lowerReduce(hgraph::ReduceOp op, const KernelBuilder &kernels) {
     return op.emitError("reduce on ")
            << element << " is not supported on the chip; it runs on f32, "
            << "f16, bf16 and i32";
-  bool packed = !op.getKeepdims() && rank >= 2;
-  Value rows = kernels.reduceInnermost(op.getLoc(), *kind,
-                                       op.getKind() == hgraph::ReduceKind::mean,
-                                       kernels.buffer(op.getInput()), packed);
-  Value out = rows;
-  if (cast<MemRefType>(rows.getType()).getShape() != op.getType().getShape())
-    out = htile::ViewOp::create(kernels.builder, op.getLoc(),
-                                bufferType(op.getResult()), rows);
-  kernels.map(op.getResult(), out);
+  // Rows of the innermost axis, whatever the axes before it are merged
+  // into; the results ([.., 1], or packed [.., 1, n]) are in order.
+  Value input = kernels.held(op.getInput());
+  if (cast<MemRefType>(input.getType()).getShape().back() !=
+      inType.getShape().back())
+    input = kernels.buffer(op.getInput());
+  bool packed =
+      !op.getKeepdims() && cast<MemRefType>(input.getType()).getRank() >= 2;
+  kernels.map(op.getResult(),
+              kernels.reduceInnermost(op.getLoc(), *kind,
+                                      op.getKind() == hgraph::ReduceKind::mean,
+                                      input, packed));
   return success();
 }
 

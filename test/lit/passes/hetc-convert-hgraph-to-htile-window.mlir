@@ -1,58 +1,65 @@
 // RUN: hetc-opt %s --split-input-file --hetc-set-chip=file=%chips/test-chip.chip --hetc-convert-hgraph-to-htile | FileCheck %s
 
-// Tests that a padded max pool gathers each window into a row, with -inf
-// (an extra one-element input) where the window leaves the input, and
-// reduces the rows into [.., 1, n] rows.
+// Tests that a padded max pool of few output positions (one per feature
+// map here) gathers each window into a row, with -inf (an extra
+// one-element input) where the window leaves the input, and reduces the
+// rows: the results, [N, C, 1], hold the output's elements in order.
 // CHECK-LABEL: func.func @max_pool
-func.func @max_pool(%x: tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32> {
+func.func @max_pool(%x: tensor<1x2x2x2xf32>) -> tensor<1x2x1x1xf32> {
   // CHECK: %[[X:.*]] = htile.input "input0"
   // CHECK: %[[NEG:.*]] = htile.constant dense<0xFF800000> : tensor<1xf32> : memref<1xf32>
-  // CHECK: %[[W:.*]] = htile.alloc : memref<1x1x2x2x4xf32>
-  // CHECK: htile.gather ins(%[[X]], %[[NEG]]) outs(%[[W]]) indices [4, 4, 4, 0, 4, 4, 0, 1, 4, 0, 4, 2, 0, 1, 2, 3]
-  // CHECK: htile.reduce max ins(%[[W]])
-  // CHECK: htile.transpose
-  // CHECK: htile.view %{{.*}} : memref<1x1x2x1x2xf32> to memref<1x1x2x2xf32>
-  %0 = hgraph.max_pool %x {ceil_mode = false, count_include_pad = false, dilations = array<i64: 1, 1>, kernel_shape = array<i64: 2, 2>, pads = array<i64: 1, 1, 0, 0>, strides = array<i64: 1, 1>} : tensor<1x1x2x2xf32> -> tensor<1x1x2x2xf32>
-  return %0 : tensor<1x1x2x2xf32>
+  // CHECK: %[[W:.*]] = htile.alloc : memref<1x2x1x4xf32>
+  // CHECK: htile.gather ins(%[[X]], %[[NEG]]) outs(%[[W]]) indices [8, 8, 8, 0, 8, 8, 8, 4]
+  // CHECK: %[[R:.*]] = htile.alloc : memref<1x2x1x1xf32>
+  // CHECK: htile.reduce max ins(%[[W]]) outs(%[[R]])
+  // CHECK-NOT: htile.gather
+  // CHECK: htile.output "output0", %[[R]]
+  %0 = hgraph.max_pool %x {ceil_mode = false, count_include_pad = false, dilations = array<i64: 1, 1>, kernel_shape = array<i64: 2, 2>, pads = array<i64: 1, 1, 0, 0>, strides = array<i64: 2, 2>} : tensor<1x2x2x2xf32> -> tensor<1x2x1x1xf32>
+  return %0 : tensor<1x2x1x1xf32>
 }
 
 // -----
 
 // Tests that a pool whose window rows would take more vectors than three
-// output-sized buffers (64 windows of 4 elements, each a vector, against
-// 8 rows of 8) is computed per kernel element: each element's inputs at
-// every output position are gathered in the output's shape (-inf where the
-// window leaves the input) and combined with a running maximum.
+// result buffers (64 windows of 4 elements, each a vector, against one
+// feature map of 64 positions a row) is computed per kernel element: each
+// element's inputs at every output position are gathered as
+// [N, C, positions] (-inf where the window leaves the input) and combined
+// with a running maximum; only the output is regrouped into [N, C, H, W].
 // CHECK-LABEL: func.func @max_pool_by_kernel_element
 func.func @max_pool_by_kernel_element(%x: tensor<1x1x8x8xf32>) -> tensor<1x1x8x8xf32> {
   // CHECK: %[[X:.*]] = htile.input "input0"
   // CHECK: %[[NEG:.*]] = htile.constant dense<0xFF800000>
-  // CHECK: %[[T0:.*]] = htile.alloc : memref<1x1x8x8xf32>
+  // CHECK: %[[T0:.*]] = htile.alloc : memref<1x1x64xf32>
   // CHECK: htile.gather ins(%[[X]], %[[NEG]]) outs(%[[T0]]) indices [64, 64, 64, 64, 64, 64, 64, 64, 64, 0, 1, 2,
-  // CHECK: %[[T1:.*]] = htile.alloc : memref<1x1x8x8xf32>
+  // CHECK: %[[T1:.*]] = htile.alloc : memref<1x1x64xf32>
   // CHECK: htile.gather ins(%[[X]], %[[NEG]]) outs(%[[T1]])
-  // CHECK: %[[M1:.*]] = htile.alloc : memref<1x1x8x8xf32>
+  // CHECK: %[[M1:.*]] = htile.alloc : memref<1x1x64xf32>
   // CHECK: htile.binary max ins(%[[T0]], %[[T1]]) outs(%[[M1]])
   // CHECK: htile.gather
   // CHECK: htile.binary max ins(%[[M1]], %{{.*}})
   // CHECK: htile.gather
-  // CHECK: %[[LAST:.*]] = htile.alloc : memref<1x1x8x8xf32>
+  // CHECK: %[[LAST:.*]] = htile.alloc : memref<1x1x64xf32>
   // CHECK: htile.binary max ins(%{{.*}}, %{{.*}}) outs(%[[LAST]])
   // CHECK-NOT: htile.reduce
-  // CHECK: htile.output "{{.*}}", %[[LAST]]
+  // CHECK: %[[OUT:.*]] = htile.alloc : memref<1x1x8x8xf32>
+  // CHECK: htile.gather ins(%[[LAST]]) outs(%[[OUT]])
+  // CHECK: htile.output "{{.*}}", %[[OUT]]
   %0 = hgraph.max_pool %x {ceil_mode = false, count_include_pad = false, dilations = array<i64: 1, 1>, kernel_shape = array<i64: 2, 2>, pads = array<i64: 1, 1, 0, 0>, strides = array<i64: 1, 1>} : tensor<1x1x8x8xf32> -> tensor<1x1x8x8xf32>
   return %0 : tensor<1x1x8x8xf32>
 }
 
 // -----
 
-// Tests that an average pool without counting the padding sums zero-padded
-// windows and divides by each window's count of input elements.
+// Tests that an average pool without counting the padding sums the
+// zero-padded inputs of each kernel element and divides by each window's
+// count of input elements, a row over the feature map's positions.
 // CHECK-LABEL: func.func @average_pool
 func.func @average_pool(%x: tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32> {
-  // CHECK: htile.gather ins(%{{.*}}) outs(%{{.*}}) indices [-1, -1, -1, 0, -1, -1, 0, 1, -1, 0, -1, 2, 0, 1, 2, 3] : (memref<1x1x2x2xf32>) -> memref<1x1x2x2x4xf32>
-  // CHECK: htile.reduce sum
-  // CHECK: %[[N:.*]] = htile.constant dense<{{\[\[}}1.000000e+00, 2.000000e+00], [2.000000e+00, 4.000000e+00]]> : tensor<2x2xf32> : memref<2x2xf32>
+  // CHECK: htile.gather ins(%{{.*}}) outs(%{{.*}}) indices [-1, -1, -1, 0] : (memref<1x1x2x2xf32>) -> memref<1x1x4xf32>
+  // CHECK: htile.gather ins(%{{.*}}) outs(%{{.*}}) indices [-1, -1, 0, 1] : (memref<1x1x2x2xf32>) -> memref<1x1x4xf32>
+  // CHECK: htile.binary add
+  // CHECK: %[[N:.*]] = htile.constant dense<[1.000000e+00, 2.000000e+00, 2.000000e+00, 4.000000e+00]> : tensor<4xf32> : memref<4xf32>
   // CHECK: htile.binary div ins(%{{.*}}, %[[N]])
   %0 = hgraph.average_pool %x {ceil_mode = false, count_include_pad = false, dilations = array<i64: 1, 1>, kernel_shape = array<i64: 2, 2>, pads = array<i64: 1, 1, 0, 0>, strides = array<i64: 1, 1>} : tensor<1x1x2x2xf32> -> tensor<1x1x2x2xf32>
   return %0 : tensor<1x1x2x2xf32>
@@ -113,4 +120,37 @@ func.func @depthwise_matrix(%x: tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32> {
   %w = hgraph.constant dense<[[[[1.0, 2.0], [3.0, 4.0]]], [[[10.0, 20.0], [30.0, 40.0]]]]> : tensor<2x1x2x2xf32>
   %0 = hgraph.conv %x, %w {dilations = array<i64: 1, 1>, group = 2 : i64, pads = array<i64: 1, 1, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x2x3x3xf32>, tensor<2x1x2x2xf32>) -> tensor<1x2x3x3xf32>
   return %0 : tensor<1x2x3x3xf32>
+}
+
+// -----
+
+// Tests that a convolution's result stays in its [N, C, positions] rows
+// through the elementwise kernels after it (a per-channel scale, relu, a
+// clip by a scalar, expanded to one row of the feature map) and into a
+// pool, which gathers from those rows: only the output is regrouped into
+// [N, C, H, W] rows.
+// CHECK-LABEL: func.func @feature_map_rows
+func.func @feature_map_rows(%x: tensor<1x1x3x3xf32>) -> tensor<1x2x2x2xf32> {
+  // CHECK: %[[C:.*]] = htile.view %{{.*}} : memref<2x9xf32> to memref<1x2x9xf32>
+  // CHECK: %[[S:.*]] = htile.view %{{.*}} : memref<1x2x1x1xf32> to memref<1x2x1xf32>
+  // CHECK: %[[M:.*]] = htile.alloc : memref<1x2x9xf32>
+  // CHECK: htile.binary mul ins(%[[C]], %[[S]]) outs(%[[M]])
+  // CHECK: %[[R:.*]] = htile.alloc : memref<1x2x9xf32>
+  // CHECK: htile.unary relu ins(%[[M]]) outs(%[[R]])
+  // CHECK: %[[SIX:.*]] = htile.constant dense<6.000000e+00> : tensor<9xf32> : memref<9xf32>
+  // CHECK: %[[K:.*]] = htile.alloc : memref<1x2x9xf32>
+  // CHECK: htile.binary min ins(%[[R]], %[[SIX]]) outs(%[[K]])
+  // CHECK: htile.gather ins(%[[K]]) outs(%{{.*}}) indices [0, 1, 3, 4, 9, 10, 12, 13] : (memref<1x2x9xf32>) -> memref<1x2x4xf32>
+  // CHECK-NOT: memref<1x2x3x3xf32>
+  // CHECK: %[[OUT:.*]] = htile.alloc : memref<1x2x2x2xf32>
+  // CHECK: htile.gather ins(%{{.*}}) outs(%[[OUT]]) indices [0, 1, 2, 3, 4, 5, 6, 7] : (memref<1x2x4xf32>) -> memref<1x2x2x2xf32>
+  %w = hgraph.constant dense<[[[[1.0]]], [[[-1.0]]]]> : tensor<2x1x1x1xf32>
+  %scale = hgraph.constant dense<[[[[2.0]], [[3.0]]]]> : tensor<1x2x1x1xf32>
+  %six = hgraph.constant dense<6.0> : tensor<f32>
+  %0 = hgraph.conv %x, %w {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x1x3x3xf32>, tensor<2x1x1x1xf32>) -> tensor<1x2x3x3xf32>
+  %1 = hgraph.mul %0, %scale : (tensor<1x2x3x3xf32>, tensor<1x2x1x1xf32>) -> tensor<1x2x3x3xf32>
+  %2 = hgraph.relu %1 : tensor<1x2x3x3xf32>
+  %3 = hgraph.min %2, %six : (tensor<1x2x3x3xf32>, tensor<f32>) -> tensor<1x2x3x3xf32>
+  %4 = hgraph.max_pool %3 {ceil_mode = false, count_include_pad = false, dilations = array<i64: 1, 1>, kernel_shape = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : tensor<1x2x3x3xf32> -> tensor<1x2x2x2xf32>
+  return %4 : tensor<1x2x2x2xf32>
 }
