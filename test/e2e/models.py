@@ -299,7 +299,8 @@ def gqa_attention(seq=6, dim=16, seed=9):
 
 
 def small_cnn(seed=10):
-    """Conv (padded) + Relu, MaxPool, a grouped strided Conv, AveragePool
+    """Conv (padded) + Relu, MaxPool, a grouped strided Conv with a bias
+    (each group's weights and bias cut on the host), AveragePool
     with padding (count_include_pad = 0), GlobalAveragePool, Flatten and
     Gemm; also a ReduceMean over the spatial axes and a LayerNormalization
     with its Mean and InvStdDev outputs."""
@@ -309,6 +310,7 @@ def small_cnn(seed=10):
         numpy_helper.from_array((0.1 * rng.standard_normal(4)).astype(np.float32), "b1"),
         numpy_helper.from_array(_weights(rng, 6, 2, 3, 3), "w2"),
         numpy_helper.from_array(_weights(rng, 6, 5), "wf"),
+        numpy_helper.from_array((0.1 * rng.standard_normal(6)).astype(np.float32), "b2"),
         numpy_helper.from_array((0.1 * rng.standard_normal(5)).astype(np.float32), "bf"),
         numpy_helper.from_array(np.array([2, 3], np.int64), "spatial"),
         numpy_helper.from_array(np.ones(6, np.float32), "g"),
@@ -318,7 +320,7 @@ def small_cnn(seed=10):
         helper.make_node("Relu", ["c1"], ["r1"], name="relu1"),
         helper.make_node("MaxPool", ["r1"], ["p1"], name="pool1", kernel_shape=[2, 2],
                          strides=[2, 2]),
-        helper.make_node("Conv", ["p1", "w2"], ["c2"], name="conv2", group=2,
+        helper.make_node("Conv", ["p1", "w2", "b2"], ["c2"], name="conv2", group=2,
                          strides=[2, 2], pads=[1, 1, 1, 1]),
         helper.make_node("AveragePool", ["c2"], ["p2"], name="pool2", kernel_shape=[2, 2],
                          pads=[1, 1, 0, 0], count_include_pad=0),

@@ -241,36 +241,65 @@ LogicalResult lowerConv(hgraph::ConvOp op, const KernelBuilder &kernels) {
       kernel * in[1] <=
           layoutOf({batch, in[1], positions}, kernels.chip.lanes()).vectors())
     return lowerDepthwiseConv(op, w, dense, kernel, positions, kernels);
-  // The weight as rows of C/g * K.
-  Value weight;
-  if (constantWeight)
-    weight = htile::ConstantOp::create(
-        kernels.builder, loc, MemRefType::get({m, cg * kernel}, f32),
-        dense.reshape(RankedTensorType::get({m, cg * kernel}, f32)),
-        IntegerAttr());
-  else
-    weight = kernels.bufferAs(op.getWeight(), {m, cg * kernel});
-  Value input = kernels.held(op.getInput());
+  // A constant bias rides in the product: each weight row gains the
+  // bias of its channel, and the windows a row of ones, unless that row
+  // would start another K tile of the planes (then the bias is added per
+  // channel after the product).
+  int64_t ck = cg * kernel;
+  DenseElementsAttr biasValues;
+  bool biasInProduct = constantWeight && op.getBias() &&
+                       matchPattern(op.getBias(), m_Constant(&biasValues)) &&
+                       ck % int64_t(kernels.chip.proto().matrix().rows()) != 0;
+  int64_t width = ck + (biasInProduct ? 1 : 0);
+  // The weight of each group as rows of C/g * K (and the bias): constant
+  // weights are cut on the host, others by a gather per group.
   SmallVector<Value> groupWeights;
-  for (int64_t g = 0; g < groups; ++g) {
-    if (groups == 1) {
-      groupWeights.push_back(weight);
-      continue;
+  if (constantWeight) {
+    std::vector<float> weights(dense.getValues<float>().begin(),
+                               dense.getValues<float>().end());
+    std::vector<float> biases;
+    if (biasInProduct)
+      biases.assign(biasValues.getValues<float>().begin(),
+                    biasValues.getValues<float>().end());
+    for (int64_t g = 0; g < groups; ++g) {
+      SmallVector<float> rows(mg * width);
+      for (int64_t r = 0; r < mg; ++r) {
+        int64_t channel = g * mg + r;
+        std::copy_n(weights.begin() + channel * ck, ck,
+                    rows.begin() + r * width);
+        if (biasInProduct)
+          rows[r * width + ck] = biases[channel];
+      }
+      groupWeights.push_back(kernels.constantBuffer(loc, {mg, width}, rows));
     }
-    SmallVector<int64_t> starts{g * mg, 0}, steps{1, 1};
-    Value rows = kernels.alloc(MemRefType::get({mg, cg * kernel}, f32), loc);
-    kernels.move(
-        loc, ValueRange{weight}, rows,
-        gather::slice({m, cg * kernel}, starts, steps, {mg, cg * kernel}));
-    groupWeights.push_back(rows);
+  } else {
+    Value weight = kernels.bufferAs(op.getWeight(), {m, ck});
+    for (int64_t g = 0; g < groups; ++g) {
+      if (groups == 1) {
+        groupWeights.push_back(weight);
+        continue;
+      }
+      SmallVector<int64_t> starts{g * mg, 0}, steps{1, 1};
+      Value rows = kernels.alloc(MemRefType::get({mg, ck}, f32), loc);
+      kernels.move(loc, ValueRange{weight}, rows,
+                   gather::slice({m, ck}, starts, steps, {mg, ck}));
+      groupWeights.push_back(rows);
+    }
   }
+  Value input = kernels.held(op.getInput());
+  SmallVector<Value> columnInputs{input};
+  if (biasInProduct)
+    columnInputs.push_back(kernels.constantBuffer(loc, {1}, {1.0f}));
+  int64_t one = cast<MemRefType>(input.getType()).getNumElements();
   SmallVector<Value> pieces;
   for (int64_t n = 0; n < batch; ++n)
     for (int64_t g = 0; g < groups; ++g) {
       Value columns =
-          kernels.alloc(MemRefType::get({cg * kernel, positions}, f32), loc);
-      kernels.move(loc, ValueRange{input}, columns,
-                   gather::convColumns(in, w, out, n, g * cg, cg));
+          kernels.alloc(MemRefType::get({width, positions}, f32), loc);
+      gather::Indices indices = gather::convColumns(in, w, out, n, g * cg, cg);
+      if (biasInProduct)
+        indices.insert(indices.end(), positions, one);
+      kernels.move(loc, columnInputs, columns, indices);
       Value piece = kernels.alloc(MemRefType::get({mg, positions}, f32), loc);
       htile::MatMulOp::create(kernels.builder, loc, groupWeights[g], columns,
                               Value(), Value(), piece, htile::Activation::none,
@@ -287,7 +316,7 @@ LogicalResult lowerConv(hgraph::ConvOp op, const KernelBuilder &kernels) {
     result = kernels.alloc(MemRefType::get({batch, m, positions}, f32), loc);
     kernels.move(loc, pieces, result, gather::identity(batch * m * positions));
   }
-  if (Value bias = op.getBias())
+  if (Value bias = op.getBias(); bias && !biasInProduct)
     result = addChannelBias(loc, result, bias, m, kernels);
   // [N, M, positions] holds the result's elements in order.
   kernels.map(op.getResult(), result);

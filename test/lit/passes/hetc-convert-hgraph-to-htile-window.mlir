@@ -154,3 +154,30 @@ func.func @feature_map_rows(%x: tensor<1x1x3x3xf32>) -> tensor<1x2x2x2xf32> {
   %4 = hgraph.max_pool %3 {ceil_mode = false, count_include_pad = false, dilations = array<i64: 1, 1>, kernel_shape = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : tensor<1x2x3x3xf32> -> tensor<1x2x2x2xf32>
   return %4 : tensor<1x2x2x2xf32>
 }
+
+// -----
+
+// Tests that a constant bias rides in the product: each weight row gains
+// its channel's bias as one more column and the windows one more row, of
+// ones (index 4, past the input's elements, is the one-element constant),
+// so no add follows; and that a grouped convolution with constant weights
+// has each group's rows cut on the host, not gathered on the chip.
+// CHECK-LABEL: func.func @conv_bias_in_product
+func.func @conv_bias_in_product(%x: tensor<1x2x1x2xf32>) -> tensor<1x4x1x2xf32> {
+  // CHECK: %[[X:.*]] = htile.input "input0" : memref<1x2x1x2xf32>
+  // CHECK: %[[W0:.*]] = htile.constant dense<{{\[\[}}1.000000e+00, 1.000000e+01], [2.000000e+00, 2.000000e+01]]> : tensor<2x2xf32> : memref<2x2xf32>
+  // CHECK: %[[W1:.*]] = htile.constant dense<{{\[\[}}3.000000e+00, 3.000000e+01], [4.000000e+00, 4.000000e+01]]> : tensor<2x2xf32> : memref<2x2xf32>
+  // CHECK: %[[ONE:.*]] = htile.constant dense<1.000000e+00> : tensor<1xf32> : memref<1xf32>
+  // CHECK: %[[C0:.*]] = htile.alloc : memref<2x2xf32>
+  // CHECK: htile.gather ins(%[[X]], %[[ONE]]) outs(%[[C0]]) indices [0, 1, 4, 4]
+  // CHECK: htile.matmul ins(%[[W0]], %[[C0]])
+  // CHECK: %[[C1:.*]] = htile.alloc : memref<2x2xf32>
+  // CHECK: htile.gather ins(%[[X]], %[[ONE]]) outs(%[[C1]]) indices [2, 3, 4, 4]
+  // CHECK: htile.matmul ins(%[[W1]], %[[C1]])
+  // CHECK-NOT: htile.binary
+  // CHECK: htile.output
+  %w = hgraph.constant dense<[[[[1.0]]], [[[2.0]]], [[[3.0]]], [[[4.0]]]]> : tensor<4x1x1x1xf32>
+  %b = hgraph.constant dense<[10.0, 20.0, 30.0, 40.0]> : tensor<4xf32>
+  %0 = hgraph.conv %x, %w, %b {dilations = array<i64: 1, 1>, group = 2 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x2x1x2xf32>, tensor<4x1x1x1xf32>, tensor<4xf32>) -> tensor<1x4x1x2xf32>
+  return %0 : tensor<1x4x1x2xf32>
+}
