@@ -20,10 +20,12 @@ namespace {
 /// a matmul takes its K tiles in rounds of plane groups.
 constexpr int64_t kComputeToInstall = 4;
 
-/// K tiles [first, first + count) of output column tile `jn`: what one
-/// plane group (or one plane) of a matmul computes in one go.
+/// K tiles [first, first + count) of output column tile `jn`, for the
+/// input rows [rowBegin, rowEnd): what one plane group (or one plane) of a
+/// matmul computes in one go.
 struct Work {
   int64_t jn, first, count;
+  int64_t rowBegin = 0, rowEnd = 0;
 };
 
 class MatrixExpander : public InstructionBuilder {
@@ -190,6 +192,31 @@ LogicalResult MatrixExpander::expandMatMul(htile::MatMulOp op) {
   SmallVector<Work> work =
       workOrder(w, kTiles, out.layout.vectorsPerRow, groupSize,
                 groups.empty() ? chip.proto().matrix().planes() : perRound);
+  int64_t rows = x.layout.rows;
+  for (Work &piece : work)
+    piece.rowEnd = rows;
+  // Fewer pieces than a round has groups would leave planes idle: each
+  // piece's rows are then split among copies of it, which install the
+  // same weights in planes of their own, as long as a copy's products
+  // outlast installing its weights (K tiles of one output column tile
+  // still meet its rows in order: copies keep their piece's place).
+  if (!groups.empty() && work.size() < perRound) {
+    int64_t copies = int64_t(perRound / work.size());
+    int64_t cycles = int64_t(chip.matmulCycles(type.getIntOrFloatBitWidth()));
+    while (copies > 1 && (rows / copies) * cycles < int64_t(lanes))
+      --copies;
+    if (copies > 1) {
+      SmallVector<Work> split;
+      for (const Work &piece : work)
+        for (int64_t c = 0; c < copies; ++c) {
+          Work copy = piece;
+          copy.rowBegin = rows * c / copies;
+          copy.rowEnd = rows * (c + 1) / copies;
+          split.push_back(copy);
+        }
+      work = std::move(split);
+    }
+  }
   for (size_t next = 0; next < work.size();) {
     SmallVector<Group> round;
     while (round.size() < perRound && next < work.size()) {
@@ -216,8 +243,16 @@ LogicalResult MatrixExpander::expandMatMul(htile::MatMulOp op) {
               b, loc, row, group.planes[t], hisa::WeightSlot::row, int32_t(i),
               dtype(convertWeights ? type : weightType), IntegerAttr());
         }
-    for (int64_t r = 0; r < x.layout.rows; ++r)
+    // Row by row, the groups in turn; the copies of a piece run through
+    // their rows side by side.
+    int64_t longest = 0;
+    for (const Group &group : round)
+      longest = std::max(longest, group.work.rowEnd - group.work.rowBegin);
+    for (int64_t i = 0; i < longest; ++i)
       for (const Group &group : round) {
+        int64_t r = group.work.rowBegin + i;
+        if (r >= group.work.rowEnd)
+          continue;
         int64_t jn = group.work.jn;
         int32_t nLanes = lanesOf(out.layout.cols, jn);
         bool first = group.work.first == 0,

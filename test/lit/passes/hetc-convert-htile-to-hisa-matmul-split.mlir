@@ -1,0 +1,42 @@
+// RUN: hetc-opt %s --hetc-set-chip=file=%chips/tsp-v1.chip --hetc-convert-htile-to-hisa | FileCheck %s
+
+// Tests that a matmul of one piece of work (one column tile, its two K
+// tiles summed by a group of two planes) on a chip of two such groups
+// splits its 128 rows between two copies of the piece: both groups install
+// the same weights (planes 0 and 1, then 2 and 3, row by row), and rows 0
+// and 64 go through them side by side, each copy writing its own rows.
+// CHECK-LABEL: func.func @split_rows()
+// CHECK: hisa.read 256{{$}}
+// CHECK-NEXT: hisa.load_weights %{{.*}} plane 0 row 0
+// CHECK-NEXT: hisa.read 576{{$}}
+// CHECK-NEXT: hisa.load_weights %{{.*}} plane 1 row 0
+// CHECK-NEXT: hisa.read 256{{$}}
+// CHECK-NEXT: hisa.load_weights %{{.*}} plane 2 row 0
+// CHECK-NEXT: hisa.read 576{{$}}
+// CHECK-NEXT: hisa.load_weights %{{.*}} plane 3 row 0
+// CHECK: hisa.load_weights %{{.*}} plane 3 row 319
+// CHECK-NEXT: %[[X0:.*]] = hisa.read 0{{$}}
+// CHECK-NEXT: hisa.matmul %[[X0]] plane 0
+// CHECK-NEXT: %[[X1:.*]] = hisa.read 1{{$}}
+// CHECK-NEXT: hisa.matmul %[[X1]] plane 1
+// CHECK-NEXT: hisa.vbinary add
+// CHECK-NEXT: hisa.write %{{.*}} to 896{{$}}
+// CHECK-NEXT: %[[Y0:.*]] = hisa.read 128{{$}}
+// CHECK-NEXT: hisa.matmul %[[Y0]] plane 2
+// CHECK-NEXT: %[[Y1:.*]] = hisa.read 129{{$}}
+// CHECK-NEXT: hisa.matmul %[[Y1]] plane 3
+// CHECK-NEXT: hisa.vbinary add
+// CHECK-NEXT: hisa.write %{{.*}} to 960{{$}}
+// CHECK: hisa.write %{{.*}} to 959{{$}}
+// CHECK-NEXT: %{{.*}} = hisa.read 254{{$}}
+// CHECK-NEXT: hisa.matmul %{{.*}} plane 2
+// CHECK: hisa.write %{{.*}} to 1023{{$}}
+// CHECK-NOT: hisa.matmul
+func.func @split_rows() {
+  %x = htile.input "x" {address = 0 : i64} : memref<128x640xf32>
+  %w = htile.input "w" {address = 256 : i64} : memref<640x8xf32>
+  %y = htile.alloc {address = 896 : i64} : memref<128x8xf32>
+  htile.matmul ins(%x, %w) outs(%y) activation(none) {tile = array<i64: 1, 320, 320>} : memref<128x640xf32>, memref<640x8xf32>, memref<128x8xf32>
+  htile.output "y", %y : memref<128x8xf32>
+  return
+}
