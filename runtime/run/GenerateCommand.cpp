@@ -95,15 +95,33 @@ public:
         !artifact::checkChipMatch(artifact, chip, error) ||
         !findBindings(error) || !sim::load(artifact, chip, program, error))
       return false;
+    // A cache the step updates in place stays on the chip from step to
+    // step (the session's resident inputs); any other goes through the
+    // host, from the step's output to the next step's input.
+    session = std::make_unique<sim::Session>(program);
+    size_t onChip = 0;
+    for (const auto &[past, present] : states)
+      if (session->isResident(past)) {
+        inputs.erase(past);
+        ++onChip;
+      }
     uint64_t predicted = artifact.predicted_cycles();
     out << "artifact: " << options.artifactPath << " (for chip '"
         << artifact.chip().name() << "')\n";
     out << "chip: " << chipPath << "\n";
     out << "prompt: " << options.promptIds.size()
         << (options.promptIds.size() == 1 ? " token" : " tokens")
-        << "; one step: " << predicted << " cycles predicted, " << states.size()
-        << " cache tensor" << (states.size() == 1 ? "" : "s")
-        << " carried from step to step\n";
+        << "; one step: " << predicted << " cycles predicted\n";
+    out << "KV cache: " << states.size() << " tensor"
+        << (states.size() == 1 ? "" : "s");
+    if (states.empty())
+      out << "\n";
+    else if (onChip == states.size())
+      out << ", kept on the chip from step to step (updated in place)\n";
+    else
+      out << ", " << onChip << " kept on the chip, " << states.size() - onChip
+          << " carried through the host (the step does not update them "
+             "in place in SRAM)\n";
     out << "tokens:" << std::flush;
     std::vector<uint64_t> cycles;
     int64_t generated = 0;
@@ -234,7 +252,7 @@ private:
     inputs[token->name()] = scalarTensor(*token, id);
     inputs[position->name()] = scalarTensor(*position, at);
     lastStep = at;
-    if (!sim::run(program, inputs, sim::SimOptions(), result, error)) {
+    if (!session->step(inputs, result, error)) {
       error = "step " + std::to_string(at) + " (token " + std::to_string(id) +
               "): " + error;
       return false;
@@ -330,6 +348,7 @@ private:
   chip::ChipSpec chip;
   std::string chipPath;
   sim::LoadedProgram program;
+  std::unique_ptr<sim::Session> session;
   const hetx::TensorBinding *token = nullptr, *position = nullptr,
                             *logits = nullptr;
   /// (input, output) of each cache carried from step to step.

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <set>
 
 namespace hetc::sim {
@@ -175,10 +176,11 @@ bool checkInputType(const std::string &name, const io::Tensor &tensor,
 }
 
 /// Checks that `inputs` gives each artifact input once, with its shape and
-/// element type.
-bool checkInputs(const hetx::Artifact &artifact,
-                 const std::map<std::string, io::Tensor> &inputs,
-                 std::string &error) {
+/// element type; an input for which `optional` holds may be left out.
+bool checkInputs(
+    const hetx::Artifact &artifact,
+    const std::map<std::string, io::Tensor> &inputs, std::string &error,
+    const std::function<bool(const hetx::TensorBinding &)> &optional = {}) {
   std::string expected;
   for (const hetx::TensorBinding &input : artifact.inputs())
     expected += (expected.empty() ? "'" : ", '") + input.name() + "'";
@@ -205,7 +207,7 @@ bool checkInputs(const hetx::Artifact &artifact,
       return false;
   }
   for (const hetx::TensorBinding &input : artifact.inputs()) {
-    if (!inputs.count(input.name())) {
+    if (!inputs.count(input.name()) && !(optional && optional(input))) {
       error = "no value given for input '" + input.name() + "'";
       return false;
     }
@@ -354,6 +356,132 @@ bool run(const LoadedProgram &program,
       result.outputs.push_back(std::move(output));
   }
   return true;
+}
+
+Session::Session(const LoadedProgram &program) : state(*program.state) {
+  const auto &inputs = state.artifact.inputs();
+  const auto &outputs = state.artifact.outputs();
+  residentInput.assign(size_t(inputs.size()), false);
+  residentOutput.assign(size_t(outputs.size()), false);
+  auto sameLayout = [](const BindingLayout &a, const BindingLayout &b) {
+    return a.type == b.type && a.rows == b.rows && a.cols == b.cols &&
+           a.vectors == b.vectors && a.word == b.word && a.step == b.step &&
+           a.width == b.width;
+  };
+  for (int i = 0; i < inputs.size(); ++i) {
+    const Placed &in = state.preloaded[size_t(i)];
+    if (in.binding->has_host_address())
+      continue;
+    for (int o = 0; o < outputs.size(); ++o) {
+      const Placed &out = state.outputs[size_t(o)];
+      if (residentOutput[size_t(o)] || out.binding->has_host_address() ||
+          !sameLayout(in.layout, out.layout) ||
+          !std::equal(in.binding->shape().begin(), in.binding->shape().end(),
+                      out.binding->shape().begin(), out.binding->shape().end()))
+        continue;
+      residentInput[size_t(i)] = residentOutput[size_t(o)] = true;
+      residentPairs.emplace_back(in.binding->name(), out.binding->name());
+      break;
+    }
+  }
+}
+
+Session::~Session() = default;
+
+bool Session::isResident(const std::string &name) const {
+  for (const auto &[input, output] : residentPairs)
+    if (input == name)
+      return true;
+  return false;
+}
+
+bool Session::step(const std::map<std::string, io::Tensor> &inputs,
+                   SimResult &result, std::string &error) {
+  if (!failure.empty()) {
+    error =
+        "the session stopped at run " + std::to_string(runs) + ": " + failure;
+    return false;
+  }
+  bool first = runs == 0;
+  if (!first)
+    for (const auto &[input, output] : residentPairs)
+      if (inputs.count(input)) {
+        error = "input '" + input +
+                "' is resident: the chip holds its value from the run "
+                "before (output '" +
+                output + "'), and only the first run may give it";
+        return false;
+      }
+  auto resident = [&](const hetx::TensorBinding &binding) {
+    return isResident(binding.name());
+  };
+  if (!checkInputs(state.artifact, inputs, error, resident))
+    return false;
+  if (first) {
+    sram = std::make_unique<Sram>(*state.constants, /*values=*/true);
+    sram->reserve(state.sramVectors);
+  } else {
+    sram->settle();
+  }
+  HostMemory host(state.chip.lanes(), /*values=*/true);
+  std::vector<float> storage;
+  for (int i = 0; i < state.artifact.inputs_size(); ++i) {
+    const Placed &placed = state.preloaded[size_t(i)];
+    auto given = inputs.find(placed.binding->name());
+    if (residentInput[size_t(i)] && !first)
+      continue;
+    const float *words;
+    if (given != inputs.end()) {
+      words = laneWords(given->second, storage);
+    } else {
+      storage.assign(size_t(placed.layout.elements), 0.0f);
+      words = storage.data();
+    }
+    if (placed.binding->has_host_address())
+      host.preload(*placed.binding, placed.layout, words);
+    else
+      sram->preload(*placed.binding, placed.layout, words);
+  }
+  ++runs;
+  SimOptions options;
+  Machine machine(state.chip, state.text, state.ops, *sram, host, options);
+  result = SimResult();
+  if (!machine.run(state.plan, result.stats, error)) {
+    failure = error;
+    return false;
+  }
+  result.stats.sramHighWater = sram->occupied() * state.chip.lanes();
+  for (size_t o = 0; o < state.outputs.size(); ++o) {
+    if (residentOutput[o])
+      continue;
+    const Placed &placed = state.outputs[o];
+    NamedTensor output{placed.binding->name(), {}};
+    if (!(placed.binding->has_host_address()
+              ? host.fetch(*placed.binding, placed.layout, output.tensor, error)
+              : sram->fetch(*placed.binding, placed.layout, output.tensor,
+                            error))) {
+      failure = error;
+      return false;
+    }
+    result.outputs.push_back(std::move(output));
+  }
+  return true;
+}
+
+bool Session::fetch(const std::string &name, io::Tensor &out,
+                    std::string &error) const {
+  for (int i = 0; i < state.artifact.inputs_size(); ++i) {
+    const Placed &placed = state.preloaded[size_t(i)];
+    if (placed.binding->name() != name || !residentInput[size_t(i)])
+      continue;
+    if (!sram) {
+      error = "input '" + name + "' has no value yet: no run has started";
+      return false;
+    }
+    return sram->fetch(*placed.binding, placed.layout, out, error);
+  }
+  error = "input '" + name + "' is not resident";
+  return false;
 }
 
 bool simulate(const hetx::Artifact &artifact, const chip::ChipSpec &chip,

@@ -98,6 +98,7 @@ public:
   struct State;
 
 private:
+  friend class Session;
   std::unique_ptr<State> state;
   friend bool load(const hetx::Artifact &, const chip::ChipSpec &,
                    LoadedProgram &, std::string &);
@@ -116,6 +117,50 @@ bool load(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
 bool run(const LoadedProgram &program,
          const std::map<std::string, io::Tensor> &inputs,
          const SimOptions &options, SimResult &result, std::string &error);
+
+class Sram;
+
+/// One program run step after step on one SRAM, as a chip runs it: what a
+/// run leaves in SRAM is there for the next. An input that an output of
+/// the same SRAM rows, shape and type updates in place (a KV cache read as
+/// `past_k` and written back as `present_k`) is *resident*: it is loaded
+/// before the first run only (zeros unless given) and stays on the chip
+/// from run to run; every other input is loaded before each run. Each run
+/// is checked as run() checks it, and a run that fails ends the session.
+class Session {
+public:
+  /// A session of `program`, which must outlive it.
+  explicit Session(const LoadedProgram &program);
+  ~Session();
+  Session(const Session &) = delete;
+  Session &operator=(const Session &) = delete;
+
+  /// Whether input `name` is resident.
+  bool isResident(const std::string &name) const;
+  /// The resident inputs, each with the output that updates it.
+  const std::vector<std::pair<std::string, std::string>> &resident() const {
+    return residentPairs;
+  }
+  /// Runs the program once. `inputs` gives every input that is not
+  /// resident, and on the first run may give resident ones their starting
+  /// value. `result.outputs` holds every output but those that update
+  /// resident inputs, which stay on the chip (fetch() reads them).
+  bool step(const std::map<std::string, io::Tensor> &inputs, SimResult &result,
+            std::string &error);
+  /// Reads resident input `name` as the last run left it.
+  bool fetch(const std::string &name, io::Tensor &out,
+             std::string &error) const;
+
+private:
+  const LoadedProgram::State &state;
+  std::vector<std::pair<std::string, std::string>> residentPairs;
+  /// Per artifact input and output: resident, or updating a resident one.
+  std::vector<bool> residentInput, residentOutput;
+  std::unique_ptr<Sram> sram;
+  uint64_t runs = 0;
+  /// Set when a run failed; the SRAM is then what the failure left.
+  std::string failure;
+};
 
 /// Simulates `artifact` on `chip` with `inputs` (one per artifact input, by
 /// name, with the binding's shape). Returns false and sets `error` when the

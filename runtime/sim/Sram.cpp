@@ -47,6 +47,21 @@ Sram::Meta *Sram::ownChunk(size_t index) {
   return chunks[index] = owned[index].get();
 }
 
+void Sram::settle() {
+  constexpr size_t kChunk = size_t(1) << kChunkBits;
+  for (size_t index = 0; index < owned.size(); ++index) {
+    if (!owned[index] || chunks[index] != owned[index].get())
+      continue;
+    for (size_t k = 0; k < kChunk; ++k) {
+      Meta &entry = owned[index][k];
+      if (entry.storedAt == kNever)
+        continue;
+      entry.storedAt = -1;
+      entry.writer = kPreloaded;
+    }
+  }
+}
+
 float *Sram::place(uint64_t word, uint32_t width, uint32_t writer,
                    int64_t storedAt) {
   // A vector this one overlaps, unless it has this one's place and width,

@@ -139,6 +139,11 @@ public:
   float *place(uint64_t word, uint32_t width, uint32_t writer,
                int64_t storedAt);
 
+  /// Ends a run: every word that holds data counts from now on as data
+  /// present before cycle 0 (stored at -1 by no instruction), so that the
+  /// next run reads what this one left, as a chip running one program
+  /// after another would.
+  void settle();
   /// Makes room for the values of `vectors` vectors at once, so that the
   /// pool never moves while it fills up (no effect without values).
   void reserve(uint64_t vectors) {
