@@ -4,6 +4,7 @@
 #include "tools/hetc/KernelReport.h"
 
 #include "compiler/codegen/HetxEmitter.h"
+#include "compiler/dialects/hisa/IR/HIsa.h"
 #include "compiler/frontend/OnnxImporter.h"
 #include "compiler/passes/Passes.h"
 #include "runtime/artifact/ArtifactFile.h"
@@ -102,6 +103,28 @@ void printSummary(ModuleOp module, const chip::ChipSpec &spec,
                                                    tensorBytes
                                              : 0.0)
                << ")\n";
+
+  // A step that updates inputs in place (a decode step's KV cache) runs
+  // again and again with them resident on the chip: its latency per step
+  // is its cycles, the same at every position.
+  SmallVector<std::string> resident;
+  for (auto input : func.getOps<hisa::InputOp>())
+    for (auto output : func.getOps<hisa::OutputOp>())
+      if (!input.getHost() && !output.getHost() &&
+          input.getAddress() == output.getAddress() &&
+          input.getType() == output.getType())
+        resident.push_back(input.getName().str() + " -> " +
+                           output.getName().str());
+  if (!resident.empty()) {
+    llvm::outs() << "  in place:          ";
+    llvm::interleaveComma(resident, llvm::outs());
+    llvm::outs() << " (resident on the chip from run to run: a decode step's "
+                    "inter-token latency is "
+                 << cycles
+                 << " cycles at every position, and a prompt of P "
+                    "tokens run step by step takes P x "
+                 << cycles << " cycles to its first token)\n";
+  }
 
   // Kernels by first cycle with --kernels; otherwise the three whose
   // bottleneck unit is idle for most of their span.
