@@ -71,8 +71,47 @@ struct HGraphNarrowWeightsPass
     });
     if (result.wasInterrupted())
       return signalPassFailure();
+    // Convolutions whose weights the matrix unit multiplies take them in
+    // f16 or bf16 (f16 at i8: their weight rows stream through the planes
+    // rather than install, and the chip converts only installed rows);
+    // depthwise ones run on the vector unit and stay f32.
+    Type convType = int8 ? Type(Float16Type::get(context)) : narrow;
+    DenseMap<Value, Value> convDone;
+    result = getOperation().walk([&](hgraph::ConvOp op) {
+      auto inputType = cast<RankedTensorType>(op.getInput().getType());
+      auto weight = op.getWeight().getDefiningOp<hgraph::ConstantOp>();
+      auto dense = weight ? dyn_cast<DenseElementsAttr>(weight.getValue())
+                          : DenseElementsAttr();
+      if (!dense || !dense.getElementType().isF32() ||
+          !inputType.getElementType().isF32() ||
+          !op.getType().getElementType().isF32() ||
+          (inputType.getRank() >= 2 &&
+           op.getGroup() == inputType.getDimSize(1) &&
+           dense.getType().getDimSize(0) == int64_t(op.getGroup())))
+        return WalkResult::advance();
+      Value &narrowed = convDone[op.getWeight()];
+      if (!narrowed) {
+        FailureOr<Replacement> replacement =
+            narrowWeight(op, weight, dense, convType);
+        if (failed(replacement))
+          return WalkResult::interrupt();
+        narrowed = replacement->weight;
+      }
+      OpBuilder builder(op);
+      Value input = hgraph::CastOp::create(
+          builder, op.getLoc(), inputType.clone(convType), op.getInput(),
+          /*no_saturate=*/false, /*round_mode=*/StringAttr());
+      op.getInputMutable().assign(input);
+      op.getWeightMutable().assign(narrowed);
+      return WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      return signalPassFailure();
     // The f32 originals no layer reads any more would still take SRAM.
     for (auto &[original, replacement] : done)
+      if (original.use_empty())
+        original.getDefiningOp()->erase();
+    for (auto &[original, replacement] : convDone)
       if (original.use_empty())
         original.getDefiningOp()->erase();
   }
@@ -155,7 +194,14 @@ struct HGraphNarrowWeightsPass
   /// value overflows.
   FailureOr<Replacement> narrowWeight(hgraph::LinearOp op,
                                       DenseElementsAttr dense, Type narrow) {
-    auto constant = op.getWeight().getDefiningOp<hgraph::ConstantOp>();
+    return narrowWeight(op, op.getWeight().getDefiningOp<hgraph::ConstantOp>(),
+                        dense, narrow);
+  }
+  /// `constant`, the weight `dense` of `op`, rounded to `narrow`; failure,
+  /// reported at `op`, when a value overflows.
+  FailureOr<Replacement> narrowWeight(Operation *op,
+                                      hgraph::ConstantOp constant,
+                                      DenseElementsAttr dense, Type narrow) {
     const llvm::fltSemantics &semantics =
         cast<FloatType>(narrow).getFloatSemantics();
     bool overflow = false;
@@ -168,7 +214,7 @@ struct HGraphNarrowWeightsPass
           return rounded.bitcastToAPInt();
         });
     if (overflow)
-      return op.emitError("a weight of this layer is beyond the range of ")
+      return op->emitError("a weight of this layer is beyond the range of ")
              << narrow << "; compile it at --precision fp32";
     OpBuilder builder(constant);
     return Replacement{

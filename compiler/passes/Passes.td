@@ -127,7 +127,8 @@ def HGraphFuseLinear : Pass<"hetc-hgraph-fuse-linear", "mlir::func::FuncOp"> {
 def HGraphNarrowWeights : Pass<"hetc-hgraph-narrow-weights", "mlir::func::FuncOp"> {
   let summary = "Stores the constant weights of matrix-unit layers in f16, bf16 or int8";
   let description = [{
-    `hetc compile --precision fp16|bf16`. Every `hgraph.linear` whose weight
+    `hetc compile --precision fp16|bf16`. Every `hgraph.linear`, and every
+    `hgraph.conv` but the depthwise ones (f16 at `i8`), whose weight
     is an f32 constant gets that weight rounded to `type` (to nearest, ties
     to even; beyond f16's range to infinity, which the pass refuses, naming
     the node) and its input cast to `type` before the matrix unit; the

@@ -367,6 +367,35 @@ def mlp_f16(batch=4, dims=(24, 12), seed=9):
                   inits, "mlp_f16")
 
 
+def cnn_f16(seed=13):
+    """A half-precision CNN, as torch exports a model in half: a Conv whose
+    bias is one value throughout (f16 weights and windows, f32 sums cast
+    back to f16), Relu, MaxPool, a depthwise Conv (scaled in f32) and a
+    grouped Conv with a bias, all in float16."""
+    rng = np.random.default_rng(seed)
+    half = np.float16
+    inits = [
+        numpy_helper.from_array((0.3 * rng.standard_normal((4, 3, 3, 3))).astype(half), "w1"),
+        numpy_helper.from_array(np.full(4, 0.5, half), "b1"),
+        numpy_helper.from_array((0.3 * rng.standard_normal((4, 1, 3, 3))).astype(half), "wd"),
+        numpy_helper.from_array((0.3 * rng.standard_normal((6, 2, 1, 1))).astype(half), "w2"),
+        numpy_helper.from_array((0.1 * rng.standard_normal(6)).astype(half), "b2"),
+    ]
+    nodes = [
+        helper.make_node("Conv", ["x", "w1", "b1"], ["c1"], name="conv1", pads=[1, 1, 1, 1]),
+        helper.make_node("Relu", ["c1"], ["r1"], name="relu1"),
+        helper.make_node("MaxPool", ["r1"], ["p1"], name="pool1", kernel_shape=[2, 2],
+                         strides=[2, 2]),
+        helper.make_node("Conv", ["p1", "wd"], ["d1"], name="depthwise", group=4,
+                         pads=[1, 1, 1, 1]),
+        helper.make_node("Conv", ["d1", "w2", "b2"], ["y"], name="conv2", group=2),
+    ]
+    return _model(nodes,
+                  [helper.make_tensor_value_info("x", TensorProto.FLOAT16, [1, 3, 8, 8])],
+                  [helper.make_tensor_value_info("y", TensorProto.FLOAT16, [1, 6, 4, 4])],
+                  inits, "cnn_f16")
+
+
 def quant_int8(batch=4, dims=(20, 6), seed=10):
     """int8 quantisation: QuantizeLinear of the input (saturating), a
     MatMulInteger by int8 weights with zero points, its int32 result scaled
@@ -471,6 +500,7 @@ MODELS = {
     # Softmax over 40 keys: rows of three vectors on test-chip.
     "long_attention": (lambda: attention_head(seq=40, seed=12), {}),
     "mlp_f16": (mlp_f16, {}),
+    "cnn_f16": (cnn_f16, {}),
     "quant_int8": (quant_int8, {}),
     "embedding": (embedding, {}),
     "kv_cache_step": (kv_cache_step, {}),

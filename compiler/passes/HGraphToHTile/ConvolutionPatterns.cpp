@@ -13,6 +13,7 @@
 #include "compiler/passes/WindowIndices.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/Support/MathExtras.h"
+#include <cstring>
 #include <limits>
 
 using namespace mlir;
@@ -37,15 +38,19 @@ LogicalResult lowerPool(PoolOp op, bool max, const KernelBuilder &kernels) {
   // The windows' elements (positions outside the input are -inf for a
   // maximum and zero for a sum) are reduced, by rows or per kernel element
   // (below), and an average divides by the window's element count.
-  // The windows, fills and counts are f32: any other type is refused here,
-  // not misread.
+  // The windows, fills and counts are f32; an f16 or bf16 pool, and a
+  // maximum of 8-bit integers (exact in f32), is computed in f32 between
+  // two casts. Any other type is refused here, not misread.
   Type f32 = kernels.builder.getF32Type();
-  for (Value v : {op.getInput(), op.getResult()})
-    if (elementOf(v) != f32)
-      return op.emitError(max ? "max pooling" : "average pooling")
-             << " on " << elementOf(v)
-             << " is not supported on the chip yet; it runs on f32 (cast "
-                "around the pool)";
+  Type element = elementOf(op.getInput());
+  if (element != elementOf(op.getResult()) ||
+      !(element.isF32() || element.isF16() || element.isBF16() ||
+        (max && isByte(element))))
+    return op.emitError(max ? "max pooling" : "average pooling")
+           << " on " << element
+           << " is not supported on the chip yet; it runs on f32, f16 and "
+              "bf16"
+           << (max ? ", i8 and ui8" : "") << " (cast around the pool)";
   Location loc = op.getLoc();
   ArrayRef<int64_t> in = op.getInput().getType().getShape();
   ArrayRef<int64_t> out = op.getType().getShape();
@@ -73,7 +78,10 @@ LogicalResult lowerPool(PoolOp op, bool max, const KernelBuilder &kernels) {
   int64_t fillIndex = op.getInput().getType().getNumElements();
   gather::Indices indices =
       gather::poolWindows(in, w, out, max ? fillIndex : -1);
-  SmallVector<Value> inputs{kernels.held(op.getInput())};
+  Value held = kernels.held(op.getInput());
+  if (element != f32)
+    held = kernels.castKernel(loc, held, f32);
+  SmallVector<Value> inputs{held};
   if (max && llvm::is_contained(indices, fillIndex))
     inputs.push_back(kernels.constantBuffer(
         loc, {1}, {-std::numeric_limits<float>::infinity()}));
@@ -119,25 +127,47 @@ LogicalResult lowerPool(PoolOp op, bool max, const KernelBuilder &kernels) {
                             result, divisor, quotient);
     result = quotient;
   }
+  if (element != f32)
+    result = kernels.castKernel(loc, result, element);
   kernels.map(op.getResult(), result);
   return success();
+}
+
+/// The values of the float constant `dense`, as f32.
+std::vector<float> floatsOf(DenseElementsAttr dense) {
+  std::vector<float> values;
+  values.reserve(size_t(dense.getNumElements()));
+  for (APFloat value : dense.getValues<APFloat>()) {
+    bool lost;
+    value.convert(APFloat::IEEEsingle(), APFloat::rmNearestTiesToEven, &lost);
+    values.push_back(value.convertToFloat());
+  }
+  return values;
 }
 
 /// `result` ([N, channels, positions]) plus the convolution bias `bias`
 /// ([channels]) of each channel.
 Value addChannelBias(Location loc, Value result, Value bias, int64_t channels,
                      const KernelBuilder &kernels) {
+  // An f16 or bf16 bias is added in f32, the type of the sums.
   Type f32 = kernels.builder.getF32Type();
   Value column;
   DenseElementsAttr values;
   if (matchPattern(bias, m_Constant(&values)))
-    column = htile::ConstantOp::create(
-        kernels.builder, loc, MemRefType::get({channels, 1}, f32),
-        values.reshape(RankedTensorType::get({channels, 1}, f32)),
-        IntegerAttr());
+    column = kernels.constantBuffer(loc, {channels, 1}, floatsOf(values));
   else
     column = kernels.bufferAs(bias, {channels, 1});
+  if (elementOf(column) != f32)
+    column = kernels.castKernel(loc, column, f32);
   return kernels.combine(loc, htile::BinaryKind::add, result, column);
+}
+
+/// The f32 sums `sum` of `op`, cast to its result's type when that is f16
+/// or bf16.
+Value narrowResult(hgraph::ConvOp op, Value sum, const KernelBuilder &kernels) {
+  Type type = op.getType().getElementType();
+  return type == elementOf(sum) ? sum
+                                : kernels.castKernel(op.getLoc(), sum, type);
 }
 
 /// A convolution with one channel per group and constant weights
@@ -163,10 +193,12 @@ LogicalResult lowerDepthwiseConv(hgraph::ConvOp op, const gather::Window &w,
   // plane[t * positions + p]: the element of an input plane that kernel
   // element t meets at output position p, or -1 in the padding.
   gather::Indices plane = gather::convColumns(in, w, out, 0, 0, 1);
-  std::vector<float> values(weights.getValues<float>().begin(),
-                            weights.getValues<float>().end());
+  std::vector<float> values = floatsOf(weights);
   auto planes = MemRefType::get({batch, channels, positions}, f32);
+  // An f16 or bf16 input is scaled and summed in f32.
   Value input = kernels.held(op.getInput());
+  if (elementOf(input) != f32)
+    input = kernels.castKernel(loc, input, f32);
   Value sum;
   gather::Indices map(size_t(batch * channels * positions));
   for (int64_t t = 0; t < kernel; ++t) {
@@ -189,7 +221,7 @@ LogicalResult lowerDepthwiseConv(hgraph::ConvOp op, const gather::Window &w,
   if (Value bias = op.getBias())
     sum = addChannelBias(loc, sum, bias, channels, kernels);
   // [N, C, positions] holds the result's elements in order.
-  kernels.map(op.getResult(), sum);
+  kernels.map(op.getResult(), narrowResult(op, sum, kernels));
   return success();
 }
 
@@ -200,15 +232,19 @@ LogicalResult lowerConv(hgraph::ConvOp op, const KernelBuilder &kernels) {
   // order directly; the bias is added per channel.
   Location loc = op.getLoc();
   Type f32 = kernels.builder.getF32Type();
-  // The windows, weights and bias are f32 buffers throughout, and constant
-  // weights are reinterpreted as f32: any other type is refused here, not
-  // misread.
+  // The windows and weights are f32, or f16 or bf16 both (a model in
+  // half precision, or --precision), multiplied into f32 sums; the bias
+  // and the result are f32 or the input's type. Any other type is refused
+  // here, not misread.
+  Type element = elementOf(op.getInput());
+  bool narrow = element.isF16() || element.isBF16();
   for (Value v : {op.getInput(), op.getWeight(), op.getBias(), op.getResult()})
-    if (v && elementOf(v) != f32)
+    if (v && elementOf(v) != f32 && !(narrow && elementOf(v) == element))
       return op.emitError("convolution on ")
              << elementOf(v)
-             << " is not supported on the chip yet; it runs on f32 (export "
-                "the model in float32 or cast around the Conv)";
+             << " is not supported on the chip yet; it runs on f32, f16 or "
+                "bf16 (export the model in one of those or cast around the "
+                "Conv)";
   ArrayRef<int64_t> in = op.getInput().getType().getShape();
   ArrayRef<int64_t> ws = op.getWeight().getType().getShape();
   ArrayRef<int64_t> out = op.getType().getShape();
@@ -247,7 +283,7 @@ LogicalResult lowerConv(hgraph::ConvOp op, const KernelBuilder &kernels) {
   // channel after the product).
   int64_t ck = cg * kernel;
   DenseElementsAttr biasValues;
-  bool biasInProduct = constantWeight && op.getBias() &&
+  bool biasInProduct = !narrow && constantWeight && op.getBias() &&
                        matchPattern(op.getBias(), m_Constant(&biasValues)) &&
                        ck % int64_t(kernels.chip.proto().matrix().rows()) != 0;
   int64_t width = ck + (biasInProduct ? 1 : 0);
@@ -255,22 +291,37 @@ LogicalResult lowerConv(hgraph::ConvOp op, const KernelBuilder &kernels) {
   // weights are cut on the host, others by a gather per group.
   SmallVector<Value> groupWeights;
   if (constantWeight) {
-    std::vector<float> weights(dense.getValues<float>().begin(),
-                               dense.getValues<float>().end());
+    // Each row's bytes, then its bias (f32 weights only).
+    int64_t bytes = int64_t(element.getIntOrFloatBitWidth() / 8);
     std::vector<float> biases;
     if (biasInProduct)
       biases.assign(biasValues.getValues<float>().begin(),
                     biasValues.getValues<float>().end());
+    ArrayRef<char> raw = dense.getRawData();
+    auto rowType = RankedTensorType::get({mg, width}, element);
     for (int64_t g = 0; g < groups; ++g) {
-      SmallVector<float> rows(mg * width);
-      for (int64_t r = 0; r < mg; ++r) {
-        int64_t channel = g * mg + r;
-        std::copy_n(weights.begin() + channel * ck, ck,
-                    rows.begin() + r * width);
-        if (biasInProduct)
-          rows[r * width + ck] = biases[channel];
+      DenseElementsAttr rows;
+      if (dense.isSplat() && !biasInProduct) {
+        rows =
+            DenseElementsAttr::get(rowType, dense.getSplatValue<Attribute>());
+      } else {
+        std::vector<char> data(size_t(mg * width * bytes));
+        for (int64_t r = 0; r < mg; ++r) {
+          int64_t channel = g * mg + r;
+          for (int64_t e = 0; e < ck; ++e) {
+            int64_t from = dense.isSplat() ? 0 : channel * ck + e;
+            std::copy_n(raw.begin() + from * bytes, bytes,
+                        data.begin() + (r * width + e) * bytes);
+          }
+          if (biasInProduct)
+            std::memcpy(data.data() + (r * width + ck) * bytes,
+                        &biases[channel], sizeof(float));
+        }
+        rows = DenseElementsAttr::getFromRawBuffer(rowType, data);
       }
-      groupWeights.push_back(kernels.constantBuffer(loc, {mg, width}, rows));
+      groupWeights.push_back(htile::ConstantOp::create(
+          kernels.builder, loc, MemRefType::get({mg, width}, element), rows,
+          IntegerAttr()));
     }
   } else {
     Value weight = kernels.bufferAs(op.getWeight(), {m, ck});
@@ -280,7 +331,7 @@ LogicalResult lowerConv(hgraph::ConvOp op, const KernelBuilder &kernels) {
         continue;
       }
       SmallVector<int64_t> starts{g * mg, 0}, steps{1, 1};
-      Value rows = kernels.alloc(MemRefType::get({mg, ck}, f32), loc);
+      Value rows = kernels.alloc(MemRefType::get({mg, ck}, element), loc);
       kernels.move(loc, ValueRange{weight}, rows,
                    gather::slice({m, ck}, starts, steps, {mg, ck}));
       groupWeights.push_back(rows);
@@ -295,7 +346,7 @@ LogicalResult lowerConv(hgraph::ConvOp op, const KernelBuilder &kernels) {
   for (int64_t n = 0; n < batch; ++n)
     for (int64_t g = 0; g < groups; ++g) {
       Value columns =
-          kernels.alloc(MemRefType::get({width, positions}, f32), loc);
+          kernels.alloc(MemRefType::get({width, positions}, element), loc);
       gather::Indices indices = gather::convColumns(in, w, out, n, g * cg, cg);
       if (biasInProduct)
         indices.insert(indices.end(), positions, one);
@@ -319,7 +370,7 @@ LogicalResult lowerConv(hgraph::ConvOp op, const KernelBuilder &kernels) {
   if (Value bias = op.getBias(); bias && !biasInProduct)
     result = addChannelBias(loc, result, bias, m, kernels);
   // [N, M, positions] holds the result's elements in order.
-  kernels.map(op.getResult(), result);
+  kernels.map(op.getResult(), narrowResult(op, result, kernels));
   return success();
 }
 

@@ -109,12 +109,12 @@ func.func @main(%x: tensor<3x4xf32>) -> tensor<3x4xf80> {
 
 // -----
 
-// Tests that pooling on a type other than f32 is refused at its node, not
-// misread as f32.
-func.func @main(%x: tensor<1x1x4x4xui8>) -> tensor<1x1x3x3xui8> {
-  // expected-error @+1 {{max pooling on 'ui8' is not supported on the chip yet; it runs on f32 (cast around the pool)}}
-  %0 = hgraph.max_pool %x {ceil_mode = false, count_include_pad = false, dilations = array<i64: 1, 1>, kernel_shape = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : tensor<1x1x4x4xui8> -> tensor<1x1x3x3xui8>
-  return %0 : tensor<1x1x3x3xui8>
+// Tests that pooling on a type other than f32, f16 and bf16 (and 8-bit
+// integers for a maximum) is refused at its node, not misread as f32.
+func.func @main(%x: tensor<1x1x4x4xi32>) -> tensor<1x1x3x3xi32> {
+  // expected-error @+1 {{max pooling on 'i32' is not supported on the chip yet; it runs on f32, f16 and bf16, i8 and ui8 (cast around the pool)}}
+  %0 = hgraph.max_pool %x {ceil_mode = false, count_include_pad = false, dilations = array<i64: 1, 1>, kernel_shape = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : tensor<1x1x4x4xi32> -> tensor<1x1x3x3xi32>
+  return %0 : tensor<1x1x3x3xi32>
 }
 
 

@@ -181,3 +181,22 @@ func.func @conv_bias_in_product(%x: tensor<1x2x1x2xf32>) -> tensor<1x4x1x2xf32> 
   %0 = hgraph.conv %x, %w, %b {dilations = array<i64: 1, 1>, group = 2 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x2x1x2xf32>, tensor<4x1x1x1xf32>, tensor<4xf32>) -> tensor<1x4x1x2xf32>
   return %0 : tensor<1x4x1x2xf32>
 }
+
+// -----
+
+// Tests a convolution at f16 (--precision): the windows are gathered and
+// the weight rows cut at f16, multiplied into f32 sums, and the f32 bias
+// is added after the product, not carried in it at f16.
+// CHECK-LABEL: func.func @conv_f16
+// CHECK: %[[W:.*]] = htile.constant dense<{{\[}}[1.500000e+00], [-2.000000e+00]]> : tensor<2x1xf16> : memref<2x1xf16>
+// CHECK: %[[C:.*]] = htile.alloc : memref<1x2xf16>
+// CHECK: htile.gather ins(%{{.*}}) outs(%[[C]]) indices [0, 1] : (memref<1x1x1x2xf16>) -> memref<1x2xf16>
+// CHECK: %[[P:.*]] = htile.alloc : memref<2x2xf32>
+// CHECK: htile.matmul ins(%[[W]], %[[C]]) outs(%[[P]])
+// CHECK: htile.binary add ins(%{{.*}}, %{{.*}}) outs(%{{.*}}) : memref<1x2x2xf32>, memref<2x1xf32>, memref<1x2x2xf32>
+func.func @conv_f16(%x: tensor<1x1x1x2xf16>) -> tensor<1x2x1x2xf32> {
+  %w = hgraph.constant dense<[[[[1.5]]], [[[-2.0]]]]> : tensor<2x1x1x1xf16>
+  %b = hgraph.constant dense<[0.5, 0.25]> : tensor<2xf32>
+  %0 = hgraph.conv %x, %w, %b {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x1x1x2xf16>, tensor<2x1x1x1xf16>, tensor<2xf32>) -> tensor<1x2x1x2xf32>
+  return %0 : tensor<1x2x1x2xf32>
+}

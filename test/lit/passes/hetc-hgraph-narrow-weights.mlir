@@ -78,3 +78,29 @@ func.func @scaled(%x: tensor<1x2xf32>) -> tensor<1x2xf32> {
   %y = hgraph.linear %x, %w scale(%s : tensor<2xf32>) activation(none) : (tensor<1x2xf32>, tensor<2x2xf32>) -> tensor<1x2xf32>
   return %y : tensor<1x2xf32>
 }
+
+// -----
+
+// Tests that a convolution's constant weight is rounded to f16 (f16 too at
+// i8: the weight rows stream through the planes, where only installed rows
+// are converted) with its input cast before it, the bias and the result
+// staying f32; and that a depthwise convolution, which runs on the vector
+// unit, keeps its f32 weight.
+// CHECK-LABEL: func.func @conv
+// CHECK-DAG: %[[W:.*]] = hgraph.constant dense<{{\[\[\[\[}}1.000000e+00]]], {{\[\[\[}}9.997550e-02]]]]> : tensor<2x1x1x1xf16>
+// CHECK-DAG: %[[D:.*]] = hgraph.constant dense<2.500000e-01> : tensor<2x1x1x1xf32>
+// CHECK: %[[X:.*]] = hgraph.cast %arg0 : tensor<1x1x2x2xf32> -> tensor<1x1x2x2xf16>
+// CHECK: %[[C:.*]] = hgraph.conv %[[X]], %[[W]], %arg1 {{.*}} : (tensor<1x1x2x2xf16>, tensor<2x1x1x1xf16>, tensor<2xf32>) -> tensor<1x2x2x2xf32>
+// CHECK: hgraph.conv %[[C]], %[[D]] {{.*}} : (tensor<1x2x2x2xf32>, tensor<2x1x1x1xf32>) -> tensor<1x2x2x2xf32>
+// BF16-LABEL: func.func @conv
+// BF16: hgraph.conv {{.*}} : (tensor<1x1x2x2xbf16>, tensor<2x1x1x1xbf16>, tensor<2xf32>) -> tensor<1x2x2x2xf32>
+// I8-LABEL: func.func @conv
+// I8: hgraph.conv {{.*}} : (tensor<1x1x2x2xf16>, tensor<2x1x1x1xf16>, tensor<2xf32>) -> tensor<1x2x2x2xf32>
+// I8-NOT: xi8>
+func.func @conv(%x: tensor<1x1x2x2xf32>, %b: tensor<2xf32>) -> tensor<1x2x2x2xf32> {
+  %w = hgraph.constant dense<[[[[1.0001]]], [[[0.1]]]]> : tensor<2x1x1x1xf32>
+  %d = hgraph.constant dense<0.25> : tensor<2x1x1x1xf32>
+  %c = hgraph.conv %x, %w, %b {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x1x2x2xf32>, tensor<2x1x1x1xf32>, tensor<2xf32>) -> tensor<1x2x2x2xf32>
+  %y = hgraph.conv %c, %d {dilations = array<i64: 1, 1>, group = 2 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x2x2x2xf32>, tensor<2x1x1x1xf32>) -> tensor<1x2x2x2xf32>
+  return %y : tensor<1x2x2x2xf32>
+}
