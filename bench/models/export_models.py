@@ -190,6 +190,101 @@ class LlamaStyleDecoder(nn.Module):
         return self.head(self.norm(x))
 
 
+# --- Decode steps with a static KV cache ----------------------------------
+#
+# One token at a time, as model teams export a decoder for generation with
+# a static cache (Hugging Face's StaticCache): the token at `position`, each
+# layer's key and value written into its cache at that position by
+# index_copy (exported as ScatterElements), attention over the positions up
+# to it. Inputs input_ids [1, 1], position [1], past_k<i>/past_v<i>; outputs
+# logits and present_k<i>/present_v<i>, what `hetc generate` runs.
+
+def cache_names(layers):
+    names = []
+    for i in range(layers):
+        names += [f"past_k{i}", f"past_v{i}"]
+    return names
+
+
+def attend(q, k_cache, v_cache, position, context):
+    """Attention of one query over the cache positions up to `position`."""
+    scores = q @ k_cache.transpose(-2, -1) / math.sqrt(q.shape[-1])
+    visible = torch.arange(context) <= position
+    scores = scores.masked_fill(~visible, float("-inf"))
+    return torch.softmax(scores, dim=-1) @ v_cache
+
+
+class Gpt2DecodeStep(nn.Module):
+    """A decode step of Gpt2StyleDecoder (its weights, its vocabulary)."""
+
+    def __init__(self, vocab=50257, context=128, hidden=256, layers=4, heads=4):
+        super().__init__()
+        self.decoder = Gpt2StyleDecoder(vocab, context, hidden, layers, heads)
+        self.context, self.heads = context, heads
+        self.output_names = ["logits"] + [n.replace("past", "present")
+                                          for n in cache_names(layers)]
+
+    def forward(self, input_ids, position, *past):
+        d = self.decoder
+        x = d.wte(input_ids) + d.wpe(position)[None]
+        presents = []
+        for i, block in enumerate(d.blocks):
+            h = block.ln1(x)
+            c = h.shape[-1]
+            q, k, v = block.attn.qkv(h).split(c, dim=2)
+            q, k, v = (y.view(1, 1, self.heads, c // self.heads).transpose(1, 2)
+                       for y in (q, k, v))
+            k_cache = past[2 * i].index_copy(2, position, k)
+            v_cache = past[2 * i + 1].index_copy(2, position, v)
+            presents += [k_cache, v_cache]
+            y = attend(q, k_cache, v_cache, position, self.context)
+            x = x + block.attn.proj(y.transpose(1, 2).reshape(1, 1, c))
+            x = x + block.mlp(block.ln2(x))
+        return (d.ln_f(x) @ d.wte.weight.t(), *presents)
+
+
+class LlamaDecodeStep(nn.Module):
+    """A decode step of LlamaStyleDecoder: RoPE at `position`, GQA over the
+    cache of the key/value heads."""
+
+    def __init__(self, vocab=32000, context=128, hidden=256, layers=4, heads=8,
+                 kv_heads=2, ff=688):
+        super().__init__()
+        self.decoder = LlamaStyleDecoder(vocab, context, hidden, layers, heads, kv_heads, ff)
+        self.context = context
+        self.output_names = ["logits"] + [n.replace("past", "present")
+                                          for n in cache_names(layers)]
+
+    def forward(self, input_ids, position, *past):
+        d = self.decoder
+        x = d.embed(input_ids)
+        presents = []
+        for i, block in enumerate(d.blocks):
+            a = block.attn
+            h = block.norm1(x)
+            q = a.q(h).view(1, 1, a.heads, a.dim).transpose(1, 2)
+            k = a.k(h).view(1, 1, a.kv_heads, a.dim).transpose(1, 2)
+            v = a.v(h).view(1, 1, a.kv_heads, a.dim).transpose(1, 2)
+            cos, sin = a.cos[position], a.sin[position]
+            q = q * cos + rotate_half(q) * sin
+            k = k * cos + rotate_half(k) * sin
+            k_cache = past[2 * i].index_copy(2, position, k)
+            v_cache = past[2 * i + 1].index_copy(2, position, v)
+            presents += [k_cache, v_cache]
+            y = attend(q, a.repeat_kv(k_cache), a.repeat_kv(v_cache), position, self.context)
+            x = x + a.o(y.transpose(1, 2).reshape(1, 1, -1))
+            h = block.norm2(x)
+            x = x + block.down(nn.functional.silu(block.gate(h)) * block.up(h))
+        return (d.head(d.norm(x)), *presents)
+
+
+def step_inputs(vocab, context, layers, kv_heads, head_dim):
+    spec = {"input_ids": ((1, 1), torch.int64, vocab), "position": ((1,), torch.int64, context)}
+    for name in cache_names(layers):
+        spec[name] = ((1, kv_heads, context, head_dim), torch.float32)
+    return spec
+
+
 # --- Convolutional models written out ------------------------------------
 
 def conv_block(cin, cout):
@@ -280,6 +375,9 @@ MODELS = {
     "llama_decoder": (LlamaStyleDecoder, tokens(128, 32000), {"input_ids": {1: "seq"}}, False),
     "unet": (lambda: UNet(), {"input": ((1, 3, 128, 128), torch.float32)}, {}, False),
     "whisper_encoder": (WhisperStyleEncoder, {"mel": ((1, 80, 3000), torch.float32)}, {}, False),
+    # Decode steps with a static KV cache (hetc generate; bench/models/generate_models.py).
+    "gpt2_step": (Gpt2DecodeStep, step_inputs(50257, 128, 4, 4, 64), {}, False),
+    "llama_step": (LlamaDecodeStep, step_inputs(32000, 128, 4, 2, 32), {}, False),
     # Small members of the same families, for the test command.
     "llama_tiny": (lambda: LlamaStyleDecoder(vocab=512, context=16, hidden=64, layers=2,
                                              heads=4, kv_heads=2, ff=176),
@@ -334,6 +432,7 @@ def export(name, out_dir):
     # Exported with autograd on: under no_grad, eval-mode nn.MultiheadAttention
     # takes a fused fast path that torch cannot export.
     torch.onnx.export(model, args, tmp, opset_version=OPSET, input_names=list(inputs),
+                      output_names=getattr(model, "output_names", None),
                       dynamic_axes=dynamic or None, do_constant_folding=True)
     os.replace(tmp, onnx_path)
     info = {

@@ -44,6 +44,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 from compare_with_ort import npy_path  # noqa: E402
+import suite_common  # noqa: E402
 
 ATOL, RTOL = 1e-4, 1e-3
 # Models compiled with narrower matrix-unit weights (docs/precision.md),
@@ -65,8 +66,6 @@ TOLERANCE = {"fp32": (ATOL, RTOL), "fp16": (1e-2, 1e-2), "bf16": (5e-2, 5e-2)}
 # fp16 rounds activations at every convolution's input too, so a deep CNN
 # is measured the same way, against a bound five times tighter.
 RELATIVE_L2 = {"int8": 5e-2, "fp16": 1e-2}
-DEFAULT_MODELS_DIR = os.path.join(
-    os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "hetc", "models")
 NUMPY_TYPES = {"float32": np.float32, "int64": np.int64, "float16": np.float16}
 
 
@@ -275,17 +274,12 @@ def report(rows, args):
             f"| {fmt(r.get('cycles'), 'd')} | {fmt(r.get('us'), '.1f')} | {r.get('sram') or ''} | {fmt(r.get('overhead'), '.1f', '%')} "
             f"| {fmt(r.get('matrix_util'), '.1f')}{'%' if r.get('matrix_util') is not None else ''} "
             f"| {ratio} | {fmt(r.get('error_ratio'), '.3f')} | {result} |")
-    passed = sum(r["status"] == "pass" for r in rows)
-    lines += ["", f"{passed} of {len(rows)} models compile, run and match ONNX Runtime.", ""]
+    lines += suite_common.summary(rows, "models compile, run and match ONNX Runtime")
     return "\n".join(lines)
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--hetc", required=True)
-    parser.add_argument("--models-dir", default=DEFAULT_MODELS_DIR)
-    parser.add_argument("--torch-python", default=os.environ.get("HETC_TORCH_PYTHON",
-                                                                  "/usr/bin/python3"))
+    parser = suite_common.suite_parser(__doc__.splitlines()[0])
     parser.add_argument("--chip", default="")
     parser.add_argument("--quick", action="store_true", help="only the quick models")
     parser.add_argument("--only", default="")
@@ -329,10 +323,7 @@ def main():
                 shutil.rmtree(path) if os.path.isdir(path) else os.remove(path)
     if args.write_report:
         text = report(rows, args)
-        tmp = args.report + ".tmp"
-        with open(tmp, "w") as f:
-            f.write(text)
-        os.replace(tmp, args.report)
+        suite_common.write_page(args.report, text)
     passed = sum(r["status"] == "pass" for r in rows)
     print(f"{passed} passed, {len(rows) - passed} failed")
     return 0 if passed == len(rows) else 1

@@ -99,7 +99,140 @@ Value finish(NodeContext &ctx, Value data, Value combined, Value landed,
   return ctx.create<hgraph::WhereOp>(type, any, merged, data);
 }
 
+/// `cache` with the slabs of `update` (the cache's shape but `steps`
+/// long along `axis`) written along `axis` at the positions `position`
+/// (i64, broadcastable to the cache's dimensions before `axis` and
+/// `steps`): one row scatter over the cache seen as rows of its
+/// dimensions after `axis`. With `outside` (i1, broadcastable as
+/// `position` is), a position it marks is no row at all, an error at run
+/// time.
+Value scatterAlongAxis(NodeContext &ctx, Value cache, Value update,
+                       int64_t axis, Value position, Value outside) {
+  RankedTensorType cType = tensorType(cache);
+  int64_t length = cType.getDimSize(axis);
+  int64_t steps = tensorType(update).getDimSize(axis);
+  int64_t prefix = 1;
+  for (int64_t d = 0; d < axis; ++d)
+    prefix *= cType.getDimSize(d);
+  Type i64 = ctx.builder.getI64Type();
+  // The first row of each prefix's run, per sequence step: p * length.
+  SmallVector<int64_t> indexShape(cType.getShape().take_front(axis));
+  indexShape.push_back(steps);
+  SmallVector<APInt> bases;
+  for (int64_t p = 0; p < prefix; ++p)
+    for (int64_t i = 0; i < steps; ++i)
+      bases.push_back(APInt(64, uint64_t(p * length)));
+  Value base = hgraph::ConstantOp::create(
+      ctx.builder, ctx.loc,
+      DenseElementsAttr::get(shaped(indexShape, i64), bases));
+  auto indexType = shaped(indexShape, i64);
+  Value flat = ctx.create<hgraph::AddOp>(indexType, base, position);
+  if (outside)
+    flat = ctx.create<hgraph::WhereOp>(indexType, outside,
+                                       scalarConstant(ctx, i64, -1.0), flat);
+  // Rows keep the cache's trailing dimensions (views); scalar rows take a
+  // dimension of 1.
+  SmallVector<int64_t> tableShape{prefix * length}, rowsShape{prefix * steps};
+  SmallVector<int64_t> trailing(cType.getShape().drop_front(axis + 1));
+  if (trailing.empty())
+    trailing.push_back(1);
+  llvm::append_range(tableShape, trailing);
+  llvm::append_range(rowsShape, trailing);
+  Type element = cType.getElementType();
+  Value written = ctx.create<hgraph::ScatterRowsOp>(
+      shaped(tableShape, element), reshapeTo(ctx, cache, tableShape),
+      reshapeTo(ctx, flat, {prefix * steps}),
+      reshapeTo(ctx, update, rowsShape));
+  return reshapeTo(ctx, written, cType.getShape());
+}
+
+/// ScatterElements of constant integers (shape bookkeeping, as exporters
+/// emit it), scattered on the host; nullopt when they are not all
+/// constant integers. An index outside the data is an error.
+std::optional<Results> foldScatterElements(NodeContext &ctx, int64_t axis) {
+  Value data = ctx.inputs[0], indices = ctx.inputs[1], updates = ctx.inputs[2];
+  RankedTensorType dType = tensorType(data), iType = tensorType(indices);
+  auto integer = dyn_cast<IntegerType>(dType.getElementType());
+  if (!integer || ctx.stringAttr("reduction", "none") != "none")
+    return std::nullopt;
+  std::optional<SmallVector<int64_t>> d = constantInts(data),
+                                      i = constantInts(indices),
+                                      u = constantInts(updates);
+  if (!d || !i || !u)
+    return std::nullopt;
+  int64_t rank = dType.getRank(), n = dType.getDimSize(axis);
+  SmallVector<int64_t> out(*d);
+  for (int64_t e = 0; e < int64_t(i->size()); ++e) {
+    // Element e of the indices, unflattened; its axis coordinate replaced.
+    int64_t rest = e, flat = 0, stride = 1;
+    SmallVector<int64_t> coords(rank);
+    for (int64_t dim = rank - 1; dim >= 0; --dim) {
+      coords[dim] = rest % iType.getDimSize(dim);
+      rest /= iType.getDimSize(dim);
+    }
+    int64_t index = (*i)[e] < 0 ? (*i)[e] + n : (*i)[e];
+    if (index < 0 || index >= n)
+      return Results(ctx.error() << "index " << (*i)[e] << " is outside [-" << n
+                                 << ", " << n << ") along axis " << axis);
+    coords[axis] = index;
+    for (int64_t dim = rank - 1; dim >= 0; --dim) {
+      flat += coords[dim] * stride;
+      stride *= dType.getDimSize(dim);
+    }
+    out[flat] = (*u)[e];
+  }
+  SmallVector<APInt> values;
+  for (int64_t v : out)
+    values.push_back(APInt(integer.getWidth(), uint64_t(v), /*isSigned=*/true));
+  return Results(SmallVector<Value>{hgraph::ConstantOp::create(
+      ctx.builder, ctx.loc, DenseElementsAttr::get(dType, values))});
+}
+
+/// ScatterElements that writes whole slabs along its axis (torch's
+/// index_copy, a static KV cache's update): the indices are one index per
+/// position along the axis, broadcast over every other dimension, and the
+/// updates cover the data in every other dimension. Such a scatter writes
+/// rows by run-time index (scatterAlongAxis), at a cost in proportion to
+/// the rows it writes; nullopt when the scatter is not of that form.
+std::optional<Results> slabScatter(NodeContext &ctx, int64_t axis) {
+  Value data = ctx.inputs[0], indices = ctx.inputs[1], updates = ctx.inputs[2];
+  RankedTensorType dType = tensorType(data), uType = tensorType(updates);
+  int64_t rank = dType.getRank();
+  auto expand = indices.getDefiningOp<hgraph::ExpandOp>();
+  if (!expand || axis == 0 || ctx.stringAttr("reduction", "none") != "none" ||
+      !isa<FloatType>(dType.getElementType()))
+    return std::nullopt;
+  RankedTensorType sType = tensorType(expand.getInput());
+  if (sType.getRank() != rank)
+    return std::nullopt;
+  for (int64_t d = 0; d < rank; ++d)
+    if ((d != axis && (sType.getDimSize(d) != 1 ||
+                       uType.getDimSize(d) != dType.getDimSize(d))) ||
+        (d == axis && sType.getDimSize(d) != uType.getDimSize(d)))
+      return std::nullopt;
+  int64_t length = dType.getDimSize(axis), steps = uType.getDimSize(axis);
+  if (steps == 0)
+    return Results(SmallVector<Value>{data});
+  // Position of step i: the index, from the end when negative; outside
+  // the axis it is no row, an error at run time.
+  Type i64 = ctx.builder.getI64Type();
+  SmallVector<int64_t> seqShape(axis + 1, 1);
+  seqShape.back() = steps;
+  Value position = wrapIndices(
+      ctx, reshapeTo(ctx, castTo(ctx, expand.getInput(), i64), seqShape),
+      length);
+  auto bools = shaped(seqShape, ctx.builder.getI1Type());
+  Value low =
+      ctx.create<hgraph::LessOp>(bools, position, scalarConstant(ctx, i64, 0));
+  Value high = ctx.create<hgraph::GreaterOrEqualOp>(
+      bools, position, scalarConstant(ctx, i64, double(length)));
+  Value outside = ctx.create<hgraph::OrOp>(bools, low, high);
+  return Results(SmallVector<Value>{
+      scatterAlongAxis(ctx, data, updates, axis, position, outside)});
+}
+
 /// ScatterElements: data[i with i_axis = indices[i]] = updates[i].
+
 Results importScatterElements(NodeContext &ctx) {
   if (failed(expectInputs(ctx, 3, 3)))
     return failure();
@@ -117,6 +250,10 @@ Results importScatterElements(NodeContext &ctx) {
     if (d != *axis && iType.getDimSize(d) > dType.getDimSize(d))
       return ctx.error() << "indices " << iType << " exceed the data "
                          << dType << " in dimension " << d;
+  if (std::optional<Results> folded = foldScatterElements(ctx, *axis))
+    return *folded;
+  if (std::optional<Results> slabs = slabScatter(ctx, *axis))
+    return *slabs;
   Type element = dType.getElementType();
   FailureOr<Combine> combine = combineOf(ctx, element);
   if (failed(combine))
@@ -462,16 +599,6 @@ Results importTensorScatter(NodeContext &ctx) {
   if (steps == 0 || prefix == 0)
     return SmallVector<Value>{cache}; // nothing to write
   Type i64 = ctx.builder.getI64Type();
-  // The first row of each prefix's run, per sequence step: p * length.
-  SmallVector<int64_t> indexShape(cType.getShape().take_front(*axis));
-  indexShape.push_back(steps);
-  SmallVector<APInt> bases;
-  for (int64_t p = 0; p < prefix; ++p)
-    for (int64_t i = 0; i < steps; ++i)
-      bases.push_back(APInt(64, uint64_t(p * length)));
-  Value base = hgraph::ConstantOp::create(
-      ctx.builder, ctx.loc,
-      DenseElementsAttr::get(shaped(indexShape, i64), bases));
   // The sequence position of step i of batch sample b: w[b] + i.
   SmallVector<int64_t> stepShape(*axis + 1, 1), seqShape(*axis + 1, 1);
   stepShape.back() = steps;
@@ -503,25 +630,8 @@ Results importTensorScatter(NodeContext &ctx) {
       outside = ctx.create<hgraph::OrOp>(bools, low, high);
     }
   }
-  auto indexType = shaped(indexShape, i64);
-  Value flat = ctx.create<hgraph::AddOp>(indexType, base, position);
-  if (outside)
-    flat = ctx.create<hgraph::WhereOp>(indexType, outside,
-                                       scalarConstant(ctx, i64, -1.0), flat);
-  // Rows keep the cache's trailing dimensions (views); scalar rows take a
-  // dimension of 1.
-  SmallVector<int64_t> tableShape{prefix * length}, rowsShape{prefix * steps};
-  SmallVector<int64_t> trailing(cType.getShape().drop_front(*axis + 1));
-  if (trailing.empty())
-    trailing.push_back(1);
-  llvm::append_range(tableShape, trailing);
-  llvm::append_range(rowsShape, trailing);
-  Type element = cType.getElementType();
-  Value written = ctx.create<hgraph::ScatterRowsOp>(
-      shaped(tableShape, element), reshapeTo(ctx, cache, tableShape),
-      reshapeTo(ctx, flat, {prefix * steps}),
-      reshapeTo(ctx, update, rowsShape));
-  return SmallVector<Value>{reshapeTo(ctx, written, cType.getShape())};
+  return SmallVector<Value>{
+      scatterAlongAxis(ctx, cache, update, *axis, position, outside)};
 }
 
 } // namespace

@@ -473,6 +473,30 @@ def einsum_bad(path):
     _save(nodes, [_t("x", [3, 3])], [_t("d", [3])], [], path, opset=12)
 
 
+def index_copy(path):
+    """A static KV cache updated as torch exports index_copy: the position,
+    unsqueezed and expanded over every other dimension, indexes a
+    ScatterElements along the sequence axis; the expand's target shape
+    comes from a ScatterElements of constant shape bookkeeping."""
+    inits = [
+        numpy_helper.from_array(np.array([0, 1, 3], np.int64), "axes"),
+        numpy_helper.from_array(np.array([1, 2, 8, 4], np.int64), "cache_shape"),
+        numpy_helper.from_array(np.array([2], np.int64), "seq_axis"),
+        numpy_helper.from_array(np.array([1], np.int64), "one_step"),
+    ]
+    nodes = [
+        helper.make_node("ScatterElements", ["cache_shape", "seq_axis", "one_step"],
+                         ["target"], name="bookkeeping", axis=0),
+        helper.make_node("Unsqueeze", ["pos", "axes"], ["pos4"], name="unsqueeze"),
+        helper.make_node("Expand", ["pos4", "target"], ["idx"], name="expand"),
+        helper.make_node("ScatterElements", ["past", "idx", "new"], ["present"],
+                         name="k_cache", axis=2),
+    ]
+    _save(nodes, [_t("past", [1, 2, 8, 4]), _t("new", [1, 2, 1, 4]),
+                  _t("pos", [1], TensorProto.INT64)],
+          [_t("present", [1, 2, 8, 4])], inits, path)
+
+
 def scatter(path):
     """ScatterElements along axis 0 with reduction max, and ScatterND
     without a reduction and with reduction add."""

@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""Generation with the decode-step models of the suite, against ONNX Runtime.
+
+Usage: generate_models.py --hetc HETC [--tokens 32] [--prompt 3,1,4]
+                          [--models-dir DIR] [--write-report]
+
+For each decode step that bench/models/export_models.py exports with a
+static KV cache (gpt2_step, llama_step: their suite decoders' weights and
+real vocabularies, 50257 and 32000), it
+  1. compiles the step once with `HETC compile` (tsp-v1);
+  2. generates --tokens greedy tokens from --prompt with `HETC generate`,
+     which runs the step position after position with the caches kept on
+     the chip model (no per-token compile);
+  3. generates the same with ONNX Runtime running the same ONNX step in
+     its own loop (the present_* outputs fed back as past_*);
+  4. checks that the tokens are identical and that every step took the
+     predicted cycles (hetc generate stops otherwise).
+It prints one line per model and writes the table to docs/generation.md
+with --write-report: time to first token and inter-token latency,
+predicted and simulated, tokens per second at the chip clock, and the
+inter-token latency against the step's physical bound from the compile
+summary (docs/performance.md, "The physical bound").
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+import onnxruntime as ort
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import suite_common  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+STEPS = ["gpt2_step", "llama_step"]
+
+
+def ort_tokens(model, prompt, count):
+    """Greedy tokens of ONNX Runtime's own loop over the decode step."""
+    options = ort.SessionOptions()
+    options.log_severity_level = 3
+    session = ort.InferenceSession(model, options, providers=["CPUExecutionProvider"])
+    state = {i.name: np.zeros(i.shape, np.float32)
+             for i in session.get_inputs() if i.name.startswith("past")}
+    outputs = [o.name for o in session.get_outputs()]
+    tokens, position, next_id = [], 0, prompt[0]
+    while len(tokens) < count:
+        token = prompt[position] if position < len(prompt) else next_id
+        feeds = dict(state, input_ids=np.array([[token]], np.int64),
+                     position=np.array([position], np.int64))
+        result = dict(zip(outputs, session.run(None, feeds)))
+        state = {name: result["present" + name[4:]] for name in state}
+        if position + 1 >= len(prompt):
+            next_id = int(np.argmax(result["logits"].reshape(-1)))
+            tokens.append(next_id)
+        position += 1
+    return tokens
+
+
+def field(pattern, text, cast=int):
+    match = re.search(pattern, text)
+    return cast(match.group(1)) if match else None
+
+
+def check(name, args, work):
+    row = {"name": name, "status": "fail"}
+    model = os.path.join(args.models_dir, name + ".onnx")
+    hetx = os.path.join(work, name + ".hetx")
+    compiled = subprocess.run([args.hetc, "compile", model, "-o", hetx],
+                              capture_output=True, text=True)
+    if compiled.returncode != 0:
+        row["error"] = "compile: " + (compiled.stderr.strip().splitlines() or ["?"])[0]
+        return row
+    row["bound"] = field(r"physical bound:\s+(\d+) cycles", compiled.stdout)
+    row["bound_reason"] = field(r"physical bound:\s+\d+ cycles \(bound by ([a-z ]+);",
+                                compiled.stdout, str)
+    prompt = [int(t) for t in args.prompt.split(",")]
+    generated = subprocess.run(
+        [args.hetc, "generate", hetx, "--prompt-ids", args.prompt,
+         "--max-new-tokens", str(args.tokens)], capture_output=True, text=True)
+    if generated.returncode != 0:
+        row["error"] = "generate: " + (generated.stderr.strip().splitlines() or ["?"])[-1]
+        return row
+    out = generated.stdout
+    got = [int(t) for t in re.search(r"tokens:([ \d]*)", out).group(1).split()]
+    want = ort_tokens(model, prompt, args.tokens)
+    row.update(
+        tokens=len(got),
+        ttft=field(r"time to first token: predicted (\d+)", out),
+        ttft_sim=field(r"time to first token: predicted \d+ cycles \([^)]*\), simulated (\d+)", out),
+        itl=field(r"inter-token latency: predicted (\d+)", out),
+        itl_sim=field(r"inter-token latency: predicted \d+ cycles \([^)]*\), simulated (\d+)", out),
+        rate=field(r"tokens per second at [\d.]+ MHz: ([\d.]+)", out, float),
+        on_chip="kept on the chip" in out)
+    if got != want:
+        first = next(i for i, (a, b) in enumerate(zip(got + [-1] * len(want), want)) if a != b)
+        row["error"] = f"token {first} differs: hetc {got[first:first + 3]}, ONNX Runtime {want[first:first + 3]}"
+        return row
+    if row["ttft"] != row["ttft_sim"] or row["itl"] != row["itl_sim"]:
+        row["error"] = "simulated cycles differ from the prediction"
+        return row
+    row["status"] = "pass"
+    return row
+
+
+def report(rows, args):
+    lines = [
+        "# Generation",
+        "",
+        "Generated by `bench/models/generate_models.py --write-report`; do not edit.",
+        "Each decode step is exported by `bench/models/export_models.py` with a static KV "
+        "cache (the suite decoders' weights and vocabularies; the key and value written at "
+        "`position` by `index_copy`, attention up to it), compiled once for tsp-v1 and run by "
+        f"`hetc generate` from the prompt `{args.prompt}` for {args.tokens} greedy tokens, "
+        "the caches kept on the chip model from step to step. ONNX Runtime runs the same "
+        "ONNX step in its own loop; the tokens must be identical, and every step must take "
+        "the predicted cycles.",
+        "",
+        "Columns: time to first token (the prompt run as decode steps) and inter-token "
+        "latency in cycles, predicted at compile time and simulated; tokens per second at "
+        "the chip clock; the step's physical bound from the compile summary (what bounds "
+        "it) and the inter-token latency over it.",
+        "",
+        "| model | tokens | TTFT predicted | TTFT simulated | ITL predicted | ITL simulated "
+        "| tokens/s | physical bound | ITL / bound | result |",
+        "|---|---:|---:|---:|---:|---:|---:|---|---:|---|",
+    ]
+    for r in rows:
+        bound = (f"{r['bound']} ({r['bound_reason']})" if r.get("bound") else "")
+        ratio = (f"{r['itl'] / r['bound']:.1f}x" if r.get("bound") and r.get("itl") else "")
+        result = "pass" if r["status"] == "pass" else "fail: " + r.get("error", "")
+        lines.append(
+            f"| {r['name']} | {r.get('tokens', '')} | {r.get('ttft', '')} | {r.get('ttft_sim', '')} "
+            f"| {r.get('itl', '')} | {r.get('itl_sim', '')} | {r.get('rate', '') or ''} "
+            f"| {bound} | {ratio} | {result} |")
+    lines += suite_common.summary(rows, "decode steps generate the tokens ONNX Runtime does")
+    return "\n".join(lines)
+
+
+def main():
+    parser = suite_common.suite_parser(__doc__.splitlines()[0])
+    parser.add_argument("--tokens", type=int, default=32)
+    parser.add_argument("--prompt", default="3,1,4")
+    parser.add_argument("--write-report", action="store_true")
+    parser.add_argument("--report", default=os.path.join(ROOT, "docs", "generation.md"))
+    args = parser.parse_args()
+    subprocess.run([args.torch_python, os.path.join(HERE, "export_models.py"),
+                    args.models_dir, "--only", ",".join(STEPS)], check=True)
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="hetc-generate-") as work:
+        for name in STEPS:
+            row = check(name, args, work)
+            rows.append(row)
+            print(f"{name}: {row['status']}" + (
+                f" ({row['error']})" if row["status"] != "pass" else
+                f" ({row['tokens']} tokens; TTFT {row['ttft']} cycles, ITL {row['itl']} cycles)"),
+                flush=True)
+    if args.write_report:
+        suite_common.write_page(args.report, report(rows, args))
+    passed = sum(r["status"] == "pass" for r in rows)
+    print(f"{passed} passed, {len(rows) - passed} failed")
+    return 0 if passed == len(rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

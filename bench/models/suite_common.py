@@ -1,0 +1,32 @@
+"""What the model-suite scripts share: their common command-line options
+and how they write their generated pages."""
+import argparse
+import os
+
+DEFAULT_MODELS_DIR = os.path.join(
+    os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "hetc", "models")
+
+
+def suite_parser(description):
+    """A parser with the options every suite script takes: --hetc, the
+    models' cache folder and the Python that exports them with torch."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--hetc", required=True)
+    parser.add_argument("--models-dir", default=DEFAULT_MODELS_DIR)
+    parser.add_argument("--torch-python", default=os.environ.get("HETC_TORCH_PYTHON",
+                                                                  "/usr/bin/python3"))
+    return parser
+
+
+def write_page(path, text):
+    """Writes a generated page atomically."""
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def summary(rows, what):
+    """The closing line of a page: how many rows passed, and `what`."""
+    passed = sum(r["status"] == "pass" for r in rows)
+    return ["", f"{passed} of {len(rows)} {what}.", ""]
