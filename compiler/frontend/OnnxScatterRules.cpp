@@ -211,8 +211,8 @@ std::optional<Results> slabScatter(NodeContext &ctx, int64_t axis) {
         (d == axis && sType.getDimSize(d) != uType.getDimSize(d)))
       return std::nullopt;
   int64_t length = dType.getDimSize(axis), steps = uType.getDimSize(axis);
-  if (steps == 0)
-    return Results(SmallVector<Value>{data});
+  if (steps == 0 || dType.getNumElements() == 0)
+    return Results(SmallVector<Value>{data}); // nothing to write
   // Position of step i: the index, from the end when negative; outside
   // the axis it is no row, an error at run time.
   Type i64 = ctx.builder.getI64Type();
