@@ -145,3 +145,38 @@ def test_chip_that_does_not_match_is_refused():
     with pytest.raises(hetc.RunError):
         artifact.run({"x": np.zeros((1, 24), np.float32)},
                      chip=other[0][:-len(".chip")])
+
+
+def test_session_keeps_the_kv_cache_on_the_chip(work_dir):
+    """A decode step run in a session: the caches it writes in place stay
+    on the chip, only the token and position go in, and the logits of every
+    step equal ONNX Runtime's with the caches fed back by hand."""
+    import importlib.util
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    spec = importlib.util.spec_from_file_location(
+        "lit_models", os.path.join(root, "test", "lit", "Inputs", "models.py"))
+    lit_models = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(lit_models)
+    path = str(work_dir / "lm.onnx")
+    lit_models.decode_lm(path)
+    artifact = hetc.compile(path, chip="test-chip")
+    session = artifact.session()
+    assert session.resident == [("past_k", "present_k"), ("past_v", "present_v")]
+    reference_session = ort.InferenceSession(path, providers=["CPUExecutionProvider"])
+    names = [o.name for o in reference_session.get_outputs()]
+    state = {i.name: np.zeros(i.shape, np.float32)
+             for i in reference_session.get_inputs() if i.name.startswith("past")}
+    for position, token in enumerate([3, 1, 4, 1, 5]):
+        feeds = {"input_ids": np.array([[token]], np.int64),
+                 "position": np.array([position], np.int64)}
+        got = session.step(feeds)
+        want = dict(zip(names, reference_session.run(None, dict(feeds, **state))))
+        state = {name: want["present" + name[4:]] for name in state}
+        assert set(got) == {"logits"}
+        np.testing.assert_allclose(got["logits"], want["logits"], rtol=1e-4, atol=1e-5)
+        assert session.last_run["simulated_cycles"] == artifact.predicted_cycles
+    np.testing.assert_allclose(session.fetch("past_k"), state["past_k"], rtol=1e-4, atol=1e-5)
+    with pytest.raises(hetc.RunError, match="input 'past_k' is resident"):
+        session.step(dict(feeds, past_k=state["past_k"]))
+    with pytest.raises(hetc.RunError, match="input 'position' is missing"):
+        session.step({"input_ids": feeds["input_ids"]})

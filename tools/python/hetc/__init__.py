@@ -23,10 +23,10 @@ import numpy as _np
 
 from . import _runtime
 
-__all__ = ["Artifact", "CompileError", "Error", "RunError", "compile",
-           "load", "PRECISIONS", "BACKENDS"]
+__all__ = ["Artifact", "CompileError", "Error", "RunError", "Session",
+           "compile", "load", "PRECISIONS", "BACKENDS"]
 
-PRECISIONS = ("fp32", "fp16", "bf16")
+PRECISIONS = ("fp32", "fp16", "bf16", "int8")
 BACKENDS = ("chip",)
 
 
@@ -118,24 +118,82 @@ class Artifact:
         if backend not in BACKENDS:
             raise ValueError(f"backend {backend!r} is not available; "
                              f"backends: {', '.join(BACKENDS)}")
-        chip_path = _chip_path(chip) or str(_chips_dir() / f"{self.chip_name}.chip")
-        encoded = {}
-        for name, value in inputs.items():
-            buffer = _io.BytesIO()
-            _np.save(buffer, _np.ascontiguousarray(value), allow_pickle=False)
-            encoded[name] = buffer.getvalue()
         try:
-            outputs, stats = self._native.run(chip_path, encoded)
+            outputs, stats = self._native.run(self._chip_for(chip), _encode(inputs))
         except _runtime.RunError as e:
             raise RunError(str(e)) from None
         self.last_run = stats
-        return {name: _np.load(_io.BytesIO(data), allow_pickle=False)
-                for name, data in outputs}
+        return _decode(outputs)
+
+    def session(self, *, chip=None):
+        """A Session: the program run step after step on one SRAM, the
+        inputs it updates in place (a decode step's KV cache) kept on the
+        chip from step to step."""
+        return Session(self, self._chip_for(chip))
+
+    def _chip_for(self, chip):
+        return _chip_path(chip) or str(_chips_dir() / f"{self.chip_name}.chip")
 
     def __repr__(self):
         return (f"<hetc.Artifact for chip '{self.chip_name}': "
                 f"{self.predicted_cycles} cycles, {self.instructions} "
                 f"instructions>")
+
+
+def _encode(inputs):
+    """{name: numpy array} as {name: .npy bytes}, as the runtime takes them."""
+    encoded = {}
+    for name, value in inputs.items():
+        buffer = _io.BytesIO()
+        _np.save(buffer, _np.ascontiguousarray(value), allow_pickle=False)
+        encoded[name] = buffer.getvalue()
+    return encoded
+
+
+def _decode(outputs):
+    """[(name, .npy bytes)] as {name: numpy array}."""
+    return {name: _np.load(_io.BytesIO(data), allow_pickle=False)
+            for name, data in outputs}
+
+
+class Session:
+    """An artifact run step after step on one SRAM, as the chip runs it:
+    what a step leaves in SRAM is there for the next. An input that an
+    output updates in place (a decode step's `past_k`, written back as
+    `present_k`) is resident: it starts at zero (or the value the first
+    step gives it) and stays on the chip; `step` takes every other input
+    and returns every other output. Make one with `Artifact.session()`."""
+
+    def __init__(self, artifact, chip_path):
+        try:
+            self._native = _runtime.Session(artifact._native, chip_path)
+        except _runtime.RunError as e:
+            raise RunError(str(e)) from None
+        #: The figures of the last step (simulated cycles, unit use, SRAM).
+        self.last_run = None
+
+    resident = property(lambda self: self._native.resident,
+                        doc="The resident inputs, as (input, output) pairs.")
+
+    def step(self, inputs):
+        """Runs one step on `inputs` (a dict of numpy arrays) and returns
+        the outputs that do not stay on the chip. A step whose simulated
+        cycles differ from the prediction raises RunError, and so does any
+        step after one that failed."""
+        try:
+            outputs, stats = self._native.step(_encode(inputs))
+        except _runtime.RunError as e:
+            raise RunError(str(e)) from None
+        self.last_run = stats
+        return _decode(outputs)
+
+    def fetch(self, name):
+        """Resident input `name` as the last step left it, a numpy array."""
+        try:
+            data = self._native.fetch(name)
+        except _runtime.RunError as e:
+            raise RunError(str(e)) from None
+        return _np.load(_io.BytesIO(data), allow_pickle=False)
 
 
 def load(path):
@@ -150,7 +208,8 @@ def compile(model, *, dims=None, chip=None, precision="fp32",
 
     dims:         symbolic input dimensions, {"batch": 1, "seq": 128}
     chip:         a chip file or bundled chip name (default: tsp-v1)
-    precision:    "fp32", or "fp16"/"bf16" matrix-unit weights
+    precision:    "fp32", or "fp16"/"bf16"/"int8" weights of matmuls and
+                  convolutions (docs/precision.md)
     input_values: graph inputs fixed at compile time, {name: .npy path}
     host_io:      stage inputs and outputs in host memory, moved by DMA
     output:       where to write the .hetx (default: a temporary file, read
