@@ -205,6 +205,35 @@ bool isControlFlow(const onnx::NodeProto &node) {
           node.op_type() == "Scan");
 }
 
+/// Why hetc does not compile the ONNX operator `opType`, where a user can
+/// act on it; empty for operators simply not imported yet.
+StringRef unsupportedReason(StringRef opType) {
+  if (llvm::is_contained({"Bernoulli", "RandomUniform", "RandomUniformLike",
+                          "RandomNormal", "RandomNormalLike", "Multinomial"},
+                         opType))
+    return "its values come from a random generator that ONNX does not pin, "
+           "so no compiled program reproduces them; fix the value with "
+           "--input-value or sample on the host";
+  if (llvm::is_contained({"NonMaxSuppression", "NonZero"}, opType))
+    return "its output's length depends on the values at run time, which a "
+           "static schedule cannot hold; run it on the host on the model's "
+           "outputs";
+  if (llvm::is_contained({"GridSample", "RoiAlign", "DeformConv"}, opType))
+    return "it samples its input at coordinates computed at run time; the "
+           "chip reads by run-time index only whole rows of a table "
+           "(docs/architecture.md), not single elements";
+  if (llvm::is_contained({"TfIdfVectorizer", "StringNormalizer", "StringSplit",
+                          "StringConcat", "RegexFullMatch", "ImageDecoder"},
+                         opType))
+    return "it works on strings, n-grams or encoded images, which the chip "
+           "does not hold; run it on the host before the model";
+  if (opType.starts_with("Sequence") || opType.starts_with("Optional") ||
+      llvm::is_contained({"SplitToSequence", "ConcatFromSequence"}, opType))
+    return "sequences and optionals are not tensors; hetc compiles graphs of "
+           "tensors";
+  return "";
+}
+
 void Importer::listUnsupported(const onnx::GraphProto &g,
                                std::vector<std::string> &problems) {
   for (auto [index, node] : llvm::enumerate(g.node())) {
@@ -217,8 +246,11 @@ void Importer::listUnsupported(const onnx::GraphProto &g,
     if (!knownDomain)
       problems.push_back(where + ": operators of this domain are not supported");
     else if (!isControlFlow(node) &&
-             !lookupImportRule(node.domain(), node.op_type()))
-      problems.push_back(where + ": operator is not supported");
+             !lookupImportRule(node.domain(), node.op_type())) {
+      StringRef reason = unsupportedReason(node.op_type());
+      problems.push_back(where + ": operator is not supported" +
+                         (reason.empty() ? "" : ": " + reason.str()));
+    }
     for (const onnx::AttributeProto &attr : node.attribute())
       if (attr.has_g())
         listUnsupported(attr.g(), problems);
