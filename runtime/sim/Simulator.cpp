@@ -253,6 +253,24 @@ std::vector<float> decodeConstant(const std::string &bytes,
   }
   return words;
 }
+/// Places input `placed` (its lane `words`, null without values) where its
+/// binding says: in host memory when staged there, else in SRAM.
+void preloadInput(const Placed &placed, const float *words, Sram &sram,
+                  HostMemory &host) {
+  if (placed.binding->has_host_address())
+    host.preload(*placed.binding, placed.layout, words);
+  else
+    sram.preload(*placed.binding, placed.layout, words);
+}
+
+/// Reads output `placed` from where its binding says.
+bool fetchOutput(const Placed &placed, const Sram &sram, const HostMemory &host,
+                 io::Tensor &out, std::string &error) {
+  return placed.binding->has_host_address()
+             ? host.fetch(*placed.binding, placed.layout, out, error)
+             : sram.fetch(*placed.binding, placed.layout, out, error);
+}
+
 } // namespace
 
 /// Everything about a program that does not depend on its inputs.
@@ -333,10 +351,7 @@ bool run(const LoadedProgram &program,
     const float *words =
         values ? laneWords(inputs.at(placed.binding->name()), storage)
                : nullptr;
-    if (placed.binding->has_host_address())
-      host.preload(*placed.binding, placed.layout, words);
-    else
-      sram.preload(*placed.binding, placed.layout, words);
+    preloadInput(placed, words, sram, host);
   }
 
   Machine machine(state.chip, state.text, state.ops, sram, host, options);
@@ -346,11 +361,7 @@ bool run(const LoadedProgram &program,
   result.stats.sramHighWater = sram.occupied() * state.chip.lanes();
   for (const Placed &placed : state.outputs) {
     NamedTensor output{placed.binding->name(), {}};
-    bool staged = placed.binding->has_host_address();
-    if (!(staged ? host.fetch(*placed.binding, placed.layout, output.tensor,
-                              error)
-                 : sram.fetch(*placed.binding, placed.layout, output.tensor,
-                              error)))
+    if (!fetchOutput(placed, sram, host, output.tensor, error))
       return false;
     if (values)
       result.outputs.push_back(std::move(output));
@@ -437,10 +448,7 @@ bool Session::step(const std::map<std::string, io::Tensor> &inputs,
       storage.assign(size_t(placed.layout.elements), 0.0f);
       words = storage.data();
     }
-    if (placed.binding->has_host_address())
-      host.preload(*placed.binding, placed.layout, words);
-    else
-      sram->preload(*placed.binding, placed.layout, words);
+    preloadInput(placed, words, *sram, host);
   }
   ++runs;
   SimOptions options;
@@ -456,10 +464,7 @@ bool Session::step(const std::map<std::string, io::Tensor> &inputs,
       continue;
     const Placed &placed = state.outputs[o];
     NamedTensor output{placed.binding->name(), {}};
-    if (!(placed.binding->has_host_address()
-              ? host.fetch(*placed.binding, placed.layout, output.tensor, error)
-              : sram->fetch(*placed.binding, placed.layout, output.tensor,
-                            error))) {
+    if (!fetchOutput(placed, *sram, host, output.tensor, error)) {
       failure = error;
       return false;
     }

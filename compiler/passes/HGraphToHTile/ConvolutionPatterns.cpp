@@ -295,8 +295,7 @@ LogicalResult lowerConv(hgraph::ConvOp op, const KernelBuilder &kernels) {
     int64_t bytes = int64_t(element.getIntOrFloatBitWidth() / 8);
     std::vector<float> biases;
     if (biasInProduct)
-      biases.assign(biasValues.getValues<float>().begin(),
-                    biasValues.getValues<float>().end());
+      biases = floatsOf(biasValues);
     ArrayRef<char> raw = dense.getRawData();
     auto rowType = RankedTensorType::get({mg, width}, element);
     for (int64_t g = 0; g < groups; ++g) {
@@ -308,11 +307,12 @@ LogicalResult lowerConv(hgraph::ConvOp op, const KernelBuilder &kernels) {
         std::vector<char> data(size_t(mg * width * bytes));
         for (int64_t r = 0; r < mg; ++r) {
           int64_t channel = g * mg + r;
-          for (int64_t e = 0; e < ck; ++e) {
-            int64_t from = dense.isSplat() ? 0 : channel * ck + e;
-            std::copy_n(raw.begin() + from * bytes, bytes,
-                        data.begin() + (r * width + e) * bytes);
-          }
+          char *row = data.data() + r * width * bytes;
+          if (dense.isSplat())
+            for (int64_t e = 0; e < ck; ++e)
+              std::copy_n(raw.begin(), bytes, row + e * bytes);
+          else
+            std::copy_n(raw.begin() + channel * ck * bytes, ck * bytes, row);
           if (biasInProduct)
             std::memcpy(data.data() + (r * width + ck) * bytes,
                         &biases[channel], sizeof(float));
