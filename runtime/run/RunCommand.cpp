@@ -4,6 +4,7 @@
 
 #include "runtime/artifact/ArtifactFile.h"
 #include "runtime/chip/ChipSpec.h"
+#include "runtime/cpu/CpuBackend.h"
 #include "runtime/io/Npy.h"
 #include "runtime/io/SafeWrite.h"
 #include "runtime/run/FileNames.h"
@@ -73,17 +74,102 @@ public:
       : options(options), out(out) {}
 
   bool run(std::string &error) {
-    if (!artifact::readFile(options.artifactPath, artifact, error) ||
+    if (!checkOptions(error) ||
+        !artifact::readFile(options.artifactPath, artifact, error) ||
         !loadChip(error) || !artifact::checkChipMatch(artifact, chip, error) ||
         !makeOutputDir(error) || !gatherInputs(error) || !openTrace(error))
       return false;
+    if (options.backend == "cpu")
+      return runCpu(error);
+    // The chip's time is known before it runs: a deadline it cannot meet
+    // goes to the fallback at once.
+    if (options.deadlineMs > 0) {
+      double ms = double(artifact.predicted_cycles()) / chip.clockMHz() / 1e3;
+      std::ostringstream why;
+      why << "the chip takes " << std::fixed << std::setprecision(3) << ms
+          << " ms (" << artifact.predicted_cycles() << " cycles at "
+          << chip.clockMHz() << " MHz), past the deadline of "
+          << options.deadlineMs << " ms";
+      if (ms > options.deadlineMs)
+        return fallBack(why.str(), error);
+    }
+    if (options.injectFault == "hazard" && !injectHazard(error))
+      return false;
+    if (runChip(error))
+      return true;
+    return !options.fallback.empty() &&
+           fallBack("the chip run failed: " + error, error);
+  }
+
+private:
+  bool checkOptions(std::string &error) const {
+    bool cpu = options.backend == "cpu";
+    if (cpu && (!options.fallback.empty() || options.deadlineMs > 0 ||
+                !options.injectFault.empty() || !options.tracePath.empty())) {
+      error = "--fallback, --deadline-ms, --inject-fault and --trace apply "
+              "to the chip backend, not to --backend cpu";
+      return false;
+    }
+    return true;
+  }
+
+  /// Serves the request on the fallback, saying why; without one, fails
+  /// with `why`.
+  bool fallBack(const std::string &why, std::string &error) {
+    if (options.fallback.empty()) {
+      error = why;
+      return false;
+    }
+    out << "fallback: " << why << "; serving on " << options.fallback << "\n";
+    return runCpu(error, why);
+  }
+
+  /// Delays the last instruction that reads a stream by one cycle, where
+  /// that keeps the program in cycle order: it then reads after its value
+  /// has passed, which the chip model rejects as a hazard.
+  bool injectHazard(std::string &error) {
+    auto *instructions = artifact.mutable_instructions();
+    for (int i = instructions->size(); i-- > 0;) {
+      hetx::Instruction &inst = *instructions->Mutable(i);
+      bool last = i + 1 == instructions->size();
+      if (inst.src_size() == 0 ||
+          (!last && instructions->Get(i + 1).cycle() <= inst.cycle()))
+        continue;
+      inst.set_cycle(inst.cycle() + 1);
+      out << "injected fault: instruction #" << i << " issues one cycle late\n";
+      return true;
+    }
+    error = "--inject-fault hazard: the program has no instruction to delay";
+    return false;
+  }
+
+  /// Runs the kernel plan on the CPU; `why` is the reason it serves a
+  /// request meant for the chip, if it does.
+  bool runCpu(std::string &error, const std::string &why = "") {
+    cpu::CpuProgram program;
+    cpu::CpuResult result;
+    if (!cpu::load(artifact, chip, program, error) ||
+        !cpu::run(program, inputs, result, error) ||
+        !writeOutputs(result.outputs, error))
+      return false;
+    std::ostringstream ms;
+    ms << std::fixed << std::setprecision(3) << result.stats.seconds * 1e3;
+    out << "backend: cpu (" << result.stats.kernels << " kernels)\n";
+    out << "wall time: " << ms.str() << " ms\n";
+    out << "peak buffer memory: " << result.stats.peakBytes << " bytes (and "
+        << program.constantBytes() << " bytes of constants)\n";
+    out << "served by: cpu" << (why.empty() ? "" : " (" + why + ")") << "\n";
+    return true;
+  }
+
+  bool runChip(std::string &error) {
     sim::SimOptions simOptions;
     if (!options.tracePath.empty())
       simOptions.observer = &recorder;
     sim::SimResult result;
     bool ok =
         sim::simulate(artifact, chip, inputs, simOptions, result, error) &&
-        writeOutputs(result, error) && report(result.stats, error);
+        report(result.stats, error) && writeOutputs(result.outputs, error);
     // The trace of a run that stopped at a hazard shows what led to it, so
     // it is written either way; the run's own error comes first.
     std::string traceError;
@@ -91,10 +177,11 @@ public:
       error = traceError;
       ok = false;
     }
+    if (ok)
+      out << "served by: chip\n";
     return ok;
   }
 
-private:
   bool loadChip(std::string &error) {
     if (!loadChipFor(artifact, options.artifactPath, options.chipPath, chip,
                      chipPath, error))
@@ -230,9 +317,10 @@ private:
            io::writeNpy(path, tensor, error);
   }
 
-  bool writeOutputs(const sim::SimResult &result, std::string &error) {
+  bool writeOutputs(const std::vector<sim::NamedTensor> &outputs,
+                    std::string &error) {
     std::set<std::string> taken;
-    for (const sim::NamedTensor &output : result.outputs) {
+    for (const sim::NamedTensor &output : outputs) {
       out << "output '" << output.name << "': shape "
           << io::shapeString(output.tensor.shape);
       if (!options.outputDir.empty()) {

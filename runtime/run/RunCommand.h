@@ -1,9 +1,11 @@
 //===- RunCommand.h - The `hetc run` command --------------------*- C++ -*-===//
 //
 // Loads a .hetx artifact and its chip file, reads or generates the inputs,
-// runs the program on the chip model, writes the outputs as .npy files and
-// prints a summary with the simulated and predicted cycles, unit
-// utilisation and the SRAM high-water mark; optionally writes a trace.
+// runs the program on the chip model (or its kernel plan on the CPU, or on
+// the CPU when the chip run fails or would miss its deadline), writes the
+// outputs as .npy files and prints a summary: on the chip the simulated
+// and predicted cycles, unit utilisation and the SRAM high-water mark, and
+// optionally a trace; on the CPU the wall time.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HETC_RUNTIME_RUN_RUNCOMMAND_H
@@ -35,6 +37,17 @@ struct RunOptions {
   /// Where to write a Chrome trace-event JSON of the run; empty writes
   /// none. Written also when the run stops at a hazard.
   std::string tracePath;
+  /// "chip" (the chip model) or "cpu" (the kernel plan on the host).
+  std::string backend = "chip";
+  /// A backend ("cpu") that serves the request when the chip run fails or
+  /// cannot meet `deadlineMs`; empty for none.
+  std::string fallback;
+  /// The chip run's deadline in milliseconds at the chip's clock; 0 for
+  /// none.
+  double deadlineMs = 0;
+  /// Testing: a fault to inject into the chip run ("hazard": one
+  /// instruction issues a cycle late, which the chip model rejects).
+  std::string injectFault;
 };
 
 /// The directory of the bundled chip files: $HETC_CHIPS_DIR when set, else

@@ -74,6 +74,15 @@ inline std::optional<io::ElementType> elementTypeOf(hetx::DataType type) {
   }
 }
 
+/// The artifact's DataType of `type`, the inverse of elementTypeOf().
+inline hetx::DataType dataTypeOf(io::ElementType type) {
+  for (int raw = hetx::DataType_MIN; raw <= hetx::DataType_MAX; ++raw)
+    if (hetx::DataType_IsValid(raw) &&
+        elementTypeOf(hetx::DataType(raw)) == type)
+      return hetx::DataType(raw);
+  return hetx::DTYPE_UNSPECIFIED;
+}
+
 /// The bytes a lane of `type` takes in SRAM (docs/isa.md, "Native width"):
 /// 4 for the 32-bit types and the integer types held as I32, 2 for F16 and
 /// BF16, 1 for the 8-bit and narrower types. A row holds 4 / laneBytes

@@ -234,6 +234,8 @@ std::string heldLanes(io::ElementType type) {
   return io::heldAs(type) == io::ElementType::F32 ? "F32 lanes" : "I32 lanes";
 }
 
+} // namespace
+
 bool decodeTypes(const hetx::Instruction &instr, Op &op, std::string &kind,
                  std::string &details) {
   kind = "bad dtype";
@@ -330,6 +332,8 @@ bool decodeTypes(const hetx::Instruction &instr, Op &op, std::string &kind,
                 "comparisons and the reductions, i32; convert other types "
                 "with V_CAST)");
 }
+
+namespace {
 
 bool isVector(OpClass kind) {
   return kind == OpClass::VectorBinary || kind == OpClass::VectorUnary ||

@@ -130,6 +130,13 @@ constexpr uint64_t kMaxHostVectors = uint64_t(1) << 32;
 /// which unit runs which opcode.
 std::optional<OpClass> opClassOf(hetx::Opcode opcode);
 
+/// Checks the element types of vector or matrix instruction `instr`
+/// (`op.opcode` and `op.kind` set) as decodeProgram() does: `dtype` (and
+/// for V_CAST `src_dtype`, `overflow` and `e8m0_rounding`) must be types
+/// the opcode is defined on. Sets `op.inType`, `op.outType` and the cast
+/// modes; on failure sets `kind` and `details` of the message.
+bool decodeTypes(const hetx::Instruction &instr, Op &op, std::string &kind,
+                 std::string &details);
 /// Decodes and checks every instruction of `artifact` for `chip`: known
 /// opcode, unit and address in range and consistent, stream groups aligned
 /// and in range, lane, row and lane-map fields in range, operand counts,

@@ -175,12 +175,14 @@ bool checkInputType(const std::string &name, const io::Tensor &tensor,
   return false;
 }
 
+} // namespace
+
 /// Checks that `inputs` gives each artifact input once, with its shape and
 /// element type; an input for which `optional` holds may be left out.
 bool checkInputs(
     const hetx::Artifact &artifact,
     const std::map<std::string, io::Tensor> &inputs, std::string &error,
-    const std::function<bool(const hetx::TensorBinding &)> &optional = {}) {
+    const std::function<bool(const hetx::TensorBinding &)> &optional) {
   std::string expected;
   for (const hetx::TensorBinding &input : artifact.inputs())
     expected += (expected.empty() ? "'" : ", '") + input.name() + "'";
@@ -214,6 +216,8 @@ bool checkInputs(
   }
   return true;
 }
+
+namespace {} // namespace
 
 /// Decodes a constant's little-endian bytes of `type` into lane words.
 std::vector<float> decodeConstant(const std::string &bytes,
@@ -253,6 +257,8 @@ std::vector<float> decodeConstant(const std::string &bytes,
   }
   return words;
 }
+
+namespace {
 /// Places input `placed` (its lane `words`, null without values) where its
 /// binding says: in host memory when staged there, else in SRAM.
 void preloadInput(const Placed &placed, const float *words, Sram &sram,

@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -162,6 +163,17 @@ private:
   std::string failure;
 };
 
+/// Checks that `inputs` gives each input of `artifact` once, with its
+/// shape and an element type its binding takes; an input for which
+/// `optional` holds may be left out. The same check for every backend.
+bool checkInputs(
+    const hetx::Artifact &artifact,
+    const std::map<std::string, io::Tensor> &inputs, std::string &error,
+    const std::function<bool(const hetx::TensorBinding &)> &optional = {});
+/// Decodes a constant's little-endian bytes of `type` (hetx.proto,
+/// `Constant`) into lane words; a partial last element is dropped.
+std::vector<float> decodeConstant(const std::string &bytes,
+                                  io::ElementType type);
 /// Simulates `artifact` on `chip` with `inputs` (one per artifact input, by
 /// name, with the binding's shape). Returns false and sets `error` when the
 /// artifact was built for another chip, an instruction or binding is

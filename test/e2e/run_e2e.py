@@ -8,6 +8,8 @@ For every model and chip it checks
     float16: ATOL 1e-3, RTOL 1e-3, as hetc and ONNX Runtime may round
     intermediate results differently), integers exactly;
   - that `hetc run` reports predicted cycles == simulated cycles;
+  - the same outputs from the CPU backend (the artifact's kernel plan), and
+    from the CPU as fallback when a fault is injected into the chip run;
   - that compiling twice gives a bit-identical .hetx;
   - that moving any one of a sample of instructions by +1 or -1 cycle makes
     the chip model reject the program.
@@ -47,6 +49,21 @@ def load_hetx_module(work_dir):
     sys.path.insert(0, out)
     from runtime.schema import hetx_pb2  # noqa: E402
     return hetx_pb2
+
+
+def compare_outputs(checks, tag, model, expected, out_dir):
+    """Checks each output in `out_dir` against ONNX Runtime's."""
+    for out, want in zip(model.graph.output, expected):
+        got = np.load(npy_path(out_dir, out.name))
+        err = np.abs(got.astype(np.float64) - want.astype(np.float64))
+        if want.dtype in TOLERANCES:
+            atol, rtol = TOLERANCES[want.dtype]
+            ok = got.dtype == want.dtype and got.shape == want.shape and \
+                bool(np.all(err <= atol + rtol * np.abs(want.astype(np.float64))))
+        else:
+            ok = got.dtype == want.dtype and np.array_equal(got, want)
+        checks.check(ok, f"{tag}: output '{out.name}' matches ONNX Runtime "
+                     f"(max abs error {err.max() if err.size else 0:.2e})")
 
 
 def fnv1a64(data):
@@ -169,17 +186,31 @@ def main():
                          ran.stdout + ran.stderr)
             if ran.returncode != 0:
                 continue
-            for out, want in zip(model.graph.output, expected):
-                got = np.load(npy_path(out_dir, out.name))
-                err = np.abs(got.astype(np.float64) - want.astype(np.float64))
-                if want.dtype in TOLERANCES:
-                    atol, rtol = TOLERANCES[want.dtype]
-                    ok = got.dtype == want.dtype and got.shape == want.shape and \
-                        bool(np.all(err <= atol + rtol * np.abs(want.astype(np.float64))))
-                else:
-                    ok = got.dtype == want.dtype and np.array_equal(got, want)
-                checks.check(ok, f"{tag}: output '{out.name}' matches ONNX Runtime "
-                             f"(max abs error {err.max():.2e})")
+            compare_outputs(checks, tag, model, expected, out_dir)
+
+            # The artifact's kernel plan on the CPU backend: the same outputs
+            # within the same tolerances.
+            cpu_dir = out_dir + ".cpu"
+            ran_cpu = run([args.hetc, "run", hetx, "--backend", "cpu",
+                           "--output-dir", cpu_dir, *input_flags])
+            checks.check(ran_cpu.returncode == 0 and "served by: cpu" in ran_cpu.stdout,
+                         f"{tag}: runs on the CPU backend", ran_cpu.stdout + ran_cpu.stderr)
+            if ran_cpu.returncode == 0:
+                compare_outputs(checks, f"{tag} (cpu backend)", model, expected, cpu_dir)
+
+            # A chip run that fails is served by the fallback, outputs and all.
+            if chip == "tsp-v1":
+                fell = run([args.hetc, "run", hetx, "--fallback", "cpu",
+                            "--inject-fault", "hazard", "--output-dir",
+                            out_dir + ".fallback", *input_flags])
+                same = fell.returncode == 0 and all(
+                    np.array_equal(np.load(npy_path(cpu_dir, o.name)),
+                                   np.load(npy_path(out_dir + ".fallback", o.name)))
+                    for o in model.graph.output)
+                checks.check(same and "served by: cpu (the chip run failed: hazard:"
+                             in fell.stdout,
+                             f"{tag}: a hazard in the chip run falls back to the CPU",
+                             fell.stdout + fell.stderr)
 
             # The same model with its inputs and outputs staged in host memory
             # and moved by DMA: the same bits, in more cycles.

@@ -4,6 +4,7 @@
 #include "tools/hetc/KernelReport.h"
 
 #include "compiler/codegen/HetxEmitter.h"
+#include "compiler/codegen/KernelPlanEmitter.h"
 #include "compiler/dialects/hisa/IR/HIsa.h"
 #include "compiler/frontend/OnnxImporter.h"
 #include "compiler/passes/Passes.h"
@@ -20,6 +21,8 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <optional>
 
 using namespace mlir;
 
@@ -362,6 +365,16 @@ int compileCommand(const CompileOptions &options) {
     return 1;
   if (options.emit == EmitKind::HTile)
     return printModule(*module, options);
+  // The kernel plan is the placed htile program, which the hisa pipeline
+  // consumes: it is taken here, and a module given as hisa has none.
+  std::optional<hetx::KernelPlan> plan;
+  if (level <= Level::HTilePlaced) {
+    TimingScope planTimer = rootTimer.nest("emit the kernel plan");
+    FailureOr<hetx::KernelPlan> emitted = codegen::emitKernelPlan(*module);
+    if (failed(emitted))
+      return 1;
+    plan = std::move(*emitted);
+  }
   if (level <= Level::HTilePlaced &&
       !run("hisa pipeline",
            [&](PassManager &pm) { buildHIsaPipeline(pm, pipeline); }))
@@ -379,6 +392,8 @@ int compileCommand(const CompileOptions &options) {
   FailureOr<hetx::Artifact> artifact = codegen::emitArtifact(*module, spec);
   if (failed(artifact))
     return 1;
+  if (plan)
+    *artifact->mutable_kernel_plan() = std::move(*plan);
   if (!artifact::writeFile(*artifact, output, error)) {
     llvm::errs() << "error: " << error << "\n";
     return 1;

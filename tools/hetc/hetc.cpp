@@ -127,6 +127,27 @@ int main(int argc, char **argv) {
   runApp->add_option("--trace", run.tracePath,
                      "Write a Chrome/Perfetto trace of the run (JSON: one "
                      "track per functional unit, one event per instruction)");
+  runApp
+      ->add_option("--backend", run.backend,
+                   "Where the program runs: the chip model, or the CPU "
+                   "(the artifact's kernel plan on the host)")
+      ->check(CLI::IsMember({"chip", "cpu"}))
+      ->capture_default_str();
+  runApp
+      ->add_option("--fallback", run.fallback,
+                   "Serve the request on this backend when the chip run "
+                   "fails or cannot meet --deadline-ms")
+      ->check(CLI::IsMember({"cpu"}));
+  runApp
+      ->add_option("--deadline-ms", run.deadlineMs,
+                   "The chip must finish within this many milliseconds at "
+                   "its clock; known before the run, as its cycles are exact")
+      ->check(CLI::PositiveNumber);
+  runApp
+      ->add_option("--inject-fault", run.injectFault,
+                   "Testing: make the chip run fail (hazard: one "
+                   "instruction issues a cycle late)")
+      ->check(CLI::IsMember({"hazard"}));
 
   hetc::run::GenerateOptions generate;
   CLI::App *generateApp = app.add_subcommand(

@@ -1,0 +1,342 @@
+//===- KernelPlanEmitter.cpp - Placed htile to the artifact's kernel plan ===//
+
+#include "compiler/codegen/KernelPlanEmitter.h"
+#include "compiler/codegen/HetxEmitter.h"
+#include "compiler/codegen/HetxTypes.h"
+
+#include "compiler/dialects/htile/IR/HTile.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <algorithm>
+
+using namespace mlir;
+using namespace hetc;
+using namespace hetc::codegen;
+
+void codegen::appendIndexRuns(ArrayRef<int64_t> indices,
+                              ArrayRef<int64_t> bounds,
+                              google::protobuf::RepeatedField<int64_t> &runs) {
+  // The exclusive end of the list index `i` lies in (-1: the zeros').
+  auto endOf = [&](int64_t i) -> int64_t {
+    if (i < 0)
+      return -1;
+    return *std::upper_bound(bounds.begin(), bounds.end(), i);
+  };
+  size_t n = indices.size();
+  for (size_t i = 0; i < n;) {
+    int64_t first = indices[i], end = endOf(first);
+    int64_t step = 0, count = 1;
+    if (i + 1 < n) {
+      int64_t next = indices[i + 1];
+      if (first < 0 ? next < 0 : next >= 0 && endOf(next) == end) {
+        step = first < 0 ? 0 : next - first;
+        count = 2;
+        while (i + count < n) {
+          int64_t want = first + step * count;
+          int64_t got = indices[i + count];
+          if (first < 0 ? got >= 0 : got != want || endOf(got) != end)
+            break;
+          ++count;
+        }
+      }
+    }
+    runs.Add(first < 0 ? -1 : first);
+    runs.Add(step);
+    runs.Add(count);
+    i += size_t(count);
+  }
+}
+
+namespace {
+
+class PlanEmitter {
+public:
+  LogicalResult emit(func::FuncOp func);
+  hetx::KernelPlan plan;
+
+private:
+  /// Adds a buffer for `value` of its memref type.
+  hetx::PlanBuffer *addBuffer(Operation *op, Value value) {
+    auto type = cast<MemRefType>(value.getType());
+    std::optional<hetx::DataType> dtype = dataTypeOf(type.getElementType());
+    if (!dtype) {
+      op->emitError("buffer of element type ")
+          << type.getElementType() << " has no artifact type";
+      return nullptr;
+    }
+    buffers[value] = uint32_t(plan.buffers_size());
+    hetx::PlanBuffer *buffer = plan.add_buffers();
+    buffer->set_dtype(*dtype);
+    for (int64_t d : type.getShape())
+      buffer->add_shape(d);
+    return buffer;
+  }
+  FailureOr<uint32_t> indexOf(Operation *op, Value value) {
+    auto it = buffers.find(value);
+    if (it == buffers.end())
+      return op->emitError("operand is not an htile buffer of this function");
+    return it->second;
+  }
+  /// A kernel of `kind` for `op`, reading `operands` and writing `result`.
+  FailureOr<hetx::PlanKernel *> addKernel(Operation *op,
+                                          hetx::PlanKernelKind kind,
+                                          ValueRange operands, Value result) {
+    hetx::PlanKernel kernel;
+    kernel.set_kind(kind);
+    kernel.set_node(nodeNameOf(op->getLoc()));
+    for (Value operand : operands) {
+      FailureOr<uint32_t> index = indexOf(op, operand);
+      if (failed(index))
+        return failure();
+      kernel.add_operands(*index);
+    }
+    FailureOr<uint32_t> index = indexOf(op, result);
+    if (failed(index))
+      return failure();
+    kernel.set_result(*index);
+    hetx::PlanKernel *added = plan.add_kernels();
+    *added = std::move(kernel);
+    return added;
+  }
+  LogicalResult emitOp(Operation *op);
+
+  DenseMap<Value, uint32_t> buffers;
+};
+
+/// The activation of a matmul as the unary opcode the vector unit applies.
+std::optional<hetx::Opcode> activationOpcode(htile::Activation activation) {
+  switch (activation) {
+  case htile::Activation::none:
+    return std::nullopt;
+  case htile::Activation::relu:
+    return hetx::V_RELU;
+  case htile::Activation::sigmoid:
+    return hetx::V_SIGMOID;
+  case htile::Activation::tanh:
+    return hetx::V_TANH;
+  }
+  return std::nullopt;
+}
+
+LogicalResult PlanEmitter::emitOp(Operation *op) {
+  using Kernel = FailureOr<hetx::PlanKernel *>;
+  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case([&](htile::InputOp in) -> LogicalResult {
+        hetx::PlanBuffer *buffer = addBuffer(op, in.getBuffer());
+        if (!buffer)
+          return failure();
+        buffer->set_input(in.getName().str());
+        return success();
+      })
+      .Case([&](htile::ConstantOp c) -> LogicalResult {
+        std::optional<int64_t> address = c.getAddress();
+        if (!address)
+          return c.emitError("constant has no SRAM address; run "
+                             "hetc-htile-plan-memory first");
+        hetx::PlanBuffer *buffer = addBuffer(op, c.getBuffer());
+        if (!buffer)
+          return failure();
+        buffer->set_constant_address(uint64_t(*address));
+        return success();
+      })
+      .Case([&](htile::AllocOp alloc) -> LogicalResult {
+        hetx::PlanBuffer *buffer = addBuffer(op, alloc.getBuffer());
+        if (!buffer)
+          return failure();
+        buffer->set_scratch(true);
+        return success();
+      })
+      .Case([&](htile::ViewOp view) -> LogicalResult {
+        FailureOr<uint32_t> source = indexOf(op, view.getSource());
+        if (failed(source))
+          return failure();
+        hetx::PlanBuffer *buffer = addBuffer(op, view.getResult());
+        if (!buffer)
+          return failure();
+        buffer->set_view_of(*source);
+        return success();
+      })
+      .Case([&](htile::OutputOp out) -> LogicalResult {
+        FailureOr<uint32_t> index = indexOf(op, out.getBuffer());
+        if (failed(index))
+          return failure();
+        hetx::PlanBinding *binding = plan.add_outputs();
+        binding->set_name(out.getName().str());
+        binding->set_buffer(*index);
+        return success();
+      })
+      .Case([&](htile::MatMulOp mm) -> LogicalResult {
+        Kernel k = addKernel(op, hetx::PLAN_MATMUL,
+                             {mm.getInput(), mm.getWeight()}, mm.getOutput());
+        if (failed(k))
+          return failure();
+        if (std::optional<hetx::Opcode> act =
+                activationOpcode(mm.getActivation()))
+          (*k)->set_opcode(*act);
+        if (Value bias = mm.getBias()) {
+          FailureOr<uint32_t> index = indexOf(op, bias);
+          if (failed(index))
+            return failure();
+          (*k)->set_bias(*index);
+        }
+        if (Value scale = mm.getScale()) {
+          FailureOr<uint32_t> index = indexOf(op, scale);
+          if (failed(index))
+            return failure();
+          (*k)->set_scale(*index);
+        }
+        return success();
+      })
+      .Case([&](htile::BinaryOp bin) -> LogicalResult {
+        // The comparisons as the chip runs them: greater (or equal) is
+        // less (or equal) with the operands swapped.
+        Value lhs = bin.getLhs(), rhs = bin.getRhs();
+        hetx::Opcode opcode;
+        switch (bin.getKind()) {
+        case htile::BinaryKind::equal:
+          opcode = hetx::V_EQUAL;
+          break;
+        case htile::BinaryKind::less:
+          opcode = hetx::V_LESS;
+          break;
+        case htile::BinaryKind::less_equal:
+          opcode = hetx::V_LESS_EQUAL;
+          break;
+        case htile::BinaryKind::greater:
+          opcode = hetx::V_LESS;
+          std::swap(lhs, rhs);
+          break;
+        case htile::BinaryKind::greater_equal:
+          opcode = hetx::V_LESS_EQUAL;
+          std::swap(lhs, rhs);
+          break;
+        default:
+          opcode = binaryOpcode(*hisa::symbolizeVBinaryKind(
+              htile::stringifyBinaryKind(bin.getKind())));
+          break;
+        }
+        Kernel k =
+            addKernel(op, hetx::PLAN_BINARY, {lhs, rhs}, bin.getOutput());
+        if (failed(k))
+          return failure();
+        (*k)->set_opcode(opcode);
+        return success();
+      })
+      .Case([&](htile::UnaryOp un) -> LogicalResult {
+        Kernel k =
+            addKernel(op, hetx::PLAN_UNARY, {un.getInput()}, un.getOutput());
+        if (failed(k))
+          return failure();
+        (*k)->set_opcode(unaryOpcode(un.getKind()));
+        return success();
+      })
+      .Case([&](htile::CastOp cast) -> LogicalResult {
+        Kernel k =
+            addKernel(op, hetx::PLAN_CAST, {cast.getInput()}, cast.getOutput());
+        if (failed(k))
+          return failure();
+        switch (cast.getOverflow().value_or(htile::CastOverflow::standard)) {
+        case htile::CastOverflow::standard:
+          break;
+        case htile::CastOverflow::no_saturate:
+          (*k)->set_overflow(hetx::OVERFLOW_NO_SATURATE);
+          break;
+        case htile::CastOverflow::wrap:
+          (*k)->set_overflow(hetx::OVERFLOW_WRAP);
+          break;
+        }
+        switch (cast.getRounding().value_or(htile::E8M0Rounding::up)) {
+        case htile::E8M0Rounding::up:
+          break;
+        case htile::E8M0Rounding::down:
+          (*k)->set_e8m0_rounding(hetx::E8M0_ROUND_DOWN);
+          break;
+        case htile::E8M0Rounding::nearest:
+          (*k)->set_e8m0_rounding(hetx::E8M0_ROUND_NEAREST);
+          break;
+        }
+        return success();
+      })
+      .Case([&](htile::SelectOp sel) -> LogicalResult {
+        return addKernel(op, hetx::PLAN_SELECT,
+                         {sel.getCondition(), sel.getLhs(), sel.getRhs()},
+                         sel.getOutput());
+      })
+      .Case([&](htile::SoftmaxOp sm) -> LogicalResult {
+        return addKernel(op, hetx::PLAN_SOFTMAX, {sm.getInput()},
+                         sm.getOutput());
+      })
+      .Case([&](htile::ReduceOp red) -> LogicalResult {
+        Kernel k =
+            addKernel(op, hetx::PLAN_REDUCE, {red.getInput()}, red.getOutput());
+        if (failed(k))
+          return failure();
+        (*k)->set_opcode(
+            red.getKind() == hisa::VReduceKind::sum   ? hetx::V_REDUCE_SUM
+            : red.getKind() == hisa::VReduceKind::max ? hetx::V_REDUCE_MAX
+                                                      : hetx::V_REDUCE_MIN);
+        return success();
+      })
+      .Case([&](htile::TransposeOp tr) -> LogicalResult {
+        Kernel k = addKernel(op, hetx::PLAN_TRANSPOSE, {tr.getInput()},
+                             tr.getOutput());
+        if (failed(k))
+          return failure();
+        for (int64_t d : tr.getPerm())
+          (*k)->add_perm(d);
+        return success();
+      })
+      .Case([&](htile::GatherOp g) -> LogicalResult {
+        Kernel k =
+            addKernel(op, hetx::PLAN_GATHER, g.getInputs(), g.getOutput());
+        if (failed(k))
+          return failure();
+        SmallVector<int64_t> bounds;
+        int64_t total = 0;
+        for (Value input : g.getInputs()) {
+          total += cast<MemRefType>(input.getType()).getNumElements();
+          bounds.push_back(total);
+        }
+        // Every index is below the last bound (the verifier checks it),
+        // so the search for its end always finds one.
+        bounds.push_back(std::numeric_limits<int64_t>::max());
+        appendIndexRuns(g.getIndices(), bounds, *(*k)->mutable_index_runs());
+        (*k)->set_first_row(uint64_t(g.firstRow()));
+        return success();
+      })
+      .Case([&](htile::GatherRowsOp g) -> LogicalResult {
+        return addKernel(op, hetx::PLAN_GATHER_ROWS,
+                         {g.getTable(), g.getIndices()}, g.getOutput());
+      })
+      .Case([&](htile::ScatterRowsOp s) -> LogicalResult {
+        return addKernel(op, hetx::PLAN_SCATTER_ROWS,
+                         {s.getUpdates(), s.getIndices()}, s.getTable());
+      })
+      .Case<func::ReturnOp>([](Operation *) { return success(); })
+      .Default([](Operation *other) -> LogicalResult {
+        return other->emitError("'")
+               << other->getName()
+               << "' cannot be written to a kernel plan; it needs placed htile";
+      });
+}
+
+LogicalResult PlanEmitter::emit(func::FuncOp func) {
+  for (Operation &op : func.getBody().getOps())
+    if (failed(emitOp(&op)))
+      return failure();
+  return success();
+}
+
+} // namespace
+
+FailureOr<hetx::KernelPlan> codegen::emitKernelPlan(ModuleOp module) {
+  auto funcs = module.getOps<func::FuncOp>();
+  if (std::distance(funcs.begin(), funcs.end()) != 1)
+    return module.emitError("expected exactly one function to emit");
+  PlanEmitter emitter;
+  if (failed(emitter.emit(*funcs.begin())))
+    return failure();
+  return std::move(emitter.plan);
+}

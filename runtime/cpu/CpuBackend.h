@@ -1,0 +1,87 @@
+//===- CpuBackend.h - Running an artifact's kernel plan on the host -*- C++
+//-*-===//
+//
+// The CPU backend runs the kernel plan of a .hetx artifact (hetx.proto,
+// `KernelPlan`): the same kernels the chip program was made of, in order,
+// on host threads, with matrix products through BLAS. It computes every
+// element as the chip does (lane words of runtime/sim/DataTypes.h, the
+// vector unit's numerics of runtime/sim/TypedMath.h, reductions a vector
+// of the chip's lanes at a time); only the order in which a matrix
+// product adds its terms differs (docs/backends.md, "Numerics").
+//
+//===----------------------------------------------------------------------===//
+#ifndef HETC_RUNTIME_CPU_CPUBACKEND_H
+#define HETC_RUNTIME_CPU_CPUBACKEND_H
+
+#include "runtime/chip/ChipSpec.h"
+#include "runtime/io/Tensor.h"
+#include "runtime/schema/hetx.pb.h"
+#include "runtime/sim/Simulator.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace hetc::cpu {
+
+/// Figures from one run.
+struct CpuStats {
+  /// Wall time of the kernels, from the first to the end of the last.
+  double seconds = 0;
+  uint64_t kernels = 0;
+  /// The most bytes the run's buffers held at once (inputs and
+  /// intermediates; the constants are the program's).
+  uint64_t peakBytes = 0;
+};
+
+struct CpuResult {
+  /// The artifact's outputs, in binding order.
+  std::vector<sim::NamedTensor> outputs;
+  CpuStats stats;
+};
+
+/// A kernel plan checked and made ready to run many times. It refers to
+/// the artifact it was loaded from, which must outlive it.
+class CpuProgram {
+public:
+  CpuProgram();
+  ~CpuProgram();
+  CpuProgram(CpuProgram &&) noexcept;
+  CpuProgram &operator=(CpuProgram &&) noexcept;
+  /// Kernels of the plan; 0 before a successful load().
+  size_t kernels() const;
+  /// The bytes of the constants, as the backend holds them.
+  uint64_t constantBytes() const;
+  struct State;
+
+private:
+  std::unique_ptr<State> state;
+  friend bool load(const hetx::Artifact &, const chip::ChipSpec &, CpuProgram &,
+                   std::string &);
+  friend bool run(const CpuProgram &, const std::map<std::string, io::Tensor> &,
+                  CpuResult &, std::string &);
+};
+
+/// Checks the kernel plan of `artifact`, compiled for `chip`, and decodes
+/// its constants. Every buffer, kernel and index is checked before
+/// anything of its size is allocated: shapes against the chip's SRAM (a
+/// buffer holds no more elements than the SRAM has bytes, and neither do
+/// the buffers live at once), operands against each kernel's kind, element
+/// types as the chip model checks them. Returns false with `error` naming
+/// the buffer or kernel (and its ONNX node) that is wrong, or saying that
+/// the artifact has no plan.
+bool load(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
+          CpuProgram &program, std::string &error);
+
+/// Runs a loaded plan on `inputs` (checked as sim::checkInputs does).
+/// An index of a run-time gather or scatter outside its table stops the
+/// run with an error naming the node, as on the chip.
+bool run(const CpuProgram &program,
+         const std::map<std::string, io::Tensor> &inputs, CpuResult &result,
+         std::string &error);
+
+} // namespace hetc::cpu
+
+#endif // HETC_RUNTIME_CPU_CPUBACKEND_H

@@ -1,0 +1,502 @@
+//===- CpuKernels.cpp - The kernels of a plan, on the host -------------===//
+//
+// Each kernel computes its elements with the chip model's own numerics
+// (runtime/sim/VectorMath.h and TypedMath.h): the vector unit's operations
+// on whole rows, reductions a vector of the chip's lanes at a time and
+// combined as the chip combines them. Matrix products go through BLAS
+// (fp32, the order of the sums being BLAS's) and integer ones through a
+// loop with int32 wrap-around, as on the chip.
+//
+//===----------------------------------------------------------------------===//
+
+#include "runtime/cpu/PlanState.h"
+
+#include "runtime/sim/DataTypes.h"
+#include "runtime/sim/TypedMath.h"
+#include "runtime/sim/VectorMath.h"
+
+#include <cblas.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace hetc::cpu {
+
+namespace {
+
+using sim::Op;
+
+/// The vector unit's operations, as sim::Machine::compute applies them to
+/// one vector, here on `n` elements at once.
+void binaryLanes(const Op &op, const float *a, const float *b, float *out,
+                 uint32_t n) {
+  if (op.outType == io::ElementType::Bool && op.inType != io::ElementType::Bool)
+    sim::compareLanes(op.opcode, io::isFloat(op.inType), a, b, out, n, n);
+  else if (io::isFloat(op.inType))
+    sim::vectorBinary(op.opcode, a, b, out, n, n);
+  else if (op.inType == io::ElementType::Bool && op.opcode != hetx::V_AND &&
+           op.opcode != hetx::V_OR && op.opcode != hetx::V_XOR)
+    sim::compareLanes(op.opcode, false, a, b, out, n, n);
+  else
+    sim::integerBinary(op.opcode, a, b, out, n, n);
+  sim::roundLanes(op.outType, out, n);
+}
+
+void unaryLanes(const Op &op, hetx::Opcode opcode, const float *a, float *out,
+                uint32_t n) {
+  if (opcode == hetx::V_CAST) {
+    sim::castLanes(op.inType, op.outType, a, out, n, n, op.overflow,
+                   op.rounding);
+    return;
+  }
+  if (io::isFloat(op.inType))
+    sim::vectorUnary(opcode, a, out, n, n);
+  else
+    sim::integerUnary(opcode, a, out, n, n);
+  sim::roundLanes(op.outType, out, n);
+}
+
+/// One lane reduced: `opcode` over `a[0, n)`, in `type`.
+float reduceLanes(hetx::Opcode opcode, io::ElementType type, const float *a,
+                  uint32_t n, std::vector<float> &scratch) {
+  scratch.resize(std::max<size_t>(n, 1));
+  if (io::isFloat(type)) {
+    sim::vectorReduce(opcode, a, scratch.data(), n, n);
+    sim::roundLanes(type, scratch.data(), 1);
+  } else {
+    sim::integerReduce(opcode, a, scratch.data(), n, n);
+  }
+  return scratch[0];
+}
+
+/// Combines two reduced lanes (partial results) with `opcode` in `type`.
+float combine(hetx::Opcode opcode, io::ElementType type, float a, float b) {
+  Op op;
+  op.opcode = opcode;
+  op.inType = op.outType = type;
+  float out;
+  binaryLanes(op, &a, &b, &out, 1);
+  return out;
+}
+
+/// The largest count of elements one call of the lane routines takes.
+constexpr uint64_t kChunk = uint64_t(1) << 20;
+
+/// Rows of a result and, for each operand, where its row starts (or the
+/// one element it spreads over the row).
+class Broadcast {
+public:
+  Broadcast(const std::vector<int64_t> &result,
+            const std::vector<const PlanBufferInfo *> &operands)
+      : shape(result) {
+    size_t rank = shape.size();
+    row = rank ? uint64_t(shape.back()) : 1;
+    for (const PlanBufferInfo *operand : operands) {
+      Operand o;
+      o.strides.assign(rank, 0);
+      size_t offset = rank - operand->shape.size();
+      uint64_t stride = 1;
+      for (size_t d = operand->shape.size(); d-- > 0;) {
+        if (operand->shape[d] != 1)
+          o.strides[offset + d] = stride;
+        stride *= uint64_t(operand->shape[d]);
+      }
+      o.spread = rank &&
+                 (operand->shape.empty() || operand->shape.back() == 1) &&
+                 row != 1;
+      o.same = operand->shape == result;
+      all &= o.same;
+      this->operands.push_back(std::move(o));
+    }
+  }
+
+  /// Calls `f(rowIndex, rowPointers)` for each result row, with one
+  /// pointer per operand to `row` elements (a spread operand's element
+  /// repeated in `spreadRows`).
+  template <typename F>
+  void forEachRow(const std::vector<const float *> &bases, F f) {
+    size_t rank = shape.size();
+    uint64_t rows = 1;
+    for (size_t d = 0; d + 1 < rank; ++d)
+      rows *= uint64_t(shape[d]);
+    if (row == 0)
+      return;
+    std::vector<int64_t> index(rank ? rank - 1 : 0, 0);
+    std::vector<const float *> pointers(bases.size());
+    spreadRows.resize(bases.size());
+    for (uint64_t r = 0; r < rows; ++r) {
+      for (size_t i = 0; i < bases.size(); ++i) {
+        const Operand &o = operands[i];
+        uint64_t at = 0;
+        if (o.same) {
+          at = r * row;
+        } else {
+          for (size_t d = 0; d < index.size(); ++d)
+            at += uint64_t(index[d]) * o.strides[d];
+        }
+        if (o.spread) {
+          spreadRows[i].assign(row, bases[i][at]);
+          pointers[i] = spreadRows[i].data();
+        } else {
+          pointers[i] = bases[i] + at;
+        }
+      }
+      f(r, pointers);
+      for (size_t d = index.size(); d-- > 0;) {
+        if (++index[d] < shape[d])
+          break;
+        index[d] = 0;
+      }
+    }
+  }
+
+  /// Whether every operand has the result's shape.
+  bool allSame() const { return all; }
+  uint64_t rowLength() const { return row; }
+
+private:
+  struct Operand {
+    std::vector<uint64_t> strides;
+    bool spread = false, same = false;
+  };
+  std::vector<int64_t> shape;
+  uint64_t row = 1;
+  bool all = true;
+  std::vector<Operand> operands;
+  std::vector<std::vector<float>> spreadRows;
+};
+
+std::vector<const PlanBufferInfo *> operandInfos(const CpuProgram::State &state,
+                                                 const PlanKernelInfo &kernel) {
+  std::vector<const PlanBufferInfo *> infos;
+  for (uint32_t operand : kernel.operands)
+    infos.push_back(&state.buffers[operand]);
+  return infos;
+}
+
+void runBinary(const CpuProgram::State &state, const PlanKernelInfo &kernel,
+               const std::vector<const float *> &in, float *out) {
+  const PlanBufferInfo &result = state.buffers[kernel.result];
+  Broadcast broadcast(result.shape, operandInfos(state, kernel));
+  if (broadcast.allSame()) {
+    for (uint64_t at = 0; at < result.elements; at += kChunk) {
+      uint32_t n = uint32_t(std::min(kChunk, result.elements - at));
+      binaryLanes(kernel.op, in[0] + at, in[1] + at, out + at, n);
+    }
+    return;
+  }
+  uint64_t row = broadcast.rowLength();
+  broadcast.forEachRow(
+      {in[0], in[1]}, [&](uint64_t r, const std::vector<const float *> &p) {
+        binaryLanes(kernel.op, p[0], p[1], out + r * row, uint32_t(row));
+      });
+}
+
+void runSelect(const CpuProgram::State &state, const PlanKernelInfo &kernel,
+               const std::vector<const float *> &in, float *out) {
+  const PlanBufferInfo &result = state.buffers[kernel.result];
+  Broadcast broadcast(result.shape, operandInfos(state, kernel));
+  uint64_t row = broadcast.rowLength();
+  if (broadcast.allSame()) {
+    for (uint64_t at = 0; at < result.elements; at += kChunk) {
+      uint32_t n = uint32_t(std::min(kChunk, result.elements - at));
+      sim::selectLanes(in[0] + at, in[1] + at, in[2] + at, out + at, n, n);
+    }
+    return;
+  }
+  broadcast.forEachRow({in[0], in[1], in[2]},
+                       [&](uint64_t r, const std::vector<const float *> &p) {
+                         sim::selectLanes(p[0], p[1], p[2], out + r * row,
+                                          uint32_t(row), uint32_t(row));
+                       });
+}
+
+void runUnary(const PlanKernelInfo &kernel, hetx::Opcode opcode,
+              uint64_t elements, const float *in, float *out) {
+  for (uint64_t at = 0; at < elements; at += kChunk) {
+    uint32_t n = uint32_t(std::min(kChunk, elements - at));
+    unaryLanes(kernel.op, opcode, in + at, out + at, n);
+  }
+}
+
+void runReduce(const CpuProgram::State &state, const PlanKernelInfo &kernel,
+               const float *in, float *out) {
+  const PlanBufferInfo &input = state.buffers[kernel.operands[0]];
+  io::ElementType type = kernel.op.inType;
+  hetx::Opcode opcode = kernel.op.opcode;
+  hetx::Opcode join = opcode == hetx::V_REDUCE_SUM   ? hetx::V_ADD
+                      : opcode == hetx::V_REDUCE_MAX ? hetx::V_MAX
+                                                     : hetx::V_MIN;
+  uint64_t row = input.rowLength(), lanes = state.lanes;
+  std::vector<float> scratch;
+  for (uint64_t r = 0; r < input.rows(); ++r) {
+    const float *x = in + r * row;
+    float acc = 0.0f;
+    for (uint64_t j = 0; j * lanes < row; ++j) {
+      uint32_t n = uint32_t(std::min(lanes, row - j * lanes));
+      float part = reduceLanes(opcode, type, x + j * lanes, n, scratch);
+      acc = j ? combine(join, type, part, acc) : part;
+    }
+    out[r] = acc;
+  }
+}
+
+void runSoftmax(const CpuProgram::State &state, const PlanKernelInfo &kernel,
+                const float *in, float *out) {
+  const PlanBufferInfo &input = state.buffers[kernel.operands[0]];
+  io::ElementType type = kernel.op.inType;
+  uint64_t row = input.rowLength(), lanes = state.lanes;
+  Op op;
+  op.inType = op.outType = type;
+  std::vector<float> scratch, spread(lanes);
+  for (uint64_t r = 0; r < input.rows(); ++r) {
+    const float *x = in + r * row;
+    float *y = out + r * row;
+    float max = 0.0f, sum = 0.0f;
+    for (uint64_t j = 0; j * lanes < row; ++j) {
+      uint32_t n = uint32_t(std::min(lanes, row - j * lanes));
+      float part =
+          reduceLanes(hetx::V_REDUCE_MAX, type, x + j * lanes, n, scratch);
+      max = j ? combine(hetx::V_MAX, type, max, part) : part;
+    }
+    // The exponentials go to the result, then are divided in place.
+    std::fill(spread.begin(), spread.end(), max);
+    for (uint64_t j = 0; j * lanes < row; ++j) {
+      uint32_t n = uint32_t(std::min(lanes, row - j * lanes));
+      op.opcode = hetx::V_SUB;
+      binaryLanes(op, x + j * lanes, spread.data(), y + j * lanes, n);
+      unaryLanes(op, hetx::V_EXP, y + j * lanes, y + j * lanes, n);
+      float part =
+          reduceLanes(hetx::V_REDUCE_SUM, type, y + j * lanes, n, scratch);
+      sum = j ? combine(hetx::V_ADD, type, sum, part) : part;
+    }
+    std::fill(spread.begin(), spread.end(), sum);
+    op.opcode = hetx::V_DIV;
+    for (uint64_t j = 0; j * lanes < row; ++j) {
+      uint32_t n = uint32_t(std::min(lanes, row - j * lanes));
+      binaryLanes(op, y + j * lanes, spread.data(), y + j * lanes, n);
+    }
+  }
+}
+
+void runTranspose(const CpuProgram::State &state, const PlanKernelInfo &kernel,
+                  const float *in, float *out) {
+  const PlanBufferInfo &input = state.buffers[kernel.operands[0]];
+  const PlanBufferInfo &result = state.buffers[kernel.result];
+  size_t rank = input.shape.size();
+  if (result.elements == 0)
+    return;
+  if (rank == 0) {
+    out[0] = in[0];
+    return;
+  }
+  std::vector<uint64_t> inStride(rank, 1);
+  for (size_t d = rank - 1; d-- > 0;)
+    inStride[d] = inStride[d + 1] * uint64_t(input.shape[d + 1]);
+  // Result dimension d walks input dimension perm[d].
+  std::vector<uint64_t> stride(rank);
+  for (size_t d = 0; d < rank; ++d)
+    stride[d] = inStride[size_t(kernel.perm[d])];
+  uint64_t inner = uint64_t(result.shape.back()), step = stride.back();
+  std::vector<int64_t> index(rank - 1, 0);
+  for (uint64_t r = 0; r < result.elements / inner; ++r) {
+    uint64_t at = 0;
+    for (size_t d = 0; d + 1 < rank; ++d)
+      at += uint64_t(index[d]) * stride[d];
+    float *y = out + r * inner;
+    if (step == 1)
+      std::memcpy(y, in + at, inner * sizeof(float));
+    else
+      for (uint64_t j = 0; j < inner; ++j)
+        y[j] = in[at + j * step];
+    for (size_t d = index.size(); d-- > 0;) {
+      if (++index[d] < result.shape[d])
+        break;
+      index[d] = 0;
+    }
+  }
+}
+
+void runGather(const PlanKernelInfo &kernel,
+               const std::vector<const float *> &in, float *out) {
+  float *y = out + kernel.firstElement;
+  for (const IndexRun &run : kernel.runs) {
+    if (run.first < 0) {
+      std::memset(y, 0, run.count * sizeof(float));
+    } else {
+      const float *x = in[run.operand] + run.first;
+      if (run.step == 1)
+        std::memcpy(y, x, run.count * sizeof(float));
+      else
+        for (uint64_t i = 0; i < run.count; ++i)
+          y[i] = x[int64_t(i) * run.step];
+    }
+    y += run.count;
+  }
+}
+
+bool runRows(const CpuProgram::State &state, const PlanKernelInfo &kernel,
+             const std::vector<const float *> &in, float *out,
+             std::string &error) {
+  bool gather = kernel.kind == hetx::PLAN_GATHER_ROWS;
+  const PlanBufferInfo &table =
+      state.buffers[gather ? kernel.operands[0] : kernel.result];
+  const PlanBufferInfo &indices = state.buffers[kernel.operands[1]];
+  uint64_t rows = uint64_t(table.shape[0]);
+  uint64_t row = rows ? table.elements / rows : 0;
+  const float *index = in[1];
+  for (uint64_t i = 0; i < indices.elements; ++i) {
+    int32_t v = sim::intOfWord(index[i]);
+    if (v < 0 || uint64_t(v) >= rows) {
+      error = "index out of range: " + kernel.label + ": index " +
+              std::to_string(v) + " (element " + std::to_string(i) +
+              " of the indices) is outside the table's " +
+              std::to_string(rows) + " rows";
+      return false;
+    }
+    if (gather)
+      std::memcpy(out + i * row, in[0] + uint64_t(v) * row,
+                  row * sizeof(float));
+    else
+      std::memcpy(out + uint64_t(v) * row, in[0] + i * row,
+                  row * sizeof(float));
+  }
+  return true;
+}
+
+/// The sums of a matmul's rows in `acc` (fp32 or int32 words) finished as
+/// the chip finishes them: scale, bias, activation, conversion to the
+/// result's type into `out`.
+void finishMatmul(const CpuProgram::State &state, const PlanKernelInfo &kernel,
+                  const float *bias, const float *scale, float *acc,
+                  float *out) {
+  bool isFloat = io::isFloat(kernel.op.inType);
+  io::ElementType accType =
+      isFloat ? io::ElementType::F32 : io::ElementType::I32;
+  uint32_t n = uint32_t(kernel.n);
+  Op op;
+  op.inType = op.outType = accType;
+  std::vector<float> biasRow;
+  if (bias) {
+    io::ElementType type = state.buffers[uint32_t(kernel.bias)].type;
+    if (type != accType) {
+      biasRow.resize(n);
+      sim::castLanes(type, accType, bias, biasRow.data(), n, n);
+      bias = biasRow.data();
+    }
+  }
+  for (uint64_t r = 0; r < kernel.m; ++r) {
+    float *row = acc + r * kernel.n;
+    if (scale) {
+      op.opcode = hetx::V_MUL;
+      binaryLanes(op, row, scale, row, n);
+    }
+    if (bias) {
+      op.opcode = hetx::V_ADD;
+      binaryLanes(op, row, bias, row, n);
+    }
+    if (kernel.activation != hetx::OPCODE_UNSPECIFIED)
+      unaryLanes(op, kernel.activation, row, row, n);
+    if (kernel.op.outType != accType)
+      sim::castLanes(accType, kernel.op.outType, row, out + r * kernel.n, n, n);
+  }
+}
+
+void runMatmul(const CpuProgram::State &state, const PlanKernelInfo &kernel,
+               const std::vector<const float *> &in, float *out) {
+  uint64_t m = kernel.m, k = kernel.k, n = kernel.n;
+  if (m == 0 || n == 0)
+    return;
+  size_t next = 2;
+  const float *bias = kernel.bias >= 0 ? in[next++] : nullptr;
+  const float *scale = kernel.scale >= 0 ? in[next++] : nullptr;
+  bool isFloat = io::isFloat(kernel.op.inType);
+  io::ElementType accType =
+      isFloat ? io::ElementType::F32 : io::ElementType::I32;
+  std::vector<float> accStorage;
+  float *acc = out;
+  if (kernel.op.outType != accType) {
+    accStorage.resize(m * n);
+    acc = accStorage.data();
+  }
+  const float *x = in[0], *w = in[1];
+  if (isFloat) {
+    std::vector<float> converted;
+    const PlanBufferInfo &weight = state.buffers[kernel.operands[1]];
+    if (!kernel.floatWeight.empty()) {
+      w = kernel.floatWeight.data();
+    } else if (!io::isFloat(weight.type)) {
+      converted.resize(weight.elements);
+      for (uint64_t i = 0; i < weight.elements; ++i)
+        converted[i] = float(sim::intOfWord(w[i]));
+      w = converted.data();
+    }
+    if (k == 0)
+      std::fill(acc, acc + m * n, 0.0f);
+    else
+      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(m), int(n),
+                  int(k), 1.0f, x, int(k), w, int(n), 0.0f, acc, int(n));
+  } else {
+    // int32 sums with wrap-around, exact for i8 and u8 products.
+    std::vector<uint32_t> sums(n);
+    for (uint64_t r = 0; r < m; ++r) {
+      std::fill(sums.begin(), sums.end(), 0u);
+      for (uint64_t i = 0; i < k; ++i) {
+        int32_t xv = sim::intOfWord(x[r * k + i]);
+        if (xv == 0)
+          continue;
+        const float *wr = w + i * n;
+        for (uint64_t j = 0; j < n; ++j)
+          sums[j] += uint32_t(xv) * uint32_t(sim::intOfWord(wr[j]));
+      }
+      for (uint64_t j = 0; j < n; ++j)
+        acc[r * n + j] = sim::wordOfInt(int32_t(sums[j]));
+    }
+  }
+  finishMatmul(state, kernel, bias, scale, acc, out);
+}
+
+} // namespace
+
+bool runKernel(const CpuProgram::State &state, const PlanKernelInfo &kernel,
+               const std::vector<const float *> &operands, float *result,
+               std::string &error) {
+  const PlanBufferInfo &out = state.buffers[kernel.result];
+  switch (kernel.kind) {
+  case hetx::PLAN_MATMUL:
+    runMatmul(state, kernel, operands, result);
+    return true;
+  case hetx::PLAN_BINARY:
+    runBinary(state, kernel, operands, result);
+    return true;
+  case hetx::PLAN_UNARY:
+    runUnary(kernel, kernel.op.opcode, out.elements, operands[0], result);
+    return true;
+  case hetx::PLAN_CAST:
+    runUnary(kernel, hetx::V_CAST, out.elements, operands[0], result);
+    return true;
+  case hetx::PLAN_SELECT:
+    runSelect(state, kernel, operands, result);
+    return true;
+  case hetx::PLAN_SOFTMAX:
+    runSoftmax(state, kernel, operands[0], result);
+    return true;
+  case hetx::PLAN_REDUCE:
+    runReduce(state, kernel, operands[0], result);
+    return true;
+  case hetx::PLAN_TRANSPOSE:
+    runTranspose(state, kernel, operands[0], result);
+    return true;
+  case hetx::PLAN_GATHER:
+    runGather(kernel, operands, result);
+    return true;
+  case hetx::PLAN_GATHER_ROWS:
+  case hetx::PLAN_SCATTER_ROWS:
+    return runRows(state, kernel, operands, result, error);
+  default:
+    error = kernel.label + ": not a kernel kind";
+    return false;
+  }
+}
+
+} // namespace hetc::cpu

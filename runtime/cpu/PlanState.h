@@ -1,0 +1,102 @@
+//===- PlanState.h - A checked kernel plan, as the CPU backend runs it -*- C++
+//-*-===//
+#ifndef HETC_RUNTIME_CPU_PLANSTATE_H
+#define HETC_RUNTIME_CPU_PLANSTATE_H
+
+#include "runtime/cpu/CpuBackend.h"
+#include "runtime/sim/Program.h"
+
+#include <string>
+#include <vector>
+
+namespace hetc::cpu {
+
+/// A plan buffer: its lane type and shape, and where its elements live.
+struct PlanBufferInfo {
+  enum class Origin { Input, Constant, View, Scratch };
+  Origin origin = Origin::Scratch;
+  io::ElementType type = io::ElementType::F32;
+  std::vector<int64_t> shape;
+  uint64_t elements = 0;
+  /// The buffer whose storage this one uses: itself, or for a view the
+  /// buffer at the root of its chain of views.
+  uint32_t root = 0;
+  /// Origin::Input: the index of its binding in Artifact.inputs.
+  int input = -1;
+  /// Origin::Constant: its lane words.
+  const std::vector<float> *constant = nullptr;
+
+  uint64_t rowLength() const {
+    return shape.empty() ? 1 : uint64_t(shape.back());
+  }
+  uint64_t rows() const { return rowLength() ? elements / rowLength() : 0; }
+};
+
+/// A run of a gather's indices, within operand `operand`: elements
+/// `first`, `first + step`, ... of it, `count` of them; `first` -1 gives
+/// zeros.
+struct IndexRun {
+  int64_t first = -1;
+  int64_t step = 0;
+  uint64_t count = 0;
+  uint32_t operand = 0;
+};
+
+/// A plan kernel with everything checked and derived at load.
+struct PlanKernelInfo {
+  hetx::PlanKernelKind kind = hetx::PLAN_KERNEL_UNSPECIFIED;
+  /// "kernel #i (node 'name')", for errors.
+  std::string label;
+  std::vector<uint32_t> operands;
+  uint32_t result = 0;
+  /// The vector-unit operation: opcode, operand and result types, cast
+  /// modes (as the chip model decodes them).
+  sim::Op op;
+  /// PLAN_MATMUL: M x K times K x N, the optional bias and scale buffers,
+  /// the activation (V_RELU, V_SIGMOID, V_TANH) or OPCODE_UNSPECIFIED, and
+  /// an integer weight of a float matmul converted to floats once.
+  uint64_t m = 0, k = 0, n = 0;
+  int bias = -1, scale = -1;
+  hetx::Opcode activation = hetx::OPCODE_UNSPECIFIED;
+  std::vector<float> floatWeight;
+  /// PLAN_TRANSPOSE.
+  std::vector<int64_t> perm;
+  /// PLAN_GATHER: the runs, and the first result element they fill.
+  std::vector<IndexRun> runs;
+  uint64_t firstElement = 0;
+  /// Whether the result shares storage with an operand: the kernel then
+  /// computes into a copy.
+  bool aliased = false;
+  /// Roots whose storage is last used by this kernel.
+  std::vector<uint32_t> frees;
+};
+
+struct CpuProgram::State {
+  explicit State(const hetx::Artifact &artifact) : artifact(artifact) {}
+  const hetx::Artifact &artifact;
+  /// The chip's lanes: reductions and softmax work a vector of this many
+  /// elements at a time, as on the chip.
+  uint32_t lanes = 0;
+  std::vector<PlanBufferInfo> buffers;
+  std::vector<PlanKernelInfo> kernels;
+  /// The decoded constants the plan uses.
+  std::vector<std::vector<float>> constants;
+  uint64_t constantBytes = 0;
+  /// Per artifact output: the buffer that holds it.
+  std::vector<uint32_t> outputs;
+};
+
+/// Storage of one run: per root buffer, its lane words (empty until a
+/// kernel writes it or once it is no longer needed).
+using Storage = std::vector<std::vector<float>>;
+
+/// Runs kernel `kernel` of `state`, reading `operands` (one pointer per
+/// operand, to its first element) and writing `result`. False with
+/// `error` when a run-time index is outside its table.
+bool runKernel(const CpuProgram::State &state, const PlanKernelInfo &kernel,
+               const std::vector<const float *> &operands, float *result,
+               std::string &error);
+
+} // namespace hetc::cpu
+
+#endif // HETC_RUNTIME_CPU_PLANSTATE_H
