@@ -19,7 +19,7 @@ APT_PACKAGES=(
   zlib1g-dev libzstd-dev libedit-dev libxml2-dev libcurl4-openssl-dev
   python3 python3-pip python3-venv python3-dev pybind11-dev
   python3-torch python3-torchvision
-  pkg-config libopenblas-dev
+  libdnnl-dev
 )
 LOCK=scripts/requirements.lock
 # --sanitizers adds the runtimes of AddressSanitizer, UBSan and libFuzzer

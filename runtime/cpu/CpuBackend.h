@@ -3,8 +3,8 @@
 //
 // The CPU backend runs the kernel plan of a .hetx artifact (hetx.proto,
 // `KernelPlan`): the same kernels the chip program was made of, in order,
-// on host threads, with matrix products through BLAS. It computes every
-// element as the chip does (lane words of runtime/sim/DataTypes.h, the
+// on host threads, with matrix products through oneDNN's sgemm. It computes
+// every element as the chip does (lane words of runtime/sim/DataTypes.h, the
 // vector unit's numerics of runtime/sim/TypedMath.h, reductions a vector
 // of the chip's lanes at a time); only the order in which a matrix
 // product adds its terms differs (docs/backends.md, "Numerics").
@@ -31,6 +31,8 @@ struct CpuStats {
   /// Wall time of the kernels, from the first to the end of the last.
   double seconds = 0;
   uint64_t kernels = 0;
+  /// Per kernel of the plan, in order: its wall time in seconds.
+  std::vector<double> kernelSeconds;
   /// The most bytes the run's buffers held at once (inputs and
   /// intermediates; the constants are the program's).
   uint64_t peakBytes = 0;
@@ -54,6 +56,8 @@ public:
   size_t kernels() const;
   /// The bytes of the constants, as the backend holds them.
   uint64_t constantBytes() const;
+  /// Kernel `i` as errors name it: "kernel #i (node 'name')", and its kind.
+  std::string kernelLabel(size_t i) const;
   struct State;
 
 private:

@@ -3,9 +3,9 @@
 // Each kernel computes its elements with the chip model's own numerics
 // (runtime/sim/VectorMath.h and TypedMath.h): the vector unit's operations
 // on whole rows, reductions a vector of the chip's lanes at a time and
-// combined as the chip combines them. Matrix products go through BLAS
-// (fp32, the order of the sums being BLAS's) and integer ones through a
-// loop with int32 wrap-around, as on the chip.
+// combined as the chip combines them. Float matrix products go through
+// oneDNN's sgemm (fp32, the order of the sums being oneDNN's) and integer
+// ones through a loop with int32 wrap-around, as on the chip.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,10 +15,14 @@
 #include "runtime/sim/TypedMath.h"
 #include "runtime/sim/VectorMath.h"
 
-#include <cblas.h>
+#include <dnnl.h>
 
 #include <algorithm>
 #include <cstring>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 namespace hetc::cpu {
 
@@ -82,6 +86,33 @@ float combine(hetx::Opcode opcode, io::ElementType type, float a, float b) {
 /// The largest count of elements one call of the lane routines takes.
 constexpr uint64_t kChunk = uint64_t(1) << 20;
 
+/// Calls `f(begin, end)` on blocks that cover [0, count), spread over the
+/// OpenMP threads when the kernel's `work` (elements touched) is worth it.
+template <typename F> void parallelBlocks(uint64_t count, uint64_t work, F f) {
+#ifdef _OPENMP
+  constexpr uint64_t kMinWork = uint64_t(1) << 15;
+  int threads = omp_get_max_threads();
+  if (threads > 1 && count > 1 && work >= kMinWork) {
+    int64_t blocks = int64_t(std::min<uint64_t>(count, uint64_t(threads) * 4));
+#pragma omp parallel for schedule(dynamic)
+    for (int64_t b = 0; b < blocks; ++b)
+      f(count * uint64_t(b) / uint64_t(blocks),
+        count * uint64_t(b + 1) / uint64_t(blocks));
+    return;
+  }
+#endif
+  f(uint64_t(0), count);
+}
+
+/// Calls `f(at, n)` on pieces of at most kChunk elements covering
+/// [0, elements), in parallel.
+template <typename F> void forEachPiece(uint64_t elements, F f) {
+  parallelBlocks(elements, elements, [&](uint64_t begin, uint64_t end) {
+    for (uint64_t at = begin; at < end; at += kChunk)
+      f(at, uint32_t(std::min(kChunk, end - at)));
+  });
+}
+
 /// Rows of a result and, for each operand, where its row starts (or the
 /// one element it spreads over the row).
 class Broadcast {
@@ -91,6 +122,8 @@ public:
       : shape(result) {
     size_t rank = shape.size();
     row = rank ? uint64_t(shape.back()) : 1;
+    for (size_t d = 0; d + 1 < rank; ++d)
+      rows *= uint64_t(shape[d]);
     for (const PlanBufferInfo *operand : operands) {
       Operand o;
       o.strides.assign(rank, 0);
@@ -110,44 +143,41 @@ public:
     }
   }
 
-  /// Calls `f(rowIndex, rowPointers)` for each result row, with one
-  /// pointer per operand to `row` elements (a spread operand's element
-  /// repeated in `spreadRows`).
+  /// Calls `f(rowIndex, rowPointers)` for each result row, in parallel,
+  /// with one pointer per operand to `row` elements (a spread operand's
+  /// element repeated in a row of the calling thread's).
   template <typename F>
-  void forEachRow(const std::vector<const float *> &bases, F f) {
-    size_t rank = shape.size();
-    uint64_t rows = 1;
-    for (size_t d = 0; d + 1 < rank; ++d)
-      rows *= uint64_t(shape[d]);
+  void forEachRow(const std::vector<const float *> &bases, F f) const {
     if (row == 0)
       return;
-    std::vector<int64_t> index(rank ? rank - 1 : 0, 0);
-    std::vector<const float *> pointers(bases.size());
-    spreadRows.resize(bases.size());
-    for (uint64_t r = 0; r < rows; ++r) {
-      for (size_t i = 0; i < bases.size(); ++i) {
-        const Operand &o = operands[i];
-        uint64_t at = 0;
-        if (o.same) {
-          at = r * row;
-        } else {
-          for (size_t d = 0; d < index.size(); ++d)
-            at += uint64_t(index[d]) * o.strides[d];
+    size_t leading = shape.empty() ? 0 : shape.size() - 1;
+    parallelBlocks(rows, rows * row, [&](uint64_t begin, uint64_t end) {
+      std::vector<const float *> pointers(bases.size());
+      std::vector<std::vector<float>> spreadRows(bases.size());
+      for (uint64_t r = begin; r < end; ++r) {
+        for (size_t i = 0; i < bases.size(); ++i) {
+          const Operand &o = operands[i];
+          uint64_t at = 0;
+          if (o.same) {
+            at = r * row;
+          } else {
+            uint64_t rest = r;
+            for (size_t d = leading; d-- > 0;) {
+              uint64_t size = uint64_t(shape[d]);
+              at += (rest % size) * o.strides[d];
+              rest /= size;
+            }
+          }
+          if (o.spread) {
+            spreadRows[i].assign(row, bases[i][at]);
+            pointers[i] = spreadRows[i].data();
+          } else {
+            pointers[i] = bases[i] + at;
+          }
         }
-        if (o.spread) {
-          spreadRows[i].assign(row, bases[i][at]);
-          pointers[i] = spreadRows[i].data();
-        } else {
-          pointers[i] = bases[i] + at;
-        }
+        f(r, pointers);
       }
-      f(r, pointers);
-      for (size_t d = index.size(); d-- > 0;) {
-        if (++index[d] < shape[d])
-          break;
-        index[d] = 0;
-      }
-    }
+    });
   }
 
   /// Whether every operand has the result's shape.
@@ -160,10 +190,9 @@ private:
     bool spread = false, same = false;
   };
   std::vector<int64_t> shape;
-  uint64_t row = 1;
+  uint64_t row = 1, rows = 1;
   bool all = true;
   std::vector<Operand> operands;
-  std::vector<std::vector<float>> spreadRows;
 };
 
 std::vector<const PlanBufferInfo *> operandInfos(const CpuProgram::State &state,
@@ -179,10 +208,9 @@ void runBinary(const CpuProgram::State &state, const PlanKernelInfo &kernel,
   const PlanBufferInfo &result = state.buffers[kernel.result];
   Broadcast broadcast(result.shape, operandInfos(state, kernel));
   if (broadcast.allSame()) {
-    for (uint64_t at = 0; at < result.elements; at += kChunk) {
-      uint32_t n = uint32_t(std::min(kChunk, result.elements - at));
+    forEachPiece(result.elements, [&](uint64_t at, uint32_t n) {
       binaryLanes(kernel.op, in[0] + at, in[1] + at, out + at, n);
-    }
+    });
     return;
   }
   uint64_t row = broadcast.rowLength();
@@ -198,10 +226,9 @@ void runSelect(const CpuProgram::State &state, const PlanKernelInfo &kernel,
   Broadcast broadcast(result.shape, operandInfos(state, kernel));
   uint64_t row = broadcast.rowLength();
   if (broadcast.allSame()) {
-    for (uint64_t at = 0; at < result.elements; at += kChunk) {
-      uint32_t n = uint32_t(std::min(kChunk, result.elements - at));
+    forEachPiece(result.elements, [&](uint64_t at, uint32_t n) {
       sim::selectLanes(in[0] + at, in[1] + at, in[2] + at, out + at, n, n);
-    }
+    });
     return;
   }
   broadcast.forEachRow({in[0], in[1], in[2]},
@@ -213,10 +240,9 @@ void runSelect(const CpuProgram::State &state, const PlanKernelInfo &kernel,
 
 void runUnary(const PlanKernelInfo &kernel, hetx::Opcode opcode,
               uint64_t elements, const float *in, float *out) {
-  for (uint64_t at = 0; at < elements; at += kChunk) {
-    uint32_t n = uint32_t(std::min(kChunk, elements - at));
+  forEachPiece(elements, [&](uint64_t at, uint32_t n) {
     unaryLanes(kernel.op, opcode, in + at, out + at, n);
-  }
+  });
 }
 
 void runReduce(const CpuProgram::State &state, const PlanKernelInfo &kernel,
@@ -228,17 +254,20 @@ void runReduce(const CpuProgram::State &state, const PlanKernelInfo &kernel,
                       : opcode == hetx::V_REDUCE_MAX ? hetx::V_MAX
                                                      : hetx::V_MIN;
   uint64_t row = input.rowLength(), lanes = state.lanes;
-  std::vector<float> scratch;
-  for (uint64_t r = 0; r < input.rows(); ++r) {
-    const float *x = in + r * row;
-    float acc = 0.0f;
-    for (uint64_t j = 0; j * lanes < row; ++j) {
-      uint32_t n = uint32_t(std::min(lanes, row - j * lanes));
-      float part = reduceLanes(opcode, type, x + j * lanes, n, scratch);
-      acc = j ? combine(join, type, part, acc) : part;
-    }
-    out[r] = acc;
-  }
+  parallelBlocks(
+      input.rows(), input.elements, [&](uint64_t begin, uint64_t end) {
+        std::vector<float> scratch;
+        for (uint64_t r = begin; r < end; ++r) {
+          const float *x = in + r * row;
+          float acc = 0.0f;
+          for (uint64_t j = 0; j * lanes < row; ++j) {
+            uint32_t n = uint32_t(std::min(lanes, row - j * lanes));
+            float part = reduceLanes(opcode, type, x + j * lanes, n, scratch);
+            acc = j ? combine(join, type, part, acc) : part;
+          }
+          out[r] = acc;
+        }
+      });
 }
 
 void runSoftmax(const CpuProgram::State &state, const PlanKernelInfo &kernel,
@@ -246,37 +275,40 @@ void runSoftmax(const CpuProgram::State &state, const PlanKernelInfo &kernel,
   const PlanBufferInfo &input = state.buffers[kernel.operands[0]];
   io::ElementType type = kernel.op.inType;
   uint64_t row = input.rowLength(), lanes = state.lanes;
-  Op op;
-  op.inType = op.outType = type;
-  std::vector<float> scratch, spread(lanes);
-  for (uint64_t r = 0; r < input.rows(); ++r) {
-    const float *x = in + r * row;
-    float *y = out + r * row;
-    float max = 0.0f, sum = 0.0f;
-    for (uint64_t j = 0; j * lanes < row; ++j) {
-      uint32_t n = uint32_t(std::min(lanes, row - j * lanes));
-      float part =
-          reduceLanes(hetx::V_REDUCE_MAX, type, x + j * lanes, n, scratch);
-      max = j ? combine(hetx::V_MAX, type, max, part) : part;
-    }
-    // The exponentials go to the result, then are divided in place.
-    std::fill(spread.begin(), spread.end(), max);
-    for (uint64_t j = 0; j * lanes < row; ++j) {
-      uint32_t n = uint32_t(std::min(lanes, row - j * lanes));
-      op.opcode = hetx::V_SUB;
-      binaryLanes(op, x + j * lanes, spread.data(), y + j * lanes, n);
-      unaryLanes(op, hetx::V_EXP, y + j * lanes, y + j * lanes, n);
-      float part =
-          reduceLanes(hetx::V_REDUCE_SUM, type, y + j * lanes, n, scratch);
-      sum = j ? combine(hetx::V_ADD, type, sum, part) : part;
-    }
-    std::fill(spread.begin(), spread.end(), sum);
-    op.opcode = hetx::V_DIV;
-    for (uint64_t j = 0; j * lanes < row; ++j) {
-      uint32_t n = uint32_t(std::min(lanes, row - j * lanes));
-      binaryLanes(op, y + j * lanes, spread.data(), y + j * lanes, n);
-    }
-  }
+  parallelBlocks(
+      input.rows(), input.elements, [&](uint64_t begin, uint64_t end) {
+        Op op;
+        op.inType = op.outType = type;
+        std::vector<float> scratch, spread(lanes);
+        for (uint64_t r = begin; r < end; ++r) {
+          const float *x = in + r * row;
+          float *y = out + r * row;
+          float max = 0.0f, sum = 0.0f;
+          for (uint64_t j = 0; j * lanes < row; ++j) {
+            uint32_t n = uint32_t(std::min(lanes, row - j * lanes));
+            float part = reduceLanes(hetx::V_REDUCE_MAX, type, x + j * lanes, n,
+                                     scratch);
+            max = j ? combine(hetx::V_MAX, type, max, part) : part;
+          }
+          // The exponentials go to the result, then are divided in place.
+          std::fill(spread.begin(), spread.end(), max);
+          for (uint64_t j = 0; j * lanes < row; ++j) {
+            uint32_t n = uint32_t(std::min(lanes, row - j * lanes));
+            op.opcode = hetx::V_SUB;
+            binaryLanes(op, x + j * lanes, spread.data(), y + j * lanes, n);
+            unaryLanes(op, hetx::V_EXP, y + j * lanes, y + j * lanes, n);
+            float part = reduceLanes(hetx::V_REDUCE_SUM, type, y + j * lanes, n,
+                                     scratch);
+            sum = j ? combine(hetx::V_ADD, type, sum, part) : part;
+          }
+          std::fill(spread.begin(), spread.end(), sum);
+          op.opcode = hetx::V_DIV;
+          for (uint64_t j = 0; j * lanes < row; ++j) {
+            uint32_t n = uint32_t(std::min(lanes, row - j * lanes));
+            binaryLanes(op, y + j * lanes, spread.data(), y + j * lanes, n);
+          }
+        }
+      });
 }
 
 void runTranspose(const CpuProgram::State &state, const PlanKernelInfo &kernel,
@@ -298,41 +330,45 @@ void runTranspose(const CpuProgram::State &state, const PlanKernelInfo &kernel,
   for (size_t d = 0; d < rank; ++d)
     stride[d] = inStride[size_t(kernel.perm[d])];
   uint64_t inner = uint64_t(result.shape.back()), step = stride.back();
-  std::vector<int64_t> index(rank - 1, 0);
-  for (uint64_t r = 0; r < result.elements / inner; ++r) {
-    uint64_t at = 0;
-    for (size_t d = 0; d + 1 < rank; ++d)
-      at += uint64_t(index[d]) * stride[d];
-    float *y = out + r * inner;
-    if (step == 1)
-      std::memcpy(y, in + at, inner * sizeof(float));
-    else
-      for (uint64_t j = 0; j < inner; ++j)
-        y[j] = in[at + j * step];
-    for (size_t d = index.size(); d-- > 0;) {
-      if (++index[d] < result.shape[d])
-        break;
-      index[d] = 0;
-    }
-  }
+  parallelBlocks(result.elements / inner, result.elements,
+                 [&](uint64_t begin, uint64_t end) {
+                   for (uint64_t r = begin; r < end; ++r) {
+                     uint64_t at = 0, rest = r;
+                     for (size_t d = rank - 1; d-- > 0;) {
+                       uint64_t size = uint64_t(result.shape[d]);
+                       at += (rest % size) * stride[d];
+                       rest /= size;
+                     }
+                     float *y = out + r * inner;
+                     if (step == 1)
+                       std::memcpy(y, in + at, inner * sizeof(float));
+                     else
+                       for (uint64_t j = 0; j < inner; ++j)
+                         y[j] = in[at + j * step];
+                   }
+                 });
 }
 
 void runGather(const PlanKernelInfo &kernel,
                const std::vector<const float *> &in, float *out) {
   float *y = out + kernel.firstElement;
-  for (const IndexRun &run : kernel.runs) {
-    if (run.first < 0) {
-      std::memset(y, 0, run.count * sizeof(float));
-    } else {
-      const float *x = in[run.operand] + run.first;
-      if (run.step == 1)
-        std::memcpy(y, x, run.count * sizeof(float));
-      else
-        for (uint64_t i = 0; i < run.count; ++i)
-          y[i] = x[int64_t(i) * run.step];
-    }
-    y += run.count;
-  }
+  parallelBlocks(kernel.runs.size(), kernel.elements,
+                 [&](uint64_t begin, uint64_t end) {
+                   for (uint64_t r = begin; r < end; ++r) {
+                     const IndexRun &run = kernel.runs[r];
+                     float *to = y + run.offset;
+                     if (run.first < 0) {
+                       std::memset(to, 0, run.count * sizeof(float));
+                     } else {
+                       const float *x = in[run.operand] + run.first;
+                       if (run.step == 1)
+                         std::memcpy(to, x, run.count * sizeof(float));
+                       else
+                         for (uint64_t i = 0; i < run.count; ++i)
+                           to[i] = x[int64_t(i) * run.step];
+                     }
+                   }
+                 });
 }
 
 bool runRows(const CpuProgram::State &state, const PlanKernelInfo &kernel,
@@ -354,13 +390,22 @@ bool runRows(const CpuProgram::State &state, const PlanKernelInfo &kernel,
               std::to_string(rows) + " rows";
       return false;
     }
-    if (gather)
-      std::memcpy(out + i * row, in[0] + uint64_t(v) * row,
-                  row * sizeof(float));
-    else
-      std::memcpy(out + uint64_t(v) * row, in[0] + i * row,
-                  row * sizeof(float));
   }
+  if (!gather) {
+    // In order: of two updates of one row the later stays.
+    for (uint64_t i = 0; i < indices.elements; ++i)
+      std::memcpy(out + uint64_t(sim::intOfWord(index[i])) * row,
+                  in[0] + i * row, row * sizeof(float));
+    return true;
+  }
+  parallelBlocks(indices.elements, indices.elements * row,
+                 [&](uint64_t begin, uint64_t end) {
+                   for (uint64_t i = begin; i < end; ++i)
+                     std::memcpy(out + i * row,
+                                 in[0] +
+                                     uint64_t(sim::intOfWord(index[i])) * row,
+                                 row * sizeof(float));
+                 });
   return true;
 }
 
@@ -434,8 +479,8 @@ void runMatmul(const CpuProgram::State &state, const PlanKernelInfo &kernel,
     if (k == 0)
       std::fill(acc, acc + m * n, 0.0f);
     else
-      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(m), int(n),
-                  int(k), 1.0f, x, int(k), w, int(n), 0.0f, acc, int(n));
+      dnnl_sgemm('N', 'N', dnnl_dim_t(m), dnnl_dim_t(n), dnnl_dim_t(k), 1.0f, x,
+                 dnnl_dim_t(k), w, dnnl_dim_t(n), 0.0f, acc, dnnl_dim_t(n));
   } else {
     // int32 sums with wrap-around, exact for i8 and u8 products.
     std::vector<uint32_t> sums(n);

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <limits>
 #include <map>
 #include <numeric>
@@ -24,6 +25,13 @@ size_t CpuProgram::kernels() const { return state ? state->kernels.size() : 0; }
 
 uint64_t CpuProgram::constantBytes() const {
   return state ? state->constantBytes : 0;
+}
+
+std::string CpuProgram::kernelLabel(size_t i) const {
+  const PlanKernelInfo &kernel = state->kernels[i];
+  std::string kind = hetx::PlanKernelKind_Name(kernel.kind);
+  return kernel.label + " " +
+         (kind.rfind("PLAN_", 0) == 0 ? kind.substr(5) : kind);
 }
 
 namespace {
@@ -367,9 +375,11 @@ bool PlanChecker::checkGather(const hetx::PlanKernel &kernel,
                     which + " leaves operand " + std::to_string(run.operand));
       run.first -= begin;
     }
+    run.offset = filled;
     filled += run.count;
     info.runs.push_back(run);
   }
+  info.elements = filled;
   return true;
 }
 
@@ -547,9 +557,16 @@ bool PlanChecker::checkKernel(size_t index, const hetx::PlanKernel &kernel,
 
 bool PlanChecker::checkKernels() {
   state.kernels.resize(size_t(plan.kernels_size()));
-  for (int i = 0; i < plan.kernels_size(); ++i)
-    if (!checkKernel(size_t(i), plan.kernels(i), state.kernels[size_t(i)]))
+  for (int i = 0; i < plan.kernels_size(); ++i) {
+    PlanKernelInfo &info = state.kernels[size_t(i)];
+    if (!checkKernel(size_t(i), plan.kernels(i), info))
       return false;
+    const PlanBufferInfo &out = buffer(info.result);
+    bool whole = info.kind == hetx::PLAN_GATHER
+                     ? info.firstElement == 0 && info.elements == out.elements
+                     : info.kind != hetx::PLAN_SCATTER_ROWS;
+    info.fills = whole && out.elements == buffer(out.root).elements;
+  }
   return true;
 }
 
@@ -681,7 +698,30 @@ bool run(const CpuProgram &program,
   result = CpuResult();
   auto start = std::chrono::steady_clock::now();
   Storage storage(state.buffers.size());
-  uint64_t live = 0;
+  uint64_t live = 0, peak = 0;
+  // Freed storage, reused by later results: its pages are mapped already.
+  std::vector<Words> pool;
+  auto allocate = [&](uint32_t root, bool zero) {
+    uint64_t elements = state.buffers[root].elements;
+    auto best = pool.end();
+    for (auto it = pool.begin(); it != pool.end(); ++it)
+      if (it->capacity >= elements &&
+          (best == pool.end() || it->capacity < best->capacity))
+        best = it;
+    Words &words = storage[root];
+    if (best != pool.end()) {
+      words = std::move(*best);
+      pool.erase(best);
+    } else {
+      words.data.reset(new float[std::max<uint64_t>(elements, 1)]);
+      words.capacity = elements;
+    }
+    words.size = elements;
+    if (zero)
+      std::memset(words.data.get(), 0, elements * sizeof(float));
+    live += elements;
+    peak = std::max(peak, live);
+  };
   std::vector<float> converted;
   for (size_t i = 0; i < state.buffers.size(); ++i) {
     const PlanBufferInfo &b = state.buffers[i];
@@ -689,13 +729,12 @@ bool run(const CpuProgram &program,
       continue;
     const io::Tensor &tensor = inputs.at(state.artifact.inputs(b.input).name());
     const float *words = sim::laneWords(tensor, converted);
-    storage[i].assign(words, words + b.elements);
-    live += b.elements;
+    allocate(uint32_t(i), false);
+    std::copy(words, words + b.elements, storage[i].data.get());
   }
-  uint64_t peak = live;
   auto base = [&](uint32_t index) -> const float * {
     const PlanBufferInfo &b = state.buffers[index];
-    return b.constant ? b.constant->data() : storage[b.root].data();
+    return b.constant ? b.constant->data() : storage[b.root].data.get();
   };
   std::vector<const float *> operands;
   for (const PlanKernelInfo &kernel : state.kernels) {
@@ -707,26 +746,32 @@ bool run(const CpuProgram &program,
     if (kernel.scale >= 0)
       operands.push_back(base(uint32_t(kernel.scale)));
     uint32_t root = state.buffers[kernel.result].root;
-    std::vector<float> &out = storage[root];
-    if (out.empty() && state.buffers[root].elements) {
-      out.assign(state.buffers[root].elements, 0.0f);
-      live += out.size();
-      peak = std::max(peak, live);
-    }
+    // A result the kernel writes whole needs no zeros first.
+    if (!storage[root].data)
+      allocate(root, !kernel.fills);
+    Words &out = storage[root];
+    auto kernelStart = std::chrono::steady_clock::now();
     bool ok;
     if (kernel.aliased) {
-      std::vector<float> copy = out;
-      ok = runKernel(state, kernel, operands, copy.data(), error);
-      out.swap(copy);
+      std::unique_ptr<float[]> copy(new float[std::max<uint64_t>(out.size, 1)]);
+      std::copy(out.data.get(), out.data.get() + out.size, copy.get());
+      ok = runKernel(state, kernel, operands, copy.get(), error);
+      out.data.swap(copy);
+      out.capacity = out.size;
     } else {
-      ok = runKernel(state, kernel, operands, out.data(), error);
+      ok = runKernel(state, kernel, operands, out.data.get(), error);
     }
     if (!ok)
       return false;
     ++result.stats.kernels;
+    result.stats.kernelSeconds.push_back(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                      kernelStart)
+            .count());
     for (uint32_t b : kernel.frees) {
-      live -= storage[b].size();
-      std::vector<float>().swap(storage[b]);
+      live -= storage[b].size;
+      pool.push_back(std::move(storage[b]));
+      storage[b] = Words();
     }
   }
   auto end = std::chrono::steady_clock::now();

@@ -6,6 +6,7 @@
 #include "runtime/cpu/CpuBackend.h"
 #include "runtime/sim/Program.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,9 @@ struct IndexRun {
   int64_t step = 0;
   uint64_t count = 0;
   uint32_t operand = 0;
+  /// Where the run's first element goes, from the first one the gather
+  /// fills.
+  uint64_t offset = 0;
 };
 
 /// A plan kernel with everything checked and derived at load.
@@ -64,9 +68,14 @@ struct PlanKernelInfo {
   /// PLAN_GATHER: the runs, and the first result element they fill.
   std::vector<IndexRun> runs;
   uint64_t firstElement = 0;
+  /// PLAN_GATHER: the elements the runs fill.
+  uint64_t elements = 0;
   /// Whether the result shares storage with an operand: the kernel then
   /// computes into a copy.
   bool aliased = false;
+  /// Whether the kernel writes every element of its result's storage (so
+  /// that fresh storage needs no zeros first).
+  bool fills = false;
   /// Roots whose storage is last used by this kernel.
   std::vector<uint32_t> frees;
 };
@@ -86,9 +95,16 @@ struct CpuProgram::State {
   std::vector<uint32_t> outputs;
 };
 
-/// Storage of one run: per root buffer, its lane words (empty until a
-/// kernel writes it or once it is no longer needed).
-using Storage = std::vector<std::vector<float>>;
+/// The lane words of a root buffer during a run: `size` of them, in room
+/// for `capacity` (storage is reused for later buffers once freed).
+struct Words {
+  std::unique_ptr<float[]> data;
+  uint64_t size = 0, capacity = 0;
+};
+
+/// Storage of one run, per root buffer: null until a kernel writes it and
+/// once it is no longer needed.
+using Storage = std::vector<Words>;
 
 /// Runs kernel `kernel` of `state`, reading `operands` (one pointer per
 /// operand, to its first element) and writing `result`. False with

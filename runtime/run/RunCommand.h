@@ -45,6 +45,9 @@ struct RunOptions {
   /// The chip run's deadline in milliseconds at the chip's clock; 0 for
   /// none.
   double deadlineMs = 0;
+  /// --backend cpu: runs of the program; the summary gives the fastest
+  /// (the first warms the caches and oneDNN's generated code).
+  unsigned repeat = 1;
   /// Testing: a fault to inject into the chip run ("hazard": one
   /// instruction issues a cycle late, which the chip model rejects).
   std::string injectFault;

@@ -144,6 +144,12 @@ int main(int argc, char **argv) {
                    "its clock; known before the run, as its cycles are exact")
       ->check(CLI::PositiveNumber);
   runApp
+      ->add_option("--repeat", run.repeat,
+                   "With --backend cpu: run N times and report the fastest "
+                   "(the first run warms caches and generated code)")
+      ->check(CLI::Range(1u, 1000u))
+      ->capture_default_str();
+  runApp
       ->add_option("--inject-fault", run.injectFault,
                    "Testing: make the chip run fail (hazard: one "
                    "instruction issues a cycle late)")
