@@ -56,7 +56,8 @@ public:
   size_t kernels() const;
   /// The bytes of the constants, as the backend holds them.
   uint64_t constantBytes() const;
-  /// Kernel `i` as errors name it: "kernel #i (node 'name')", and its kind.
+  /// Kernel `i` as errors name it, "kernel #i (node 'name')", and its kind
+  /// in lower case ("matmul").
   std::string kernelLabel(size_t i) const;
   struct State;
 

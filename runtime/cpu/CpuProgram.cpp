@@ -8,6 +8,7 @@
 #include "runtime/sim/Sram.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstring>
 #include <limits>
@@ -30,8 +31,11 @@ uint64_t CpuProgram::constantBytes() const {
 std::string CpuProgram::kernelLabel(size_t i) const {
   const PlanKernelInfo &kernel = state->kernels[i];
   std::string kind = hetx::PlanKernelKind_Name(kernel.kind);
-  return kernel.label + " " +
-         (kind.rfind("PLAN_", 0) == 0 ? kind.substr(5) : kind);
+  if (kind.rfind("PLAN_", 0) == 0)
+    kind = kind.substr(5);
+  for (char &c : kind)
+    c = char(std::tolower(static_cast<unsigned char>(c)));
+  return kernel.label + " " + kind;
 }
 
 namespace {

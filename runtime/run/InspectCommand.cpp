@@ -4,6 +4,7 @@
 
 #include "runtime/artifact/ArtifactFile.h"
 
+#include <cctype>
 #include <map>
 #include <sstream>
 
@@ -61,6 +62,65 @@ std::string unitClass(hetx::Opcode opcode) {
 std::string streamText(const hetx::StreamRef &s) {
   return std::string(s.dir() == hetx::EAST ? "E" : "W") +
          std::to_string(s.id());
+}
+
+/// A kernel kind without its PLAN_ prefix, lower case.
+std::string kindName(hetx::PlanKernelKind kind) {
+  std::string name = hetx::PlanKernelKind_Name(kind);
+  if (name.rfind("PLAN_", 0) == 0)
+    name = name.substr(5);
+  for (char &c : name)
+    c = char(std::tolower(static_cast<unsigned char>(c)));
+  return name.empty() ? "kind " + std::to_string(int(kind)) : name;
+}
+
+/// Lists the plan's buffers and kernels.
+void printPlan(const hetx::KernelPlan &plan, std::ostream &out) {
+  out << "plan buffers (index: type shape origin):\n";
+  for (int i = 0; i < plan.buffers_size(); ++i) {
+    const hetx::PlanBuffer &b = plan.buffers(i);
+    out << "  %" << i << ": " << hetx::DataType_Name(b.dtype()) << " [";
+    for (int d = 0; d < b.shape_size(); ++d)
+      out << (d ? "x" : "") << b.shape(d);
+    out << "] ";
+    switch (b.origin_case()) {
+    case hetx::PlanBuffer::kInput:
+      out << "input '" << b.input() << "'";
+      break;
+    case hetx::PlanBuffer::kConstantAddress:
+      out << "constant @" << b.constant_address();
+      break;
+    case hetx::PlanBuffer::kViewOf:
+      out << "view of %" << b.view_of();
+      break;
+    default:
+      out << "scratch";
+      break;
+    }
+    out << "\n";
+  }
+  out << "plan kernels (index: kind [opcode] operands -> result [node]):\n";
+  for (int i = 0; i < plan.kernels_size(); ++i) {
+    const hetx::PlanKernel &k = plan.kernels(i);
+    out << "  #" << i << " " << kindName(k.kind());
+    if (k.opcode() != hetx::OPCODE_UNSPECIFIED)
+      out << " " << hetx::Opcode_Name(k.opcode());
+    for (int o = 0; o < k.operands_size(); ++o)
+      out << (o ? ", %" : " %") << k.operands(o);
+    if (k.has_bias())
+      out << " bias %" << k.bias();
+    if (k.has_scale())
+      out << " scale %" << k.scale();
+    out << " -> %" << k.result();
+    if (k.kind() == hetx::PLAN_GATHER)
+      out << " (" << k.index_runs_size() / 3 << " index runs)";
+    if (!k.node().empty())
+      out << " '" << k.node() << "'";
+    out << "\n";
+  }
+  for (const hetx::PlanBinding &binding : plan.outputs())
+    out << "  output '" << binding.name() << "' <- %" << binding.buffer()
+        << "\n";
 }
 
 void disassemble(const hetx::Artifact &a, std::ostream &out) {
@@ -153,6 +213,22 @@ int inspectCommand(const InspectOptions &options, std::ostream &out,
   for (const hetx::Kernel &k : a.kernels())
     out << "  " << k.name() << ": " << k.first_cycle() << "-"
         << k.last_cycle() << ", " << k.instructions() << "\n";
+  if (a.has_kernel_plan()) {
+    const hetx::KernelPlan &plan = a.kernel_plan();
+    std::map<std::string, int> byKind;
+    for (const hetx::PlanKernel &k : plan.kernels())
+      ++byKind[kindName(k.kind())];
+    out << "kernel plan: " << plan.kernels_size() << " kernels, "
+        << plan.buffers_size() << " buffers; by kind:";
+    for (const auto &[kind, count] : byKind)
+      out << " " << kind << " " << count << ";";
+    out << "\n";
+    if (options.plan)
+      printPlan(plan, out);
+  } else {
+    out << "kernel plan: none (compiled from hisa-level MLIR; only the chip "
+           "runs it)\n";
+  }
   if (options.disassemble)
     disassemble(a, out);
   return 0;

@@ -11,11 +11,14 @@ struct InspectOptions {
   std::string artifactPath;
   /// Also list every instruction (cycle, opcode, unit, operands, node).
   bool disassemble = false;
+  /// Also list the kernel plan's buffers and kernels.
+  bool plan = false;
 };
 
 /// Prints what the artifact holds: its chip, the program's predicted
 /// cycles, its input, output and constant bindings, its instruction counts
-/// by opcode and by functional unit, its kernels and, with `disassemble`,
+/// by opcode and by functional unit, its kernels, its kernel plan's counts
+/// and, with `plan`, its buffers and kernels, and with `disassemble`,
 /// every instruction. Returns 0, or 1 with the error on `err`.
 int inspectCommand(const InspectOptions &options, std::ostream &out,
                    std::ostream &err);

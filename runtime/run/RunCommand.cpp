@@ -87,9 +87,8 @@ public:
     if (options.deadlineMs > 0) {
       double ms = double(artifact.predicted_cycles()) / chip.clockMHz() / 1e3;
       std::ostringstream why;
-      why << "the chip takes " << std::fixed << std::setprecision(3) << ms
-          << " ms (" << artifact.predicted_cycles() << " cycles at "
-          << chip.clockMHz() << " MHz), past the deadline of "
+      why << "the chip takes " << ms << " ms (" << artifact.predicted_cycles()
+          << " cycles at " << chip.clockMHz() << " MHz), past the deadline of "
           << options.deadlineMs << " ms";
       if (ms > options.deadlineMs)
         return fallBack(why.str(), error);

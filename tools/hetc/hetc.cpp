@@ -4,7 +4,7 @@
 //                           [--dim NAME=N ...] [--input-value NAME=FILE ...]
 //   hetc run model.hetx [--chip FILE] [--input NAME=FILE.npy ...]
 //                       [--output-dir DIR] [--seed N] [--trace FILE]
-//   hetc inspect model.hetx [--disassemble]
+//   hetc inspect model.hetx [--disassemble] [--plan]
 //
 //===----------------------------------------------------------------------===//
 
@@ -219,6 +219,9 @@ int main(int argc, char **argv) {
   inspectApp->add_flag("-d,--disassemble", inspect.disassemble,
                        "List every instruction: cycle, opcode, unit, "
                        "address, streams and ONNX node");
+  inspectApp->add_flag("--plan", inspect.plan,
+                       "List the kernel plan (what --backend cpu runs): its "
+                       "buffers and its kernels in order");
 
   try {
     app.parse(argc, argv);
