@@ -218,7 +218,7 @@ private:
     sim::SimResult result;
     bool ok =
         sim::simulate(artifact, chip, inputs, simOptions, result, error) &&
-        report(result.stats, error) && writeOutputs(result.outputs, error);
+        writeOutputs(result.outputs, error) && report(result.stats, error);
     // The trace of a run that stopped at a hazard shows what led to it, so
     // it is written either way; the run's own error comes first.
     std::string traceError;

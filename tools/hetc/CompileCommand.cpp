@@ -368,7 +368,7 @@ int compileCommand(const CompileOptions &options) {
   // The kernel plan is the placed htile program, which the hisa pipeline
   // consumes: it is taken here, and a module given as hisa has none.
   std::optional<hetx::KernelPlan> plan;
-  if (level <= Level::HTilePlaced) {
+  if (level <= Level::HTilePlaced && !options.noKernelPlan) {
     TimingScope planTimer = rootTimer.nest("emit the kernel plan");
     FailureOr<hetx::KernelPlan> emitted = codegen::emitKernelPlan(*module);
     if (failed(emitted))

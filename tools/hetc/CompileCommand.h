@@ -29,6 +29,9 @@ struct CompileOptions {
   bool allKernels = false;
   /// Stage inputs and outputs in host memory and move them by DMA.
   bool hostIO = false;
+  /// Leave the kernel plan out of the artifact: it then runs on the chip
+  /// only.
+  bool noKernelPlan = false;
   /// --precision: fp32, or fp16/bf16 for the matrix-unit weights.
   std::string precision = "fp32";
   /// Print IR with locations (the ONNX node names).

@@ -79,6 +79,10 @@ int main(int argc, char **argv) {
       "such as axes, pads or a target shape");
   compileApp->add_flag("--print-locations", compile.printLocations,
                        "Print IR with locations (the ONNX node names)");
+  compileApp->add_flag("--no-kernel-plan", compile.noKernelPlan,
+                       "Leave the kernel plan (what --backend cpu and the "
+                       "fallback run) out of the artifact: it then runs on "
+                       "the chip only");
   compileApp->add_flag("--host-io", compile.hostIO,
                        "Start with the inputs in host memory and end with "
                        "the outputs there, moved by the chip's DMA engines "
