@@ -3,6 +3,7 @@
 #include "runtime/run/GenerateCommand.h"
 
 #include "runtime/artifact/ArtifactFile.h"
+#include "runtime/cpu/CpuBackend.h"
 #include "runtime/run/RunCommand.h"
 #include "runtime/sim/DataTypes.h"
 #include "runtime/sim/Simulator.h"
@@ -81,6 +82,14 @@ io::Tensor zerosLike(const hetx::TensorBinding &binding) {
   return t;
 }
 
+/// What one step gave: its outputs, and its cycles on the chip model or
+/// its wall time on the CPU.
+struct StepResult {
+  std::vector<sim::NamedTensor> outputs;
+  uint64_t cycles = 0;
+  double seconds = 0;
+};
+
 /// Runs one generation; every step returns false with `error` set.
 class Generator {
 public:
@@ -93,18 +102,25 @@ public:
         !loadChipFor(artifact, options.artifactPath, options.chipPath, chip,
                      chipPath, error) ||
         !artifact::checkChipMatch(artifact, chip, error) ||
-        !findBindings(error) || !sim::load(artifact, chip, program, error))
+        !findBindings(error))
+      return false;
+    bool cpu = options.backend == "cpu";
+    if (cpu ? !cpu::load(artifact, chip, cpuProgram, error)
+            : !sim::load(artifact, chip, program, error))
       return false;
     // A cache the step updates in place stays on the chip from step to
     // step (the session's resident inputs); any other goes through the
-    // host, from the step's output to the next step's input.
-    session = std::make_unique<sim::Session>(program);
+    // host, from the step's output to the next step's input. On the CPU
+    // every cache is in host memory.
     size_t onChip = 0;
-    for (const auto &[past, present] : states)
-      if (session->isResident(past)) {
-        inputs.erase(past);
-        ++onChip;
-      }
+    if (!cpu) {
+      session = std::make_unique<sim::Session>(program);
+      for (const auto &[past, present] : states)
+        if (session->isResident(past)) {
+          inputs.erase(past);
+          ++onChip;
+        }
+    }
     uint64_t predicted = artifact.predicted_cycles();
     out << "artifact: " << options.artifactPath << " (for chip '"
         << artifact.chip().name() << "')\n";
@@ -116,6 +132,8 @@ public:
         << (states.size() == 1 ? "" : "s");
     if (states.empty())
       out << "\n";
+    else if (cpu)
+      out << ", carried in host memory from step to step (--backend cpu)\n";
     else if (onChip == states.size())
       out << ", kept on the chip from step to step (updated in place)\n";
     else
@@ -124,16 +142,17 @@ public:
              "in place in SRAM)\n";
     out << "tokens:" << std::flush;
     std::vector<uint64_t> cycles;
+    std::vector<double> seconds;
     int64_t generated = 0;
     int64_t next = options.promptIds.front();
     for (int64_t position = 0;; ++position) {
       bool prompt = position < int64_t(options.promptIds.size());
       int64_t token = prompt ? options.promptIds[size_t(position)] : next;
-      sim::SimResult result;
+      StepResult result;
       bool ok = step(token, position, result, error);
-      if (ok && result.stats.cycles != predicted) {
+      if (ok && !cpu && result.cycles != predicted) {
         error = "step " + std::to_string(position) + " took " +
-                std::to_string(result.stats.cycles) +
+                std::to_string(result.cycles) +
                 " cycles, but the artifact predicts " +
                 std::to_string(predicted);
         ok = false;
@@ -144,7 +163,8 @@ public:
         out << "\n"; // ends the line of tokens
         return false;
       }
-      cycles.push_back(result.stats.cycles);
+      cycles.push_back(result.cycles);
+      seconds.push_back(result.seconds);
       if (position + 1 < int64_t(options.promptIds.size()))
         continue;
       out << " " << next << std::flush;
@@ -153,7 +173,10 @@ public:
         break;
     }
     out << "\n";
-    report(cycles, generated);
+    if (cpu)
+      reportCpu(seconds, generated);
+    else
+      report(cycles, generated);
     return true;
   }
 
@@ -176,6 +199,8 @@ private:
       error = "--top-k must be 0 (all tokens) or more";
     else if (!(options.topP > 0.0 && options.topP <= 1.0))
       error = "--top-p must be in (0, 1]";
+    else if (options.backend != "chip" && options.backend != "cpu")
+      error = "--backend must be chip or cpu, not '" + options.backend + "'";
     else if (options.tokenInput == options.positionInput)
       error = "--token-input and --position-input name the same input '" +
               options.tokenInput + "'";
@@ -247,12 +272,23 @@ private:
     return true;
   }
 
-  bool step(int64_t id, int64_t at, sim::SimResult &result,
-            std::string &error) {
+  bool step(int64_t id, int64_t at, StepResult &result, std::string &error) {
     inputs[token->name()] = scalarTensor(*token, id);
     inputs[position->name()] = scalarTensor(*position, at);
     lastStep = at;
-    if (!session->step(inputs, result, error)) {
+    bool ok;
+    if (session) {
+      sim::SimResult simulated;
+      ok = session->step(inputs, simulated, error);
+      result.outputs = std::move(simulated.outputs);
+      result.cycles = simulated.stats.cycles;
+    } else {
+      cpu::CpuResult ran;
+      ok = cpu::run(cpuProgram, inputs, ran, error);
+      result.outputs = std::move(ran.outputs);
+      result.seconds = ran.stats.seconds;
+    }
+    if (!ok) {
       error = "step " + std::to_string(at) + " (token " + std::to_string(id) +
               "): " + error;
       return false;
@@ -266,7 +302,7 @@ private:
 
   /// The next token: the most likely, or drawn from the tempered softmax
   /// of the candidates top-k and top-p keep.
-  bool pick(const sim::SimResult &result, int64_t &next, std::string &error) {
+  bool pick(const StepResult &result, int64_t &next, std::string &error) {
     const io::Tensor *scores = nullptr;
     for (const sim::NamedTensor &output : result.outputs)
       if (output.name == logits->name())
@@ -342,6 +378,38 @@ private:
         << "\n";
   }
 
+  /// The CPU's wall times: the prompt's steps to the first token, and the
+  /// median of the steps after it; the chip's exact figures for
+  /// comparison.
+  void reportCpu(const std::vector<double> &seconds, int64_t generated) {
+    size_t promptSteps = options.promptIds.size();
+    double ttft = 0;
+    for (size_t i = 0; i < promptSteps; ++i)
+      ttft += seconds[i];
+    std::vector<double> later(seconds.begin() + long(promptSteps),
+                              seconds.end());
+    if (later.empty())
+      later.push_back(seconds.back());
+    std::sort(later.begin(), later.end());
+    double itl = later[later.size() / 2];
+    auto ms = [](double s) {
+      std::ostringstream text;
+      text << std::fixed << std::setprecision(3) << s * 1e3 << " ms";
+      return text.str();
+    };
+    out << "generated: " << generated << " tokens in " << seconds.size()
+        << " steps on the CPU\n";
+    out << "time to first token: " << ms(ttft)
+        << " wall (the chip: " << artifact.predicted_cycles() * promptSteps
+        << " cycles)\n";
+    out << "inter-token latency: " << ms(itl)
+        << " wall, the median of the steps after the prompt (the chip: "
+        << artifact.predicted_cycles() << " cycles)\n";
+    std::ostringstream rate;
+    rate << std::fixed << std::setprecision(1) << 1.0 / itl;
+    out << "tokens per second on the CPU: " << rate.str() << "\n";
+  }
+
   const GenerateOptions &options;
   std::ostream &out;
   hetx::Artifact artifact;
@@ -349,6 +417,7 @@ private:
   std::string chipPath;
   sim::LoadedProgram program;
   std::unique_ptr<sim::Session> session;
+  cpu::CpuProgram cpuProgram;
   const hetx::TensorBinding *token = nullptr, *position = nullptr,
                             *logits = nullptr;
   /// (input, output) of each cache carried from step to step.

@@ -44,6 +44,9 @@ struct GenerateOptions {
   std::string tokenInput = "input_ids";
   std::string positionInput = "position";
   std::string logitsOutput = "logits";
+  /// "chip" (the chip model, caches resident on the chip) or "cpu" (the
+  /// kernel plan on the host, caches in host memory).
+  std::string backend = "chip";
 };
 
 /// Runs `options`, printing tokens and timings to `out` and any error to

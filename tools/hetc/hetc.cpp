@@ -198,6 +198,12 @@ int main(int argc, char **argv) {
                    "When sampling, keep the most likely tokens whose "
                    "probabilities sum to p")
       ->capture_default_str();
+  generateApp
+      ->add_option("--backend", generate.backend,
+                   "Where the steps run: the chip model (caches kept on the "
+                   "chip), or the CPU (the kernel plan; wall times)")
+      ->check(CLI::IsMember({"chip", "cpu"}))
+      ->capture_default_str();
   generateApp->add_option("--seed", generate.seed, "Seed of the sampler")
       ->capture_default_str();
   generateApp
