@@ -103,6 +103,25 @@ def check(name, args, work):
     if row["ttft"] != row["ttft_sim"] or row["itl"] != row["itl_sim"]:
         row["error"] = "simulated cycles differ from the prediction"
         return row
+    # The same tokens on the CPU backend, and with the prompt on the CPU and
+    # the decode on the chip after the caches are handed over.
+    for label, flags in (("cpu", ["--backend", "cpu"]),
+                         ("prefill", ["--prefill-backend", "cpu"])):
+        other = subprocess.run(
+            [args.hetc, "generate", hetx, "--prompt-ids", args.prompt,
+             "--max-new-tokens", str(args.tokens), *flags], capture_output=True, text=True)
+        if other.returncode != 0:
+            row["error"] = f"generate ({label}): " + (
+                other.stderr.strip().splitlines() or ["?"])[-1]
+            return row
+        tokens = [int(t) for t in re.search(r"tokens:([ \d]*)", other.stdout).group(1).split()]
+        if tokens != want:
+            row["error"] = f"generate ({label}): the tokens differ from ONNX Runtime's"
+            return row
+        if label == "cpu":
+            row["cpu_itl_ms"] = field(r"inter-token latency: ([\d.]+) ms", other.stdout, float)
+        else:
+            row["handover"] = field(r"hand-over: .*: (\d+) cycles", other.stdout)
     row["status"] = "pass"
     return row
 
@@ -118,16 +137,21 @@ def report(rows, args):
         f"`hetc generate` from the prompt `{args.prompt}` for {args.tokens} greedy tokens, "
         "the caches kept on the chip model from step to step. ONNX Runtime runs the same "
         "ONNX step in its own loop; the tokens must be identical, and every step must take "
-        "the predicted cycles.",
+        "the predicted cycles. The same tokens must also come from the CPU backend "
+        "(`--backend cpu`, the artifact's kernel plan) and from a session that runs the "
+        "prompt on the CPU and hands the caches over to the chip for the decode "
+        "(`--prefill-backend cpu`; docs/backends.md).",
         "",
         "Columns: time to first token (the prompt run as decode steps) and inter-token "
         "latency in cycles, predicted at compile time and simulated; tokens per second at "
         "the chip clock; the step's physical bound from the compile summary (what bounds "
-        "it) and the inter-token latency over it.",
+        "it) and the inter-token latency over it; the CPU backend's inter-token latency "
+        "(wall, the median step); the cycles of handing the caches over to the chip after "
+        "a prompt on the CPU (the chip's DMA engines).",
         "",
         "| model | tokens | TTFT predicted | TTFT simulated | ITL predicted | ITL simulated "
-        "| tokens/s | physical bound | ITL / bound | result |",
-        "|---|---:|---:|---:|---:|---:|---:|---|---:|---|",
+        "| tokens/s | physical bound | ITL / bound | CPU ITL ms | hand-over cycles | result |",
+        "|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---|",
     ]
     for r in rows:
         bound = (f"{r['bound']} ({r['bound_reason']})" if r.get("bound") else "")
@@ -136,7 +160,8 @@ def report(rows, args):
         lines.append(
             f"| {r['name']} | {r.get('tokens', '')} | {r.get('ttft', '')} | {r.get('ttft_sim', '')} "
             f"| {r.get('itl', '')} | {r.get('itl_sim', '')} | {r.get('rate', '') or ''} "
-            f"| {bound} | {ratio} | {result} |")
+            f"| {bound} | {ratio} | {r.get('cpu_itl_ms', '') or ''} | {r.get('handover', '') or ''} "
+            f"| {result} |")
     lines += suite_common.summary(rows, "decode steps generate the tokens ONNX Runtime does")
     return "\n".join(lines)
 

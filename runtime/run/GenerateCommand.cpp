@@ -7,6 +7,7 @@
 #include "runtime/run/RunCommand.h"
 #include "runtime/sim/DataTypes.h"
 #include "runtime/sim/Simulator.h"
+#include "runtime/sim/Sram.h"
 
 #include <algorithm>
 #include <climits>
@@ -105,8 +106,10 @@ public:
         !findBindings(error))
       return false;
     bool cpu = options.backend == "cpu";
-    if (cpu ? !cpu::load(artifact, chip, cpuProgram, error)
-            : !sim::load(artifact, chip, program, error))
+    bool prefillCpu = options.prefillBackend == "cpu";
+    if (((cpu || prefillCpu) &&
+         !cpu::load(artifact, chip, cpuProgram, error)) ||
+        (!cpu && !sim::load(artifact, chip, program, error)))
       return false;
     // A cache the step updates in place stays on the chip from step to
     // step (the session's resident inputs); any other goes through the
@@ -117,7 +120,11 @@ public:
       session = std::make_unique<sim::Session>(program);
       for (const auto &[past, present] : states)
         if (session->isResident(past)) {
-          inputs.erase(past);
+          // After a prefill on the CPU, the first step on the chip takes
+          // the caches the CPU left as the resident inputs' values.
+          if (!prefillCpu)
+            inputs.erase(past);
+          resident.push_back(past);
           ++onChip;
         }
     }
@@ -135,7 +142,10 @@ public:
     else if (cpu)
       out << ", carried in host memory from step to step (--backend cpu)\n";
     else if (onChip == states.size())
-      out << ", kept on the chip from step to step (updated in place)\n";
+      out << ", kept on the chip from step to step (updated in place)"
+          << (prefillCpu ? ", handed over after the prompt's steps on the CPU"
+                         : "")
+          << "\n";
     else
       out << ", " << onChip << " kept on the chip, " << states.size() - onChip
           << " carried through the host (the step does not update them "
@@ -148,9 +158,17 @@ public:
     for (int64_t position = 0;; ++position) {
       bool prompt = position < int64_t(options.promptIds.size());
       int64_t token = prompt ? options.promptIds[size_t(position)] : next;
+      bool onCpu = cpu || (prefillCpu && prompt);
       StepResult result;
-      bool ok = step(token, position, result, error);
-      if (ok && !cpu && result.cycles != predicted) {
+      bool ok = step(token, position, onCpu, result, error);
+      if (ok && prefillCpu && !onCpu && !handedOver) {
+        // The caches moved to the chip with the first step there; from
+        // now on they stay.
+        for (const std::string &past : resident)
+          inputs.erase(past);
+        handedOver = true;
+      }
+      if (ok && !onCpu && result.cycles != predicted) {
         error = "step " + std::to_string(position) + " took " +
                 std::to_string(result.cycles) +
                 " cycles, but the artifact predicts " +
@@ -175,6 +193,8 @@ public:
     out << "\n";
     if (cpu)
       reportCpu(seconds, generated);
+    else if (prefillCpu)
+      reportPrefill(cycles, seconds, generated);
     else
       report(cycles, generated);
     return true;
@@ -201,6 +221,10 @@ private:
       error = "--top-p must be in (0, 1]";
     else if (options.backend != "chip" && options.backend != "cpu")
       error = "--backend must be chip or cpu, not '" + options.backend + "'";
+    else if (!options.prefillBackend.empty() &&
+             (options.prefillBackend != "cpu" || options.backend != "chip"))
+      error = "--prefill-backend cpu runs the prompt on the CPU and the "
+              "decode on the chip: it needs --backend chip";
     else if (options.tokenInput == options.positionInput)
       error = "--token-input and --position-input name the same input '" +
               options.tokenInput + "'";
@@ -272,12 +296,13 @@ private:
     return true;
   }
 
-  bool step(int64_t id, int64_t at, StepResult &result, std::string &error) {
+  bool step(int64_t id, int64_t at, bool onCpu, StepResult &result,
+            std::string &error) {
     inputs[token->name()] = scalarTensor(*token, id);
     inputs[position->name()] = scalarTensor(*position, at);
     lastStep = at;
     bool ok;
-    if (session) {
+    if (!onCpu) {
       sim::SimResult simulated;
       ok = session->step(inputs, simulated, error);
       result.outputs = std::move(simulated.outputs);
@@ -410,6 +435,61 @@ private:
     out << "tokens per second on the CPU: " << rate.str() << "\n";
   }
 
+  /// The bytes and chip cycles of moving the resident caches from host
+  /// memory into SRAM over the chip's DMA engines, as DMA_IN moves a
+  /// vector (docs/isa.md): the engines' latency once, then each vector at
+  /// the engines' rate, the engines working side by side.
+  std::pair<uint64_t, uint64_t> handOver() const {
+    uint64_t bytes = 0, vectors = 0;
+    for (const std::string &name : resident) {
+      const hetx::TensorBinding *b = findBinding(artifact.inputs(), name);
+      sim::BindingLayout layout;
+      std::string ignored;
+      if (!b || !sim::checkBinding(*b, name, chip, layout, ignored))
+        continue;
+      vectors += layout.vectors;
+      bytes += layout.elements * sim::sramLaneBytes(layout.type);
+    }
+    uint64_t engines = std::max<uint64_t>(chip.proto().dma().engines(), 1);
+    uint64_t cycles =
+        chip.proto().dma().latency() +
+        (vectors + engines - 1) / engines * chip.dmaCyclesPerVector();
+    return {bytes, cycles};
+  }
+
+  /// The prompt on the CPU, the hand-over, then the chip's exact steps.
+  void reportPrefill(const std::vector<uint64_t> &cycles,
+                     const std::vector<double> &seconds, int64_t generated) {
+    size_t promptSteps = options.promptIds.size();
+    double prefill = 0;
+    for (size_t i = 0; i < promptSteps; ++i)
+      prefill += seconds[i];
+    auto [bytes, moved] = handOver();
+    uint64_t predicted = artifact.predicted_cycles();
+    auto us = [&](uint64_t c) {
+      std::ostringstream s;
+      s << std::fixed << std::setprecision(3) << double(c) / chip.clockMHz()
+        << " us";
+      return s.str();
+    };
+    std::ostringstream ms;
+    ms << std::fixed << std::setprecision(3) << prefill * 1e3 << " ms";
+    out << "generated: " << generated << " tokens in " << cycles.size()
+        << " steps (" << promptSteps << " on the CPU, "
+        << cycles.size() - promptSteps << " on the chip)\n";
+    out << "time to first token: " << ms.str()
+        << " wall, the prompt's steps on the CPU\n";
+    out << "hand-over: " << resident.size() << " cache tensors, " << bytes
+        << " bytes, into the chip's SRAM over its DMA engines: " << moved
+        << " cycles (" << us(moved)
+        << "), before the first step on the "
+           "chip\n";
+    if (cycles.size() > promptSteps)
+      out << "inter-token latency: predicted " << predicted << " cycles ("
+          << us(predicted) << "), simulated " << cycles.back()
+          << " cycles, the same at every step on the chip\n";
+  }
+
   const GenerateOptions &options;
   std::ostream &out;
   hetx::Artifact artifact;
@@ -418,6 +498,10 @@ private:
   sim::LoadedProgram program;
   std::unique_ptr<sim::Session> session;
   cpu::CpuProgram cpuProgram;
+  /// The caches the chip keeps resident, and whether a prefill on the CPU
+  /// has handed them over.
+  std::vector<std::string> resident;
+  bool handedOver = false;
   const hetx::TensorBinding *token = nullptr, *position = nullptr,
                             *logits = nullptr;
   /// (input, output) of each cache carried from step to step.

@@ -47,6 +47,9 @@ struct GenerateOptions {
   /// "chip" (the chip model, caches resident on the chip) or "cpu" (the
   /// kernel plan on the host, caches in host memory).
   std::string backend = "chip";
+  /// "cpu": the prompt's steps run on the CPU, then the caches move to the
+  /// chip, which runs the rest; empty: every step on `backend`.
+  std::string prefillBackend;
 };
 
 /// Runs `options`, printing tokens and timings to `out` and any error to

@@ -204,6 +204,11 @@ int main(int argc, char **argv) {
                    "chip), or the CPU (the kernel plan; wall times)")
       ->check(CLI::IsMember({"chip", "cpu"}))
       ->capture_default_str();
+  generateApp
+      ->add_option("--prefill-backend", generate.prefillBackend,
+                   "Run the prompt's steps here (cpu), then hand the KV "
+                   "cache over to the chip for the decode")
+      ->check(CLI::IsMember({"cpu"}));
   generateApp->add_option("--seed", generate.seed, "Seed of the sampler")
       ->capture_default_str();
   generateApp
