@@ -100,7 +100,8 @@ TEST(RunSummaryTest, RunCommandPrintsThemLast) {
             "utilisation: matrix plane 0 53.1% (17 of 32 cycles)\n"
             "utilisation: MEM slices: busiest slice 1 50.0% (16 of 32 "
             "cycles), average 7.0%\n"
-            "SRAM high-water: 1152 bytes, 0.2% of 524288 bytes\n");
+            "SRAM high-water: 1152 bytes, 0.2% of 524288 bytes\n"
+            "served by: chip\n");
   std::filesystem::remove_all(dir);
 }
 
