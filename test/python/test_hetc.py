@@ -113,6 +113,17 @@ def test_bad_arguments_are_refused():
         artifact.run({"x": np.zeros((1, 24), np.float32)}, backend="cuda")
 
 
+def test_cpu_backend_gives_the_chip_outputs():
+    artifact = hetc.compile(mlp(), dims={"batch": 1})
+    x = np.random.default_rng(3).standard_normal((1, 24)).astype(np.float32)
+    chip = artifact.run({"x": x})
+    cpu = artifact.run({"x": x}, backend="cpu")
+    assert artifact.last_run["backend"] == "cpu"
+    assert artifact.last_run["kernels"] > 0
+    for name in chip:
+        np.testing.assert_allclose(cpu[name], chip[name], rtol=1e-5, atol=1e-6)
+
+
 def test_run_checks_its_inputs():
     artifact = hetc.compile(mlp(), dims={"batch": 1})
     with pytest.raises(hetc.RunError, match="input 'x' is missing"):

@@ -12,6 +12,7 @@
 
 #include "runtime/artifact/ArtifactFile.h"
 #include "runtime/chip/ChipSpec.h"
+#include "runtime/cpu/CpuBackend.h"
 #include "runtime/io/Npy.h"
 #include "runtime/sim/DataTypes.h"
 #include "runtime/sim/Simulator.h"
@@ -164,13 +165,17 @@ public:
   }
 
   /// Runs on the chip of `chipPath` with `inputs` (name -> .npy bytes, one
-  /// for every input). Returns the outputs (name, .npy bytes) in binding
-  /// order and the run's figures.
+  /// for every input), on the chip model or with `backend` "cpu" the
+  /// kernel plan on the host. Returns the outputs (name, .npy bytes) in
+  /// binding order and the run's figures.
   py::tuple run(const std::string &chipPath,
-                const std::map<std::string, py::bytes> &inputs) const {
+                const std::map<std::string, py::bytes> &inputs,
+                const std::string &backend) const {
     chip::ChipSpec chip = loadChipFor(proto, chipPath);
     std::map<std::string, io::Tensor> tensors =
         parseInputs(proto, chip, inputs);
+    if (backend == "cpu")
+      return runOnCpu(chip, tensors);
     sim::SimResult result;
     std::string error;
     bool ok;
@@ -185,6 +190,33 @@ public:
 
   std::string path;
   hetx::Artifact proto;
+
+private:
+  py::tuple runOnCpu(const chip::ChipSpec &chip,
+                     const std::map<std::string, io::Tensor> &tensors) const {
+    cpu::CpuProgram program;
+    cpu::CpuResult result;
+    std::string error;
+    bool ok;
+    {
+      py::gil_scoped_release release;
+      ok = cpu::load(proto, chip, program, error) &&
+           cpu::run(program, tensors, result, error);
+    }
+    check(ok, error);
+    py::list outputs;
+    for (const sim::NamedTensor &output : result.outputs) {
+      std::string bytes;
+      check(io::serializeNpy(output.tensor, bytes, error), error);
+      outputs.append(py::make_tuple(output.name, py::bytes(bytes)));
+    }
+    py::dict stats;
+    stats["backend"] = "cpu";
+    stats["wall_seconds"] = result.stats.seconds;
+    stats["kernels"] = result.stats.kernels;
+    stats["peak_buffer_bytes"] = result.stats.peakBytes;
+    return py::make_tuple(outputs, stats);
+  }
 };
 
 /// Runs of one artifact step after step on one SRAM (sim::Session): the
@@ -248,8 +280,7 @@ PYBIND11_MODULE(_runtime, m) {
       .def(py::init<std::string>(), py::arg("path"))
       .def_readonly("path", &Artifact::path)
       .def_property_readonly(
-          "chip_name",
-          [](const Artifact &a) { return a.proto.chip().name(); })
+          "chip_name", [](const Artifact &a) { return a.proto.chip().name(); })
       .def_property_readonly(
           "chip_revision",
           [](const Artifact &a) { return a.proto.chip().revision(); })
@@ -259,11 +290,12 @@ PYBIND11_MODULE(_runtime, m) {
       .def_property_readonly(
           "instructions",
           [](const Artifact &a) { return a.proto.instructions_size(); })
-      .def_property_readonly(
-          "inputs", [](const Artifact &a) { return a.bindings(true); })
+      .def_property_readonly("inputs",
+                             [](const Artifact &a) { return a.bindings(true); })
       .def_property_readonly(
           "outputs", [](const Artifact &a) { return a.bindings(false); })
-      .def("run", &Artifact::run, py::arg("chip_path"), py::arg("inputs"));
+      .def("run", &Artifact::run, py::arg("chip_path"), py::arg("inputs"),
+           py::arg("backend"));
   py::class_<Session>(m, "Session")
       .def(py::init<const Artifact &, std::string>(), py::arg("artifact"),
            py::arg("chip_path"))

@@ -27,7 +27,7 @@ __all__ = ["Artifact", "CompileError", "Error", "RunError", "Session",
            "compile", "load", "PRECISIONS", "BACKENDS"]
 
 PRECISIONS = ("fp32", "fp16", "bf16", "int8")
-BACKENDS = ("chip",)
+BACKENDS = ("chip", "cpu")
 
 
 class Error(Exception):
@@ -114,12 +114,14 @@ class Artifact:
         dict of numpy arrays. `chip` is a chip file or bundled chip name
         (default: the artifact's own chip). The run's figures are left in
         `self.last_run`; a run whose simulated cycles differ from the
-        prediction raises RunError."""
+        prediction raises RunError. `backend` "cpu" runs the artifact's
+        kernel plan on the host instead (docs/backends.md)."""
         if backend not in BACKENDS:
             raise ValueError(f"backend {backend!r} is not available; "
                              f"backends: {', '.join(BACKENDS)}")
         try:
-            outputs, stats = self._native.run(self._chip_for(chip), _encode(inputs))
+            outputs, stats = self._native.run(self._chip_for(chip), _encode(inputs),
+                                              backend)
         except _runtime.RunError as e:
             raise RunError(str(e)) from None
         self.last_run = stats
