@@ -3,19 +3,23 @@
 // The input is an ONNX model compiled as `hetc compile MODEL --chip
 // test-chip.chip` would: imported with the chip's size limits, lowered
 // through the hgraph, htile and hisa pipelines, scheduled (when it has at
-// most kMaxInstructions instructions) and emitted as an artifact. Any
-// failure must be a diagnostic, never a crash.
+// most kMaxInstructions instructions) and emitted as an artifact with its
+// kernel plan, which the CPU backend then checks and runs on zeros. Any
+// failure must be a diagnostic or an error, never a crash.
 //
 //===----------------------------------------------------------------------===//
 
 #include "test/fuzz/FuzzTarget.h"
 
 #include "compiler/codegen/HetxEmitter.h"
+#include "compiler/codegen/KernelPlanEmitter.h"
 #include "compiler/dialects/hgraph/IR/HGraph.h"
 #include "compiler/dialects/hisa/IR/HIsa.h"
 #include "compiler/dialects/htile/IR/HTile.h"
 #include "compiler/frontend/OnnxImporter.h"
 #include "compiler/passes/Passes.h"
+#include "runtime/cpu/CpuBackend.h"
+#include "runtime/sim/DataTypes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -55,9 +59,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   PipelineOptions pipeline{fuzz::chipPath("test-chip.chip"),
                            /*hostIO=*/false};
+  PassManager tile(&context);
+  buildHGraphPipeline(tile, pipeline);
+  buildHTilePipeline(tile, pipeline);
+  if (failed(tile.run(*module)))
+    return 0;
+  FailureOr<hetx::KernelPlan> plan = codegen::emitKernelPlan(*module);
+  if (failed(plan))
+    return 0;
   PassManager lower(&context);
-  buildHGraphPipeline(lower, pipeline);
-  buildHTilePipeline(lower, pipeline);
   lower.addPass(createConvertHTileToHIsa());
   if (failed(lower.run(*module)))
     return 0;
@@ -73,6 +83,29 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   schedule.addPass(createHIsaSchedule());
   if (failed(schedule.run(*module)))
     return 0;
-  (void)codegen::emitArtifact(*module, chip);
+  FailureOr<hetx::Artifact> artifact = codegen::emitArtifact(*module, chip);
+  if (failed(artifact))
+    return 0;
+  *artifact->mutable_kernel_plan() = std::move(*plan);
+  cpu::CpuProgram program;
+  std::string error;
+  if (!cpu::load(*artifact, chip, program, error))
+    return 0;
+  std::map<std::string, io::Tensor> inputs;
+  for (const hetx::TensorBinding &binding : artifact->inputs()) {
+    io::Tensor &tensor = inputs[binding.name()];
+    tensor.shape.assign(binding.shape().begin(), binding.shape().end());
+    tensor.type =
+        sim::elementTypeOf(binding.dtype()).value_or(io::ElementType::F32);
+    uint64_t count = 0;
+    if (!io::elementCount(tensor.shape, count))
+      return 0;
+    if (io::isFloat(tensor.type))
+      tensor.data.assign(count, 0.0f);
+    else
+      tensor.ints.assign(count, 0);
+  }
+  cpu::CpuResult result;
+  (void)cpu::run(program, inputs, result, error);
   return 0;
 }
