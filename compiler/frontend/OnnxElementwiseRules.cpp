@@ -193,6 +193,74 @@ Results importCast(NodeContext &ctx) {
   return importCastTo(ctx, ctx.inputs[0], element);
 }
 
+/// BitCast (opset 26): the bits of each element read as type `to`, of the
+/// same width. f32 and i32 are one 32-bit lane word each on the chip:
+/// hgraph.bitcast. Integers of one width are the value modulo 2^width,
+/// moved into the other type's range: built from casts through i32 and a
+/// select. Types whose bits the chip does not keep (f16 and bf16 hold
+/// their value widened to fp32; 64-bit types are held in 32 bits) are
+/// refused.
+Results importBitCast(NodeContext &ctx) {
+  if (failed(expectInputs(ctx, 1, 1)))
+    return failure();
+  const onnx::AttributeProto *to = ctx.attr("to");
+  if (!to)
+    return ctx.error() << "attribute 'to' is required";
+  Value x = ctx.inputs[0];
+  RankedTensorType type = tensorType(x);
+  Type from = type.getElementType();
+  Type target = elementTypeOf(to->i(), ctx.builder.getContext());
+  if (!target)
+    return ctx.error() << "bit-casting to " << dataTypeName(to->i())
+                       << " is not supported";
+  auto resultType = RankedTensorType::get(type.getShape(), target);
+  auto word = [](Type t) { return t.isF32() || t.isSignlessInteger(32); };
+  if (from == target)
+    return SmallVector<Value>{x};
+  if (word(from) && word(target))
+    return SmallVector<Value>{ctx.create<hgraph::BitcastOp>(resultType, x)};
+  auto integer = [](Type t) {
+    auto i = dyn_cast<IntegerType>(t);
+    return i && (i.getWidth() == 8 || i.getWidth() == 16);
+  };
+  // A bool is one byte whose value is 0 or 1, as is the byte it becomes.
+  if (from.isInteger(1) && integer(target) &&
+      target.getIntOrFloatBitWidth() == 8)
+    return SmallVector<Value>{castTo(ctx, x, target)};
+  if (integer(from) && integer(target) &&
+      from.getIntOrFloatBitWidth() == target.getIntOrFloatBitWidth() &&
+      from.getIntOrFloatBitWidth() < 32) {
+    // The value modulo 2^width: a signed result takes 2^width off values
+    // past its maximum, an unsigned one adds it to negative values.
+    int64_t modulus = int64_t(1) << from.getIntOrFloatBitWidth();
+    Type i32 = ctx.builder.getI32Type();
+    auto wide = RankedTensorType::get(type.getShape(), i32);
+    Value value = castTo(ctx, x, i32);
+    bool toSigned = !target.isUnsignedInteger();
+    Value outside =
+        toSigned ? ctx.create<hgraph::GreaterOrEqualOp>(
+                       RankedTensorType::get(type.getShape(),
+                                             ctx.builder.getI1Type()),
+                       value, scalarConstant(ctx, i32, double(modulus / 2)))
+                 : ctx.create<hgraph::LessOp>(
+                       RankedTensorType::get(type.getShape(),
+                                             ctx.builder.getI1Type()),
+                       value, scalarConstant(ctx, i32, 0));
+    Value moved = broadcastBinary<hgraph::AddOp>(
+        ctx, value,
+        scalarConstant(ctx, i32, double(toSigned ? -modulus : modulus)));
+    Value wrapped = ctx.create<hgraph::WhereOp>(wide, outside, moved, value);
+    return SmallVector<Value>{castTo(ctx, wrapped, target)};
+  }
+  return ctx.error() << "bit-casting " << from << " to " << target
+                     << " is not supported: the chip holds f32 and i32 as "
+                        "32-bit words and the 8- and 16-bit integers as "
+                        "their values, but keeps no bit pattern of f16, "
+                        "bf16 (held as their fp32 value), of ui32 (held "
+                        "below 2^31) or of 64-bit types (held in 32 bits); "
+                        "cast instead, or bit-cast on the host";
+}
+
 Results importCastLike(NodeContext &ctx) {
   if (failed(expectInputs(ctx, 2, 2)))
     return failure();
@@ -333,6 +401,26 @@ const PointwiseRule *pointwiseRule(StringRef opType) {
 
 Results importPointwiseNode(NodeContext &ctx) {
   return importPointwise(ctx, *pointwiseRule(ctx.node.op_type()));
+}
+
+/// SwiGLU (opset 28): Y = Swish_alpha(A) * B, A and B of one shape and
+/// type (no broadcasting), as ONNX's own function body: Swish, then Mul.
+Results importSwiGLU(NodeContext &ctx) {
+  if (failed(expectInputs(ctx, 2, 2)))
+    return failure();
+  Value a = ctx.inputs[0], b = ctx.inputs[1];
+  RankedTensorType type = tensorType(a);
+  if (tensorType(b) != type || !isa<FloatType>(type.getElementType()))
+    return ctx.error() << "A and B must be float tensors of one shape and "
+                          "type (SwiGLU does not broadcast), got "
+                       << type << " and " << tensorType(b);
+  Value gate = ctx.create<hgraph::PointwiseOp>(
+      type,
+      hgraph::PointwiseFnAttr::get(ctx.builder.getContext(),
+                                   hgraph::PointwiseFn::swish),
+      a, ctx.builder.getF32FloatAttr(ctx.floatAttr("alpha", 1.0f)),
+      ctx.builder.getF32FloatAttr(0.0f));
+  return SmallVector<Value>{ctx.create<hgraph::MulOp>(type, gate, b)};
 }
 
 /// BitShift, LEFT or RIGHT: logical shifts of unsigned integers; since
@@ -481,6 +569,8 @@ void hetc::frontend::addElementwiseRules(llvm::StringMap<ImportRule> &rules) {
       {"Mod", importMod},
       {"LeakyRelu", importLeakyRelu},
       {"Gelu", importGelu},
+      {"SwiGLU", importSwiGLU},
+      {"BitCast", importBitCast},
       {"Cast", importCast},
       {"CastLike", importCastLike},
       {"Clip", importClip},

@@ -643,6 +643,9 @@ ImportRule hetc::frontend::lookupImportRule(StringRef opType) {
     addStatNormRules(r);
     addEinsumRule(r);
     addRotaryRule(r);
+    addStatefulConvRule(r);
+    addLinearAttentionRule(r);
+    addAffineGridRule(r);
     addSpectralRules(r);
     addValueShapedRules(r);
     return r;

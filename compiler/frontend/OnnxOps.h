@@ -72,6 +72,9 @@ void addRecurrentRules(llvm::StringMap<ImportRule> &rules);
 void addStatNormRules(llvm::StringMap<ImportRule> &rules);
 void addEinsumRule(llvm::StringMap<ImportRule> &rules);
 void addRotaryRule(llvm::StringMap<ImportRule> &rules);
+void addStatefulConvRule(llvm::StringMap<ImportRule> &rules);
+void addLinearAttentionRule(llvm::StringMap<ImportRule> &rules);
+void addAffineGridRule(llvm::StringMap<ImportRule> &rules);
 void addSpectralRules(llvm::StringMap<ImportRule> &rules);
 void addValueShapedRules(llvm::StringMap<ImportRule> &rules);
 

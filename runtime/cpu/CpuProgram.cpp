@@ -187,8 +187,13 @@ bool PlanChecker::checkBuffers() {
         return fail(name, "views buffer #" + std::to_string(source) +
                               ", which is not an earlier buffer");
       const PlanBufferInfo &of = state.buffers[source];
+      // f32 and i32 are one lane word each: a view may read either as the
+      // other (a bit cast).
+      auto word = [](io::ElementType t) {
+        return t == io::ElementType::F32 || t == io::ElementType::I32;
+      };
       if (info.elements > state.buffers[of.root].elements ||
-          info.type != of.type)
+          (info.type != of.type && !(word(info.type) && word(of.type))))
         return fail(name, "a view of " + shapeText(info.shape) + " of " +
                               io::typeName(info.type) + " cannot see " +
                               bufferName(source) + " (" + shapeText(of.shape) +

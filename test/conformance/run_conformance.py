@@ -273,7 +273,7 @@ SHAPE_OPERANDS = {
     "ReduceSumSquare": {1}, "ReduceL1": {1}, "ReduceL2": {1},
     "ReduceLogSum": {1}, "ReduceLogSumExp": {1}, "HannWindow": {0},
     "HammingWindow": {0}, "BlackmanWindow": {0}, "CumSum": {1}, "CumProd": {1},
-    "DFT": {1, 2}, "STFT": {1, 3},
+    "DFT": {1, 2}, "STFT": {1, 3}, "AffineGrid": {1},
     # Control flow runs as its condition and trip count fold: one branch,
     # an unrolled loop.
     "If": {0}, "Loop": {0, 1},
@@ -305,7 +305,28 @@ def shape_inputs(model, inputs):
         node = producers.get(name)
         if node is not None and node.op_type not in ("Shape", "Size"):
             work.extend(i for i in node.input if i)
+            # An If or Loop result also comes from the outer values its
+            # branches or body read.
+            for attribute in node.attribute:
+                for graph in ([attribute.g] if attribute.HasField("g") else []) + \
+                        list(attribute.graphs):
+                    work.extend(outer_names(graph))
     return [name for name in inputs if name in wanted]
+
+
+def outer_names(graph):
+    """The names a subgraph reads from its enclosing scope: those its nodes
+    (and their own subgraphs) read that it does not define."""
+    defined = {i.name for i in graph.input} | {i.name for i in graph.initializer}
+    read = []
+    for node in graph.node:
+        read.extend(i for i in node.input if i and i not in defined)
+        for attribute in node.attribute:
+            for inner in ([attribute.g] if attribute.HasField("g") else []) + \
+                    list(attribute.graphs):
+                read.extend(n for n in outer_names(inner) if n not in defined)
+        defined.update(node.output)
+    return read
 
 
 def compile_model(hetc, model_path, artifact, fixed, timeout):

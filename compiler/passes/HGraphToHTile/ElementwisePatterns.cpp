@@ -220,6 +220,18 @@ LogicalResult lowerCast(hgraph::CastOp op, const KernelBuilder &kernels) {
   return success();
 }
 
+/// f32 and i32 are one 32-bit lane word each: the result is the input's
+/// buffer, seen with the other element type.
+LogicalResult lowerBitcast(hgraph::BitcastOp op, const KernelBuilder &kernels) {
+  Value input = kernels.held(op.getInput());
+  auto held = cast<MemRefType>(input.getType());
+  Value view = htile::ViewOp::create(
+      kernels.builder, op.getLoc(),
+      MemRefType::get(held.getShape(), op.getType().getElementType()), input);
+  kernels.map(op.getResult(), view);
+  return success();
+}
+
 template <typename OpTy, htile::BinaryKind Kind>
 using BinaryPattern =
     LowerWithParam<OpTy, htile::BinaryKind, Kind, tiling::lowerBinary>;
@@ -268,6 +280,7 @@ void tiling::populateElementwisePatterns(RewritePatternSet &patterns,
       UnaryPattern<hgraph::RoundOp, U::round>>(converter, patterns.getContext(),
                                                state);
   patterns.add<LowerWith<hgraph::WhereOp, lowerWhere>,
-               LowerWith<hgraph::CastOp, lowerCast>>(
+               LowerWith<hgraph::CastOp, lowerCast>,
+               LowerWith<hgraph::BitcastOp, lowerBitcast>>(
       converter, patterns.getContext(), state);
 }

@@ -70,3 +70,16 @@ func.func @empty_reductions() -> (tensor<2xi1>, tensor<2xi1>, tensor<2xi32>, ten
   %5 = hgraph.reduce sum %f {axes = array<i64: 1>, keepdims = false} : tensor<2x0xf32> -> tensor<2xf32>
   return %0, %1, %2, %3, %4, %5 : tensor<2xi1>, tensor<2xi1>, tensor<2xi32>, tensor<2xui8>, tensor<2xf32>, tensor<2xf32>
 }
+
+// -----
+
+// Tests that a bitcast of a constant folds to the same bits read as the
+// other type: 1.0f is 0x3F800000.
+// CHECK-LABEL: func.func @bitcast
+// CHECK-NEXT: %[[C:.*]] = hgraph.constant dense<[1065353216, 0]> : tensor<2xi32>
+// CHECK-NEXT: return %[[C]]
+func.func @bitcast() -> tensor<2xi32> {
+  %a = hgraph.constant dense<[1.0, 0.0]> : tensor<2xf32>
+  %0 = hgraph.bitcast %a : tensor<2xf32> -> tensor<2xi32>
+  return %0 : tensor<2xi32>
+}

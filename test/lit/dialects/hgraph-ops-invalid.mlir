@@ -163,3 +163,21 @@ func.func @pad_wrap_empty(%x: tensor<3x0xf32>) -> tensor<3x2xf32> {
   %0 = hgraph.pad %x {mode = "wrap", pads = array<i64: 0, 1, 0, 1>} : (tensor<3x0xf32>) -> tensor<3x2xf32>
   return %0 : tensor<3x2xf32>
 }
+
+// -----
+
+// Tests that bitcast reinterprets only f32 and i32, the chip's 32-bit words.
+func.func @bitcast_f16(%x: tensor<4xf16>) -> tensor<4xi16> {
+  // expected-error @+1 {{reinterprets f32 and i32 elements only, not 'f16' as 'i16'}}
+  %0 = hgraph.bitcast %x : tensor<4xf16> -> tensor<4xi16>
+  return %0 : tensor<4xi16>
+}
+
+// -----
+
+// Tests that bitcast keeps the shape.
+func.func @bitcast_shape(%x: tensor<4xf32>) -> tensor<2x2xi32> {
+  // expected-error @+1 {{input shape [4] and result shape [2, 2] differ}}
+  %0 = hgraph.bitcast %x : tensor<4xf32> -> tensor<2x2xi32>
+  return %0 : tensor<2x2xi32>
+}

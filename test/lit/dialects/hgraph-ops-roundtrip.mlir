@@ -12,6 +12,8 @@ func.func @ops(%x: tensor<4x8xf32>, %i: tensor<2xi64>, %c: tensor<4x8xi1>, %s: t
   %2 = hgraph.gelu %1 {approximate = "none"} : tensor<4x8xf32>
   // CHECK: hgraph.cast %{{.*}} : tensor<2xi64> -> tensor<2xf32>
   %3 = hgraph.cast %i : tensor<2xi64> -> tensor<2xf32>
+  // CHECK: hgraph.bitcast %{{.*}} : tensor<4x8xf32> -> tensor<4x8xi32>
+  %bits = hgraph.bitcast %x : tensor<4x8xf32> -> tensor<4x8xi32>
   // CHECK: hgraph.clip %{{.*}}, min %{{.*}} : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
   %4 = hgraph.clip %2, min %s : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
   // CHECK: hgraph.less %{{.*}}, %{{.*}} : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xi1>

@@ -10,6 +10,17 @@ func.func @bad_view() {
 
 // -----
 
+// Tests that a view keeps the element type, but for f32 and i32 (one
+// 32-bit lane word each).
+func.func @bad_view_type() {
+  %a = htile.alloc : memref<4x8xf32>
+  // expected-error @+1 {{element type (or f32 as i32 and the reverse) and count must match}}
+  %v = htile.view %a : memref<4x8xf32> to memref<4x8xf16>
+  return
+}
+
+// -----
+
 // Tests that a constant must fit its buffer.
 func.func @bad_constant() {
   // expected-error @+1 {{value of type 'tensor<3xf32>' does not fit buffer 'memref<4xf32>'}}

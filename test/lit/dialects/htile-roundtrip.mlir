@@ -26,6 +26,8 @@ func.func @main() {
   htile.softmax ins(%y) outs(%z) scratch(%s) : memref<4x10xf32>, memref<4x10xf32>, memref<4x10xf32>
   // CHECK: htile.view %{{.*}} : memref<4x10xf32> to memref<2x2x10xf32>
   %v = htile.view %z : memref<4x10xf32> to memref<2x2x10xf32>
+  // CHECK: htile.view %{{.*}} : memref<4x10xf32> to memref<4x10xi32>
+  %bits = htile.view %z : memref<4x10xf32> to memref<4x10xi32>
   %eye = htile.constant dense<1.0> : tensor<16x16xf32> : memref<16x16xf32>
   %t = htile.alloc : memref<2x10x2xf32>
   // CHECK: htile.transpose ins(%{{.*}}) outs(%{{.*}}) identity(%{{.*}}) {perm = array<i64: 0, 2, 1>} : memref<2x2x10xf32>, memref<2x10x2xf32>, memref<16x16xf32>

@@ -73,6 +73,28 @@ static bool isNarrowType(Type type) {
   return integer && integer.getWidth() > 1 && integer.getWidth() < 8;
 }
 
+LogicalResult BitcastOp::verify() {
+  Type from = getInput().getType().getElementType(),
+       to = getType().getElementType();
+  auto word = [](Type t) { return t.isF32() || t.isSignlessInteger(32); };
+  if (getInput().getType().getShape() != getType().getShape())
+    return emitOpError("input shape ")
+           << shapeStr(getInput().getType().getShape()) << " and result shape "
+           << shapeStr(getType().getShape()) << " differ";
+  if (!word(from) || !word(to))
+    return emitOpError("reinterprets f32 and i32 elements only, not ")
+           << from << " as " << to;
+  return success();
+}
+
+OpFoldResult BitcastOp::fold(FoldAdaptor adaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  if (auto dense = dyn_cast_or_null<DenseElementsAttr>(adaptor.getInput()))
+    return dense.bitcast(getType().getElementType());
+  return {};
+}
+
 LogicalResult CastOp::verify() {
   if (getInput().getType().getShape() != getType().getShape())
     return emitOpError("input shape ")

@@ -123,6 +123,27 @@ def HGraph_PointwiseOp : HGraph_Op<"pointwise", [Pure, SameOperandsAndResultType
   let hasVerifier = 1;
 }
 
+def HGraph_BitcastOp : HGraph_Op<"bitcast", [Pure]> {
+  let summary = "Reinterprets each f32 element's bits as i32, or the reverse (ONNX BitCast)";
+  let description = [{
+    The result holds the bits of each element of `input`, read as the
+    result's element type: f32 to i32 or i32 to f32, which the chip holds
+    as one 32-bit lane word each, so nothing moves (the result is a view of
+    the input's buffer). Shapes are equal. Constant operands fold. ONNX
+    BitCast between integers of one width is a modular conversion instead
+    (the importer builds it from hgraph.cast and arithmetic).
+
+    ```mlir
+    %0 = hgraph.bitcast %x : tensor<4xf32> -> tensor<4xi32>
+    ```
+  }];
+  let arguments = (ins AnyStaticShapeTensor:$input);
+  let results = (outs AnyStaticShapeTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
 def HGraph_CastOp : HGraph_Op<"cast", [Pure]> {
   let summary = "Converts each element to the result's element type (ONNX Cast)";
   let description = [{

@@ -33,10 +33,15 @@ LogicalResult ConstantOp::verify() {
 
 LogicalResult ViewOp::verify() {
   MemRefType from = getSource().getType(), to = getType();
-  if (from.getElementType() != to.getElementType() ||
+  // f32 and i32 are one 32-bit lane word each (a bit cast).
+  auto word = [](Type t) { return t.isF32() || t.isSignlessInteger(32); };
+  Type a = from.getElementType(), b = to.getElementType();
+  if ((a != b && !(word(a) && word(b))) ||
       from.getNumElements() != to.getNumElements())
     return emitOpError("cannot view ")
-           << from << " as " << to << ": element type and count must match";
+           << from << " as " << to
+           << ": element type (or f32 as i32 and the reverse) and count "
+              "must match";
   // A scalar is laid out as one row of one element.
   int64_t fromRow = from.getRank() ? from.getShape().back() : 1;
   int64_t toRow = to.getRank() ? to.getShape().back() : 1;

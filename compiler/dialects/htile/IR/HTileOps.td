@@ -78,7 +78,10 @@ def HTile_ViewOp : HTile_Op<"view", [Pure,
   let description = [{
     Reinterprets `source` without moving data. Because rows are padded to
     whole vectors, this is only possible when the innermost dimension (the
-    row length) is unchanged; the verifier checks it.
+    row length) is unchanged; the verifier checks it. The element type is
+    the source's, or i32 for f32 and f32 for i32: one 32-bit lane word
+    each, so the view reads the same bits as the other type (a bit
+    cast).
 
     ```mlir
     %v = htile.view %t : memref<2x4x16xf32> to memref<8x16xf32>

@@ -803,5 +803,59 @@ def hostile_conv_zero_stride(path):
     _save(nodes, [_t("x", [1, 1, 8, 8])], [_t("y", [1, 2, 6, 6])], [w], path)
 
 
+def causal_conv_state(path):
+    """CausalConvWithState (opset 27) with a bias, a past state and SiLU: a
+    decode-style step of 3 positions, kernel 4, 5 channels."""
+    rng = np.random.default_rng(11)
+    inits = [numpy_helper.from_array(rng.standard_normal((5, 1, 4)).astype(np.float32), "w"),
+             numpy_helper.from_array(rng.standard_normal(5).astype(np.float32), "b")]
+    nodes = [helper.make_node("CausalConvWithState", ["x", "w", "b", "past"],
+                              ["y", "present"], name="causal_conv", activation="silu")]
+    _save(nodes, [_t("x", [2, 5, 3]), _t("past", [2, 5, 3])],
+          [_t("y", [2, 5, 3]), _t("present", [2, 5, 3])], inits, path, opset=27)
+
+
+def linear_attention(path):
+    """LinearAttention (opset 27), gated delta rule, 4 query heads over 2
+    kv heads (d_k 3, d_v 2), 3 positions, a past state, per-head decay."""
+    nodes = [helper.make_node("LinearAttention", ["q", "k", "v", "past", "decay", "beta"],
+                              ["y", "present"], name="linear_attention",
+                              q_num_heads=4, kv_num_heads=2, update_rule="gated_delta")]
+    _save(nodes, [_t("q", [1, 3, 12]), _t("k", [1, 3, 6]), _t("v", [1, 3, 4]),
+                  _t("past", [1, 2, 3, 2]), _t("decay", [1, 3, 2]), _t("beta", [1, 3, 2])],
+          [_t("y", [1, 3, 8]), _t("present", [1, 2, 3, 2])], [], path, opset=27)
+
+
+def swiglu(path):
+    """SwiGLU (opset 28) with alpha 1.5."""
+    nodes = [helper.make_node("SwiGLU", ["a", "b"], ["y"], name="swiglu", alpha=1.5)]
+    _save(nodes, [_t("a", [2, 6]), _t("b", [2, 6])], [_t("y", [2, 6])], [], path, opset=28)
+
+
+def affine_grid(path):
+    """AffineGrid (opset 20), 2-D, size (2, 1, 3, 4), corners aligned."""
+    inits = [numpy_helper.from_array(np.array([2, 1, 3, 4], np.int64), "size")]
+    nodes = [helper.make_node("AffineGrid", ["theta", "size"], ["grid"], name="affine_grid",
+                              align_corners=1)]
+    _save(nodes, [_t("theta", [2, 2, 3])], [_t("grid", [2, 3, 4, 2])], inits, path, opset=20)
+
+
+def bitcast(path):
+    """BitCast (opset 26): f32 to i32 (one 32-bit word), i8 to ui8 (modulo
+    256)."""
+    nodes = [helper.make_node("BitCast", ["x"], ["bits"], name="bits", to=TensorProto.INT32),
+             helper.make_node("BitCast", ["c"], ["u"], name="bytes", to=TensorProto.UINT8)]
+    _save(nodes, [_t("x", [2, 3]), _t("c", [4], TensorProto.INT8)],
+          [_t("bits", [2, 3], TensorProto.INT32), _t("u", [4], TensorProto.UINT8)], [], path,
+          opset=26)
+
+
+def bitcast_f16(path):
+    """BitCast (opset 26) of f16 to i16, whose bits the chip does not keep."""
+    nodes = [helper.make_node("BitCast", ["x"], ["y"], name="half_bits", to=TensorProto.INT16)]
+    _save(nodes, [_t("x", [4], TensorProto.FLOAT16)], [_t("y", [4], TensorProto.INT16)], [],
+          path, opset=26)
+
+
 if __name__ == "__main__":
     globals()[sys.argv[1]](sys.argv[2])
