@@ -391,6 +391,10 @@ bool runRows(const CpuProgram::State &state, const PlanKernelInfo &kernel,
       return false;
     }
   }
+  // Rows of no elements (a table of shape [n, 0]): the indices are
+  // checked, nothing moves.
+  if (row == 0)
+    return true;
   if (!gather) {
     // In order: of two updates of one row the later stays.
     for (uint64_t i = 0; i < indices.elements; ++i)
