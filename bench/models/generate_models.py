@@ -106,7 +106,8 @@ def check(name, args, work):
     # The same tokens on the CPU backend, and with the prompt on the CPU and
     # the decode on the chip after the caches are handed over.
     for label, flags in (("cpu", ["--backend", "cpu"]),
-                         ("prefill", ["--prefill-backend", "cpu"])):
+                         ("prefill", ["--prefill-backend", "cpu"]),
+                         ("fallback", ["--fallback", "cpu", "--inject-fault-at-step", "10"])):
         other = subprocess.run(
             [args.hetc, "generate", hetx, "--prompt-ids", args.prompt,
              "--max-new-tokens", str(args.tokens), *flags], capture_output=True, text=True)
@@ -140,7 +141,9 @@ def report(rows, args):
         "the predicted cycles. The same tokens must also come from the CPU backend "
         "(`--backend cpu`, the artifact's kernel plan) and from a session that runs the "
         "prompt on the CPU and hands the caches over to the chip for the decode "
-        "(`--prefill-backend cpu`; docs/backends.md).",
+        "(`--prefill-backend cpu`; docs/backends.md), and from a session whose chip step "
+        "10 fails (`--inject-fault-at-step 10 --fallback cpu`: the CPU rebuilds the caches "
+        "from the tokens so far and serves the rest).",
         "",
         "Columns: time to first token (the prompt run as decode steps) and inter-token "
         "latency in cycles, predicted at compile time and simulated; tokens per second at "

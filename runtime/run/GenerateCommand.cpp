@@ -107,7 +107,8 @@ public:
       return false;
     bool cpu = options.backend == "cpu";
     bool prefillCpu = options.prefillBackend == "cpu";
-    if (((cpu || prefillCpu) &&
+    bool fallback = options.fallback == "cpu";
+    if (((cpu || prefillCpu || fallback) &&
          !cpu::load(artifact, chip, cpuProgram, error)) ||
         (!cpu && !sim::load(artifact, chip, program, error)))
       return false;
@@ -158,9 +159,32 @@ public:
     for (int64_t position = 0;; ++position) {
       bool prompt = position < int64_t(options.promptIds.size());
       int64_t token = prompt ? options.promptIds[size_t(position)] : next;
-      bool onCpu = cpu || (prefillCpu && prompt);
+      bool onCpu = cpu || (prefillCpu && prompt) || fellBack;
       StepResult result;
-      bool ok = step(token, position, onCpu, result, error);
+      fed.push_back(token);
+      bool ok;
+      if (!onCpu && position == options.injectFaultStep) {
+        error = "step " + std::to_string(position) +
+                ": injected fault (--inject-fault-at-step)";
+        ok = false;
+      } else {
+        ok = step(token, position, onCpu, result, error);
+      }
+      if (!ok && !onCpu && fallback) {
+        // The chip failed: the CPU rebuilds the caches from the tokens fed
+        // so far, runs this step, and serves the rest.
+        fellBack = true;
+        fallbackStep = position;
+        fallbackNote = "fallback: step " + std::to_string(position) +
+                       " failed on the chip (" + error +
+                       "); the CPU rebuilt the caches from the " +
+                       std::to_string(position) +
+                       " tokens before it and served the rest";
+        error.clear();
+        onCpu = true;
+        ok = replay(position, error) &&
+             step(token, position, true, result, error);
+      }
       if (ok && prefillCpu && !onCpu && !handedOver) {
         // The caches moved to the chip with the first step there; from
         // now on they stay.
@@ -191,7 +215,9 @@ public:
         break;
     }
     out << "\n";
-    if (cpu)
+    if (fellBack)
+      reportFallback(seconds, generated);
+    else if (cpu)
       reportCpu(seconds, generated);
     else if (prefillCpu)
       reportPrefill(cycles, seconds, generated);
@@ -219,6 +245,13 @@ private:
       error = "--top-k must be 0 (all tokens) or more";
     else if (!(options.topP > 0.0 && options.topP <= 1.0))
       error = "--top-p must be in (0, 1]";
+    else if (!options.fallback.empty() &&
+             (options.fallback != "cpu" || options.backend != "chip"))
+      error = "--fallback cpu serves the steps the chip fails: it needs "
+              "--backend chip";
+    else if (options.injectFaultStep >= 0 && options.backend != "chip")
+      error = "--inject-fault-at-step makes a chip step fail: it needs "
+              "--backend chip";
     else if (options.backend != "chip" && options.backend != "cpu")
       error = "--backend must be chip or cpu, not '" + options.backend + "'";
     else if (!options.prefillBackend.empty() &&
@@ -457,6 +490,38 @@ private:
     return {bytes, cycles};
   }
 
+  /// Runs the tokens fed before position `upTo` through the CPU from zero
+  /// caches, leaving the caches in host memory as a chip that had not
+  /// failed would hold them.
+  bool replay(int64_t upTo, std::string &error) {
+    for (const auto &[past, present] : states)
+      inputs[past] = zerosLike(*findBinding(artifact.inputs(), past));
+    session.reset();
+    for (int64_t q = 0; q < upTo; ++q) {
+      StepResult ignored;
+      if (!step(fed[size_t(q)], q, true, ignored, error))
+        return false;
+    }
+    return true;
+  }
+
+  /// The steps before the failure on the chip, the rest on the CPU (the
+  /// median wall time of its steps, the replay not counted).
+  void reportFallback(const std::vector<double> &seconds, int64_t generated) {
+    out << fallbackNote << "\n";
+    out << "generated: " << generated << " tokens in " << seconds.size()
+        << " steps (" << fallbackStep << " on the chip, "
+        << int64_t(seconds.size()) - fallbackStep << " on the CPU)\n";
+    std::vector<double> after(seconds.begin() + long(fallbackStep),
+                              seconds.end());
+    std::sort(after.begin(), after.end());
+    std::ostringstream ms;
+    ms << std::fixed << std::setprecision(3) << after[after.size() / 2] * 1e3;
+    out << "step latency on the CPU: " << ms.str()
+        << " ms wall, the median (the chip: " << artifact.predicted_cycles()
+        << " cycles)\n";
+  }
+
   /// The prompt on the CPU, the hand-over, then the chip's exact steps.
   void reportPrefill(const std::vector<uint64_t> &cycles,
                      const std::vector<double> &seconds, int64_t generated) {
@@ -502,6 +567,12 @@ private:
   /// has handed them over.
   std::vector<std::string> resident;
   bool handedOver = false;
+  /// The token fed at each position so far; whether the CPU took over
+  /// from a failed chip step, and what happened.
+  std::vector<int64_t> fed;
+  bool fellBack = false;
+  int64_t fallbackStep = 0;
+  std::string fallbackNote;
   const hetx::TensorBinding *token = nullptr, *position = nullptr,
                             *logits = nullptr;
   /// (input, output) of each cache carried from step to step.

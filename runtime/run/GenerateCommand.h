@@ -50,6 +50,11 @@ struct GenerateOptions {
   /// "cpu": the prompt's steps run on the CPU, then the caches move to the
   /// chip, which runs the rest; empty: every step on `backend`.
   std::string prefillBackend;
+  /// "cpu": a step that fails on the chip, and every step after it, runs
+  /// on the CPU, which first rebuilds the caches from the tokens so far.
+  std::string fallback;
+  /// Testing: the chip step at this position fails (-1: none).
+  int64_t injectFaultStep = -1;
 };
 
 /// Runs `options`, printing tokens and timings to `out` and any error to

@@ -209,6 +209,15 @@ int main(int argc, char **argv) {
                    "Run the prompt's steps here (cpu), then hand the KV "
                    "cache over to the chip for the decode")
       ->check(CLI::IsMember({"cpu"}));
+  generateApp
+      ->add_option("--fallback", generate.fallback,
+                   "When a step fails on the chip, rebuild the KV cache on "
+                   "this backend (cpu) from the tokens so far and go on there")
+      ->check(CLI::IsMember({"cpu"}));
+  generateApp
+      ->add_option("--inject-fault-at-step", generate.injectFaultStep,
+                   "Testing: the chip step at this position fails")
+      ->check(CLI::NonNegativeNumber);
   generateApp->add_option("--seed", generate.seed, "Seed of the sampler")
       ->capture_default_str();
   generateApp
