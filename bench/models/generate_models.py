@@ -121,7 +121,7 @@ def check(name, args, work):
             return row
         if label == "cpu":
             row["cpu_itl_ms"] = field(r"inter-token latency: ([\d.]+) ms", other.stdout, float)
-        else:
+        elif label == "prefill":
             row["handover"] = field(r"hand-over: .*: (\d+) cycles", other.stdout)
     row["status"] = "pass"
     return row
