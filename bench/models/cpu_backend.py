@@ -144,18 +144,8 @@ def main():
     parser.add_argument("--report", default=os.path.join(ROOT, "docs", "cpu-backend.md"))
     args = parser.parse_args()
 
-    export = [args.torch_python, os.path.join(HERE, "export_models.py"), args.models_dir]
-    if args.only:
-        export += ["--only", args.only]
-    if args.quick:
-        export += ["--quick"]
-    listed = subprocess.run(export + ["--list"], capture_output=True, text=True)
-    if listed.returncode != 0:
-        sys.exit("cpu_backend.py: cannot list the models with "
-                 f"{args.torch_python} (it needs torch and torchvision):\n{listed.stderr}")
-    subprocess.run(export, check=True)
     rows = []
-    for name in listed.stdout.split():
+    for name in suite_common.exported_models(args, "cpu_backend.py"):
         with tempfile.TemporaryDirectory(prefix="hetc-cpu-") as work:
             row = check_model(name, args, work)
         rows.append(row)

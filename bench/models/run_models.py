@@ -294,17 +294,7 @@ def main():
     parser.add_argument("--report", default=os.path.join(ROOT, "docs", "models.md"))
     args = parser.parse_args()
 
-    export = [args.torch_python, os.path.join(HERE, "export_models.py"), args.models_dir]
-    if args.only:
-        export += ["--only", args.only]
-    if args.quick:
-        export += ["--quick"]
-    listed = subprocess.run(export + ["--list"], capture_output=True, text=True)
-    if listed.returncode != 0:
-        sys.exit("run_models.py: cannot list the models with "
-                 f"{args.torch_python} (it needs torch and torchvision):\n{listed.stderr}")
-    names = listed.stdout.split()
-    subprocess.run(export, check=True)
+    names = suite_common.exported_models(args, "run_models.py")
 
     rows = []
     runs = [(name, None) for name in names]

@@ -2,6 +2,8 @@
 and how they write their generated pages."""
 import argparse
 import os
+import subprocess
+import sys
 
 DEFAULT_MODELS_DIR = os.path.join(
     os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "hetc", "models")
@@ -16,6 +18,25 @@ def suite_parser(description):
     parser.add_argument("--torch-python", default=os.environ.get("HETC_TORCH_PYTHON",
                                                                   "/usr/bin/python3"))
     return parser
+
+
+def exported_models(args, script):
+    """Exports the models `args` selects (its --only and --quick) with
+    export_models.py under --torch-python, cached in --models-dir, and
+    returns their names; exits naming `script` if torch is missing."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    export = [args.torch_python, os.path.join(here, "export_models.py"), args.models_dir]
+    if args.only:
+        export += ["--only", args.only]
+    if args.quick:
+        export += ["--quick"]
+    listed = subprocess.run(export + ["--list"], capture_output=True, text=True)
+    if listed.returncode != 0:
+        sys.exit(f"{script}: cannot list the models with "
+                 f"{args.torch_python} (it needs torch and torchvision):\n{listed.stderr}")
+    names = listed.stdout.split()
+    subprocess.run(export, check=True)
+    return names
 
 
 def write_page(path, text):
