@@ -23,7 +23,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 
 import numpy as np
 import onnx
@@ -36,20 +35,6 @@ sys.path.insert(0, os.path.join(ROOT, "scripts"))
 import run_models  # noqa: E402
 import suite_common  # noqa: E402
 from compare_with_ort import npy_path  # noqa: E402
-
-
-def ort_time(model_path, inputs, threads, repeat):
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = threads
-    options.inter_op_num_threads = 1
-    session = ort.InferenceSession(model_path, options)
-    outputs = session.run(None, inputs)
-    times = []
-    for _ in range(repeat):
-        start = time.monotonic()
-        session.run(None, inputs)
-        times.append(time.monotonic() - start)
-    return [o.name for o in session.get_outputs()], outputs, min(times)
 
 
 def check_model(name, args, work):
@@ -84,7 +69,8 @@ def check_model(name, args, work):
     row["hetc_ms"] = float(re.search(r"wall time: ([\d.]+) ms", ran.stdout).group(1))
     slowest = re.search(r"time by kind: ([a-z_]+) ([\d.]+) ms", ran.stdout)
     row["top_kind"] = f"{slowest.group(1)} {float(slowest.group(2)):.1f} ms" if slowest else ""
-    names, expected, seconds = ort_time(model_path, inputs, args.threads, args.repeat)
+    names, expected, seconds = run_models.ort_run(model_path, inputs, args.repeat,
+                                                 args.threads)
     row["ort_ms"] = seconds * 1e3
     atol, rtol = run_models.TOLERANCE[precision]
     worst = 0.0

@@ -126,9 +126,11 @@ def make_inputs(info, seed=0):
     return inputs
 
 
-def ort_run(model_path, inputs, reps=3):
+def ort_run(model_path, inputs, reps=3, threads=1):
+    """ONNX Runtime's outputs names, outputs and fastest of `reps` runs
+    after a warm-up, on `threads` threads."""
     options = ort.SessionOptions()
-    options.intra_op_num_threads = 1
+    options.intra_op_num_threads = threads
     options.inter_op_num_threads = 1
     session = ort.InferenceSession(model_path, options)
     outputs = session.run(None, inputs)
