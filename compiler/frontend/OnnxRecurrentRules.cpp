@@ -320,7 +320,9 @@ Results importRecurrent(NodeContext &ctx, Cell cell) {
         c = cNew;
       steps[t] = u.reshape(out, {1, 1, batch, hidden});
     }
-    ys.push_back(u.concat(steps, 0));
+    // A sequence of no steps gives an empty Y and the initial state.
+    ys.push_back(steps.empty() ? u.zeros({0, 1, batch, hidden})
+                               : u.concat(steps, 0));
     yh.push_back(u.reshape(h, {1, batch, hidden}));
     if (cell == Cell::Lstm)
       yc.push_back(u.reshape(c, {1, batch, hidden}));

@@ -857,5 +857,17 @@ def bitcast_f16(path):
           path, opset=26)
 
 
+def lstm_empty_sequence(path):
+    """An LSTM over a sequence of no steps: Y is empty, Y_h the initial
+    state (zeros)."""
+    rng = np.random.default_rng(3)
+    inits = [numpy_helper.from_array(rng.standard_normal((1, 12, 2)).astype(np.float32), "W"),
+             numpy_helper.from_array(rng.standard_normal((1, 12, 3)).astype(np.float32), "R")]
+    nodes = [helper.make_node("LSTM", ["X", "W", "R"], ["Y", "Y_h"], name="lstm",
+                              hidden_size=3)]
+    _save(nodes, [_t("X", [0, 2, 2])], [_t("Y", [0, 1, 2, 3]), _t("Y_h", [1, 2, 3])], inits,
+          path)
+
+
 if __name__ == "__main__":
     globals()[sys.argv[1]](sys.argv[2])
