@@ -869,5 +869,20 @@ def lstm_empty_sequence(path):
           path)
 
 
+def reductions(path):
+    """Softmax, ReduceSum and ReduceMax along rows of 50 elements (several
+    vectors of test-chip's 16 lanes), in f32, and the reductions in f16."""
+    axes = numpy_helper.from_array(np.array([-1], np.int64), "axes")
+    nodes = [helper.make_node("Softmax", ["x"], ["x_softmax"], axis=-1)]
+    for t in ("x", "h"):
+        nodes += [helper.make_node("ReduceSum", [t, "axes"], [t + "_sum"]),
+                  helper.make_node("ReduceMax", [t, "axes"], [t + "_max"])]
+    outputs = [_t("x_softmax", [3, 50])]
+    for t, dtype in (("x", TensorProto.FLOAT), ("h", TensorProto.FLOAT16)):
+        outputs += [_t(t + "_sum", [3, 1], dtype), _t(t + "_max", [3, 1], dtype)]
+    _save(nodes, [_t("x", [3, 50]), _t("h", [3, 50], TensorProto.FLOAT16)], outputs, [axes],
+          path, opset=18)
+
+
 if __name__ == "__main__":
     globals()[sys.argv[1]](sys.argv[2])
