@@ -13,12 +13,13 @@
 
 #include "runtime/sim/DataTypes.h"
 #include "runtime/sim/TypedMath.h"
-#include "runtime/sim/VectorMath.h"
+#include "runtime/sim/VectorUnit.h"
 
 #include <dnnl.h>
 
 #include <algorithm>
 #include <cstring>
+#include <initializer_list>
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -30,56 +31,30 @@ namespace {
 
 using sim::Op;
 
-/// The vector unit's operations, as sim::Machine::compute applies them to
-/// one vector, here on `n` elements at once.
-void binaryLanes(const Op &op, const float *a, const float *b, float *out,
-                 uint32_t n) {
-  if (op.outType == io::ElementType::Bool && op.inType != io::ElementType::Bool)
-    sim::compareLanes(op.opcode, io::isFloat(op.inType), a, b, out, n, n);
-  else if (io::isFloat(op.inType))
-    sim::vectorBinary(op.opcode, a, b, out, n, n);
-  else if (op.inType == io::ElementType::Bool && op.opcode != hetx::V_AND &&
-           op.opcode != hetx::V_OR && op.opcode != hetx::V_XOR)
-    sim::compareLanes(op.opcode, false, a, b, out, n, n);
-  else
-    sim::integerBinary(op.opcode, a, b, out, n, n);
-  sim::roundLanes(op.outType, out, n);
+/// The vector unit's `op` on `n` elements at once (the chip applies it to
+/// one vector): sim::computeVector, which the chip model runs.
+void lanes(const Op &op, std::initializer_list<const float *> src, float *out,
+           uint32_t n) {
+  sim::computeVector(op, src.begin(), out, n, n);
 }
 
-void unaryLanes(const Op &op, hetx::Opcode opcode, const float *a, float *out,
-                uint32_t n) {
-  if (opcode == hetx::V_CAST) {
-    sim::castLanes(op.inType, op.outType, a, out, n, n, op.overflow,
-                   op.rounding);
-    return;
-  }
-  if (io::isFloat(op.inType))
-    sim::vectorUnary(opcode, a, out, n, n);
-  else
-    sim::integerUnary(opcode, a, out, n, n);
-  sim::roundLanes(op.outType, out, n);
+/// `op` of `type` lanes to `type`.
+Op typed(hetx::Opcode opcode, io::ElementType type) {
+  return sim::vectorOp(opcode, type, type);
 }
 
 /// One lane reduced: `opcode` over `a[0, n)`, in `type`.
 float reduceLanes(hetx::Opcode opcode, io::ElementType type, const float *a,
                   uint32_t n, std::vector<float> &scratch) {
   scratch.resize(std::max<size_t>(n, 1));
-  if (io::isFloat(type)) {
-    sim::vectorReduce(opcode, a, scratch.data(), n, n);
-    sim::roundLanes(type, scratch.data(), 1);
-  } else {
-    sim::integerReduce(opcode, a, scratch.data(), n, n);
-  }
+  lanes(typed(opcode, type), {a}, scratch.data(), n);
   return scratch[0];
 }
 
 /// Combines two reduced lanes (partial results) with `opcode` in `type`.
 float combine(hetx::Opcode opcode, io::ElementType type, float a, float b) {
-  Op op;
-  op.opcode = opcode;
-  op.inType = op.outType = type;
   float out;
-  binaryLanes(op, &a, &b, &out, 1);
+  lanes(typed(opcode, type), {&a, &b}, &out, 1);
   return out;
 }
 
@@ -209,14 +184,14 @@ void runBinary(const CpuProgram::State &state, const PlanKernelInfo &kernel,
   Broadcast broadcast(result.shape, operandInfos(state, kernel));
   if (broadcast.allSame()) {
     forEachPiece(result.elements, [&](uint64_t at, uint32_t n) {
-      binaryLanes(kernel.op, in[0] + at, in[1] + at, out + at, n);
+      lanes(kernel.op, {in[0] + at, in[1] + at}, out + at, n);
     });
     return;
   }
   uint64_t row = broadcast.rowLength();
   broadcast.forEachRow(
       {in[0], in[1]}, [&](uint64_t r, const std::vector<const float *> &p) {
-        binaryLanes(kernel.op, p[0], p[1], out + r * row, uint32_t(row));
+        lanes(kernel.op, {p[0], p[1]}, out + r * row, uint32_t(row));
       });
 }
 
@@ -238,10 +213,10 @@ void runSelect(const CpuProgram::State &state, const PlanKernelInfo &kernel,
                        });
 }
 
-void runUnary(const PlanKernelInfo &kernel, hetx::Opcode opcode,
-              uint64_t elements, const float *in, float *out) {
+void runUnary(const PlanKernelInfo &kernel, uint64_t elements, const float *in,
+              float *out) {
   forEachPiece(elements, [&](uint64_t at, uint32_t n) {
-    unaryLanes(kernel.op, opcode, in + at, out + at, n);
+    lanes(kernel.op, {in + at}, out + at, n);
   });
 }
 
@@ -253,16 +228,16 @@ void runReduce(const CpuProgram::State &state, const PlanKernelInfo &kernel,
   hetx::Opcode join = opcode == hetx::V_REDUCE_SUM   ? hetx::V_ADD
                       : opcode == hetx::V_REDUCE_MAX ? hetx::V_MAX
                                                      : hetx::V_MIN;
-  uint64_t row = input.rowLength(), lanes = state.lanes;
+  uint64_t row = input.rowLength(), width = state.lanes;
   parallelBlocks(
       input.rows(), input.elements, [&](uint64_t begin, uint64_t end) {
         std::vector<float> scratch;
         for (uint64_t r = begin; r < end; ++r) {
           const float *x = in + r * row;
           float acc = 0.0f;
-          for (uint64_t j = 0; j * lanes < row; ++j) {
-            uint32_t n = uint32_t(std::min(lanes, row - j * lanes));
-            float part = reduceLanes(opcode, type, x + j * lanes, n, scratch);
+          for (uint64_t j = 0; j * width < row; ++j) {
+            uint32_t n = uint32_t(std::min(width, row - j * width));
+            float part = reduceLanes(opcode, type, x + j * width, n, scratch);
             acc = j ? combine(join, type, part, acc) : part;
           }
           out[r] = acc;
@@ -274,38 +249,36 @@ void runSoftmax(const CpuProgram::State &state, const PlanKernelInfo &kernel,
                 const float *in, float *out) {
   const PlanBufferInfo &input = state.buffers[kernel.operands[0]];
   io::ElementType type = kernel.op.inType;
-  uint64_t row = input.rowLength(), lanes = state.lanes;
+  uint64_t row = input.rowLength(), width = state.lanes;
+  Op sub = typed(hetx::V_SUB, type), exp = typed(hetx::V_EXP, type),
+     div = typed(hetx::V_DIV, type);
   parallelBlocks(
       input.rows(), input.elements, [&](uint64_t begin, uint64_t end) {
-        Op op;
-        op.inType = op.outType = type;
-        std::vector<float> scratch, spread(lanes);
+        std::vector<float> scratch, spread(width);
         for (uint64_t r = begin; r < end; ++r) {
           const float *x = in + r * row;
           float *y = out + r * row;
           float max = 0.0f, sum = 0.0f;
-          for (uint64_t j = 0; j * lanes < row; ++j) {
-            uint32_t n = uint32_t(std::min(lanes, row - j * lanes));
-            float part = reduceLanes(hetx::V_REDUCE_MAX, type, x + j * lanes, n,
+          for (uint64_t j = 0; j * width < row; ++j) {
+            uint32_t n = uint32_t(std::min(width, row - j * width));
+            float part = reduceLanes(hetx::V_REDUCE_MAX, type, x + j * width, n,
                                      scratch);
             max = j ? combine(hetx::V_MAX, type, max, part) : part;
           }
           // The exponentials go to the result, then are divided in place.
           std::fill(spread.begin(), spread.end(), max);
-          for (uint64_t j = 0; j * lanes < row; ++j) {
-            uint32_t n = uint32_t(std::min(lanes, row - j * lanes));
-            op.opcode = hetx::V_SUB;
-            binaryLanes(op, x + j * lanes, spread.data(), y + j * lanes, n);
-            unaryLanes(op, hetx::V_EXP, y + j * lanes, y + j * lanes, n);
-            float part = reduceLanes(hetx::V_REDUCE_SUM, type, y + j * lanes, n,
+          for (uint64_t j = 0; j * width < row; ++j) {
+            uint32_t n = uint32_t(std::min(width, row - j * width));
+            lanes(sub, {x + j * width, spread.data()}, y + j * width, n);
+            lanes(exp, {y + j * width}, y + j * width, n);
+            float part = reduceLanes(hetx::V_REDUCE_SUM, type, y + j * width, n,
                                      scratch);
             sum = j ? combine(hetx::V_ADD, type, sum, part) : part;
           }
           std::fill(spread.begin(), spread.end(), sum);
-          op.opcode = hetx::V_DIV;
-          for (uint64_t j = 0; j * lanes < row; ++j) {
-            uint32_t n = uint32_t(std::min(lanes, row - j * lanes));
-            binaryLanes(op, y + j * lanes, spread.data(), y + j * lanes, n);
+          for (uint64_t j = 0; j * width < row; ++j) {
+            uint32_t n = uint32_t(std::min(width, row - j * width));
+            lanes(div, {y + j * width, spread.data()}, y + j * width, n);
           }
         }
       });
@@ -423,31 +396,29 @@ void finishMatmul(const CpuProgram::State &state, const PlanKernelInfo &kernel,
   io::ElementType accType =
       isFloat ? io::ElementType::F32 : io::ElementType::I32;
   uint32_t n = uint32_t(kernel.n);
-  Op op;
-  op.inType = op.outType = accType;
   std::vector<float> biasRow;
   if (bias) {
     io::ElementType type = state.buffers[uint32_t(kernel.bias)].type;
     if (type != accType) {
       biasRow.resize(n);
-      sim::castLanes(type, accType, bias, biasRow.data(), n, n);
+      lanes(sim::vectorOp(hetx::V_CAST, type, accType), {bias}, biasRow.data(),
+            n);
       bias = biasRow.data();
     }
   }
+  Op mul = typed(hetx::V_MUL, accType), add = typed(hetx::V_ADD, accType),
+     activation = typed(kernel.activation, accType),
+     cast = sim::vectorOp(hetx::V_CAST, accType, kernel.op.outType);
   for (uint64_t r = 0; r < kernel.m; ++r) {
     float *row = acc + r * kernel.n;
-    if (scale) {
-      op.opcode = hetx::V_MUL;
-      binaryLanes(op, row, scale, row, n);
-    }
-    if (bias) {
-      op.opcode = hetx::V_ADD;
-      binaryLanes(op, row, bias, row, n);
-    }
+    if (scale)
+      lanes(mul, {row, scale}, row, n);
+    if (bias)
+      lanes(add, {row, bias}, row, n);
     if (kernel.activation != hetx::OPCODE_UNSPECIFIED)
-      unaryLanes(op, kernel.activation, row, row, n);
+      lanes(activation, {row}, row, n);
     if (kernel.op.outType != accType)
-      sim::castLanes(accType, kernel.op.outType, row, out + r * kernel.n, n, n);
+      lanes(cast, {row}, out + r * kernel.n, n);
   }
 }
 
@@ -519,10 +490,10 @@ bool runKernel(const CpuProgram::State &state, const PlanKernelInfo &kernel,
     runBinary(state, kernel, operands, result);
     return true;
   case hetx::PLAN_UNARY:
-    runUnary(kernel, kernel.op.opcode, out.elements, operands[0], result);
+    runUnary(kernel, out.elements, operands[0], result);
     return true;
   case hetx::PLAN_CAST:
-    runUnary(kernel, hetx::V_CAST, out.elements, operands[0], result);
+    runUnary(kernel, out.elements, operands[0], result);
     return true;
   case hetx::PLAN_SELECT:
     runSelect(state, kernel, operands, result);

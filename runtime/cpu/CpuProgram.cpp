@@ -794,13 +794,8 @@ bool run(const CpuProgram &program,
     tensor.type = *sim::elementTypeOf(binding.dtype());
     tensor.shape.assign(binding.shape().begin(), binding.shape().end());
     const float *words = base(state.outputs[i]);
-    if (io::isFloat(tensor.type)) {
-      tensor.data.assign(words, words + b.elements);
-    } else {
-      tensor.ints.reserve(b.elements);
-      for (uint64_t e = 0; e < b.elements; ++e)
-        tensor.ints.push_back(sim::intOfWord(words[e]));
-    }
+    tensor.data.assign(words, words + b.elements);
+    sim::keepLaneWords(tensor);
     result.outputs.push_back(std::move(output));
   }
   return true;

@@ -15,6 +15,7 @@
 #include "runtime/io/Tensor.h"
 #include "runtime/schema/hetx.pb.h"
 #include "runtime/sim/DataTypes.h"
+#include "runtime/sim/Sram.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -91,14 +92,7 @@ bool gatherRows(const Memory &memory, VectorPlacement at, uint64_t rows,
                   sizeof(float) * count);
     }
   }
-  if (!io::isFloat(out.type)) {
-    // The lane words are int32s: move them to where integer tensors keep
-    // their elements.
-    out.ints.reserve(out.data.size());
-    for (float word : out.data)
-      out.ints.push_back(intOfWord(word));
-    out.data.clear();
-  }
+  keepLaneWords(out);
   return true;
 }
 

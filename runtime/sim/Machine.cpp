@@ -1,6 +1,7 @@
 //===- Machine.cpp - Executes a decoded program cycle by cycle ---------===//
 
 #include "runtime/sim/Machine.h"
+#include "runtime/sim/VectorUnit.h"
 
 #include "runtime/sim/DataTypes.h"
 #include "runtime/sim/TypedMath.h"
@@ -636,42 +637,10 @@ void Machine::compute(const Op &op, const float *const *src, float *out) {
   case OpClass::Link: // moved by executeLink
     break;
   case OpClass::VectorBinary:
-    if (op.outType == io::ElementType::Bool &&
-        op.inType != io::ElementType::Bool)
-      compareLanes(op.opcode, io::isFloat(op.inType), src[0], src[1],
-                   out, op.lanes, lanes);
-    else if (io::isFloat(op.inType))
-      vectorBinary(op.opcode, src[0], src[1], out, op.lanes, lanes);
-    else if (op.inType == io::ElementType::Bool &&
-             op.opcode != hetx::V_AND && op.opcode != hetx::V_OR &&
-             op.opcode != hetx::V_XOR)
-      compareLanes(op.opcode, false, src[0], src[1], out, op.lanes,
-                   lanes);
-    else
-      integerBinary(op.opcode, src[0], src[1], out, op.lanes, lanes);
-    roundLanes(op.outType, out, op.lanes);
-    break;
   case OpClass::VectorSelect:
-    selectLanes(src[0], src[1], src[2], out, op.lanes, lanes);
-    break;
   case OpClass::VectorUnary:
-    if (op.opcode == hetx::V_CAST)
-      castLanes(op.inType, op.outType, src[0], out, op.lanes, lanes,
-                op.overflow, op.rounding);
-    else if (io::isFloat(op.inType))
-      vectorUnary(op.opcode, src[0], out, op.lanes, lanes);
-    else
-      integerUnary(op.opcode, src[0], out, op.lanes, lanes);
-    if (op.opcode != hetx::V_CAST)
-      roundLanes(op.outType, out, op.lanes);
-    break;
   case OpClass::VectorReduce:
-    if (io::isFloat(op.inType)) {
-      vectorReduce(op.opcode, src[0], out, op.lanes, lanes);
-      roundLanes(op.outType, out, lanes);
-    } else {
-      integerReduce(op.opcode, src[0], out, op.lanes, lanes);
-    }
+    computeVector(op, src, out, op.lanes, lanes);
     break;
   case OpClass::LoadWeights:
     loadWeights(op, src[0]);

@@ -133,6 +133,16 @@ const float *laneWords(const io::Tensor &tensor, std::vector<float> &storage) {
   return storage.data();
 }
 
+void keepLaneWords(io::Tensor &tensor) {
+  if (io::isFloat(tensor.type))
+    return;
+  tensor.ints.clear();
+  tensor.ints.reserve(tensor.data.size());
+  for (float word : tensor.data)
+    tensor.ints.push_back(intOfWord(word));
+  tensor.data.clear();
+}
+
 bool checkBinding(const hetx::TensorBinding &binding, const std::string &what,
                   const chip::ChipSpec &chip, BindingLayout &layout,
                   std::string &error) {

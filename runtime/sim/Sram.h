@@ -228,6 +228,12 @@ private:
 /// otherwise converted into `storage`.
 const float *laneWords(const io::Tensor &tensor, std::vector<float> &storage);
 
+/// Makes `tensor`, whose `data` holds lane words, a tensor of its type:
+/// the inverse of laneWords(). The words of a float type are its values;
+/// those of the other types are int32s, moved to where integer tensors
+/// keep their elements.
+void keepLaneWords(io::Tensor &tensor);
+
 /// Checks a binding against the chip (dtype, shape, row width, SRAM range)
 /// and computes its layout. `what` names it in errors, e.g. "input 'x'".
 bool checkBinding(const hetx::TensorBinding &binding, const std::string &what,
