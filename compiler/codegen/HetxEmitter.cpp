@@ -349,10 +349,7 @@ LogicalResult Emitter::addInstruction(hisa::InstructionOpInterface op) {
             return addSource(inst, op, v.getInput());
           })
           .Case([&](hisa::VReduceOp v) {
-            inst.set_opcode(
-                v.getKind() == hisa::VReduceKind::sum   ? hetx::V_REDUCE_SUM
-                : v.getKind() == hisa::VReduceKind::max ? hetx::V_REDUCE_MAX
-                                                        : hetx::V_REDUCE_MIN);
+            inst.set_opcode(reduceOpcode(v.getKind()));
             inst.set_lanes(v.getLanes());
             return addSource(inst, op, v.getInput());
           })

@@ -91,6 +91,18 @@ hetx::Opcode codegen::compareOpcode(hisa::VCompareKind kind) {
   llvm_unreachable("unknown vector comparison");
 }
 
+hetx::Opcode codegen::reduceOpcode(hisa::VReduceKind kind) {
+  switch (kind) {
+  case hisa::VReduceKind::sum:
+    return hetx::V_REDUCE_SUM;
+  case hisa::VReduceKind::max:
+    return hetx::V_REDUCE_MAX;
+  case hisa::VReduceKind::min:
+    return hetx::V_REDUCE_MIN;
+  }
+  llvm_unreachable("unknown vector reduction");
+}
+
 std::optional<hetx::DataType> codegen::dataTypeOf(Type type, bool binding) {
   if (type.isF64())
     return binding ? hetx::F64 : hetx::F32;

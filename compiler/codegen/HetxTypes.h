@@ -19,6 +19,7 @@ namespace hetc::codegen {
 hetx::Opcode binaryOpcode(hisa::VBinaryKind kind);
 hetx::Opcode unaryOpcode(hisa::VUnaryKind kind);
 hetx::Opcode compareOpcode(hisa::VCompareKind kind);
+hetx::Opcode reduceOpcode(hisa::VReduceKind kind);
 
 /// The artifact's DataType for a lane type (hisa::isLaneType), and for i64
 /// I64 in an input or output `binding` (int64 on the host, int32 lanes on

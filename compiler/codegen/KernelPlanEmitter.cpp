@@ -105,21 +105,6 @@ private:
   DenseMap<Value, uint32_t> buffers;
 };
 
-/// The activation of a matmul as the unary opcode the vector unit applies.
-std::optional<hetx::Opcode> activationOpcode(htile::Activation activation) {
-  switch (activation) {
-  case htile::Activation::none:
-    return std::nullopt;
-  case htile::Activation::relu:
-    return hetx::V_RELU;
-  case htile::Activation::sigmoid:
-    return hetx::V_SIGMOID;
-  case htile::Activation::tanh:
-    return hetx::V_TANH;
-  }
-  return std::nullopt;
-}
-
 LogicalResult PlanEmitter::emitOp(Operation *op) {
   using Kernel = FailureOr<hetx::PlanKernel *>;
   return llvm::TypeSwitch<Operation *, LogicalResult>(op)
@@ -172,9 +157,9 @@ LogicalResult PlanEmitter::emitOp(Operation *op) {
                              {mm.getInput(), mm.getWeight()}, mm.getOutput());
         if (failed(k))
           return failure();
-        if (std::optional<hetx::Opcode> act =
-                activationOpcode(mm.getActivation()))
-          (*k)->set_opcode(*act);
+        if (std::optional<hisa::VUnaryKind> act =
+                htile::activationKind(mm.getActivation()))
+          (*k)->set_opcode(unaryOpcode(*act));
         if (Value bias = mm.getBias()) {
           FailureOr<uint32_t> index = indexOf(op, bias);
           if (failed(index))
@@ -194,28 +179,13 @@ LogicalResult PlanEmitter::emitOp(Operation *op) {
         // less (or equal) with the operands swapped.
         Value lhs = bin.getLhs(), rhs = bin.getRhs();
         hetx::Opcode opcode;
-        switch (bin.getKind()) {
-        case htile::BinaryKind::equal:
-          opcode = hetx::V_EQUAL;
-          break;
-        case htile::BinaryKind::less:
-          opcode = hetx::V_LESS;
-          break;
-        case htile::BinaryKind::less_equal:
-          opcode = hetx::V_LESS_EQUAL;
-          break;
-        case htile::BinaryKind::greater:
-          opcode = hetx::V_LESS;
-          std::swap(lhs, rhs);
-          break;
-        case htile::BinaryKind::greater_equal:
-          opcode = hetx::V_LESS_EQUAL;
-          std::swap(lhs, rhs);
-          break;
-        default:
+        if (auto comparison = htile::comparisonOf(bin.getKind())) {
+          opcode = compareOpcode(comparison->first);
+          if (comparison->second)
+            std::swap(lhs, rhs);
+        } else {
           opcode = binaryOpcode(*hisa::symbolizeVBinaryKind(
               htile::stringifyBinaryKind(bin.getKind())));
-          break;
         }
         Kernel k =
             addKernel(op, hetx::PLAN_BINARY, {lhs, rhs}, bin.getOutput());
@@ -273,10 +243,7 @@ LogicalResult PlanEmitter::emitOp(Operation *op) {
             addKernel(op, hetx::PLAN_REDUCE, {red.getInput()}, red.getOutput());
         if (failed(k))
           return failure();
-        (*k)->set_opcode(
-            red.getKind() == hisa::VReduceKind::sum   ? hetx::V_REDUCE_SUM
-            : red.getKind() == hisa::VReduceKind::max ? hetx::V_REDUCE_MAX
-                                                      : hetx::V_REDUCE_MIN);
+        (*k)->set_opcode(reduceOpcode(red.getKind()));
         return success();
       })
       .Case([&](htile::TransposeOp tr) -> LogicalResult {

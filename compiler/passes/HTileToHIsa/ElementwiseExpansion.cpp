@@ -9,6 +9,8 @@
 
 #include "compiler/passes/HTileToHIsa/Expansion.h"
 
+#include <tuple>
+
 using namespace mlir;
 using namespace hetc;
 using namespace hetc::expansion;
@@ -112,28 +114,10 @@ LogicalResult ElementwiseExpander::expandBinary(htile::BinaryOp op) {
   std::optional<hisa::VCompareKind> compare;
   bool swap = false;
   std::optional<hisa::VBinaryKind> kind;
-  switch (op.getKind()) {
-  case htile::BinaryKind::equal:
-    compare = hisa::VCompareKind::eq;
-    break;
-  case htile::BinaryKind::less:
-    compare = hisa::VCompareKind::lt;
-    break;
-  case htile::BinaryKind::less_equal:
-    compare = hisa::VCompareKind::le;
-    break;
-  case htile::BinaryKind::greater:
-    compare = hisa::VCompareKind::lt;
-    swap = true;
-    break;
-  case htile::BinaryKind::greater_equal:
-    compare = hisa::VCompareKind::le;
-    swap = true;
-    break;
-  default:
+  if (auto comparison = htile::comparisonOf(op.getKind()))
+    std::tie(compare, swap) = *comparison;
+  else
     kind = hisa::symbolizeVBinaryKind(htile::stringifyBinaryKind(op.getKind()));
-    break;
-  }
   for (int64_t r = 0; r < out.layout.rows; ++r)
     for (int64_t j = 0; j < out.layout.vectorsPerRow; ++j) {
       int64_t lhsAt = address(lhs, lhsMap, r, j);

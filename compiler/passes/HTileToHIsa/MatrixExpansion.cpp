@@ -137,20 +137,8 @@ LogicalResult MatrixExpander::expandMatMul(htile::MatMulOp op) {
   // its way to the plane (exact: f16 and bf16 hold every int8 value).
   bool convertWeights = weightType != type && hisa::isFloatLane(type);
   Type acc = hisa::isFloatLane(type) ? f32() : Type(b.getI32Type());
-  std::optional<hisa::VUnaryKind> activation;
-  switch (op.getActivation()) {
-  case htile::Activation::none:
-    break;
-  case htile::Activation::relu:
-    activation = hisa::VUnaryKind::relu;
-    break;
-  case htile::Activation::sigmoid:
-    activation = hisa::VUnaryKind::sigmoid;
-    break;
-  case htile::Activation::tanh:
-    activation = hisa::VUnaryKind::tanh;
-    break;
-  }
+  std::optional<hisa::VUnaryKind> activation =
+      htile::activationKind(op.getActivation());
 
   /// A piece of work on `planes`, one K tile per plane.
   struct Group {

@@ -19,4 +19,21 @@
 #define GET_OP_CLASSES
 #include "compiler/dialects/htile/IR/HTileOps.h.inc"
 
+#include <optional>
+#include <utility>
+
+namespace hetc::htile {
+
+/// The vector unit's unary operation a matmul's `activation` applies, or
+/// nullopt for none.
+std::optional<hisa::VUnaryKind> activationKind(Activation activation);
+
+/// A comparison kind as the vector unit computes it: its comparison, and
+/// whether the operands swap (greater is less with them swapped); nullopt
+/// for the kinds that are not comparisons.
+std::optional<std::pair<hisa::VCompareKind, bool>>
+comparisonOf(BinaryKind kind);
+
+} // namespace hetc::htile
+
 #endif // HETC_DIALECTS_HTILE_IR_HTILE_H

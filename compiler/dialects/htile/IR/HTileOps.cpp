@@ -298,6 +298,39 @@ LogicalResult GatherOp::verify() {
 Value ViewOp::getViewSource() { return getSource(); }
 
 // The buffers each kernel writes (DestinationStyleOpInterface).
+std::optional<hetc::hisa::VUnaryKind>
+hetc::htile::activationKind(Activation activation) {
+  switch (activation) {
+  case Activation::none:
+    return std::nullopt;
+  case Activation::relu:
+    return hisa::VUnaryKind::relu;
+  case Activation::sigmoid:
+    return hisa::VUnaryKind::sigmoid;
+  case Activation::tanh:
+    return hisa::VUnaryKind::tanh;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::pair<hetc::hisa::VCompareKind, bool>>
+hetc::htile::comparisonOf(BinaryKind kind) {
+  switch (kind) {
+  case BinaryKind::equal:
+    return std::make_pair(hisa::VCompareKind::eq, false);
+  case BinaryKind::less:
+    return std::make_pair(hisa::VCompareKind::lt, false);
+  case BinaryKind::less_equal:
+    return std::make_pair(hisa::VCompareKind::le, false);
+  case BinaryKind::greater:
+    return std::make_pair(hisa::VCompareKind::lt, true);
+  case BinaryKind::greater_equal:
+    return std::make_pair(hisa::VCompareKind::le, true);
+  default:
+    return std::nullopt;
+  }
+}
+
 MutableOperandRange MatMulOp::getDpsInitsMutable() {
   return getOutputMutable();
 }
