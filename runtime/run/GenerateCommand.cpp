@@ -415,12 +415,6 @@ private:
     uint64_t ttft = 0;
     for (size_t i = 0; i < promptSteps; ++i)
       ttft += cycles[i];
-    auto us = [&](uint64_t c) {
-      std::ostringstream s;
-      s << std::fixed << std::setprecision(3) << double(c) / chip.clockMHz()
-        << " us";
-      return s.str();
-    };
     out << "generated: " << generated << " tokens in " << cycles.size()
         << " steps\n";
     out << "time to first token: predicted " << predicted * promptSteps
@@ -450,11 +444,6 @@ private:
       later.push_back(seconds.back());
     std::sort(later.begin(), later.end());
     double itl = later[later.size() / 2];
-    auto ms = [](double s) {
-      std::ostringstream text;
-      text << std::fixed << std::setprecision(3) << s * 1e3 << " ms";
-      return text.str();
-    };
     out << "generated: " << generated << " tokens in " << seconds.size()
         << " steps on the CPU\n";
     out << "time to first token: " << ms(ttft)
@@ -515,10 +504,8 @@ private:
     std::vector<double> after(seconds.begin() + long(fallbackStep),
                               seconds.end());
     std::sort(after.begin(), after.end());
-    std::ostringstream ms;
-    ms << std::fixed << std::setprecision(3) << after[after.size() / 2] * 1e3;
-    out << "step latency on the CPU: " << ms.str()
-        << " ms wall, the median (the chip: " << artifact.predicted_cycles()
+    out << "step latency on the CPU: " << ms(after[after.size() / 2])
+        << " wall, the median (the chip: " << artifact.predicted_cycles()
         << " cycles)\n";
   }
 
@@ -531,18 +518,10 @@ private:
       prefill += seconds[i];
     auto [bytes, moved] = handOver();
     uint64_t predicted = artifact.predicted_cycles();
-    auto us = [&](uint64_t c) {
-      std::ostringstream s;
-      s << std::fixed << std::setprecision(3) << double(c) / chip.clockMHz()
-        << " us";
-      return s.str();
-    };
-    std::ostringstream ms;
-    ms << std::fixed << std::setprecision(3) << prefill * 1e3 << " ms";
     out << "generated: " << generated << " tokens in " << cycles.size()
         << " steps (" << promptSteps << " on the CPU, "
         << cycles.size() - promptSteps << " on the chip)\n";
-    out << "time to first token: " << ms.str()
+    out << "time to first token: " << ms(prefill)
         << " wall, the prompt's steps on the CPU\n";
     out << "hand-over: " << resident.size() << " cache tensors, " << bytes
         << " bytes, into the chip's SRAM over its DMA engines: " << moved
@@ -553,6 +532,20 @@ private:
       out << "inter-token latency: predicted " << predicted << " cycles ("
           << us(predicted) << "), simulated " << cycles.back()
           << " cycles, the same at every step on the chip\n";
+  }
+
+  /// `cycles` as microseconds at the chip's clock, and `seconds` as
+  /// milliseconds, as the reports print them.
+  std::string us(uint64_t cycles) const {
+    std::ostringstream text;
+    text << std::fixed << std::setprecision(3)
+         << double(cycles) / chip.clockMHz() << " us";
+    return text.str();
+  }
+  static std::string ms(double seconds) {
+    std::ostringstream text;
+    text << std::fixed << std::setprecision(3) << seconds * 1e3 << " ms";
+    return text.str();
   }
 
   const GenerateOptions &options;
