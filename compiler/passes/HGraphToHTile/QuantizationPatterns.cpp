@@ -11,6 +11,8 @@
 
 #include "mlir/IR/Matchers.h"
 
+#include <tuple>
+
 using namespace mlir;
 using namespace hetc;
 using namespace hetc::tiling;
@@ -166,20 +168,31 @@ LogicalResult lowerMatMulInteger(hgraph::MatMulIntegerOp op,
            << lhsType << " by " << rhsType
            << " is not supported on the chip yet; supported: 2-D operands";
   Value za = op.getLhsZeroPoint(), zb = op.getRhsZeroPoint();
-  for (Value z : {za, zb})
-    if (z && cast<ShapedType>(z.getType()).getNumElements() != 1)
-      return op.emitError("per-row or per-column zero points are not "
-                          "supported on the chip yet; supported: one zero "
-                          "point per operand");
+  int64_t m = lhsType.getDimSize(0), k = lhsType.getDimSize(1),
+          n = rhsType.getDimSize(1);
+  // One zero point per operand, or one per row of A (`m`) and one per
+  // column of B (`n`), as ONNX allows.
+  for (auto [z, count, what] :
+       {std::tuple(za, m, "row of the left operand"),
+        std::tuple(zb, n, "column of the right operand")}) {
+    if (!z)
+      continue;
+    auto type = cast<ShapedType>(z.getType());
+    if (type.getNumElements() != 1 &&
+        (type.getRank() != 1 || type.getDimSize(0) != count))
+      return op.emitError("zero point ")
+             << type << " must hold one value, or one per " << what << " ("
+             << count << ")";
+  }
   if (za && isZeroConstant(za))
     za = Value();
   if (zb && isZeroConstant(zb))
     zb = Value();
   // (A - za)(B - zb) = AB - za colsum(B) - zb rowsum(A) + K za zb, with
-  // the sums as products by ones on the matrix unit, all exact in i32.
+  // the sums as products by ones on the matrix unit, all exact in i32. A
+  // zero point per row of A is a column [m, 1]; one per column of B is a
+  // row [n], which broadcasts as one.
   Location loc = op.getLoc();
-  int64_t m = lhsType.getDimSize(0), k = lhsType.getDimSize(1),
-          n = rhsType.getDimSize(1);
   Type i32 = kernels.builder.getI32Type();
   auto tile = kernels.matmulTile();
   auto matmul = [&](Value a, Value b, ArrayRef<int64_t> shape) {
@@ -198,19 +211,28 @@ LogicalResult lowerMatMulInteger(hgraph::MatMulIntegerOp op,
         IntegerAttr());
   };
   Value a = kernels.buffer(lhs), b = kernels.buffer(rhs);
-  Value za32 = za ? kernels.castKernel(loc, kernels.buffer(za), i32) : Value();
+  auto perEntry = [](Value z) {
+    return cast<ShapedType>(z.getType()).getNumElements() != 1;
+  };
+  bool rowsA = za && perEntry(za), columnsB = zb && perEntry(zb);
+  Value za32 =
+      za ? kernels.castKernel(loc,
+                              rowsA ? axisParameter(loc, za, 0, 2, kernels)
+                                    : kernels.buffer(za),
+                              i32)
+         : Value();
   Value zb32 = zb ? kernels.castKernel(loc, kernels.buffer(zb), i32) : Value();
   Value y = matmul(a, b, {m, n});
   if (za) {
     Value colSums = matmul(ones({1, k}), b, {1, n});
     Value t = kernels.binaryKernel(loc, htile::BinaryKind::mul, colSums, za32,
-                                   {1, n}, i32);
+                                   {rowsA ? m : 1, n}, i32);
     y = kernels.binaryKernel(loc, htile::BinaryKind::sub, y, t, {m, n}, i32);
   }
   if (zb) {
     Value rowSums = matmul(a, ones({k, 1}), {m, 1});
     Value t = kernels.binaryKernel(loc, htile::BinaryKind::mul, rowSums, zb32,
-                                   {m, 1}, i32);
+                                   {m, columnsB ? n : 1}, i32);
     y = kernels.binaryKernel(loc, htile::BinaryKind::sub, y, t, {m, n}, i32);
   }
   if (za && zb) {
@@ -223,13 +245,18 @@ LogicalResult lowerMatMulInteger(hgraph::MatMulIntegerOp op,
         IntegerAttr());
     Value kza = kernels.binaryKernel(loc, htile::BinaryKind::mul, za32, count,
                                      za32Type.getShape(), i32);
-    Value both = kernels.binaryKernel(
-        loc, htile::BinaryKind::mul, kza, zb32,
-        cast<MemRefType>(zb32.getType()).getShape().size() >=
-                za32Type.getShape().size()
-            ? cast<MemRefType>(zb32.getType()).getShape()
-            : za32Type.getShape(),
-        i32);
+    SmallVector<int64_t> bothShape;
+    if (rowsA)
+      bothShape = {m, columnsB ? n : 1};
+    else if (columnsB)
+      bothShape = {n};
+    else
+      bothShape.assign(cast<MemRefType>(zb32.getType()).getShape().size() >=
+                               za32Type.getShape().size()
+                           ? cast<MemRefType>(zb32.getType()).getShape()
+                           : za32Type.getShape());
+    Value both = kernels.binaryKernel(loc, htile::BinaryKind::mul, kza, zb32,
+                                      bothShape, i32);
     y = kernels.binaryKernel(loc, htile::BinaryKind::add, y, both, {m, n}, i32);
   }
   kernels.map(op.getResult(), y);

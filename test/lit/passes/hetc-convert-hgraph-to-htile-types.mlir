@@ -108,6 +108,25 @@ func.func @main(%a: tensor<4x3xui8> {hgraph.name = "a"}, %b: tensor<3x2xui8> {hg
 
 // -----
 
+// Tests a zero point per row of A (a column [4, 1], moved by a gather) and
+// one per column of B (a row [2] that broadcasts): each correction is an
+// outer product to [4, 2], and K za zb is one too.
+// CHECK-LABEL: func.func @main()
+func.func @main(%a: tensor<4x3xui8> {hgraph.name = "a"}, %b: tensor<3x2xi8> {hgraph.name = "b"}, %za: tensor<4xui8> {hgraph.name = "za"}, %zb: tensor<2xi8> {hgraph.name = "zb"}) -> (tensor<4x2xi32> {hgraph.name = "y"}) {
+  // CHECK: htile.gather {{.*}} : (memref<4xui8>) -> memref<4x1xui8>
+  // CHECK: htile.cast ins(%{{.*}}) outs(%[[ZA:.*]]) : memref<4x1xui8>, memref<4x1xi32>
+  // CHECK: htile.cast ins(%{{.*}}) outs(%[[ZB:.*]]) : memref<2xi8>, memref<2xi32>
+  // CHECK: htile.binary mul ins(%{{.*}}, %[[ZA]]) outs(%{{.*}}) : memref<1x2xi32>, memref<4x1xi32>, memref<4x2xi32>
+  // CHECK: htile.binary mul ins(%{{.*}}, %[[ZB]]) outs(%{{.*}}) : memref<4x1xi32>, memref<2xi32>, memref<4x2xi32>
+  // CHECK: htile.binary mul ins(%{{.*}}, %[[ZB]]) outs(%{{.*}}) : memref<4x1xi32>, memref<2xi32>, memref<4x2xi32>
+  // CHECK: htile.binary add ins(%{{.*}}, %{{.*}}) outs(%[[Y:.*]]) : memref<4x2xi32>, memref<4x2xi32>, memref<4x2xi32>
+  // CHECK: htile.output "y", %[[Y]]
+  %0 = hgraph.matmul_integer %a, %b, zero_points(%za, %zb) : (tensor<4x3xui8>, tensor<3x2xi8>, tensor<4xui8>, tensor<2xi8>) -> tensor<4x2xi32>
+  return %0 : tensor<4x2xi32>
+}
+
+// -----
+
 // Tests that max on int8 computes in i32 and narrows back, which is exact.
 // CHECK-LABEL: func.func @main()
 func.func @main(%a: tensor<2x8xi8> {hgraph.name = "a"}) -> (tensor<2x8xi8> {hgraph.name = "y"}) {
