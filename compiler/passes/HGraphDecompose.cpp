@@ -479,6 +479,30 @@ struct DecomposeReduce : OpRewritePattern<ReduceOp> {
   }
 };
 
+/// Max and min over booleans (any and all): the vector unit compares
+/// i32 lanes, so the booleans widen to i32 (0 or 1), reduce, and narrow
+/// back.
+struct WidenBooleanReduce : OpRewritePattern<ReduceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ReduceOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op.getInput().getType());
+    if (!type.getElementType().isInteger(1) ||
+        (op.getKind() != ReduceKind::max && op.getKind() != ReduceKind::min))
+      return rewriter.notifyMatchFailure(op, "not max or min of booleans");
+    Location loc = op.getLoc();
+    auto resultType = cast<RankedTensorType>(op.getType());
+    Type i32 = rewriter.getI32Type();
+    Value wide = CastOp::create(rewriter, loc, type.clone(i32), op.getInput());
+    Value reduced =
+        ReduceOp::create(rewriter, loc, resultType.clone(i32), op.getKindAttr(),
+                         wide, op.getAxesAttr(), op.getKeepdimsAttr());
+    rewriter.replaceOpWithNewOp<CastOp>(op, resultType, reduced);
+    return success();
+  }
+};
+
 struct HGraphDecomposePass
     : hetc::impl::HGraphDecomposeBase<HGraphDecomposePass> {
   void runOnOperation() override {
@@ -486,7 +510,8 @@ struct HGraphDecomposePass
     patterns.add<DecomposeGemm, DecomposeLeakyRelu, DecomposeClip,
                  DecomposeGelu, DecomposeNorm<LayerNormOp, true>,
                  DecomposeNorm<RMSNormOp, false>, DecomposeBatchedMatMul,
-                 DecomposeReduce, DecomposeBatchNorm>(&getContext());
+                 DecomposeReduce, WidenBooleanReduce, DecomposeBatchNorm>(
+        &getContext());
     populateDecomposePointwisePatterns(patterns);
     populateDecomposeGatherPatterns(patterns);
     populateDecomposeSoftmaxPatterns(patterns);

@@ -52,7 +52,8 @@ def HGraphDecompose : Pass<"hetc-hgraph-decompose", "mlir::func::FuncOp"> {
     them and one innermost reduction, and the reductions `sum_square`,
     `l1`, `l2`, `log_sum` and `log_sum_exp` as sums with elementwise
     steps, and `prod` as a tree of multiplications of the row's halves;
-    and `pointwise` functions by their formulas:
+    `max` and `min` over booleans (any, all) as the same reduction of the
+    booleans cast to i32, cast back; and `pointwise` functions by their formulas:
 
     | fn | formula |
     |---|---|

@@ -163,6 +163,22 @@ func.func @reduce_outer_axes(%x: tensor<2x3x4xf32>) -> tensor<1x3x1xf32> {
 
 // -----
 
+// Tests that max and min over booleans (any, all) widen to i32, reduce and
+// narrow back; a reduction over f32 stays as it is.
+// CHECK-LABEL: func.func @reduce_booleans
+func.func @reduce_booleans(%x: tensor<4x3xi1>) -> (tensor<4xi1>, tensor<4x1xi1>) {
+  // CHECK: %[[W:.*]] = hgraph.cast %arg0 : tensor<4x3xi1> -> tensor<4x3xi32>
+  // CHECK: %[[R:.*]] = hgraph.reduce max %[[W]] {axes = array<i64: 1>, keepdims = false} : tensor<4x3xi32> -> tensor<4xi32>
+  // CHECK: hgraph.cast %[[R]] : tensor<4xi32> -> tensor<4xi1>
+  // CHECK: hgraph.reduce min %{{.*}} {axes = array<i64: 1>, keepdims = true} : tensor<4x3xi32> -> tensor<4x1xi32>
+  // CHECK-NOT: hgraph.reduce {{.*}}xi1
+  %0 = hgraph.reduce max %x {axes = array<i64: 1>, keepdims = false} : tensor<4x3xi1> -> tensor<4xi1>
+  %1 = hgraph.reduce min %x {axes = array<i64: 1>, keepdims = true} : tensor<4x3xi1> -> tensor<4x1xi1>
+  return %0, %1 : tensor<4xi1>, tensor<4x1xi1>
+}
+
+// -----
+
 // Tests that L2 and log-sum-exp become a sum with their elementwise steps,
 // and that a product multiplies halves (no reduce prod is left).
 // CHECK-LABEL: func.func @reduce_kinds
