@@ -7,7 +7,9 @@
 // additive bias (attn_mask, causal and sliding-window masks), softmax
 // along the keys, and the product with V. The causal and window masks are
 // constants built here; a query row that they mask entirely gets zero
-// probabilities, as ONNX defines.
+// probabilities, as ONNX defines. FlexAttention (ai.onnx.preview) shares
+// the head repetition and the scaled scores, and imports its score_mod
+// and prob_mod graphs inline.
 //
 //===----------------------------------------------------------------------===//
 
@@ -73,6 +75,60 @@ Value splitHeads(NodeContext &ctx, Value x, int64_t heads) {
   return transpose(ctx, r, {0, 2, 1, 3});
 }
 
+/// Grouped-query attention: each of the kvHeads heads of `keys` and
+/// `values` ([B, kvHeads, S, size]) serves qHeads / kvHeads query heads,
+/// repeated in place ([h0, h0, h1, h1, ...]).
+LogicalResult repeatKvHeads(NodeContext &ctx, Value &keys, Value &values,
+                            int64_t qHeads) {
+  int64_t kvHeads = tensorType(keys).getDimSize(1);
+  if (qHeads == kvHeads)
+    return success();
+  if (kvHeads <= 0 || qHeads % kvHeads != 0)
+    return ctx.error() << "q_num_heads " << qHeads
+                       << " is not a multiple of kv_num_heads " << kvHeads;
+  SmallVector<int64_t> heads;
+  for (int64_t h = 0; h < qHeads; ++h)
+    heads.push_back(h / (qHeads / kvHeads));
+  Value indices = hgraph::ConstantOp::create(
+      ctx.builder, ctx.loc,
+      DenseElementsAttr::get(
+          RankedTensorType::get({qHeads}, ctx.builder.getI64Type()),
+          ArrayRef<int64_t>(heads)));
+  auto repeat = [&](Value x) -> Value {
+    SmallVector<int64_t> shape(tensorType(x).getShape());
+    shape[1] = qHeads;
+    return ctx.create<hgraph::GatherOp>(f32Tensor(ctx.builder, shape), x,
+                                        indices,
+                                        ctx.builder.getI64IntegerAttr(1));
+  };
+  keys = repeat(keys);
+  values = repeat(values);
+  return success();
+}
+
+/// Q x K^T with Q and K each scaled by sqrt(scale), as ONNX's definitions
+/// do; scale is the node's attribute or 1 / sqrt(head size).
+Value scaledScores(NodeContext &ctx, Value q, Value keys, int64_t headSize) {
+  double scale = 1.0 / std::sqrt(double(headSize));
+  if (const onnx::AttributeProto *s = ctx.attr("scale"))
+    scale = s->f();
+  Value root = scalar(ctx, float(std::sqrt(scale)));
+  Value qScaled = broadcastBinary<hgraph::MulOp>(ctx, q, root);
+  Value kScaled = broadcastBinary<hgraph::MulOp>(ctx, keys, root);
+  return matmul(ctx, qScaled, transpose(ctx, kScaled, {0, 1, 3, 2}));
+}
+
+/// Refuses a softmax_precision other than float32 (or double, which the
+/// chip holds as float32).
+LogicalResult checkSoftmaxPrecision(NodeContext &ctx) {
+  if (const onnx::AttributeProto *p = ctx.attr("softmax_precision"))
+    if (p->i() != onnx::TensorProto::FLOAT &&
+        p->i() != onnx::TensorProto::DOUBLE)
+      return ctx.error() << "softmax_precision " << dataTypeName(int(p->i()))
+                         << " is not supported; the softmax runs in float32";
+  return success();
+}
+
 Results importAttentionF32(NodeContext &ctx) {
   if (failed(expectInputs(ctx, 3, 7)))
     return failure();
@@ -95,12 +151,8 @@ Results importAttentionF32(NodeContext &ctx) {
     return ctx.error() << "Q, K and V must all be 3-D or all 4-D, got "
                        << tensorType(q) << ", " << tensorType(k) << " and "
                        << tensorType(v);
-  if (const onnx::AttributeProto *p = ctx.attr("softmax_precision"))
-    if (p->i() != onnx::TensorProto::FLOAT &&
-        p->i() != onnx::TensorProto::DOUBLE)
-      return ctx.error() << "softmax_precision "
-                         << dataTypeName(int(p->i()))
-                         << " is not supported; the softmax runs in float32";
+  if (failed(checkSoftmaxPrecision(ctx)))
+    return failure();
   int64_t mode = ctx.intAttr("qk_matmul_output_mode", 0);
   if (mode < 0 || mode > 3)
     return ctx.error() << "qk_matmul_output_mode " << mode
@@ -153,41 +205,10 @@ Results importAttentionF32(NodeContext &ctx) {
   int64_t pastLength = pastKey ? tensorType(pastKey).getDimSize(2) : 0;
   int64_t kvLength = tensorType(presentKey).getDimSize(2);
 
-  // Grouped-query attention: each KV head serves qHeads / kvHeads query
-  // heads, repeated in place ([h0, h0, h1, h1, ...]).
   Value keys = presentKey, values = presentValue;
-  if (qHeads != kvHeads) {
-    if (kvHeads <= 0 || qHeads % kvHeads != 0)
-      return ctx.error() << "q_num_heads " << qHeads
-                         << " is not a multiple of kv_num_heads " << kvHeads;
-    SmallVector<int64_t> heads;
-    for (int64_t h = 0; h < qHeads; ++h)
-      heads.push_back(h / (qHeads / kvHeads));
-    Value indices = hgraph::ConstantOp::create(
-        ctx.builder, ctx.loc,
-        DenseElementsAttr::get(
-            RankedTensorType::get({qHeads}, ctx.builder.getI64Type()),
-            ArrayRef<int64_t>(heads)));
-    auto repeat = [&](Value x) -> Value {
-      SmallVector<int64_t> shape(tensorType(x).getShape());
-      shape[1] = qHeads;
-      return ctx.create<hgraph::GatherOp>(f32Tensor(ctx.builder, shape), x,
-                                          indices,
-                                          ctx.builder.getI64IntegerAttr(1));
-    };
-    keys = repeat(keys);
-    values = repeat(values);
-  }
-
-  // Q and K are each scaled by sqrt(scale), as ONNX's definition does.
-  double scale = 1.0 / std::sqrt(double(headSize));
-  if (const onnx::AttributeProto *s = ctx.attr("scale"))
-    scale = s->f();
-  Value root = scalar(ctx, float(std::sqrt(scale)));
-  Value qScaled = broadcastBinary<hgraph::MulOp>(ctx, q, root);
-  Value kScaled = broadcastBinary<hgraph::MulOp>(ctx, keys, root);
-  Value scores =
-      matmul(ctx, qScaled, transpose(ctx, kScaled, {0, 1, 3, 2}));
+  if (failed(repeatKvHeads(ctx, keys, values, qHeads)))
+    return failure();
+  Value scores = scaledScores(ctx, q, keys, headSize);
   float softcap = ctx.floatAttr("softcap", 0.0f);
   if (softcap > 0.0f) {
     Value cap = scalar(ctx, softcap);
@@ -364,20 +385,85 @@ Results importAttentionF32(NodeContext &ctx) {
   return SmallVector<Value>{y, presentKey, presentValue, qkOutput};
 }
 
-/// Attention on f16 or bf16 tensors computes in f32 (the chip's vector
-/// and matrix units accumulate in f32 anyway) and rounds the outputs back
-/// to the inputs' type.
-Results importAttention(NodeContext &ctx) {
+/// One modifier subgraph of FlexAttention (score_mod or prob_mod) applied
+/// to `x`: one rank-4 input, one output of its shape and type.
+FailureOr<Value> applyModifier(NodeContext &ctx, StringRef name, Value x) {
+  const onnx::AttributeProto *attr = ctx.attr(name);
+  if (!attr)
+    return x;
+  if (!attr->has_g())
+    return ctx.error() << "attribute '" << name << "' must be a graph";
+  if (!ctx.inlineGraph)
+    return ctx.error() << "attribute '" << name << "' cannot be imported here";
+  const onnx::GraphProto &body = attr->g();
+  if (body.input_size() != 1 || body.output_size() != 1)
+    return ctx.error() << "its " << name << " graph must take one input and "
+                       << "give one output, it has " << body.input_size()
+                       << " and " << body.output_size();
+  FailureOr<SmallVector<Value>> outs = ctx.inlineGraph(body, {x});
+  if (failed(outs))
+    return failure();
+  Value y = outs->front();
+  if (tensorType(y) != tensorType(x))
+    return ctx.error() << "its " << name << " graph gives " << tensorType(y)
+                       << " for " << tensorType(x)
+                       << "; it must keep the shape and element type";
+  return y;
+}
+
+/// FlexAttention (ai.onnx.preview): rank-4 Q, K and V, grouped-query heads,
+/// Q x K^T scaled, score_mod, softmax along the keys, prob_mod, and the
+/// product with V; computed in float32.
+Results importFlexAttentionF32(NodeContext &ctx) {
+  if (failed(expectInputs(ctx, 3, 3)) || failed(checkSoftmaxPrecision(ctx)))
+    return failure();
+  Value q = ctx.inputs[0], keys = ctx.inputs[1], values = ctx.inputs[2];
+  RankedTensorType qt = tensorType(q), kt = tensorType(keys),
+                   vt = tensorType(values);
+  if (qt.getRank() != 4 || kt.getRank() != 4 || vt.getRank() != 4)
+    return ctx.error() << "Q, K and V must be rank 4, got " << qt << ", " << kt
+                       << " and " << vt;
+  for (Value x : {q, keys, values})
+    if (!tensorType(x).getElementType().isF32())
+      return ctx.error() << "Q, K and V must all be float32, float16 or "
+                            "bfloat16 (one type), got "
+                         << tensorType(x);
+  if (kt.getDimSize(0) != qt.getDimSize(0) ||
+      vt.getDimSize(0) != qt.getDimSize(0) ||
+      kt.getDimSize(1) != vt.getDimSize(1) ||
+      kt.getDimSize(2) != vt.getDimSize(2) ||
+      kt.getDimSize(3) != qt.getDimSize(3))
+    return ctx.error() << "Q " << qt << ", K " << kt << " and V " << vt
+                       << " must agree on the batch, K and V on the heads "
+                          "and keys, Q and K on the head size";
+  if (failed(repeatKvHeads(ctx, keys, values, qt.getDimSize(1))))
+    return failure();
+  Value scores = scaledScores(ctx, q, keys, qt.getDimSize(3));
+  FailureOr<Value> modified = applyModifier(ctx, "score_mod", scores);
+  if (failed(modified))
+    return failure();
+  Value probs = ctx.create<hgraph::SoftmaxOp>(tensorType(*modified), *modified,
+                                              ctx.builder.getI64IntegerAttr(3));
+  FailureOr<Value> kept = applyModifier(ctx, "prob_mod", probs);
+  if (failed(kept))
+    return failure();
+  return SmallVector<Value>{matmul(ctx, *kept, values)};
+}
+
+/// Runs `importF32` on float32 copies of f16, bf16 or f64 inputs (the
+/// chip's vector and matrix units accumulate in f32 anyway, and it holds
+/// f64 as f32) and converts the outputs back to the inputs' type.
+Results importInF32(NodeContext &ctx, Results (*importF32)(NodeContext &)) {
   if (ctx.inputs.empty() || !ctx.inputs[0])
-    return importAttentionF32(ctx);
+    return importF32(ctx);
   Type element = tensorType(ctx.inputs[0]).getElementType();
-  if (!element.isF16() && !element.isBF16())
-    return importAttentionF32(ctx);
+  if (!element.isF16() && !element.isBF16() && !element.isF64())
+    return importF32(ctx);
   Type f32 = ctx.builder.getF32Type();
   for (Value &input : ctx.inputs)
     if (input && tensorType(input).getElementType() == element)
       input = castTo(ctx, input, f32);
-  Results results = importAttentionF32(ctx);
+  Results results = importF32(ctx);
   if (failed(results))
     return failure();
   for (Value &result : *results)
@@ -386,8 +472,20 @@ Results importAttention(NodeContext &ctx) {
   return results;
 }
 
+Results importAttention(NodeContext &ctx) {
+  return importInF32(ctx, importAttentionF32);
+}
+
+Results importFlexAttention(NodeContext &ctx) {
+  return importInF32(ctx, importFlexAttentionF32);
+}
+
 } // namespace
 
 void hetc::frontend::addAttentionRules(llvm::StringMap<ImportRule> &rules) {
   rules.insert({"Attention", importAttention});
+}
+
+ImportRule hetc::frontend::lookupPreviewRule(StringRef opType) {
+  return opType == "FlexAttention" ? importFlexAttention : nullptr;
 }

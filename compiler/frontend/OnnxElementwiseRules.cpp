@@ -53,10 +53,42 @@ Results importBinary(NodeContext &ctx) {
   return SmallVector<Value>{*v};
 }
 
-/// Pow's exponent may have another element type; it is cast to the base's.
+/// Pow of an integer base, as ONNX's reference computes it: the real
+/// power, truncated toward zero to the base's type. The chip has no
+/// integer power, so it is computed in f32, and a result within 2^-20 of
+/// an integer (the error of f32's pow) is taken as that integer before
+/// the truncation; results are exact while below 2^24 in magnitude.
+Value integerPow(NodeContext &ctx, Value base, Value exponent) {
+  Type f32 = ctx.builder.getF32Type();
+  Value real = broadcastBinary<hgraph::PowOp>(ctx, castTo(ctx, base, f32),
+                                              castTo(ctx, exponent, f32));
+  RankedTensorType type = tensorType(real);
+  Value nearest = ctx.create<hgraph::RoundOp>(type, real);
+  Value error = ctx.create<hgraph::AbsOp>(
+      type, broadcastBinary<hgraph::SubOp>(ctx, real, nearest));
+  Value allowed = broadcastBinary<hgraph::MulOp>(
+      ctx, ctx.create<hgraph::AbsOp>(type, nearest),
+      scalarConstant(ctx, f32, 0x1p-20));
+  Value close = ctx.create<hgraph::LessOrEqualOp>(
+      RankedTensorType::get(type.getShape(), ctx.builder.getI1Type()), error,
+      broadcastBinary<hgraph::MaxOp>(ctx, allowed,
+                                     scalarConstant(ctx, f32, 0x1p-20)));
+  Value snapped = ctx.create<hgraph::WhereOp>(type, close, nearest, real);
+  return castTo(ctx, snapped, tensorType(base).getElementType());
+}
+
+/// Pow's exponent may have another element type; it is cast to the base's
+/// (a float base), or both compute in f32 (an integer base).
 Results importPow(NodeContext &ctx) {
   if (failed(expectInputs(ctx, 2, 2)))
     return failure();
+  if (tensorType(ctx.inputs[0]).getElementType().isInteger() &&
+      !tensorType(ctx.inputs[0]).getElementType().isInteger(1)) {
+    if (failed(broadcastType(ctx, ctx.inputs[0], ctx.inputs[1],
+                             tensorType(ctx.inputs[0]).getElementType())))
+      return failure();
+    return SmallVector<Value>{integerPow(ctx, ctx.inputs[0], ctx.inputs[1])};
+  }
   Value exponent =
       castTo(ctx, ctx.inputs[1], tensorType(ctx.inputs[0]).getElementType());
   FailureOr<Value> v = binary<hgraph::PowOp>(ctx, ctx.inputs[0], exponent);

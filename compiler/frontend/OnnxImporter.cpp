@@ -218,10 +218,11 @@ StringRef unsupportedReason(StringRef opType) {
     return "its output's length depends on the values at run time, which a "
            "static schedule cannot hold; run it on the host on the model's "
            "outputs";
-  if (llvm::is_contained({"GridSample", "RoiAlign", "DeformConv"}, opType))
-    return "it samples its input at coordinates computed at run time; the "
-           "chip reads by run-time index only whole rows of a table "
-           "(docs/architecture.md), not single elements";
+  if (opType == "DeformConv")
+    return "it samples its input at offsets computed at run time for every "
+           "output position and kernel tap, which hetc does not import yet; "
+           "GridSample (a grid of the taps' positions) followed by a Conv "
+           "whose strides equal its kernel computes the same";
   if (llvm::is_contained({"TfIdfVectorizer", "StringNormalizer", "StringSplit",
                           "StringConcat", "RegexFullMatch", "ImageDecoder"},
                          opType))
@@ -242,6 +243,7 @@ void Importer::listUnsupported(const onnx::GraphProto &g,
                         (node.domain().empty() ? "ai.onnx" : node.domain()) +
                         "', opset " + std::to_string(opset) + ")";
     bool knownDomain = node.domain().empty() || node.domain() == "ai.onnx" ||
+                       node.domain() == "ai.onnx.preview" ||
                        node.domain() == "ai.onnx.preview.training";
     if (!knownDomain)
       problems.push_back(where + ": operators of this domain are not supported");
@@ -425,6 +427,11 @@ LogicalResult Importer::importNodes(
     std::string name = nodeName(node, index);
     Location loc = NameLoc::get(builder.getStringAttr(name));
     NodeContext ctx{builder, loc, node, name, opset, {}};
+    auto inlineAttribute = [&](const onnx::GraphProto &body,
+                               ArrayRef<Value> inputs) {
+      return inlineGraph(ctx, body, inputs);
+    };
+    ctx.inlineGraph = inlineAttribute;
     auto markFailed = [&] {
       ok = false;
       for (const std::string &output : node.output())

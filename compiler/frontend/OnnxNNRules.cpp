@@ -147,63 +147,6 @@ Results importBatchNorm(NodeContext &ctx) {
   return SmallVector<Value>{y, runningMean, runningVar};
 }
 
-/// Window attributes of Conv, ConvTranspose and the pools, with ONNX
-/// defaults; `kernel` is the spatial kernel size.
-struct Window {
-  SmallVector<int64_t> kernel, strides, pads, dilations;
-};
-
-FailureOr<Window> windowOf(NodeContext &ctx, ArrayRef<int64_t> kernel,
-                           ArrayRef<int64_t> in, bool transposed) {
-  size_t n = kernel.size();
-  Window w;
-  w.kernel.assign(kernel.begin(), kernel.end());
-  w.strides = ctx.intsAttr("strides").value_or(SmallVector<int64_t>(n, 1));
-  w.dilations = ctx.intsAttr("dilations").value_or(SmallVector<int64_t>(n, 1));
-  w.pads = ctx.intsAttr("pads").value_or(SmallVector<int64_t>(2 * n, 0));
-  if (w.strides.size() != n || w.dilations.size() != n ||
-      w.pads.size() != 2 * n)
-    return ctx.error() << "strides, dilations and pads must have one entry "
-                          "(pads: two) per spatial dimension ("
-                       << n << ")";
-  // Bounded so that the window arithmetic below cannot overflow: kernels
-  // and inputs are bounded by the chip's size limits already.
-  constexpr int64_t kLimit = int64_t(1) << 31;
-  auto outside = [&](ArrayRef<int64_t> values, int64_t least) {
-    return llvm::any_of(values, [&](int64_t v) {
-      return v < least || v >= kLimit;
-    });
-  };
-  if (outside(w.strides, 1) || outside(w.dilations, 1) ||
-      outside(w.pads, 0) || outside(w.kernel, 1))
-    return ctx.error() << "strides and dilations must be in [1, 2^31), pads "
-                          "in [0, 2^31) and kernel sizes at least 1";
-  std::string autoPad = ctx.stringAttr("auto_pad", "NOTSET");
-  if (autoPad == "NOTSET" || autoPad == "VALID") {
-    if (autoPad == "VALID")
-      w.pads.assign(2 * n, 0);
-    return w;
-  }
-  if (autoPad != "SAME_UPPER" && autoPad != "SAME_LOWER")
-    return ctx.error() << "auto_pad '" << autoPad << "' is not supported";
-  for (size_t d = 0; d < n; ++d) {
-    int64_t k = (w.kernel[d] - 1) * w.dilations[d] + 1;
-    int64_t total;
-    if (transposed) {
-      total = std::max<int64_t>(0, w.strides[d] * (in[d] - 1) + k -
-                                       in[d] * w.strides[d]);
-    } else {
-      int64_t out = (in[d] + w.strides[d] - 1) / w.strides[d];
-      total = std::max<int64_t>(0, (out - 1) * w.strides[d] + k - in[d]);
-    }
-    int64_t small = total / 2, large = total - small;
-    bool upper = autoPad == "SAME_UPPER";
-    w.pads[d] = upper ? small : large;
-    w.pads[d + n] = upper ? large : small;
-  }
-  return w;
-}
-
 Results importConv(NodeContext &ctx) {
   if (failed(expectInputs(ctx, 2, 3)))
     return failure();
@@ -221,16 +164,11 @@ Results importConv(NodeContext &ctx) {
     return ctx.error() << "X has " << x.getDimSize(1) << " channels; W "
                        << wt << " with group " << group << " expects "
                        << wt.getDimSize(1) * group;
+  FailureOr<SmallVector<int64_t>> sizes = convOutputSizes(ctx, *w, spatial);
+  if (failed(sizes))
+    return failure();
   SmallVector<int64_t> shape{x.getDimSize(0), wt.getDimSize(0)};
-  size_t n = spatial.size();
-  for (size_t d = 0; d < n; ++d) {
-    int64_t k = (w->kernel[d] - 1) * w->dilations[d] + 1;
-    int64_t size = (spatial[d] + w->pads[d] + w->pads[d + n] - k) /
-                       w->strides[d] + 1;
-    if (size <= 0)
-      return ctx.error() << "the kernel does not fit spatial dimension " << d;
-    shape.push_back(size);
-  }
+  shape.append(sizes->begin(), sizes->end());
   Builder &b = ctx.builder;
   return SmallVector<Value>{ctx.create<hgraph::ConvOp>(
       RankedTensorType::get(shape, x.getElementType()), ctx.inputs[0],
@@ -731,6 +669,74 @@ Results importMatMulInteger(NodeContext &ctx) {
 }
 
 } // namespace
+
+FailureOr<Window> hetc::frontend::windowOf(NodeContext &ctx,
+                                           ArrayRef<int64_t> kernel,
+                                           ArrayRef<int64_t> in,
+                                           bool transposed) {
+  size_t n = kernel.size();
+  Window w;
+  w.kernel.assign(kernel.begin(), kernel.end());
+  w.strides = ctx.intsAttr("strides").value_or(SmallVector<int64_t>(n, 1));
+  w.dilations = ctx.intsAttr("dilations").value_or(SmallVector<int64_t>(n, 1));
+  w.pads = ctx.intsAttr("pads").value_or(SmallVector<int64_t>(2 * n, 0));
+  if (w.strides.size() != n || w.dilations.size() != n ||
+      w.pads.size() != 2 * n)
+    return ctx.error() << "strides, dilations and pads must have one entry "
+                          "(pads: two) per spatial dimension ("
+                       << n << ")";
+  // Bounded so that the window arithmetic below cannot overflow: kernels
+  // and inputs are bounded by the chip's size limits already.
+  constexpr int64_t kLimit = int64_t(1) << 31;
+  auto outside = [&](ArrayRef<int64_t> values, int64_t least) {
+    return llvm::any_of(values,
+                        [&](int64_t v) { return v < least || v >= kLimit; });
+  };
+  if (outside(w.strides, 1) || outside(w.dilations, 1) || outside(w.pads, 0) ||
+      outside(w.kernel, 1))
+    return ctx.error() << "strides and dilations must be in [1, 2^31), pads "
+                          "in [0, 2^31) and kernel sizes at least 1";
+  std::string autoPad = ctx.stringAttr("auto_pad", "NOTSET");
+  if (autoPad == "NOTSET" || autoPad == "VALID") {
+    if (autoPad == "VALID")
+      w.pads.assign(2 * n, 0);
+    return w;
+  }
+  if (autoPad != "SAME_UPPER" && autoPad != "SAME_LOWER")
+    return ctx.error() << "auto_pad '" << autoPad << "' is not supported";
+  for (size_t d = 0; d < n; ++d) {
+    int64_t k = (w.kernel[d] - 1) * w.dilations[d] + 1;
+    int64_t total;
+    if (transposed) {
+      total = std::max<int64_t>(0, w.strides[d] * (in[d] - 1) + k -
+                                       in[d] * w.strides[d]);
+    } else {
+      int64_t out = (in[d] + w.strides[d] - 1) / w.strides[d];
+      total = std::max<int64_t>(0, (out - 1) * w.strides[d] + k - in[d]);
+    }
+    int64_t small = total / 2, large = total - small;
+    bool upper = autoPad == "SAME_UPPER";
+    w.pads[d] = upper ? small : large;
+    w.pads[d + n] = upper ? large : small;
+  }
+  return w;
+}
+
+FailureOr<SmallVector<int64_t>>
+hetc::frontend::convOutputSizes(NodeContext &ctx, const Window &w,
+                                ArrayRef<int64_t> spatial) {
+  SmallVector<int64_t> sizes;
+  size_t n = spatial.size();
+  for (size_t d = 0; d < n; ++d) {
+    int64_t k = (w.kernel[d] - 1) * w.dilations[d] + 1;
+    int64_t size =
+        (spatial[d] + w.pads[d] + w.pads[d + n] - k) / w.strides[d] + 1;
+    if (size <= 0)
+      return ctx.error() << "the kernel does not fit spatial dimension " << d;
+    sizes.push_back(size);
+  }
+  return sizes;
+}
 
 void hetc::frontend::addNNRules(llvm::StringMap<ImportRule> &rules) {
   rules.insert({

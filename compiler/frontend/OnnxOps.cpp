@@ -622,6 +622,8 @@ ImportRule hetc::frontend::lookupImportRule(StringRef domain,
     return lookupImportRule(opType);
   if (domain == "ai.onnx.preview.training")
     return lookupTrainingRule(opType);
+  if (domain == "ai.onnx.preview")
+    return lookupPreviewRule(opType);
   return nullptr;
 }
 
@@ -646,6 +648,9 @@ ImportRule hetc::frontend::lookupImportRule(StringRef opType) {
     addStatefulConvRule(r);
     addLinearAttentionRule(r);
     addAffineGridRule(r);
+    addGridSampleRule(r);
+    addIntegerConvRules(r);
+    addRoiAlignRule(r);
     addSpectralRules(r);
     addValueShapedRules(r);
     return r;

@@ -26,6 +26,13 @@ struct NodeContext {
   /// The node's inputs; a missing optional input is a null Value.
   llvm::SmallVector<mlir::Value> inputs;
 
+  /// Imports one of the node's graph attributes inline, its inputs bound
+  /// to `inputs`, and returns its outputs (set by the importer; null where
+  /// no graph can be imported).
+  llvm::function_ref<mlir::FailureOr<llvm::SmallVector<mlir::Value>>(
+      const onnx::GraphProto &, mlir::ArrayRef<mlir::Value>)>
+      inlineGraph = nullptr;
+
   /// Emits an error naming the node's op type and opset (the location
   /// names the node).
   mlir::InFlightDiagnostic error();
@@ -57,6 +64,8 @@ using ImportRule =
 ImportRule lookupImportRule(llvm::StringRef opType);
 /// The rule for `opType` in the ai.onnx.preview.training domain, or null.
 ImportRule lookupTrainingRule(llvm::StringRef opType);
+/// The rule for `opType` in the ai.onnx.preview domain, or null.
+ImportRule lookupPreviewRule(llvm::StringRef opType);
 /// The rule for `opType` in `domain` ("" is the default domain), or null.
 ImportRule lookupImportRule(llvm::StringRef domain, llvm::StringRef opType);
 
@@ -75,6 +84,9 @@ void addRotaryRule(llvm::StringMap<ImportRule> &rules);
 void addStatefulConvRule(llvm::StringMap<ImportRule> &rules);
 void addLinearAttentionRule(llvm::StringMap<ImportRule> &rules);
 void addAffineGridRule(llvm::StringMap<ImportRule> &rules);
+void addGridSampleRule(llvm::StringMap<ImportRule> &rules);
+void addIntegerConvRules(llvm::StringMap<ImportRule> &rules);
+void addRoiAlignRule(llvm::StringMap<ImportRule> &rules);
 void addSpectralRules(llvm::StringMap<ImportRule> &rules);
 void addValueShapedRules(llvm::StringMap<ImportRule> &rules);
 
@@ -121,6 +133,23 @@ mlir::Value castTo(NodeContext &ctx, mlir::Value v, mlir::Type element);
 std::string dataTypeName(int dataType);
 /// The MLIR element type of an ONNX TensorProto data type, or null.
 mlir::Type elementTypeOf(int dataType, mlir::MLIRContext *context);
+
+/// Window attributes of Conv, ConvTranspose and the pools, with ONNX
+/// defaults; `kernel` is the spatial kernel size.
+struct Window {
+  llvm::SmallVector<int64_t> kernel, strides, pads, dilations;
+};
+/// The window of the node's strides, dilations, pads and auto_pad (the
+/// latter resolved against the spatial sizes `in`; `transposed` for
+/// ConvTranspose).
+mlir::FailureOr<Window> windowOf(NodeContext &ctx,
+                                 llvm::ArrayRef<int64_t> kernel,
+                                 llvm::ArrayRef<int64_t> in, bool transposed);
+/// The spatial output sizes of a convolution or pool of window `w` over
+/// `spatial`, or an error where the kernel does not fit.
+mlir::FailureOr<llvm::SmallVector<int64_t>>
+convOutputSizes(NodeContext &ctx, const Window &w,
+                llvm::ArrayRef<int64_t> spatial);
 
 /// Reads the bytes of a tensor kept in an external file (the importer
 /// knows the model's folder). Returns false with `error` set.

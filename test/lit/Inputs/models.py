@@ -54,7 +54,7 @@ def unsupported(path):
     """Three unsupported nodes among supported ones."""
     nodes = [
         helper.make_node("Relu", ["x"], ["r"], name="ok_relu"),
-        helper.make_node("RoiAlign", ["r", "i", "i"], ["c"], name="roi1"),
+        helper.make_node("DeformConv", ["r", "i", "i"], ["c"], name="deform1"),
         helper.make_node("TfIdfVectorizer", ["c"], ["p"], name="tfidf1"),
         helper.make_node("FancyOp", ["p"], ["y"], name="custom1", domain="com.example"),
     ]

@@ -857,6 +857,159 @@ def bitcast_f16(path):
           path, opset=26)
 
 
+def grid_sample(path):
+    """GridSample (opset 20) in each mode and padding rule, 2-D and 3-D;
+    the grid is scaled past [-1, 1] so that border and reflection matter."""
+    scale = [numpy_helper.from_array(np.array(1.7, np.float32), "spread")]
+    nodes = [helper.make_node("Mul", ["g", "spread"], ["grid"], name="spread"),
+             helper.make_node("Mul", ["g3", "spread"], ["grid3"], name="spread3")]
+    cases = [("linear", "zeros", 0), ("cubic", "reflection", 1), ("nearest", "border", 0),
+             ("linear", "reflection", 0), ("cubic", "border", 0), ("nearest", "zeros", 1)]
+    outputs = []
+    for i, (mode, padding, align) in enumerate(cases):
+        nodes.append(helper.make_node("GridSample", ["x", "grid"], [f"y{i}"], name=f"sample{i}",
+                                      mode=mode, padding_mode=padding, align_corners=align))
+        outputs.append(_t(f"y{i}", [2, 3, 3, 6]))
+    nodes.append(helper.make_node("GridSample", ["v", "grid3"], ["y3d"], name="sample3d",
+                                  mode="linear", padding_mode="reflection", align_corners=0))
+    outputs.append(_t("y3d", [1, 2, 2, 3, 2]))
+    _save(nodes, [_t("x", [2, 3, 4, 5]), _t("g", [2, 3, 6, 2]), _t("v", [1, 2, 3, 4, 2]),
+                  _t("g3", [1, 2, 3, 2, 3])], outputs, scale, path, opset=20)
+
+
+def roi_align(path, ratio=2):
+    """RoiAlign (opset 16) in avg and max modes and both coordinate
+    transforms; the regions are spread to [-2, 6] so that some samples fall
+    outside the 6 x 7 input."""
+    inits = [numpy_helper.from_array(np.array(4.0, np.float32), "four"),
+             numpy_helper.from_array(np.array(2.0, np.float32), "two"),
+             numpy_helper.from_array(np.array([0, 1, 1], np.int64), "batch")]
+    nodes = [helper.make_node("Mul", ["r", "four"], ["r4"], name="spread"),
+             helper.make_node("Add", ["r4", "two"], ["rois"], name="shift"),
+             helper.make_node("RoiAlign", ["x", "rois", "batch"], ["avg"], name="avg_pool",
+                              output_height=2, output_width=3, sampling_ratio=ratio,
+                              spatial_scale=0.9),
+             helper.make_node("RoiAlign", ["x", "rois", "batch"], ["max"], name="max_pool",
+                              mode="max", output_height=3, output_width=2, sampling_ratio=ratio,
+                              coordinate_transformation_mode="output_half_pixel")]
+    _save(nodes, [_t("x", [2, 3, 6, 7]), _t("r", [3, 4])],
+          [_t("avg", [3, 3, 2, 3]), _t("max", [3, 3, 3, 2])], inits, path, opset=16)
+
+
+def roi_align_adaptive(path):
+    """RoiAlign with sampling_ratio 0 (samples per bin chosen at run time)."""
+    roi_align(path, ratio=0)
+
+
+def flex_attention(path):
+    """FlexAttention (ai.onnx.preview): grouped-query heads (4 over 2), a
+    scale, a causal score_mod built from the scores' shape, and a prob_mod."""
+    f = TensorProto.FLOAT
+    score_nodes = [
+        helper.make_node("Shape", ["scores"], ["shape"]),
+        helper.make_node("Gather", ["shape", "two"], ["l"], axis=0),
+        helper.make_node("Gather", ["shape", "three"], ["s"], axis=0),
+        helper.make_node("Range", ["zero", "l", "one"], ["qi"]),
+        helper.make_node("Range", ["zero", "s", "one"], ["ki"]),
+        helper.make_node("Unsqueeze", ["qi", "axis1"], ["qcol"]),
+        helper.make_node("GreaterOrEqual", ["qcol", "ki"], ["keep"]),
+        helper.make_node("Where", ["keep", "scores", "neg"], ["scores_out"]),
+    ]
+    score_mod = helper.make_graph(
+        score_nodes, "causal", [_t("scores", ["B", "H", "L", "S"])],
+        [_t("scores_out", ["B", "H", "L", "S"])],
+        [numpy_helper.from_array(np.array(v, np.int64), n)
+         for n, v in (("two", 2), ("three", 3), ("zero", 0), ("one", 1), ("axis1", [1]))]
+        + [numpy_helper.from_array(np.array(-1e9, np.float32), "neg")])
+    prob_mod = helper.make_graph(
+        [helper.make_node("Mul", ["probs", "half"], ["probs_out"])], "halve",
+        [_t("probs", ["B", "H", "L", "S"])], [_t("probs_out", ["B", "H", "L", "S"])],
+        [numpy_helper.from_array(np.array(0.5, np.float32), "half")])
+    node = helper.make_node("FlexAttention", ["q", "k", "v"], ["y"], name="flex",
+                            domain="ai.onnx.preview", scale=0.3, score_mod=score_mod,
+                            prob_mod=prob_mod)
+    graph = helper.make_graph([node], "test", [_t("q", [1, 4, 5, 8]), _t("k", [1, 2, 5, 8]),
+                                               _t("v", [1, 2, 5, 6])],
+                              [_t("y", [1, 4, 5, 6], f)])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 26),
+                                                    helper.make_opsetid("ai.onnx.preview", 1)])
+    model.ir_version = 10
+    onnx.save(model, path)
+
+
+def integer_convs(path):
+    """ConvInteger with two groups, strides and padding, a uint8 input and
+    int8 weights with a zero point per filter; one whose windows hold 576
+    products (past float32's exact integers); QLinearConv with a bias and a
+    scale per filter; MatMulInteger with a zero point per column (the
+    reference evaluator does not take one per row)."""
+    rng = np.random.default_rng(11)
+    u8, i8 = TensorProto.UINT8, TensorProto.INT8
+    inits = [
+        numpy_helper.from_array(rng.integers(-128, 128, (6, 2, 3, 3), dtype=np.int8), "w"),
+        numpy_helper.from_array(rng.integers(-5, 6, (6,), dtype=np.int8), "wz"),
+        numpy_helper.from_array(rng.integers(-128, 128, (8, 64, 3, 3), dtype=np.int8), "wide_w"),
+        numpy_helper.from_array(rng.integers(0, 256, (4, 3, 2, 2), dtype=np.uint8), "qw"),
+        numpy_helper.from_array(np.array(0.02, np.float32), "xs"),
+        numpy_helper.from_array(np.array(7, np.uint8), "xz"),
+        numpy_helper.from_array(rng.uniform(0.01, 0.03, (4,)).astype(np.float32), "ws"),
+        numpy_helper.from_array(rng.integers(100, 150, (4,), dtype=np.uint8), "wz4"),
+        numpy_helper.from_array(np.array(0.9, np.float32), "ys"),
+        numpy_helper.from_array(np.array(128, np.uint8), "yz"),
+        numpy_helper.from_array(rng.integers(-3000, 3000, (4,), dtype=np.int32), "bias"),
+        numpy_helper.from_array(np.array(201, np.uint8), "az"),
+        numpy_helper.from_array(rng.integers(0, 256, (4,), dtype=np.uint8), "bz"),
+    ]
+    nodes = [
+        helper.make_node("ConvInteger", ["x", "w", "x_zero", "wz"], ["grouped"], name="grouped",
+                         group=2, pads=[1, 0, 1, 2], strides=[2, 1]),
+        helper.make_node("ConvInteger", ["wide", "wide_w"], ["wide_out"], name="wide",
+                         pads=[1, 1, 1, 1]),
+        helper.make_node("QLinearConv", ["qx", "xs", "xz", "qw", "ws", "wz4", "ys", "yz", "bias"],
+                         ["qy"], name="qconv", pads=[0, 1, 0, 1]),
+        helper.make_node("MatMulInteger", ["a", "b", "az", "bz"], ["ab"], name="mmi"),
+    ]
+    _save(nodes, [_t("x", [1, 4, 5, 5], u8), _t("x_zero", [], u8), _t("wide", [1, 64, 4, 4], u8),
+                  _t("qx", [1, 3, 4, 4], u8), _t("a", [3, 5], u8), _t("b", [5, 4], u8)],
+          [_t("grouped", [1, 6, 3, 6], TensorProto.INT32), _t("wide_out", [1, 8, 4, 4], TensorProto.INT32),
+           _t("qy", [1, 4, 3, 4], u8), _t("ab", [3, 4], TensorProto.INT32)], inits, path, opset=21)
+
+
+def conv_integer_bad_zero(path):
+    """ConvInteger whose weight zero point has 4 values for 6 filters."""
+    inits = [numpy_helper.from_array(np.ones((6, 2, 3, 3), np.int8), "w"),
+             numpy_helper.from_array(np.zeros((4,), np.int8), "wz")]
+    nodes = [helper.make_node("ConvInteger", ["x", "w", "", "wz"], ["y"], name="bad_zero")]
+    _save(nodes, [_t("x", [1, 2, 5, 5], TensorProto.UINT8)],
+          [_t("y", [1, 6, 3, 3], TensorProto.INT32)], inits, path, opset=21)
+
+
+def integer_pow_and_any(path):
+    """Pow of integer bases (small ones, from Mod) by integer and float
+    exponents, and ReduceMax/ReduceMin over booleans (any, all)."""
+    i32 = TensorProto.INT32
+    inits = [numpy_helper.from_array(np.array(9, np.int32), "nine"),
+             numpy_helper.from_array(np.array(4, np.int32), "four"),
+             numpy_helper.from_array(np.array(6, np.int32), "six"),
+             numpy_helper.from_array(np.array(0.75, np.float32), "frac"),
+             numpy_helper.from_array(np.array([1], np.int64), "axis")]
+    nodes = [
+        helper.make_node("Mod", ["x", "nine"], ["m"], name="mod"),
+        helper.make_node("Sub", ["m", "four"], ["base"], name="centre"),
+        helper.make_node("Mod", ["e", "six"], ["ei"], name="emod"),
+        helper.make_node("Pow", ["base", "ei"], ["p"], name="int_pow"),
+        helper.make_node("Cast", ["ei"], ["ef"], name="to_float", to=TensorProto.FLOAT),
+        helper.make_node("Mul", ["ef", "frac"], ["ex"], name="fraction"),
+        helper.make_node("Abs", ["base"], ["mag"], name="mag"),
+        helper.make_node("Pow", ["mag", "ex"], ["pf"], name="float_pow"),
+        helper.make_node("ReduceMax", ["flags", "axis"], ["any"], name="any", keepdims=0),
+        helper.make_node("ReduceMin", ["flags", "axis"], ["all"], name="all", keepdims=1),
+    ]
+    _save(nodes, [_t("x", [3, 8], i32), _t("e", [3, 8], i32), _t("flags", [4, 3], TensorProto.BOOL)],
+          [_t("p", [3, 8], i32), _t("pf", [3, 8], i32), _t("any", [4], TensorProto.BOOL),
+           _t("all", [4, 1], TensorProto.BOOL)], inits, path, opset=20)
+
+
 def lstm_empty_sequence(path):
     """An LSTM over a sequence of no steps: Y is empty, Y_h the initial
     state (zeros)."""
