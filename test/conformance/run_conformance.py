@@ -11,7 +11,8 @@ compared with the expected ones:
                place), atol 1e-4; 8- and 4-bit floats exactly; integers and
                booleans exactly)
   fail         hetc compiled the model, but running it failed, timed out or
-               gave wrong outputs
+               gave wrong outputs (noting where ONNX's reference evaluator
+               misses the expected data too)
   unsupported  hetc refused the model (the compile failed; the reason is the
                first error line) or the test needs inputs hetc cannot take
                (sequences, optionals, strings)
@@ -282,6 +283,21 @@ SHAPE_OPERANDS = {
 }
 
 
+def reference_note(model, feeds, index, expected, tensor):
+    """Where ONNX's own reference evaluator also misses the expected output
+    under the same tolerance (expected data stored rounded, say), a note
+    that says so; otherwise ""."""
+    try:
+        from onnx.reference import ReferenceEvaluator
+        reference = ReferenceEvaluator(model).run(None, feeds)[index]
+    except Exception:  # noqa: BLE001 - only a note; the failure stands
+        return ""
+    why = compare(expected, np.asarray(reference),
+                  tensor.data_type == onnx.TensorProto.BFLOAT16,
+                  tensor.data_type in EXACT_FLOATS)
+    return f" (ONNX's reference evaluator misses the expected data too: {why})" if why else ""
+
+
 def shape_inputs(model, inputs):
     """The graph inputs among `inputs` whose values reach a shape operand,
     directly or through the nodes computing it (Shape and Size read only
@@ -414,7 +430,8 @@ def run_test(hetc, test_dir, work_dir, timeout):
                           tensor.data_type == onnx.TensorProto.BFLOAT16,
                           tensor.data_type in EXACT_FLOATS, undefined)
             if why:
-                return "fail", f"output '{output_name}': {why}"
+                return "fail", (f"output '{output_name}': {why}"
+                                + reference_note(model, feeds, j, expected, tensor))
     shutil.rmtree(out, ignore_errors=True)
     notes = []
     if fixed_names:
@@ -461,7 +478,9 @@ def write_report(path, results, elapsed):
                 "atol 1e-4; the 8- and 4-bit floats exactly, bit for bit, NaN "
                 "matching NaN; integers and booleans exactly).\n")
         f.write("- **fail**: hetc compiled the model but running it failed, timed out "
-                "or gave wrong outputs.\n")
+                "or gave wrong outputs. Where ONNX's own reference evaluator also "
+                "misses the expected data under the same tolerance (data stored "
+                "rounded to a few decimals, say), the reason says so.\n")
         f.write("- **unsupported**: hetc refused to compile the model (the reason is "
                 "its first error line), or the test feeds values that are not tensors.\n\n")
         total = len(results)
