@@ -808,6 +808,7 @@ FailureOr<SmallVector<Value>> Importer::importScan(NodeContext &ctx) {
 
 OwningOpRef<ModuleOp> Importer::run() {
   context.loadDialect<hgraph::HGraphDialect, func::FuncDialect>();
+  ConstantEvaluation evaluation(options.evaluateConstants);
   opset = defaultOpset(model);
   // A model of training operators alone may import no default opset.
   bool usesDefaultDomain = llvm::any_of(graph.node(), [](const auto &node) {

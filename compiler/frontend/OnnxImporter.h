@@ -11,10 +11,12 @@
 #ifndef HETC_COMPILER_FRONTEND_ONNXIMPORTER_H
 #define HETC_COMPILER_FRONTEND_ONNXIMPORTER_H
 
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -24,6 +26,14 @@ class ModelProto;
 } // namespace onnx
 
 namespace hetc::frontend {
+
+/// Computes the values of a constant subgraph: `module` holds one
+/// `func.func @main` of no arguments whose results are the values wanted.
+/// Returns one elements attribute per result, or failure with `error`
+/// saying why (the caller reports its own error then).
+using ConstantEvaluator =
+    std::function<mlir::FailureOr<llvm::SmallVector<mlir::DenseElementsAttr>>(
+        mlir::ModuleOp module, std::string &error)>;
 
 struct ImportOptions {
   /// Values for symbolic dimensions, by their ONNX `dim_param` name.
@@ -42,6 +52,12 @@ struct ImportOptions {
   /// checked against it, without overflow, before anything of their size
   /// is allocated; the error names the node.
   int64_t maxElements = int64_t(1) << 30;
+  /// Where an import rule needs a constant (a shape, axes, a condition)
+  /// and the value is computed from constants by ops whose folders do not
+  /// resolve it, the ops that compute it are evaluated with this, which
+  /// compiles them for the chip and runs them (docs/architecture.md,
+  /// "Frontend"). Without it, only the folders resolve constants.
+  ConstantEvaluator evaluateConstants;
 };
 
 /// Reads and imports the ONNX file at `path`. Returns null after emitting

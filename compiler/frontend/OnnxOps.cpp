@@ -395,9 +395,8 @@ LogicalResult hetc::frontend::expectInputs(NodeContext &ctx, size_t min,
 }
 
 std::optional<SmallVector<int64_t>> hetc::frontend::constantInts(Value v) {
-  DenseElementsAttr attr;
-  if (!v || !matchPattern(v, m_Constant(&attr)) ||
-      !isa<IntegerType>(attr.getElementType()))
+  DenseElementsAttr attr = constantValue(v);
+  if (!attr || !isa<IntegerType>(attr.getElementType()))
     return std::nullopt;
   SmallVector<int64_t> values;
   for (const APInt &x : attr.getValues<APInt>())
@@ -406,9 +405,8 @@ std::optional<SmallVector<int64_t>> hetc::frontend::constantInts(Value v) {
 }
 
 std::optional<SmallVector<double>> hetc::frontend::constantFloats(Value v) {
-  DenseElementsAttr attr;
-  if (!v || !matchPattern(v, m_Constant(&attr)) ||
-      !isa<FloatType>(attr.getElementType()))
+  DenseElementsAttr attr = constantValue(v);
+  if (!attr || !isa<FloatType>(attr.getElementType()))
     return std::nullopt;
   SmallVector<double> values;
   for (APFloat x : attr.getValues<APFloat>()) {

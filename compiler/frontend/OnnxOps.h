@@ -2,9 +2,12 @@
 #ifndef HETC_COMPILER_FRONTEND_ONNXOPS_H
 #define HETC_COMPILER_FRONTEND_ONNXOPS_H
 
+#include "compiler/frontend/OnnxImporter.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <optional>
@@ -99,10 +102,43 @@ mlir::Value reshapeTo(NodeContext &ctx, mlir::Value v,
 /// Checks the count of present inputs is in [min, max] and the first `min`
 /// are present.
 mlir::LogicalResult expectInputs(NodeContext &ctx, size_t min, size_t max);
+/// The value of `v` when it is a constant, or computed from constants
+/// alone: by an evaluation of the ops that compute it (see
+/// ConstantEvaluation) where no folder resolved it. Null otherwise.
+mlir::DenseElementsAttr constantValue(mlir::Value v);
 /// The values of a constant integer tensor, or nullopt if `v` is not one.
 std::optional<llvm::SmallVector<int64_t>> constantInts(mlir::Value v);
 /// The values of a constant float tensor, or nullopt if `v` is not one.
 std::optional<llvm::SmallVector<double>> constantFloats(mlir::Value v);
+
+/// Makes constantValue evaluate subgraphs of constants with `evaluate`
+/// while it lives (one import at a time per thread); results are kept per
+/// value.
+class ConstantEvaluation {
+public:
+  using Evaluator = ConstantEvaluator;
+  explicit ConstantEvaluation(Evaluator evaluate);
+  ~ConstantEvaluation();
+  ConstantEvaluation(const ConstantEvaluation &) = delete;
+  ConstantEvaluation &operator=(const ConstantEvaluation &) = delete;
+
+  /// The most ops one evaluation may take, and the most elements its
+  /// result may have: a constant subgraph larger than that stays on the
+  /// chip (and a rule that needs its value says so).
+  static constexpr size_t kMaxOps = 4096;
+  static constexpr int64_t kMaxElements = int64_t(1) << 16;
+
+  /// The value of `v` (an op's result computed from constants alone), or
+  /// null.
+  mlir::DenseElementsAttr evaluate(mlir::Value v);
+  /// The evaluation in force on this thread, or null.
+  static ConstantEvaluation *current();
+
+private:
+  Evaluator evaluator;
+  ConstantEvaluation *previous;
+  llvm::DenseMap<mlir::Value, mlir::DenseElementsAttr> known;
+};
 /// Normalises `axis` into [0, rank) or reports it; `what` names it.
 mlir::FailureOr<int64_t> normalizeAxis(NodeContext &ctx, int64_t axis,
                                        int64_t rank,

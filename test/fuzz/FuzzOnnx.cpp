@@ -11,6 +11,7 @@
 
 #include "test/fuzz/FuzzTarget.h"
 
+#include "compiler/codegen/ConstantEvaluator.h"
 #include "compiler/codegen/HetxEmitter.h"
 #include "compiler/codegen/KernelPlanEmitter.h"
 #include "compiler/dialects/hgraph/IR/HGraph.h"
@@ -53,6 +54,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   frontend::ImportOptions options;
   options.maxElements =
       int64_t(chip.totalVectors() * chip.lanes() * chip::kElementBytes);
+  options.evaluateConstants = codegen::constantEvaluator(chip);
   OwningOpRef<ModuleOp> module =
       frontend::importOnnxModel(model, "fuzz.onnx", context, options);
   if (!module)

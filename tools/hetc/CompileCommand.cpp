@@ -3,6 +3,7 @@
 #include "tools/hetc/CompileCommand.h"
 #include "tools/hetc/KernelReport.h"
 
+#include "compiler/codegen/ConstantEvaluator.h"
 #include "compiler/codegen/HetxEmitter.h"
 #include "compiler/codegen/KernelPlanEmitter.h"
 #include "compiler/dialects/hisa/IR/HIsa.h"
@@ -262,6 +263,7 @@ int compileCommand(const CompileOptions &options) {
                                         &filesRead};
   importOptions.maxElements =
       int64_t(spec.totalVectors() * spec.lanes() * chip::kElementBytes);
+  importOptions.evaluateConstants = codegen::constantEvaluator(spec);
   std::string output = options.output;
   if (output.empty() && options.emit == EmitKind::Hetx) {
     llvm::SmallString<256> path(options.model);

@@ -857,6 +857,35 @@ def bitcast_f16(path):
           path, opset=26)
 
 
+def constant_chain(path):
+    """The bookkeeping chain torch exports for masks and Expand shapes,
+    ConstantOfShape -> Mul -> Equal -> Where -> Expand -> Split -> Concat
+    -> Shape -> ConstantOfShape, all on constants; Split has no folder, so
+    the shapes after it are known only by evaluating the chain."""
+    i64 = TensorProto.INT64
+    inits = [numpy_helper.from_array(np.array([3], np.int64), "three"),
+             numpy_helper.from_array(np.array(-1, np.int64), "minus_one"),
+             numpy_helper.from_array(np.array([2, 3, 4], np.int64), "target"),
+             numpy_helper.from_array(np.array([0.0], np.float32), "zero")]
+    nodes = [
+        helper.make_node("ConstantOfShape", ["three"], ["ones"], name="ones",
+                         value=numpy_helper.from_array(np.array([1], np.int64))),
+        helper.make_node("Mul", ["ones", "minus_one"], ["minus"], name="minus"),
+        helper.make_node("Equal", ["target", "minus"], ["is_free"], name="is_free"),
+        helper.make_node("Where", ["is_free", "ones", "target"], ["shape"], name="shape"),
+        helper.make_node("Expand", ["zero", "shape"], ["zeros"], name="zeros"),
+        helper.make_node("Split", ["shape"], ["a", "b", "c"], name="split", num_outputs=3),
+        helper.make_node("Concat", ["c", "a", "b"], ["moved"], name="moved", axis=0),
+        helper.make_node("Reshape", ["zeros", "moved"], ["zeros_moved"], name="zeros_moved"),
+        helper.make_node("Shape", ["zeros_moved"], ["moved_shape"], name="moved_shape"),
+        helper.make_node("ConstantOfShape", ["moved_shape"], ["half"], name="half",
+                         value=numpy_helper.from_array(np.array([0.5], np.float32))),
+        helper.make_node("Reshape", ["x", "moved"], ["xm"], name="reshape_x"),
+        helper.make_node("Add", ["xm", "half"], ["y"], name="add"),
+    ]
+    _save(nodes, [_t("x", [2, 3, 4])], [_t("y", [4, 2, 3])], inits, path, opset=18)
+
+
 def grid_sample(path):
     """GridSample (opset 20) in each mode and padding rule, 2-D and 3-D;
     the grid is scaled past [-1, 1] so that border and reflection matter."""

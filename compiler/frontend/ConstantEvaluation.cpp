@@ -1,0 +1,135 @@
+//===- ConstantEvaluation.cpp - Values of constant subgraphs -------------===//
+//
+// Exporters compute shapes, masks and tables from constants through chains
+// of ops (ConstantOfShape, Split, Range, Where, ...). The ops' folders
+// resolve many of them as they are imported; where a rule needs a value
+// that no folder resolved, the ops that compute it (its backward slice,
+// every leaf a constant) are copied into a module of their own and handed
+// to the evaluator, which compiles them for the chip and runs them. So one
+// evaluator, with the chip's own semantics, covers every operator hetc
+// imports, and no folder has to exist for the value to be known.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/frontend/OnnxOps.h"
+
+#include "compiler/dialects/hgraph/IR/HGraph.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace hetc;
+using namespace hetc::frontend;
+
+namespace {
+
+thread_local ConstantEvaluation *active = nullptr;
+
+/// The ops that compute `v` from constants alone, in program order, or
+/// failure where a graph input (or an op of another dialect, or a region)
+/// feeds it, or where it takes more than `limit` ops. A value in `known`
+/// is a leaf: its value, or null where it was found not to be constant
+/// (which fails the slice at once, so a chain fed by graph inputs is
+/// walked once, not once per value asked).
+FailureOr<SmallVector<Operation *>>
+constantSlice(Value v, size_t limit,
+              const llvm::DenseMap<Value, DenseElementsAttr> &known) {
+  llvm::SetVector<Operation *> seen;
+  SmallVector<Value> work{v};
+  while (!work.empty()) {
+    Value next = work.pop_back_val();
+    if (next != v) {
+      auto it = known.find(next);
+      if (it != known.end()) {
+        if (!it->second)
+          return failure();
+        continue;
+      }
+    }
+    Operation *op = next.getDefiningOp();
+    if (!op || op->getNumRegions() != 0 ||
+        !isa<hgraph::HGraphDialect>(op->getDialect()))
+      return failure();
+    if (!seen.insert(op))
+      continue;
+    if (seen.size() > limit)
+      return failure();
+    if (op->hasTrait<OpTrait::ConstantLike>())
+      continue;
+    for (Value operand : op->getOperands())
+      work.push_back(operand);
+  }
+  SmallVector<Operation *> ops(seen.begin(), seen.end());
+  llvm::sort(ops,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  return ops;
+}
+
+} // namespace
+
+ConstantEvaluation::ConstantEvaluation(Evaluator evaluate)
+    : evaluator(std::move(evaluate)), previous(active) {
+  active = this;
+}
+
+ConstantEvaluation::~ConstantEvaluation() { active = previous; }
+
+ConstantEvaluation *ConstantEvaluation::current() { return active; }
+
+DenseElementsAttr ConstantEvaluation::evaluate(Value v) {
+  auto it = known.find(v);
+  if (it != known.end())
+    return it->second;
+  DenseElementsAttr result;
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  if (evaluator && type && type.hasStaticShape() &&
+      type.getNumElements() <= kMaxElements &&
+      v.getParentBlock() == v.getDefiningOp()->getBlock()) {
+    FailureOr<SmallVector<Operation *>> ops = constantSlice(v, kMaxOps, known);
+    if (succeeded(ops)) {
+      // The slice as `func.func @main() -> type(v)` in a module of its own.
+      MLIRContext *context = v.getContext();
+      Location loc = v.getLoc();
+      OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
+      OpBuilder b(context);
+      b.setInsertionPointToEnd(module->getBody());
+      auto func = func::FuncOp::create(b, loc, "main",
+                                       FunctionType::get(context, {}, {type}));
+      func.setResultAttr(0, "hgraph.name", b.getStringAttr("value"));
+      b.setInsertionPointToEnd(func.addEntryBlock());
+      IRMapping mapping;
+      for (Operation *op : *ops) {
+        // Operands evaluated before enter as constants.
+        for (Value operand : op->getOperands())
+          if (!mapping.contains(operand))
+            if (DenseElementsAttr value = known.lookup(operand))
+              mapping.map(operand, hgraph::ConstantOp::create(b, loc, value));
+        b.clone(*op, mapping);
+      }
+      func::ReturnOp::create(b, loc, mapping.lookup(v));
+      std::string error;
+      FailureOr<SmallVector<DenseElementsAttr>> values =
+          evaluator(*module, error);
+      if (succeeded(values) && values->size() == 1 &&
+          (*values)[0].getType() == type)
+        result = (*values)[0];
+    }
+  }
+  known[v] = result;
+  return result;
+}
+
+DenseElementsAttr hetc::frontend::constantValue(Value v) {
+  DenseElementsAttr attr;
+  if (!v)
+    return {};
+  if (matchPattern(v, m_Constant(&attr)))
+    return attr;
+  ConstantEvaluation *evaluation = ConstantEvaluation::current();
+  if (!evaluation || !v.getDefiningOp())
+    return {};
+  return evaluation->evaluate(v);
+}
