@@ -30,13 +30,15 @@ thread_local ConstantEvaluation *active = nullptr;
 
 /// The ops that compute `v` from constants alone, in program order, or
 /// failure where a graph input (or an op of another dialect, or a region)
-/// feeds it, or where it takes more than `limit` ops. A value in `known`
+/// feeds it, or where it takes more than `limit` ops (then `tooMany` is
+/// set). A value in `known`
 /// is a leaf: its value, or null where it was found not to be constant
 /// (which fails the slice at once, so a chain fed by graph inputs is
 /// walked once, not once per value asked).
 FailureOr<SmallVector<Operation *>>
 constantSlice(Value v, size_t limit,
-              const llvm::DenseMap<Value, DenseElementsAttr> &known) {
+              const llvm::DenseMap<Value, DenseElementsAttr> &known,
+              bool &tooMany) {
   llvm::SetVector<Operation *> seen;
   SmallVector<Value> work{v};
   while (!work.empty()) {
@@ -45,23 +47,29 @@ constantSlice(Value v, size_t limit,
       auto it = known.find(next);
       if (it != known.end()) {
         if (!it->second)
-          return failure();
+          return tooMany = false, failure();
         continue;
       }
     }
     Operation *op = next.getDefiningOp();
     if (!op || op->getNumRegions() != 0 ||
         !isa<hgraph::HGraphDialect>(op->getDialect()))
-      return failure();
+      return tooMany = false, failure();
     if (!seen.insert(op))
       continue;
-    if (seen.size() > limit)
-      return failure();
+    if (seen.size() > limit) {
+      // Too large, unless a value still to look at shows that the slice
+      // is not computed from constants at all.
+      tooMany = true;
+      continue;
+    }
     if (op->hasTrait<OpTrait::ConstantLike>())
       continue;
     for (Value operand : op->getOperands())
       work.push_back(operand);
   }
+  if (tooMany)
+    return failure();
   SmallVector<Operation *> ops(seen.begin(), seen.end());
   llvm::sort(ops,
              [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
@@ -86,10 +94,19 @@ DenseElementsAttr ConstantEvaluation::evaluate(Value v) {
   DenseElementsAttr result;
   auto type = dyn_cast<RankedTensorType>(v.getType());
   if (evaluator && type && type.hasStaticShape() &&
-      type.getNumElements() <= kMaxElements &&
       v.getParentBlock() == v.getDefiningOp()->getBlock()) {
-    FailureOr<SmallVector<Operation *>> ops = constantSlice(v, kMaxOps, known);
-    if (succeeded(ops)) {
+    bool tooMany = false;
+    FailureOr<SmallVector<Operation *>> ops =
+        constantSlice(v, kMaxOps, known, tooMany);
+    if (tooMany)
+      refusals[v] = "; it is computed by more than " + std::to_string(kMaxOps) +
+                    " ops, more than hetc evaluates at compile time";
+    else if (succeeded(ops) && type.getNumElements() > kMaxElements)
+      refusals[v] = "; it is computed from constants, but has " +
+                    std::to_string(type.getNumElements()) +
+                    " elements, more than the " + std::to_string(kMaxElements) +
+                    " hetc evaluates at compile time";
+    if (succeeded(ops) && type.getNumElements() <= kMaxElements) {
       // The slice as `func.func @main() -> type(v)` in a module of its own.
       MLIRContext *context = v.getContext();
       Location loc = v.getLoc();
@@ -116,6 +133,10 @@ DenseElementsAttr ConstantEvaluation::evaluate(Value v) {
       if (succeeded(values) && values->size() == 1 &&
           (*values)[0].getType() == type)
         result = (*values)[0];
+      else
+        refusals[v] = "; it is computed from constants, but evaluating it "
+                      "at compile time failed" +
+                      (error.empty() ? std::string() : ": " + error);
     }
   }
   known[v] = result;
@@ -132,4 +153,9 @@ DenseElementsAttr hetc::frontend::constantValue(Value v) {
   if (!evaluation || !v.getDefiningOp())
     return {};
   return evaluation->evaluate(v);
+}
+
+std::string hetc::frontend::whyNotEvaluated(Value v) {
+  ConstantEvaluation *evaluation = ConstantEvaluation::current();
+  return evaluation && v ? evaluation->refusal(v) : std::string();
 }

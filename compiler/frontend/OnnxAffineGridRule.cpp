@@ -43,7 +43,8 @@ Results importAffineGrid(NodeContext &ctx) {
   if (!size)
     return ctx.error() << "input 'size' must be a constant (an initializer, "
                           "Constant node or shape computation that folds); "
-                          "hetc needs static shapes";
+                          "hetc needs static shapes"
+                       << whyNotEvaluated(ctx.inputs[1]);
   if (size->size() != 4 && size->size() != 5)
     return ctx.error() << "size must be (N, C, H, W) or (N, C, D, H, W), got "
                        << size->size() << " values";

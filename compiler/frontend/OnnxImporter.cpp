@@ -543,7 +543,8 @@ FailureOr<SmallVector<Value>> Importer::importIf(NodeContext &ctx) {
                           "a Constant node, a computation on them that "
                           "folds, or an input given with --input-value): a "
                           "static schedule runs one branch, chosen at "
-                          "compile time";
+                          "compile time"
+                       << whyNotEvaluated(ctx.inputs[0]);
   const onnx::AttributeProto *branch =
       ctx.attr(*cond ? "then_branch" : "else_branch");
   if (!branch || !branch->has_g())

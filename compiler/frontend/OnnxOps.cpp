@@ -537,7 +537,8 @@ Results importReshape(NodeContext &ctx) {
   if (!shapeValues)
     return ctx.error() << "the shape input must be a constant INT64 tensor "
                           "(an initializer, a Constant node or a computation "
-                          "on them that folds)";
+                          "on them that folds)"
+                       << whyNotEvaluated(ctx.inputs[1]);
   bool allowZero = ctx.intAttr("allowzero", 0) != 0;
   SmallVector<int64_t> shape;
   int64_t inferred = -1, known = 1;

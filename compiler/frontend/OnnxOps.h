@@ -106,6 +106,10 @@ mlir::LogicalResult expectInputs(NodeContext &ctx, size_t min, size_t max);
 /// alone: by an evaluation of the ops that compute it (see
 /// ConstantEvaluation) where no folder resolved it. Null otherwise.
 mlir::DenseElementsAttr constantValue(mlir::Value v);
+/// Where `v` is computed from constants but constantValue could not
+/// evaluate it, why ("; it is computed from constants, but ..."), for the
+/// error of a rule that needs it; "" otherwise.
+std::string whyNotEvaluated(mlir::Value v);
 /// The values of a constant integer tensor, or nullopt if `v` is not one.
 std::optional<llvm::SmallVector<int64_t>> constantInts(mlir::Value v);
 /// The values of a constant float tensor, or nullopt if `v` is not one.
@@ -133,11 +137,16 @@ public:
   mlir::DenseElementsAttr evaluate(mlir::Value v);
   /// The evaluation in force on this thread, or null.
   static ConstantEvaluation *current();
+  /// Why the value `v`, computed from constants alone, was not evaluated
+  /// (too many ops or elements, or the evaluator's first error); "" where
+  /// it was, or where it is not computed from constants alone.
+  std::string refusal(mlir::Value v) const { return refusals.lookup(v); }
 
 private:
   Evaluator evaluator;
   ConstantEvaluation *previous;
   llvm::DenseMap<mlir::Value, mlir::DenseElementsAttr> known;
+  llvm::DenseMap<mlir::Value, std::string> refusals;
 };
 /// Normalises `axis` into [0, rank) or reports it; `what` names it.
 mlir::FailureOr<int64_t> normalizeAxis(NodeContext &ctx, int64_t axis,

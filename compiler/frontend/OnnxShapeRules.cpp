@@ -49,7 +49,8 @@ intsFromInputOrAttr(NodeContext &ctx, size_t index, StringRef name,
     return ctx.error() << "input '" << name
                        << "' must be a constant (an initializer, Constant "
                           "node or shape computation that folds); hetc "
-                          "needs static shapes";
+                          "needs static shapes"
+                       << whyNotEvaluated(v);
   return std::optional<SmallVector<int64_t>>(*values);
 }
 
@@ -435,7 +436,8 @@ Results importCenterCropPad(NodeContext &ctx) {
   if (!target)
     return ctx.error() << "input 'shape' must be a constant (an initializer, "
                           "Constant node or shape computation that folds); "
-                          "hetc needs static shapes";
+                          "hetc needs static shapes"
+                       << whyNotEvaluated(ctx.inputs[1]);
   SmallVector<int64_t> axes = ctx.intsAttr("axes").value_or(
       llvm::to_vector(llvm::seq<int64_t>(0, rank)));
   if (axes.size() != target->size())

@@ -10,6 +10,7 @@
 #include "compiler/dialects/hgraph/IR/HGraph.h"
 #include "compiler/frontend/OnnxOps.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/MLIRContext.h"
 
 #include <gtest/gtest.h>
@@ -190,6 +191,76 @@ TEST_F(FrontendTest, RuleRegistryByDomain) {
             lookupTrainingRule("Momentum"));
   EXPECT_EQ(lookupImportRule("Adagrad"), nullptr);
   EXPECT_EQ(lookupTrainingRule("Add"), nullptr);
+  EXPECT_NE(lookupImportRule("ai.onnx.preview", "FlexAttention"), nullptr);
+  EXPECT_EQ(lookupImportRule("FlexAttention"), nullptr);
+}
+
+/// A function of [2] i64 constants: split(c)#1, (the value wanted,
+/// which no folder resolves), and arg + 1 (not constant).
+struct ConstantSliceFixture {
+  explicit ConstantSliceFixture(MLIRContext &context)
+      : module(ModuleOp::create(UnknownLoc::get(&context))) {
+    OpBuilder b(&context);
+    Location loc = b.getUnknownLoc();
+    auto i64 = RankedTensorType::get({2}, b.getI64Type());
+    auto one = RankedTensorType::get({1}, b.getI64Type());
+    b.setInsertionPointToEnd(module->getBody());
+    auto func =
+        func::FuncOp::create(b, loc, "main", b.getFunctionType({i64}, {}));
+    b.setInsertionPointToEnd(func.addEntryBlock());
+    Value c = hetc::hgraph::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(i64, ArrayRef<int64_t>({7, 9})));
+    auto split = hetc::hgraph::SplitOp::create(b, loc, TypeRange{one, one}, c,
+                                               b.getI64IntegerAttr(0));
+    piece = split.getResult(1);
+    runtime = hetc::hgraph::AddOp::create(b, loc, i64, func.getArgument(0), c);
+  }
+  OwningOpRef<ModuleOp> module;
+  Value piece, runtime;
+};
+
+TEST_F(FrontendTest, ConstantsNoFolderResolvesAreEvaluatedOnce) {
+  context.loadDialect<mlir::func::FuncDialect>();
+  ConstantSliceFixture ir(context);
+  int calls = 0;
+  ConstantEvaluation evaluation([&](ModuleOp m, std::string &) {
+    ++calls;
+    // The slice: the constant and the split, and nothing of the argument.
+    auto main = m.lookupSymbol<func::FuncOp>("main");
+    EXPECT_EQ(main.getNumArguments(), 0u);
+    EXPECT_EQ(main.getFunctionBody().front().getOperations().size(), 3u);
+    auto type =
+        RankedTensorType::get({1}, IntegerType::get(m.getContext(), 64));
+    return FailureOr<SmallVector<DenseElementsAttr>>(
+        SmallVector<DenseElementsAttr>{
+            DenseElementsAttr::get(type, ArrayRef<int64_t>({9}))});
+  });
+  EXPECT_EQ(constantInts(ir.piece), SmallVector<int64_t>({9}));
+  EXPECT_EQ(constantInts(ir.piece), SmallVector<int64_t>({9}));
+  EXPECT_EQ(calls, 1) << "a value is evaluated once";
+  EXPECT_FALSE(constantInts(ir.runtime)) << "a graph input feeds it";
+  EXPECT_EQ(calls, 1);
+  EXPECT_EQ(whyNotEvaluated(ir.runtime), "");
+}
+
+TEST_F(FrontendTest, AFailedEvaluationSaysWhy) {
+  context.loadDialect<mlir::func::FuncDialect>();
+  ConstantSliceFixture ir(context);
+  ConstantEvaluation evaluation([](ModuleOp, std::string &error) {
+    error = "not on this chip";
+    return FailureOr<SmallVector<DenseElementsAttr>>(failure());
+  });
+  EXPECT_FALSE(constantInts(ir.piece));
+  EXPECT_EQ(whyNotEvaluated(ir.piece),
+            "; it is computed from constants, but evaluating it at compile "
+            "time failed: not on this chip");
+}
+
+TEST_F(FrontendTest, WithoutAnEvaluatorOnlyFoldersResolve) {
+  context.loadDialect<mlir::func::FuncDialect>();
+  ConstantSliceFixture ir(context);
+  EXPECT_FALSE(constantInts(ir.piece));
+  EXPECT_EQ(whyNotEvaluated(ir.piece), "");
 }
 
 TEST_F(FrontendTest, ElementTypesAndTheirNames) {

@@ -886,6 +886,25 @@ def constant_chain(path):
     _save(nodes, [_t("x", [2, 3, 4])], [_t("y", [4, 2, 3])], inits, path, opset=18)
 
 
+def constant_chain_refused(path):
+    """An If whose condition is computed from constants through a Split
+    (no folder) and an Add on uint32, which the chip does not compute."""
+    f = TensorProto.FLOAT
+    then = helper.make_graph([helper.make_node("Identity", ["x"], ["a"])], "then", [],
+                             [_t("a", [2])])
+    other = helper.make_graph([helper.make_node("Neg", ["x"], ["b"])], "else", [],
+                              [_t("b", [2])])
+    inits = [numpy_helper.from_array(np.array([1, 2], np.uint32), "u"),
+             numpy_helper.from_array(np.array([3], np.uint32), "three")]
+    nodes = [helper.make_node("Split", ["u"], ["p", "q"], name="halves", num_outputs=2),
+             helper.make_node("Add", ["p", "q"], ["s"], name="sum"),
+             helper.make_node("Equal", ["s", "three"], ["c0"], name="is_three"),
+             helper.make_node("Squeeze", ["c0"], ["c"], name="scalar"),
+             helper.make_node("If", ["c"], ["y"], name="choose", then_branch=then,
+                              else_branch=other)]
+    _save(nodes, [_t("x", [2])], [_t("y", [2], f)], inits, path, opset=18)
+
+
 def grid_sample(path):
     """GridSample (opset 20) in each mode and padding rule, 2-D and 3-D;
     the grid is scaled past [-1, 1] so that border and reflection matter."""
