@@ -33,12 +33,12 @@ thread_local ConstantEvaluation *active = nullptr;
 /// feeds it, or where it takes more than `limit` ops (then `tooMany` is
 /// set). A value in `known`
 /// is a leaf: its value, or null where it was found not to be constant
-/// (which fails the slice at once, so a chain fed by graph inputs is
-/// walked once, not once per value asked).
+/// (which fails the slice at once, naming it `blocker`, so a chain fed by
+/// graph inputs is walked once, not once per value asked).
 FailureOr<SmallVector<Operation *>>
 constantSlice(Value v, size_t limit,
               const llvm::DenseMap<Value, DenseElementsAttr> &known,
-              bool &tooMany) {
+              bool &tooMany, Value &blocker) {
   llvm::SetVector<Operation *> seen;
   SmallVector<Value> work{v};
   while (!work.empty()) {
@@ -46,8 +46,10 @@ constantSlice(Value v, size_t limit,
     if (next != v) {
       auto it = known.find(next);
       if (it != known.end()) {
-        if (!it->second)
+        if (!it->second) {
+          blocker = next;
           return tooMany = false, failure();
+        }
         continue;
       }
     }
@@ -96,8 +98,12 @@ DenseElementsAttr ConstantEvaluation::evaluate(Value v) {
   if (evaluator && type && type.hasStaticShape() &&
       v.getParentBlock() == v.getDefiningOp()->getBlock()) {
     bool tooMany = false;
+    Value blocker;
     FailureOr<SmallVector<Operation *>> ops =
-        constantSlice(v, kMaxOps, known, tooMany);
+        constantSlice(v, kMaxOps, known, tooMany, blocker);
+    // A value before it that could not be evaluated either says why.
+    if (blocker && refusals.count(blocker))
+      refusals[v] = refusals.lookup(blocker);
     if (tooMany)
       refusals[v] = "; it is computed by more than " + std::to_string(kMaxOps) +
                     " ops, more than hetc evaluates at compile time";

@@ -9,9 +9,10 @@
 #include "runtime/io/Tensor.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/Verifier.h"
-#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -485,6 +486,18 @@ LogicalResult Importer::importNodes(
       markFailed();
       continue;
     }
+    // A node of constants is evaluated now where no folder resolved it
+    // (within the evaluation's limits), so that the nodes after it see
+    // constants too.
+    bool constantInputs = !control && !ctx.inputs.empty() &&
+                          llvm::all_of(ctx.inputs, [](Value v) {
+                            return !v || matchPattern(v, m_Constant());
+                          });
+    if (constantInputs)
+      for (Value &result : *results)
+        if (result && !matchPattern(result, m_Constant()))
+          if (DenseElementsAttr value = constantValue(result))
+            result = hgraph::ConstantOp::create(builder, loc, value);
     for (auto [i, output] : llvm::enumerate(node.output())) {
       if (output.empty())
         continue;

@@ -657,18 +657,22 @@ def narrow_types(path):
         helper.make_node("DequantizeLinear", ["xi4", "scale2", "zp_i4"], ["dq"],
                          name="dequant", axis=0),
         helper.make_node("Cast", ["f4"], ["f4f"], name="from_f4", to=TensorProto.FLOAT),
+        # A cast of the constant is evaluated at compile time; one of an
+        # input runs on the chip.
+        helper.make_node("Cast", ["f4in"], ["f4inf"], name="from_f4_input",
+                         to=TensorProto.FLOAT),
     ]
     inits = [zp_f8, zp_i4, f4,
              numpy_helper.from_array(np.array(2.0, np.float32), "scale"),
              numpy_helper.from_array(np.array([1.0, 0.5], np.float32), "scale2")]
     _save(nodes, [_t("x", [2, 3]), _t("like", [0], TensorProto.UINT4),
-                  _t("xi4", [2, 3], TensorProto.INT4)],
+                  _t("xi4", [2, 3], TensorProto.INT4), _t("f4in", [3], TensorProto.FLOAT4E2M1)],
           [_t("e4m3", [2, 3], TensorProto.FLOAT8E4M3FN),
            _t("e5m2", [2, 3], TensorProto.FLOAT8E5M2),
            _t("e8m0", [2, 3], TensorProto.FLOAT8E8M0),
            _t("i4", [2, 3], TensorProto.INT4), _t("u4", [2, 3], TensorProto.UINT4),
            _t("q", [2, 3], TensorProto.FLOAT8E4M3FN), _t("dq", [2, 3]),
-           _t("f4f", [3])], inits, path, opset=24)
+           _t("f4f", [3]), _t("f4inf", [3])], inits, path, opset=24)
 
 
 def narrow_type_errors(path):
@@ -887,22 +891,13 @@ def constant_chain(path):
 
 
 def constant_chain_refused(path):
-    """An If whose condition is computed from constants through a Split
-    (no folder) and an Add on uint32, which the chip does not compute."""
-    f = TensorProto.FLOAT
-    then = helper.make_graph([helper.make_node("Identity", ["x"], ["a"])], "then", [],
-                             [_t("a", [2])])
-    other = helper.make_graph([helper.make_node("Neg", ["x"], ["b"])], "else", [],
-                              [_t("b", [2])])
-    inits = [numpy_helper.from_array(np.array([1, 2], np.uint32), "u"),
-             numpy_helper.from_array(np.array([3], np.uint32), "three")]
+    """A Reshape target computed from constants through a Split (no folder)
+    of an int64 beyond the int32 range in which the chip holds integers."""
+    inits = [numpy_helper.from_array(np.array([3, 2**33], np.int64), "u")]
     nodes = [helper.make_node("Split", ["u"], ["p", "q"], name="halves", num_outputs=2),
-             helper.make_node("Add", ["p", "q"], ["s"], name="sum"),
-             helper.make_node("Equal", ["s", "three"], ["c0"], name="is_three"),
-             helper.make_node("Squeeze", ["c0"], ["c"], name="scalar"),
-             helper.make_node("If", ["c"], ["y"], name="choose", then_branch=then,
-                              else_branch=other)]
-    _save(nodes, [_t("x", [2])], [_t("y", [2], f)], inits, path, opset=18)
+             helper.make_node("Concat", ["q", "p"], ["shape"], name="shape", axis=0),
+             helper.make_node("Reshape", ["x", "shape"], ["y"], name="reshape")]
+    _save(nodes, [_t("x", [6])], [_t("y", [2, 3])], inits, path, opset=18)
 
 
 def grid_sample(path):
