@@ -90,6 +90,9 @@ ConstantEvaluation::~ConstantEvaluation() { active = previous; }
 ConstantEvaluation *ConstantEvaluation::current() { return active; }
 
 DenseElementsAttr ConstantEvaluation::evaluate(Value v) {
+  // Values key the results: the importer erases no op once a rule has seen
+  // its results (createOrFold erases only before), so a key stays the
+  // value it was for the whole import.
   auto it = known.find(v);
   if (it != known.end())
     return it->second;
