@@ -116,15 +116,30 @@ DenseElementsAttr ConstantEvaluation::evaluate(Value v) {
                     " elements, more than the " + std::to_string(kMaxElements) +
                     " hetc evaluates at compile time";
     if (succeeded(ops) && type.getNumElements() <= kMaxElements) {
-      // The slice as `func.func @main() -> type(v)` in a module of its own.
+      // The slice as `func.func @main() -> (...)` in a module of its own,
+      // returning every result of v's op that the limits admit, so that
+      // one run serves them all (the pieces of a Split, say).
+      Operation *root = v.getDefiningOp();
+      SmallVector<Value> wanted;
+      SmallVector<Type> types;
+      for (Value r : root->getResults()) {
+        auto t = dyn_cast<RankedTensorType>(r.getType());
+        if (r == v || (t && t.hasStaticShape() &&
+                       t.getNumElements() <= kMaxElements && !known.count(r))) {
+          wanted.push_back(r);
+          types.push_back(r.getType());
+        }
+      }
       MLIRContext *context = v.getContext();
       Location loc = v.getLoc();
       OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
       OpBuilder b(context);
       b.setInsertionPointToEnd(module->getBody());
       auto func = func::FuncOp::create(b, loc, "main",
-                                       FunctionType::get(context, {}, {type}));
-      func.setResultAttr(0, "hgraph.name", b.getStringAttr("value"));
+                                       FunctionType::get(context, {}, types));
+      for (size_t i = 0; i < wanted.size(); ++i)
+        func.setResultAttr(unsigned(i), "hgraph.name",
+                           b.getStringAttr("value" + std::to_string(i)));
       b.setInsertionPointToEnd(func.addEntryBlock());
       IRMapping mapping;
       for (Operation *op : *ops) {
@@ -135,14 +150,20 @@ DenseElementsAttr ConstantEvaluation::evaluate(Value v) {
               mapping.map(operand, hgraph::ConstantOp::create(b, loc, value));
         b.clone(*op, mapping);
       }
-      func::ReturnOp::create(b, loc, mapping.lookup(v));
+      SmallVector<Value> returned;
+      for (Value r : wanted)
+        returned.push_back(mapping.lookup(r));
+      func::ReturnOp::create(b, loc, returned);
       std::string error;
       FailureOr<SmallVector<DenseElementsAttr>> values =
           evaluator(*module, error);
-      if (succeeded(values) && values->size() == 1 &&
-          (*values)[0].getType() == type)
-        result = (*values)[0];
-      else
+      if (succeeded(values) && values->size() == wanted.size()) {
+        for (auto [r, value] : llvm::zip(wanted, *values))
+          if (value.getType() == r.getType())
+            known[r] = value;
+        result = known.lookup(v);
+      }
+      if (!result)
         refusals[v] = "; it is computed from constants, but evaluating it "
                       "at compile time failed" +
                       (error.empty() ? std::string() : ": " + error);
