@@ -143,7 +143,7 @@ def report(rows, args):
         "prompt on the CPU and hands the caches over to the chip for the decode "
         "(`--prefill-backend cpu`; docs/backends.md), and from a session whose chip step "
         "10 fails (`--inject-fault-at-step 10 --fallback cpu`: the CPU rebuilds the caches "
-        "from the tokens so far and serves the rest).",
+        "by replaying the steps so far and serves the rest).",
         "",
         "Columns: time to first token (the prompt run as decode steps) and inter-token "
         "latency in cycles, predicted at compile time and simulated; tokens per second at "

@@ -5,6 +5,7 @@
 #include "runtime/artifact/ArtifactFile.h"
 #include "runtime/cpu/CpuBackend.h"
 #include "runtime/run/RunCommand.h"
+#include "runtime/run/RunSummary.h"
 #include "runtime/sim/DataTypes.h"
 #include "runtime/sim/Simulator.h"
 #include "runtime/sim/Sram.h"
@@ -15,7 +16,6 @@
 #include <iomanip>
 #include <map>
 #include <numeric>
-#include <random>
 #include <sstream>
 
 namespace hetc::run {
@@ -62,12 +62,13 @@ bool isIntegerBinding(const hetx::TensorBinding &binding) {
   return type && !io::isFloat(*type) && *type != io::ElementType::Bool;
 }
 
-/// A one-element integer tensor of `binding`'s shape and type.
-io::Tensor scalarTensor(const hetx::TensorBinding &binding, int64_t value) {
+/// An integer tensor of `binding`'s shape and type holding `values`.
+io::Tensor intTensor(const hetx::TensorBinding &binding,
+                     const std::vector<int64_t> &values) {
   io::Tensor t;
   t.shape.assign(binding.shape().begin(), binding.shape().end());
   t.type = sim::elementTypeOf(binding.dtype()).value_or(io::ElementType::I64);
-  t.ints.assign(1, int32_t(value));
+  t.ints.assign(values.begin(), values.end());
   return t;
 }
 
@@ -91,11 +92,36 @@ struct StepResult {
   double seconds = 0;
 };
 
+/// What one step was fed: a token and a position for each batch slot.
+struct StepFeed {
+  std::vector<int64_t> tokens, positions;
+};
+
+/// One sequence of the generation: its prompt, the tokens picked for it,
+/// the slot it decodes in and the steps it spans.
+struct Sequence {
+  std::vector<int64_t> prompt;
+  TokenSampler sampler;
+  std::vector<int64_t> tokens;
+  int64_t slot = -1;
+  /// The step that fed its first prompt token, the one that gave its
+  /// first token and the one that gave its last (-1: not yet).
+  int64_t entered = -1, firstToken = -1, finished = -1;
+};
+
+/// A batch slot: the sequence it decodes (-1: idle), the position it feeds
+/// next and the token it feeds there once the prompt is done.
+struct Slot {
+  int64_t sequence = -1;
+  int64_t position = 0;
+  int64_t next = 0;
+};
+
 /// Runs one generation; every step returns false with `error` set.
 class Generator {
 public:
   Generator(const GenerateOptions &options, std::ostream &out)
-      : options(options), out(out), random(options.seed) {}
+      : options(options), out(out) {}
 
   bool run(std::string &error) {
     if (!checkOptions(error) ||
@@ -129,61 +155,67 @@ public:
           ++onChip;
         }
     }
+    for (size_t i = 0; i < options.prompts.size(); ++i)
+      sequences.push_back({options.prompts[i],
+                           TokenSampler(options.sampling, options.seed + i)});
+    printHeader(onChip, cpu, prefillCpu);
+    if (single())
+      out << "tokens:" << std::flush;
     uint64_t predicted = artifact.predicted_cycles();
-    out << "artifact: " << options.artifactPath << " (for chip '"
-        << artifact.chip().name() << "')\n";
-    out << "chip: " << chipPath << "\n";
-    out << "prompt: " << options.promptIds.size()
-        << (options.promptIds.size() == 1 ? " token" : " tokens")
-        << "; one step: " << predicted << " cycles predicted\n";
-    out << "KV cache: " << states.size() << " tensor"
-        << (states.size() == 1 ? "" : "s");
-    if (states.empty())
-      out << "\n";
-    else if (cpu)
-      out << ", carried in host memory from step to step (--backend cpu)\n";
-    else if (onChip == states.size())
-      out << ", kept on the chip from step to step (updated in place)"
-          << (prefillCpu ? ", handed over after the prompt's steps on the CPU"
-                         : "")
-          << "\n";
-    else
-      out << ", " << onChip << " kept on the chip, " << states.size() - onChip
-          << " carried through the host (the step does not update them "
-             "in place in SRAM)\n";
-    out << "tokens:" << std::flush;
-    std::vector<uint64_t> cycles;
-    std::vector<double> seconds;
-    int64_t generated = 0;
-    int64_t next = options.promptIds.front();
-    for (int64_t position = 0;; ++position) {
-      bool prompt = position < int64_t(options.promptIds.size());
-      int64_t token = prompt ? options.promptIds[size_t(position)] : next;
-      bool onCpu = cpu || (prefillCpu && prompt) || fellBack;
+    size_t waiting = 0; // the next sequence to take a slot
+    for (int64_t index = 0;; ++index) {
+      // A free slot takes the next sequence waiting; the others go on.
+      for (size_t b = 0; b < slots.size() && waiting < sequences.size(); ++b)
+        if (slots[b].sequence < 0) {
+          slots[b] = {int64_t(waiting), 0, 0};
+          sequences[waiting].slot = int64_t(b);
+          sequences[waiting].entered = index;
+          ++waiting;
+        }
+      StepFeed feed;
+      bool active = false;
+      for (const Slot &slot : slots) {
+        // An idle slot writes its own cache at position 0, which a
+        // sequence taking the slot later overwrites before it reads it.
+        int64_t id = 0, at = 0;
+        if (slot.sequence >= 0) {
+          const std::vector<int64_t> &prompt =
+              sequences[size_t(slot.sequence)].prompt;
+          active = true;
+          at = slot.position;
+          id = at < int64_t(prompt.size()) ? prompt[size_t(at)] : slot.next;
+        }
+        feed.tokens.push_back(id);
+        feed.positions.push_back(at);
+      }
+      if (!active)
+        break;
+      history.push_back(feed);
+      bool onCpu =
+          cpu || fellBack ||
+          (prefillCpu && index < int64_t(sequences.front().prompt.size()));
       StepResult result;
-      fed.push_back(token);
       bool ok;
-      if (!onCpu && position == options.injectFaultStep) {
-        error = "step " + std::to_string(position) +
+      if (!onCpu && index == options.injectFaultStep) {
+        error = "step " + std::to_string(index) +
                 ": injected fault (--inject-fault-at-step)";
         ok = false;
       } else {
-        ok = step(token, position, onCpu, result, error);
+        ok = step(index, onCpu, result, error);
       }
       if (!ok && !onCpu && fallback) {
-        // The chip failed: the CPU rebuilds the caches from the tokens fed
-        // so far, runs this step, and serves the rest.
+        // The chip failed: the CPU rebuilds the caches by replaying the
+        // steps so far, runs this step, and serves the rest.
         fellBack = true;
-        fallbackStep = position;
-        fallbackNote = "fallback: step " + std::to_string(position) +
+        fallbackStep = index;
+        fallbackNote = "fallback: step " + std::to_string(index) +
                        " failed on the chip (" + error +
-                       "); the CPU rebuilt the caches from the " +
-                       std::to_string(position) +
-                       " tokens before it and served the rest";
+                       "); the CPU rebuilt the caches by replaying the " +
+                       std::to_string(index) +
+                       " steps before it and served the rest";
         error.clear();
         onCpu = true;
-        ok = replay(position, error) &&
-             step(token, position, true, result, error);
+        ok = replay(index, error) && step(index, true, result, error);
       }
       if (ok && prefillCpu && !onCpu && !handedOver) {
         // The caches moved to the chip with the first step there; from
@@ -193,57 +225,61 @@ public:
         handedOver = true;
       }
       if (ok && !onCpu && result.cycles != predicted) {
-        error = "step " + std::to_string(position) + " took " +
+        error = "step " + std::to_string(index) + " took " +
                 std::to_string(result.cycles) +
                 " cycles, but the artifact predicts " +
                 std::to_string(predicted);
         ok = false;
       }
-      if (ok && position + 1 >= int64_t(options.promptIds.size()))
-        ok = pick(result, next, error);
+      if (ok) {
+        cycles.push_back(result.cycles);
+        seconds.push_back(result.seconds);
+        ok = advance(index, result, error);
+      }
       if (!ok) {
-        out << "\n"; // ends the line of tokens
+        if (single())
+          out << "\n"; // ends the line of tokens
         return false;
       }
-      cycles.push_back(result.cycles);
-      seconds.push_back(result.seconds);
-      if (position + 1 < int64_t(options.promptIds.size()))
-        continue;
-      out << " " << next << std::flush;
-      ++generated;
-      if (generated >= options.maxNewTokens || isStop(next))
-        break;
     }
-    out << "\n";
-    if (fellBack)
-      reportFallback(seconds, generated);
+    if (!single())
+      reportSlots();
+    else if (out << "\n"; fellBack)
+      reportFallback();
     else if (cpu)
-      reportCpu(seconds, generated);
+      reportCpu();
     else if (prefillCpu)
-      reportPrefill(cycles, seconds, generated);
+      reportPrefill();
     else
-      report(cycles, generated);
+      report();
     return true;
   }
 
 private:
+  /// Whether the generation is of one sequence, printed as one line of
+  /// tokens as they come.
+  bool single() const { return sequences.size() == 1; }
+
   bool isStop(int64_t id) const {
     return std::find(options.stopIds.begin(), options.stopIds.end(), id) !=
            options.stopIds.end();
   }
 
   bool checkOptions(std::string &error) const {
-    if (options.promptIds.empty())
+    const SamplingOptions &sampling = options.sampling;
+    if (options.prompts.empty() ||
+        std::any_of(options.prompts.begin(), options.prompts.end(),
+                    [](const auto &prompt) { return prompt.empty(); }))
       error = "--prompt-ids needs at least one token id";
     else if (options.maxNewTokens < 1)
       error = "--max-new-tokens must be 1 or more, got " +
               std::to_string(options.maxNewTokens);
-    else if (!(options.temperature >= 0.0) ||
-             !std::isfinite(options.temperature))
+    else if (!(sampling.temperature >= 0.0) ||
+             !std::isfinite(sampling.temperature))
       error = "--temperature must be 0 (greedy) or more";
-    else if (options.topK < 0)
+    else if (sampling.topK < 0)
       error = "--top-k must be 0 (all tokens) or more";
-    else if (!(options.topP > 0.0 && options.topP <= 1.0))
+    else if (!(sampling.topP > 0.0 && sampling.topP <= 1.0))
       error = "--top-p must be in (0, 1]";
     else if (!options.fallback.empty() &&
              (options.fallback != "cpu" || options.backend != "chip"))
@@ -258,18 +294,24 @@ private:
              (options.prefillBackend != "cpu" || options.backend != "chip"))
       error = "--prefill-backend cpu runs the prompt on the CPU and the "
               "decode on the chip: it needs --backend chip";
+    else if (!options.prefillBackend.empty() && options.prompts.size() > 1)
+      error = "--prefill-backend cpu hands one sequence's caches over to the "
+              "chip: give one --prompt-ids, not " +
+              std::to_string(options.prompts.size());
     else if (options.tokenInput == options.positionInput)
       error = "--token-input and --position-input name the same input '" +
               options.tokenInput + "'";
-    for (int64_t id : options.promptIds)
-      if (error.empty() && (id < 0 || id > INT32_MAX))
-        error = "prompt token id " + std::to_string(id) +
-                " is not a token id (0 to 2^31 - 1)";
+    for (const std::vector<int64_t> &prompt : options.prompts)
+      for (int64_t id : prompt)
+        if (error.empty() && (id < 0 || id > INT32_MAX))
+          error = "prompt token id " + std::to_string(id) +
+                  " is not a token id (0 to 2^31 - 1)";
     return error.empty();
   }
 
-  /// Finds the token, position and logits bindings and pairs every other
-  /// input with the output that gives its next value.
+  /// Finds the token, position and logits bindings, the batch slots they
+  /// give, and pairs every other input with the output that gives its next
+  /// value.
   bool findBindings(std::string &error) {
     token = findBinding(artifact.inputs(), options.tokenInput);
     position = findBinding(artifact.inputs(), options.positionInput);
@@ -290,21 +332,28 @@ private:
     if (!logits)
       return missing("logits output", options.logitsOutput, "--logits-output",
                      false);
+    uint64_t batch = elementsOf(*token);
     for (const hetx::TensorBinding *b : {token, position})
-      if (!isIntegerBinding(*b) || elementsOf(*b) != 1) {
+      if (!isIntegerBinding(*b) || elementsOf(*b) != batch || batch == 0) {
         error = options.artifactPath + ": input '" + b->name() +
-                "' must be one integer (one sequence, one token a step); "
-                "batch slots are not supported yet";
+                "' must hold one integer per batch slot (the token ids [B, "
+                "1] or [B], the positions [B]); '" +
+                token->name() + "' has " + std::to_string(batch) +
+                " elements and '" + position->name() + "' " +
+                std::to_string(elementsOf(*position));
         return false;
       }
+    slots.resize(batch);
     std::optional<io::ElementType> logitsType =
         sim::elementTypeOf(logits->dtype());
-    if (!logitsType || !io::isFloat(*logitsType) || logits->shape_size() == 0 ||
-        elementsOf(*logits) !=
-            uint64_t(logits->shape().Get(logits->shape_size() - 1))) {
+    if (logits->shape_size() > 0)
+      vocab = uint64_t(logits->shape().Get(logits->shape_size() - 1));
+    if (!logitsType || !io::isFloat(*logitsType) || vocab == 0 ||
+        elementsOf(*logits) != batch * vocab) {
       error = options.artifactPath + ": output '" + logits->name() +
-              "' must be the floating-point logits of one token (its last "
-              "dimension the vocabulary)";
+              "' must be the floating-point logits of one token per batch "
+              "slot (its last dimension the vocabulary, " +
+              std::to_string(batch) + " rows of it)";
       return false;
     }
     for (const hetx::TensorBinding &input : artifact.inputs()) {
@@ -329,11 +378,40 @@ private:
     return true;
   }
 
-  bool step(int64_t id, int64_t at, bool onCpu, StepResult &result,
-            std::string &error) {
-    inputs[token->name()] = scalarTensor(*token, id);
-    inputs[position->name()] = scalarTensor(*position, at);
-    lastStep = at;
+  void printHeader(size_t onChip, bool cpu, bool prefillCpu) {
+    out << "artifact: " << options.artifactPath << " (for chip '"
+        << artifact.chip().name() << "')\n";
+    out << "chip: " << chipPath << "\n";
+    if (single()) {
+      size_t tokens = sequences.front().prompt.size();
+      out << "prompt: " << tokens << (tokens == 1 ? " token" : " tokens");
+    } else {
+      out << "prompts: " << sequences.size() << " sequences over "
+          << slots.size() << " batch slot" << (slots.size() == 1 ? "" : "s");
+    }
+    out << "; one step: " << artifact.predicted_cycles()
+        << " cycles predicted\n";
+    out << "KV cache: " << states.size() << " tensor"
+        << (states.size() == 1 ? "" : "s");
+    if (states.empty())
+      out << "\n";
+    else if (cpu)
+      out << ", carried in host memory from step to step (--backend cpu)\n";
+    else if (onChip == states.size())
+      out << ", kept on the chip from step to step (updated in place)"
+          << (prefillCpu ? ", handed over after the prompt's steps on the CPU"
+                         : "")
+          << "\n";
+    else
+      out << ", " << onChip << " kept on the chip, " << states.size() - onChip
+          << " carried through the host (the step does not update them "
+             "in place in SRAM)\n";
+  }
+
+  bool step(int64_t index, bool onCpu, StepResult &result, std::string &error) {
+    const StepFeed &feed = history[size_t(index)];
+    inputs[token->name()] = intTensor(*token, feed.tokens);
+    inputs[position->name()] = intTensor(*position, feed.positions);
     bool ok;
     if (!onCpu) {
       sim::SimResult simulated;
@@ -347,8 +425,16 @@ private:
       result.seconds = ran.stats.seconds;
     }
     if (!ok) {
-      error = "step " + std::to_string(at) + " (token " + std::to_string(id) +
-              "): " + error;
+      std::string what = "step " + std::to_string(index);
+      if (slots.size() == 1) {
+        what += " (token " + std::to_string(feed.tokens.front()) + ")";
+      } else {
+        what += " (slots at positions";
+        for (size_t b = 0; b < feed.positions.size(); ++b)
+          what += (b ? ", " : " ") + std::to_string(feed.positions[b]);
+        what += ")";
+      }
+      error = what + ": " + error;
       return false;
     }
     for (sim::NamedTensor &output : result.outputs)
@@ -358,67 +444,147 @@ private:
     return true;
   }
 
-  /// The next token: the most likely, or drawn from the tempered softmax
-  /// of the candidates top-k and top-p keep.
-  bool pick(const StepResult &result, int64_t &next, std::string &error) {
+  /// Moves every busy slot on by the step `index` gave: a slot still in
+  /// its prompt to the next prompt token, any other to the token it picks
+  /// from its row of the logits; a sequence that ends frees its slot.
+  bool advance(int64_t index, const StepResult &result, std::string &error) {
     const io::Tensor *scores = nullptr;
     for (const sim::NamedTensor &output : result.outputs)
       if (output.name == logits->name())
         scores = &output.tensor;
-    if (!scores || scores->data.empty()) {
+    if (!scores || scores->data.size() != slots.size() * vocab) {
       error = "the step gave no logits";
       return false;
     }
-    const std::vector<float> &v = scores->data;
-    if (std::any_of(v.begin(), v.end(),
-                    [](float x) { return !std::isfinite(x); })) {
-      error = "the logits of step " + std::to_string(lastStep) +
-              " are not all finite; no token can be picked";
-      return false;
-    }
-    std::vector<size_t> order(v.size());
-    std::iota(order.begin(), order.end(), 0);
-    // Most likely first; ties to the lower id, as argmax does.
-    std::stable_sort(order.begin(), order.end(),
-                     [&](size_t a, size_t b) { return v[a] > v[b]; });
-    if (options.temperature == 0.0) {
-      next = int64_t(order.front());
-      return true;
-    }
-    size_t keep = options.topK > 0
-                      ? std::min(order.size(), size_t(options.topK))
-                      : order.size();
-    std::vector<double> p(keep);
-    double sum = 0.0;
-    for (size_t i = 0; i < keep; ++i)
-      sum += p[i] =
-          std::exp(double(v[order[i]] - v[order[0]]) / options.temperature);
-    double mass = 0.0;
-    size_t kept = 0;
-    while (kept < keep && (kept == 0 || mass < options.topP * sum))
-      mass += p[kept++];
-    std::uniform_real_distribution<double> uniform(0.0, mass);
-    double draw = uniform(random);
-    for (size_t i = 0; i < kept; ++i) {
-      draw -= p[i];
-      if (draw < 0.0 || i + 1 == kept) {
-        next = int64_t(order[i]);
-        return true;
+    for (size_t b = 0; b < slots.size(); ++b) {
+      Slot &slot = slots[b];
+      if (slot.sequence < 0)
+        continue;
+      Sequence &sequence = sequences[size_t(slot.sequence)];
+      if (slot.position + 1 < int64_t(sequence.prompt.size())) {
+        ++slot.position;
+        continue;
       }
+      const float *row = scores->data.data() + b * vocab;
+      if (std::any_of(row, row + vocab,
+                      [](float x) { return !std::isfinite(x); })) {
+        error = "the logits of step " + std::to_string(index) +
+                (single() ? std::string()
+                          : " for sequence " + std::to_string(slot.sequence)) +
+                " are not all finite; no token can be picked";
+        return false;
+      }
+      int64_t next = sequence.sampler.pick(row, vocab);
+      sequence.tokens.push_back(next);
+      if (sequence.firstToken < 0)
+        sequence.firstToken = index;
+      if (single())
+        out << " " << next << std::flush;
+      if (int64_t(sequence.tokens.size()) >= options.maxNewTokens ||
+          isStop(next)) {
+        sequence.finished = index;
+        if (!single())
+          printSequence(size_t(slot.sequence));
+        slot.sequence = -1;
+        continue;
+      }
+      ++slot.position;
+      slot.next = next;
     }
     return true;
   }
 
-  void report(const std::vector<uint64_t> &cycles, int64_t generated) {
+  /// One line for a sequence of several, printed as it ends: its slot, its
+  /// steps, its time to first token and its tokens.
+  void printSequence(size_t i) {
+    const Sequence &s = sequences[i];
+    int64_t steps = s.firstToken - s.entered + 1;
+    out << "sequence " << i << " (slot " << s.slot << ", steps " << s.entered
+        << "-" << s.finished << ", first token after " << steps
+        << (steps == 1 ? " step" : " steps");
+    if (!fellBack && options.backend == "chip") {
+      uint64_t ttft = 0;
+      for (int64_t q = s.entered; q <= s.firstToken; ++q)
+        ttft += cycles[size_t(q)];
+      out << ", " << ttft << " cycles";
+    } else if (options.backend == "cpu") {
+      double ttft = 0;
+      for (int64_t q = s.entered; q <= s.firstToken; ++q)
+        ttft += seconds[size_t(q)];
+      out << ", " << ms(ttft) << " wall";
+    }
+    out << "): tokens:";
+    for (int64_t t : s.tokens)
+      out << " " << t;
+    out << "\n" << std::flush;
+  }
+
+  uint64_t generatedTokens() const {
+    uint64_t count = 0;
+    for (const Sequence &s : sequences)
+      count += s.tokens.size();
+    return count;
+  }
+
+  size_t promptSteps() const { return sequences.front().prompt.size(); }
+
+  /// Several sequences over the batch slots: how full the slots were, the
+  /// step's exact cycles, and tokens per second for the session and for
+  /// one slot.
+  void reportSlots() {
+    uint64_t busy = 0;
+    for (const Sequence &s : sequences)
+      busy += uint64_t(s.finished - s.entered + 1);
+    uint64_t steps = history.size();
+    uint64_t generated = generatedTokens();
+    if (fellBack)
+      out << fallbackNote << "\n";
+    out << "generated: " << generated << " tokens for " << sequences.size()
+        << " sequences in " << steps << " steps of " << slots.size()
+        << " slots (" << percent(busy, steps * slots.size())
+        << " of the slot-steps decoding)";
+    if (fellBack)
+      out << " (" << fallbackStep << " steps on the chip, "
+          << int64_t(steps) - fallbackStep << " on the CPU)";
+    out << "\n";
     uint64_t predicted = artifact.predicted_cycles();
-    size_t promptSteps = options.promptIds.size();
+    std::ostringstream rate;
+    rate << std::fixed << std::setprecision(1);
+    if (fellBack || options.backend == "cpu") {
+      std::vector<double> times(seconds.begin() + (fellBack ? fallbackStep : 0),
+                                seconds.end());
+      std::sort(times.begin(), times.end());
+      double total = std::accumulate(times.begin(), times.end(), 0.0);
+      rate << double(generated) / std::max(total, 1e-12);
+      out << "step latency on the CPU: " << ms(times[times.size() / 2])
+          << " wall, the median (the chip: " << predicted << " cycles)\n";
+      if (!fellBack)
+        out << "tokens per second on the CPU: " << rate.str()
+            << " for the session\n";
+      return;
+    }
+    out << "inter-token latency: predicted " << predicted << " cycles ("
+        << us(predicted) << "), simulated " << cycles.back()
+        << " cycles, the same at every step for every slot\n";
+    rate << chip.clockMHz() * 1e6 * double(generated) /
+                double(steps * predicted)
+         << " for the session (" << generated << " tokens in " << steps
+         << " steps), " << chip.clockMHz() * 1e6 / double(predicted)
+         << " for each sequence";
+    out << "tokens per second at " << chip.clockMHz() << " MHz: " << rate.str()
+        << "\n";
+  }
+
+  void report() {
+    uint64_t predicted = artifact.predicted_cycles();
+    size_t prompt = promptSteps();
     uint64_t ttft = 0;
-    for (size_t i = 0; i < promptSteps; ++i)
+    for (size_t i = 0; i < prompt; ++i)
       ttft += cycles[i];
-    out << "generated: " << generated << " tokens in " << cycles.size()
+    out << "generated: " << generatedTokens() << " tokens in " << cycles.size()
         << " steps\n";
-    out << "time to first token: predicted " << predicted * promptSteps
-        << " cycles (" << us(predicted * promptSteps) << "), simulated " << ttft
+    out << "time to first token: predicted " << predicted * prompt
+        << " cycles (" << us(predicted * prompt) << "), simulated " << ttft
         << " cycles\n";
     out << "inter-token latency: predicted " << predicted << " cycles ("
         << us(predicted) << "), simulated " << cycles.back()
@@ -433,21 +599,20 @@ private:
   /// The CPU's wall times: the prompt's steps to the first token, and the
   /// median of the steps after it; the chip's exact figures for
   /// comparison.
-  void reportCpu(const std::vector<double> &seconds, int64_t generated) {
-    size_t promptSteps = options.promptIds.size();
+  void reportCpu() {
+    size_t prompt = promptSteps();
     double ttft = 0;
-    for (size_t i = 0; i < promptSteps; ++i)
+    for (size_t i = 0; i < prompt; ++i)
       ttft += seconds[i];
-    std::vector<double> later(seconds.begin() + long(promptSteps),
-                              seconds.end());
+    std::vector<double> later(seconds.begin() + long(prompt), seconds.end());
     if (later.empty())
       later.push_back(seconds.back());
     std::sort(later.begin(), later.end());
     double itl = later[later.size() / 2];
-    out << "generated: " << generated << " tokens in " << seconds.size()
+    out << "generated: " << generatedTokens() << " tokens in " << seconds.size()
         << " steps on the CPU\n";
     out << "time to first token: " << ms(ttft)
-        << " wall (the chip: " << artifact.predicted_cycles() * promptSteps
+        << " wall (the chip: " << artifact.predicted_cycles() * prompt
         << " cycles)\n";
     out << "inter-token latency: " << ms(itl)
         << " wall, the median of the steps after the prompt (the chip: "
@@ -479,16 +644,16 @@ private:
     return {bytes, cycles};
   }
 
-  /// Runs the tokens fed before position `upTo` through the CPU from zero
-  /// caches, leaving the caches in host memory as a chip that had not
-  /// failed would hold them.
+  /// Replays the steps before `upTo` on the CPU from zero caches, leaving
+  /// the caches in host memory as a chip that had not failed would hold
+  /// them.
   bool replay(int64_t upTo, std::string &error) {
     for (const auto &[past, present] : states)
       inputs[past] = zerosLike(*findBinding(artifact.inputs(), past));
     session.reset();
     for (int64_t q = 0; q < upTo; ++q) {
       StepResult ignored;
-      if (!step(fed[size_t(q)], q, true, ignored, error))
+      if (!step(q, true, ignored, error))
         return false;
     }
     return true;
@@ -496,9 +661,9 @@ private:
 
   /// The steps before the failure on the chip, the rest on the CPU (the
   /// median wall time of its steps, the replay not counted).
-  void reportFallback(const std::vector<double> &seconds, int64_t generated) {
+  void reportFallback() {
     out << fallbackNote << "\n";
-    out << "generated: " << generated << " tokens in " << seconds.size()
+    out << "generated: " << generatedTokens() << " tokens in " << seconds.size()
         << " steps (" << fallbackStep << " on the chip, "
         << int64_t(seconds.size()) - fallbackStep << " on the CPU)\n";
     std::vector<double> after(seconds.begin() + long(fallbackStep),
@@ -510,17 +675,16 @@ private:
   }
 
   /// The prompt on the CPU, the hand-over, then the chip's exact steps.
-  void reportPrefill(const std::vector<uint64_t> &cycles,
-                     const std::vector<double> &seconds, int64_t generated) {
-    size_t promptSteps = options.promptIds.size();
+  void reportPrefill() {
+    size_t prompt = promptSteps();
     double prefill = 0;
-    for (size_t i = 0; i < promptSteps; ++i)
+    for (size_t i = 0; i < prompt; ++i)
       prefill += seconds[i];
     auto [bytes, moved] = handOver();
     uint64_t predicted = artifact.predicted_cycles();
-    out << "generated: " << generated << " tokens in " << cycles.size()
-        << " steps (" << promptSteps << " on the CPU, "
-        << cycles.size() - promptSteps << " on the chip)\n";
+    out << "generated: " << generatedTokens() << " tokens in " << cycles.size()
+        << " steps (" << prompt << " on the CPU, " << cycles.size() - prompt
+        << " on the chip)\n";
     out << "time to first token: " << ms(prefill)
         << " wall, the prompt's steps on the CPU\n";
     out << "hand-over: " << resident.size() << " cache tensors, " << bytes
@@ -528,7 +692,7 @@ private:
         << " cycles (" << us(moved)
         << "), before the first step on the "
            "chip\n";
-    if (cycles.size() > promptSteps)
+    if (cycles.size() > prompt)
       out << "inter-token latency: predicted " << predicted << " cycles ("
           << us(predicted) << "), simulated " << cycles.back()
           << " cycles, the same at every step on the chip\n";
@@ -560,20 +724,25 @@ private:
   /// has handed them over.
   std::vector<std::string> resident;
   bool handedOver = false;
-  /// The token fed at each position so far; whether the CPU took over
-  /// from a failed chip step, and what happened.
-  std::vector<int64_t> fed;
+  /// Whether the CPU took over from a failed chip step, at which step, and
+  /// what happened.
   bool fellBack = false;
   int64_t fallbackStep = 0;
   std::string fallbackNote;
   const hetx::TensorBinding *token = nullptr, *position = nullptr,
                             *logits = nullptr;
+  /// The logits' last dimension.
+  uint64_t vocab = 0;
   /// (input, output) of each cache carried from step to step.
   std::vector<std::pair<std::string, std::string>> states;
   std::map<std::string, io::Tensor> inputs;
-  std::mt19937_64 random;
-  /// The position of the step run last.
-  int64_t lastStep = 0;
+  std::vector<Sequence> sequences;
+  std::vector<Slot> slots;
+  /// What each step so far was fed, and its cycles on the chip or wall
+  /// time on the CPU.
+  std::vector<StepFeed> history;
+  std::vector<uint64_t> cycles;
+  std::vector<double> seconds;
 };
 
 } // namespace

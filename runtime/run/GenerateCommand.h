@@ -3,13 +3,18 @@
 // Runs a compiled decode-step program token by token: the prompt's tokens
 // one position at a time, then each token it picks from the logits
 // (greedily, or sampled with a seed), the KV-cache outputs (`present*`)
-// fed to the next step as its `past*` inputs. It prints the tokens as they
-// come and the time to first token and inter-token latency, predicted at
-// compile time and simulated, which must agree.
+// fed to the next step as its `past*` inputs. A step of B batch slots
+// (token and position inputs of B elements) decodes B sequences together,
+// each at its own position; a sequence that ends frees its slot for the
+// next one waiting, the other slots going on untouched. It prints the
+// tokens as they come and the time to first token and inter-token
+// latency, predicted at compile time and simulated, which must agree.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HETC_RUNTIME_RUN_GENERATECOMMAND_H
 #define HETC_RUNTIME_RUN_GENERATECOMMAND_H
+
+#include "runtime/run/TokenSampler.h"
 
 #include <cstdint>
 #include <ostream>
@@ -24,20 +29,14 @@ struct GenerateOptions {
   std::string artifactPath;
   /// The chip file; empty means the bundled file named after the chip.
   std::string chipPath;
-  /// The prompt's token ids; at least one.
-  std::vector<int64_t> promptIds;
+  /// The prompts' token ids: one sequence each, at least one token each.
+  std::vector<std::vector<int64_t>> prompts;
   /// Tokens to generate at most.
   int64_t maxNewTokens = 16;
   /// Token ids that end the generation once generated (printed too).
   std::vector<int64_t> stopIds;
-  /// 0 picks the most likely token; above 0 samples from the softmax of
-  /// the logits divided by it.
-  double temperature = 0.0;
-  /// When sampling: keep only the `topK` most likely tokens (0: all), then
-  /// the most likely ones whose probabilities sum to `topP`.
-  int64_t topK = 0;
-  double topP = 1.0;
-  /// Seed of the sampler.
+  /// How tokens are picked; sequence i samples with seed `seed + i`.
+  SamplingOptions sampling;
   uint64_t seed = 0;
   /// Names of the token-id input, the position input and the logits
   /// output of the step.
@@ -48,12 +47,14 @@ struct GenerateOptions {
   /// kernel plan on the host, caches in host memory).
   std::string backend = "chip";
   /// "cpu": the prompt's steps run on the CPU, then the caches move to the
-  /// chip, which runs the rest; empty: every step on `backend`.
+  /// chip, which runs the rest (one sequence); empty: every step on
+  /// `backend`.
   std::string prefillBackend;
   /// "cpu": a step that fails on the chip, and every step after it, runs
-  /// on the CPU, which first rebuilds the caches from the tokens so far.
+  /// on the CPU, which first rebuilds the caches by replaying the steps so
+  /// far.
   std::string fallback;
-  /// Testing: the chip step at this position fails (-1: none).
+  /// Testing: the chip step of this index (from 0) fails (-1: none).
   int64_t injectFaultStep = -1;
 };
 

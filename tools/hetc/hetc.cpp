@@ -172,8 +172,10 @@ int main(int argc, char **argv) {
                           "Chip description file (default: the bundled file "
                           "named after the artifact's chip)");
   generateApp
-      ->add_option("--prompt-ids", generate.promptIds,
-                   "The prompt's token ids, comma-separated")
+      ->add_option("--prompt-ids", generate.prompts,
+                   "A prompt's token ids, comma-separated; given several "
+                   "times, one sequence each, decoded side by side in the "
+                   "step's batch slots")
       ->delimiter(',')
       ->required();
   generateApp
@@ -185,16 +187,16 @@ int main(int argc, char **argv) {
                    "Token ids that end the generation, comma-separated")
       ->delimiter(',');
   generateApp
-      ->add_option("--temperature", generate.temperature,
+      ->add_option("--temperature", generate.sampling.temperature,
                    "0 picks the most likely token; above 0 samples from the "
                    "softmax of the logits divided by it")
       ->capture_default_str();
   generateApp
-      ->add_option("--top-k", generate.topK,
+      ->add_option("--top-k", generate.sampling.topK,
                    "When sampling, keep the k most likely tokens (0: all)")
       ->capture_default_str();
   generateApp
-      ->add_option("--top-p", generate.topP,
+      ->add_option("--top-p", generate.sampling.topP,
                    "When sampling, keep the most likely tokens whose "
                    "probabilities sum to p")
       ->capture_default_str();
@@ -210,15 +212,18 @@ int main(int argc, char **argv) {
                    "cache over to the chip for the decode")
       ->check(CLI::IsMember({"cpu"}));
   generateApp
-      ->add_option("--fallback", generate.fallback,
-                   "When a step fails on the chip, rebuild the KV cache on "
-                   "this backend (cpu) from the tokens so far and go on there")
+      ->add_option(
+          "--fallback", generate.fallback,
+          "When a step fails on the chip, rebuild the KV cache on "
+          "this backend (cpu) by replaying the steps so far and go on there")
       ->check(CLI::IsMember({"cpu"}));
   generateApp
       ->add_option("--inject-fault-at-step", generate.injectFaultStep,
-                   "Testing: the chip step at this position fails")
+                   "Testing: the chip step of this index (from 0) fails")
       ->check(CLI::NonNegativeNumber);
-  generateApp->add_option("--seed", generate.seed, "Seed of the sampler")
+  generateApp
+      ->add_option("--seed", generate.seed,
+                   "Seed of the sampler (sequence i samples with seed + i)")
       ->capture_default_str();
   generateApp
       ->add_option("--token-input", generate.tokenInput,

@@ -166,18 +166,19 @@ def tensor_scatter_circular(path):
     _tensor_scatter(path, "circular")
 
 
-def _attention_step(rng, hidden, heads, context, position):
+def _attention_step(rng, hidden, heads, context, position, batch=1):
     """The nodes and initializers of one decode step of single-layer
-    attention from `x` to `y` with a static KV cache (`past_k`, `past_v`
-    in, `present_k`, `present_v` out) written at `position` (TensorScatter)
-    and a mask built from it."""
+    attention from `x` [batch, hidden] to `y` with a static KV cache
+    (`past_k`, `past_v` in, `present_k`, `present_v` out): each sequence's
+    key and value written at its own `position` (TensorScatter) and its
+    mask built from it."""
     dh = hidden // heads
     w = lambda name: numpy_helper.from_array(
         (rng.standard_normal((hidden, hidden)) / np.sqrt(hidden)).astype(np.float32), name)
     i64 = lambda name, vals: numpy_helper.from_array(np.array(vals, np.int64), name)
     inits = [w("wq"), w("wk"), w("wv"), w("wo"),
-             i64("heads_shape", [1, 1, heads, dh]), i64("out_shape", [1, hidden]),
-             i64("positions", list(range(context))),
+             i64("heads_shape", [batch, 1, heads, dh]), i64("out_shape", [batch, hidden]),
+             i64("positions", list(range(context))), i64("slot_shape", [batch, 1, 1, 1]),
              numpy_helper.from_array(np.array(-1e9, np.float32), "hidden_score"),
              numpy_helper.from_array(np.array(1 / np.sqrt(dh), np.float32), "scale")]
     def split(x, out):
@@ -193,7 +194,8 @@ def _attention_step(rng, hidden, heads, context, position):
         helper.make_node("Transpose", ["present_k"], ["kt"], perm=[0, 1, 3, 2]),
         helper.make_node("MatMul", ["q", "kt"], ["s0"], name="scores"),
         helper.make_node("Mul", ["s0", "scale"], ["s1"]),
-        helper.make_node("LessOrEqual", ["positions", position], ["seen"], name="mask"),
+        helper.make_node("Reshape", [position, "slot_shape"], ["slot_position"]),
+        helper.make_node("LessOrEqual", ["positions", "slot_position"], ["seen"], name="mask"),
         helper.make_node("Where", ["seen", "s1", "hidden_score"], ["s2"]),
         helper.make_node("Softmax", ["s2"], ["p"], axis=-1),
         helper.make_node("MatMul", ["p", "present_v"], ["o0"], name="mix"),
@@ -201,7 +203,7 @@ def _attention_step(rng, hidden, heads, context, position):
         helper.make_node("Reshape", ["o1", "out_shape"], ["o2"]),
         helper.make_node("MatMul", ["o2", "wo"], ["y"], name="out"),
     ]
-    cache = [1, heads, context, dh]
+    cache = [batch, heads, context, dh]
     caches_in = [_t("past_k", cache), _t("past_v", cache)]
     caches_out = [_t("present_k", cache), _t("present_v", cache)]
     return nodes, inits, caches_in, caches_out
@@ -234,24 +236,32 @@ def lookup_lm(path):
     _save(nodes, inputs, [_t("logits", [1, 4])], inits, path)
 
 
-def decode_lm(path, vocab=40, hidden=16, heads=2, context=12, seed=6):
+def decode_lm(path, vocab=40, hidden=16, heads=2, context=12, seed=6, batch=1):
     """A tiny language model's decode step: the token's embedding, one
     attention step with a static KV cache at `position`, a residual and the
-    logits over a vocabulary of 40 (what `hetc generate` runs)."""
+    logits over a vocabulary of 40 (what `hetc generate` runs); `batch`
+    sequences side by side, each at its own position."""
     rng = np.random.default_rng(seed)
-    nodes, inits, caches_in, caches_out = _attention_step(rng, hidden, heads, context, "position")
+    nodes, inits, caches_in, caches_out = _attention_step(rng, hidden, heads, context, "position",
+                                                          batch)
     inits += [
         numpy_helper.from_array(rng.standard_normal((vocab, hidden)).astype(np.float32), "embed"),
         numpy_helper.from_array(rng.standard_normal((hidden, vocab)).astype(np.float32), "head"),
-        numpy_helper.from_array(np.array([1, hidden], np.int64), "row_shape"),
+        numpy_helper.from_array(np.array([batch, hidden], np.int64), "row_shape"),
     ]
     nodes = [helper.make_node("Gather", ["embed", "input_ids"], ["e"], name="embed", axis=0),
              helper.make_node("Reshape", ["e", "row_shape"], ["x"])] + nodes + [
              helper.make_node("Add", ["x", "y"], ["h"], name="residual"),
              helper.make_node("MatMul", ["h", "head"], ["logits"], name="lm_head")]
-    inputs = [helper.make_tensor_value_info("input_ids", TensorProto.INT64, [1, 1]),
-              helper.make_tensor_value_info("position", TensorProto.INT64, [1])] + caches_in
-    _save(nodes, inputs, [_t("logits", [1, vocab])] + caches_out, inits, path, opset=24)
+    inputs = [helper.make_tensor_value_info("input_ids", TensorProto.INT64, [batch, 1]),
+              helper.make_tensor_value_info("position", TensorProto.INT64, [batch])] + caches_in
+    _save(nodes, inputs, [_t("logits", [batch, vocab])] + caches_out, inits, path, opset=24)
+
+
+def decode_lm_slots(path):
+    """decode_lm with four batch slots: four sequences decode together,
+    each at its own position."""
+    decode_lm(path, batch=4)
 
 
 def scatter_types(path):
