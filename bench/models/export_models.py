@@ -198,6 +198,12 @@ class LlamaStyleDecoder(nn.Module):
 # index_copy (exported as ScatterElements), attention over the positions up
 # to it. Inputs input_ids [1, 1], position [1], past_k<i>/past_v<i>; outputs
 # logits and present_k<i>/present_v<i>, what `hetc generate` runs.
+#
+# With batch slots (batch > 1) each sequence is at its own position: the
+# inputs are input_ids [B, 1] and position [B], the caches [B, ...], and
+# each slot's key and value are written at its position by a scatter
+# (index_copy writes one position for the whole batch, as a static cache
+# whose sequences all start together does).
 
 def cache_names(layers):
     names = []
@@ -207,38 +213,48 @@ def cache_names(layers):
 
 
 def attend(q, k_cache, v_cache, position, context):
-    """Attention of one query over the cache positions up to `position`."""
+    """Attention of each slot's query over its cache positions up to its
+    `position`."""
     scores = q @ k_cache.transpose(-2, -1) / math.sqrt(q.shape[-1])
-    visible = torch.arange(context) <= position
+    visible = torch.arange(context) <= position.view(-1, 1, 1, 1)
     scores = scores.masked_fill(~visible, float("-inf"))
     return torch.softmax(scores, dim=-1) @ v_cache
+
+
+def write_cache(cache, position, new):
+    """`cache` [B, heads, context, dim] with `new` [B, heads, 1, dim] written
+    at each slot's position."""
+    if cache.shape[0] == 1:
+        return cache.index_copy(2, position, new)
+    index = position.view(-1, 1, 1, 1).expand(-1, new.shape[1], 1, new.shape[3])
+    return cache.scatter(2, index, new)
 
 
 class Gpt2DecodeStep(nn.Module):
     """A decode step of Gpt2StyleDecoder (its weights, its vocabulary)."""
 
-    def __init__(self, vocab=50257, context=128, hidden=256, layers=4, heads=4):
+    def __init__(self, vocab=50257, context=128, hidden=256, layers=4, heads=4, batch=1):
         super().__init__()
         self.decoder = Gpt2StyleDecoder(vocab, context, hidden, layers, heads)
-        self.context, self.heads = context, heads
+        self.context, self.heads, self.batch = context, heads, batch
         self.output_names = ["logits"] + [n.replace("past", "present")
                                           for n in cache_names(layers)]
 
     def forward(self, input_ids, position, *past):
-        d = self.decoder
-        x = d.wte(input_ids) + d.wpe(position)[None]
+        d, b = self.decoder, self.batch
+        x = d.wte(input_ids) + d.wpe(position)[:, None]
         presents = []
         for i, block in enumerate(d.blocks):
             h = block.ln1(x)
             c = h.shape[-1]
             q, k, v = block.attn.qkv(h).split(c, dim=2)
-            q, k, v = (y.view(1, 1, self.heads, c // self.heads).transpose(1, 2)
+            q, k, v = (y.view(b, 1, self.heads, c // self.heads).transpose(1, 2)
                        for y in (q, k, v))
-            k_cache = past[2 * i].index_copy(2, position, k)
-            v_cache = past[2 * i + 1].index_copy(2, position, v)
+            k_cache = write_cache(past[2 * i], position, k)
+            v_cache = write_cache(past[2 * i + 1], position, v)
             presents += [k_cache, v_cache]
             y = attend(q, k_cache, v_cache, position, self.context)
-            x = x + block.attn.proj(y.transpose(1, 2).reshape(1, 1, c))
+            x = x + block.attn.proj(y.transpose(1, 2).reshape(b, 1, c))
             x = x + block.mlp(block.ln2(x))
         return (d.ln_f(x) @ d.wte.weight.t(), *presents)
 
@@ -248,40 +264,42 @@ class LlamaDecodeStep(nn.Module):
     cache of the key/value heads."""
 
     def __init__(self, vocab=32000, context=128, hidden=256, layers=4, heads=8,
-                 kv_heads=2, ff=688):
+                 kv_heads=2, ff=688, batch=1):
         super().__init__()
         self.decoder = LlamaStyleDecoder(vocab, context, hidden, layers, heads, kv_heads, ff)
-        self.context = context
+        self.context, self.batch = context, batch
         self.output_names = ["logits"] + [n.replace("past", "present")
                                           for n in cache_names(layers)]
 
     def forward(self, input_ids, position, *past):
-        d = self.decoder
+        d, b = self.decoder, self.batch
         x = d.embed(input_ids)
         presents = []
         for i, block in enumerate(d.blocks):
             a = block.attn
             h = block.norm1(x)
-            q = a.q(h).view(1, 1, a.heads, a.dim).transpose(1, 2)
-            k = a.k(h).view(1, 1, a.kv_heads, a.dim).transpose(1, 2)
-            v = a.v(h).view(1, 1, a.kv_heads, a.dim).transpose(1, 2)
-            cos, sin = a.cos[position], a.sin[position]
+            q = a.q(h).view(b, 1, a.heads, a.dim).transpose(1, 2)
+            k = a.k(h).view(b, 1, a.kv_heads, a.dim).transpose(1, 2)
+            v = a.v(h).view(b, 1, a.kv_heads, a.dim).transpose(1, 2)
+            cos = a.cos[position].view(b, 1, 1, -1)
+            sin = a.sin[position].view(b, 1, 1, -1)
             q = q * cos + rotate_half(q) * sin
             k = k * cos + rotate_half(k) * sin
-            k_cache = past[2 * i].index_copy(2, position, k)
-            v_cache = past[2 * i + 1].index_copy(2, position, v)
+            k_cache = write_cache(past[2 * i], position, k)
+            v_cache = write_cache(past[2 * i + 1], position, v)
             presents += [k_cache, v_cache]
             y = attend(q, a.repeat_kv(k_cache), a.repeat_kv(v_cache), position, self.context)
-            x = x + a.o(y.transpose(1, 2).reshape(1, 1, -1))
+            x = x + a.o(y.transpose(1, 2).reshape(b, 1, -1))
             h = block.norm2(x)
             x = x + block.down(nn.functional.silu(block.gate(h)) * block.up(h))
         return (d.head(d.norm(x)), *presents)
 
 
-def step_inputs(vocab, context, layers, kv_heads, head_dim):
-    spec = {"input_ids": ((1, 1), torch.int64, vocab), "position": ((1,), torch.int64, context)}
+def step_inputs(vocab, context, layers, kv_heads, head_dim, batch=1):
+    spec = {"input_ids": ((batch, 1), torch.int64, vocab),
+            "position": ((batch,), torch.int64, context)}
     for name in cache_names(layers):
-        spec[name] = ((1, kv_heads, context, head_dim), torch.float32)
+        spec[name] = ((batch, kv_heads, context, head_dim), torch.float32)
     return spec
 
 
@@ -378,6 +396,11 @@ MODELS = {
     # Decode steps with a static KV cache (hetc generate; bench/models/generate_models.py).
     "gpt2_step": (Gpt2DecodeStep, step_inputs(50257, 128, 4, 4, 64), {}, False),
     "llama_step": (LlamaDecodeStep, step_inputs(32000, 128, 4, 2, 32), {}, False),
+    # The same steps with four batch slots, each sequence at its own position.
+    "gpt2_step_b4": (lambda: Gpt2DecodeStep(batch=4), step_inputs(50257, 128, 4, 4, 64, 4),
+                     {}, False),
+    "llama_step_b4": (lambda: LlamaDecodeStep(batch=4), step_inputs(32000, 128, 4, 2, 32, 4),
+                      {}, False),
     # Small members of the same families, for the test command.
     "llama_tiny": (lambda: LlamaStyleDecoder(vocab=512, context=16, hidden=64, layers=2,
                                              heads=4, kv_heads=2, ff=176),

@@ -6,7 +6,8 @@ Usage: generate_models.py --hetc HETC [--tokens 32] [--prompt 3,1,4]
 
 For each decode step that bench/models/export_models.py exports with a
 static KV cache (gpt2_step, llama_step: their suite decoders' weights and
-real vocabularies, 50257 and 32000), it
+real vocabularies, 50257 and 32000; gpt2_step_b4 and llama_step_b4, the
+same with four batch slots), it
   1. compiles the step once with `HETC compile` (tsp-v1);
   2. generates --tokens greedy tokens from --prompt with `HETC generate`,
      which runs the step position after position with the caches kept on
@@ -15,6 +16,10 @@ real vocabularies, 50257 and 32000), it
      its own loop (the present_* outputs fed back as past_*);
   4. checks that the tokens are identical and that every step took the
      predicted cycles (hetc generate stops otherwise).
+A step with batch slots generates for five prompts at once (--prompt and
+four more; the fifth takes the first slot that frees), each sequence
+checked against ONNX Runtime running the one-slot step for that prompt
+alone.
 It prints one line per model and writes the table to docs/generation.md
 with --write-report: time to first token and inter-token latency,
 predicted and simulated, tokens per second at the chip clock, and the
@@ -36,7 +41,16 @@ import suite_common  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-STEPS = ["gpt2_step", "llama_step"]
+STEPS = ["gpt2_step", "llama_step", "gpt2_step_b4", "llama_step_b4"]
+# The prompts beside --prompt for a step with batch slots.
+MORE_PROMPTS = ["100,200", "7", "9,8,7,6", "5"]
+
+
+def slots_of(name):
+    """The batch slots of a step (its name ends in _b<slots>), and the
+    one-slot step ONNX Runtime checks each sequence against."""
+    match = re.search(r"_b(\d+)$", name)
+    return (int(match.group(1)), name[:match.start()]) if match else (1, name)
 
 
 def ort_tokens(model, prompt, count):
@@ -66,6 +80,28 @@ def field(pattern, text, cast=int):
     return cast(match.group(1)) if match else None
 
 
+def sequence_tokens(out, count):
+    """The tokens of each sequence `hetc generate` printed: its one line of
+    tokens, or one line per sequence when there are several."""
+    if count == 1:
+        match = re.search(r"^tokens:([ \d]*)$", out, re.M)
+        return [[int(t) for t in match.group(1).split()]] if match else [[]]
+    found = {int(m.group(1)): [int(t) for t in m.group(2).split()]
+             for m in re.finditer(r"^sequence (\d+) .*tokens:([ \d]*)$", out, re.M)}
+    return [found.get(i, []) for i in range(count)]
+
+
+def compare(got, want):
+    """None when every sequence's tokens are ONNX Runtime's, else where the
+    first difference is."""
+    for i, (g, w) in enumerate(zip(got, want)):
+        if g != w:
+            first = next(j for j, (a, b) in enumerate(zip(g + [-1] * len(w), w)) if a != b)
+            return (f"sequence {i}, token {first} differs: hetc {g[first:first + 3]}, "
+                    f"ONNX Runtime {w[first:first + 3]}")
+    return None
+
+
 def check(name, args, work):
     row = {"name": name, "status": "fail"}
     model = os.path.join(args.models_dir, name + ".onnx")
@@ -78,49 +114,66 @@ def check(name, args, work):
     row["bound"] = field(r"physical bound:\s+(\d+) cycles", compiled.stdout)
     row["bound_reason"] = field(r"physical bound:\s+\d+ cycles \(bound by ([a-z ]+);",
                                 compiled.stdout, str)
-    prompt = [int(t) for t in args.prompt.split(",")]
+    slots, single = slots_of(name)
+    prompts = [args.prompt] + (MORE_PROMPTS if slots > 1 else [])
+    flags = [f for p in prompts for f in ("--prompt-ids", p)]
+    row["slots"] = slots
     generated = subprocess.run(
-        [args.hetc, "generate", hetx, "--prompt-ids", args.prompt,
-         "--max-new-tokens", str(args.tokens)], capture_output=True, text=True)
+        [args.hetc, "generate", hetx, *flags, "--max-new-tokens", str(args.tokens)],
+        capture_output=True, text=True)
     if generated.returncode != 0:
         row["error"] = "generate: " + (generated.stderr.strip().splitlines() or ["?"])[-1]
         return row
     out = generated.stdout
-    got = [int(t) for t in re.search(r"tokens:([ \d]*)", out).group(1).split()]
-    want = ort_tokens(model, prompt, args.tokens)
+    reference = os.path.join(args.models_dir, single + ".onnx")
+    want = [ort_tokens(reference, [int(t) for t in p.split(",")], args.tokens)
+            for p in prompts]
+    itl = field(r"inter-token latency: predicted (\d+)", out)
     row.update(
-        tokens=len(got),
-        ttft=field(r"time to first token: predicted (\d+)", out),
-        ttft_sim=field(r"time to first token: predicted \d+ cycles \([^)]*\), simulated (\d+)", out),
-        itl=field(r"inter-token latency: predicted (\d+)", out),
-        itl_sim=field(r"inter-token latency: predicted \d+ cycles \([^)]*\), simulated (\d+)", out),
+        tokens=sum(len(w) for w in want),
+        itl=itl,
+        itl_sim=field(r"inter-token latency: predicted \d+ cycles \([^)]*\), simulated (\d+)",
+                      out),
         rate=field(r"tokens per second at [\d.]+ MHz: ([\d.]+)", out, float),
         on_chip="kept on the chip" in out)
-    if got != want:
-        first = next(i for i, (a, b) in enumerate(zip(got + [-1] * len(want), want)) if a != b)
-        row["error"] = f"token {first} differs: hetc {got[first:first + 3]}, ONNX Runtime {want[first:first + 3]}"
+    if slots == 1:
+        row.update(
+            ttft=field(r"time to first token: predicted (\d+)", out),
+            ttft_sim=field(r"time to first token: predicted \d+ cycles \([^)]*\), "
+                           r"simulated (\d+)", out))
+    else:
+        # The first sequence's prompt, from the step it took its slot.
+        row["ttft_sim"] = field(r"sequence 0 \(slot \d+, steps [\d-]+, first token after "
+                                r"\d+ steps?, (\d+) cycles", out)
+        row["ttft"] = itl * len(args.prompt.split(",")) if itl else None
+    first = compare(sequence_tokens(out, len(prompts)), want)
+    if first:
+        row["error"] = first
         return row
     if row["ttft"] != row["ttft_sim"] or row["itl"] != row["itl_sim"]:
         row["error"] = "simulated cycles differ from the prediction"
         return row
-    # The same tokens on the CPU backend, and with the prompt on the CPU and
-    # the decode on the chip after the caches are handed over.
-    for label, flags in (("cpu", ["--backend", "cpu"]),
-                         ("prefill", ["--prefill-backend", "cpu"]),
-                         ("fallback", ["--fallback", "cpu", "--inject-fault-at-step", "10"])):
+    # The same tokens on the CPU backend, with the prompt on the CPU and
+    # the decode on the chip after the caches are handed over (one
+    # sequence), and with a chip step failing and the CPU taking over.
+    others = [("cpu", ["--backend", "cpu"]),
+              ("fallback", ["--fallback", "cpu", "--inject-fault-at-step", "10"])]
+    if slots == 1:
+        others.insert(1, ("prefill", ["--prefill-backend", "cpu"]))
+    for label, extra in others:
         other = subprocess.run(
-            [args.hetc, "generate", hetx, "--prompt-ids", args.prompt,
-             "--max-new-tokens", str(args.tokens), *flags], capture_output=True, text=True)
+            [args.hetc, "generate", hetx, *flags, "--max-new-tokens", str(args.tokens), *extra],
+            capture_output=True, text=True)
         if other.returncode != 0:
             row["error"] = f"generate ({label}): " + (
                 other.stderr.strip().splitlines() or ["?"])[-1]
             return row
-        tokens = [int(t) for t in re.search(r"tokens:([ \d]*)", other.stdout).group(1).split()]
-        if tokens != want:
+        if compare(sequence_tokens(other.stdout, len(prompts)), want):
             row["error"] = f"generate ({label}): the tokens differ from ONNX Runtime's"
             return row
         if label == "cpu":
-            row["cpu_itl_ms"] = field(r"inter-token latency: ([\d.]+) ms", other.stdout, float)
+            row["cpu_itl_ms"] = field(r"(?:inter-token|step) latency(?: on the CPU)?: ([\d.]+) ms",
+                                      other.stdout, float)
         elif label == "prefill":
             row["handover"] = field(r"hand-over: .*: (\d+) cycles", other.stdout)
     row["status"] = "pass"
@@ -145,23 +198,33 @@ def report(rows, args):
         "10 fails (`--inject-fault-at-step 10 --fallback cpu`: the CPU rebuilds the caches "
         "by replaying the steps so far and serves the rest).",
         "",
-        "Columns: time to first token (the prompt run as decode steps) and inter-token "
-        "latency in cycles, predicted at compile time and simulated; tokens per second at "
-        "the chip clock; the step's physical bound from the compile summary (what bounds "
-        "it) and the inter-token latency over it; the CPU backend's inter-token latency "
-        "(wall, the median step); the cycles of handing the caches over to the chip after "
-        "a prompt on the CPU (the chip's DMA engines).",
+        "A step with batch slots (`_b4`: input_ids [4, 1], position [4], each slot's key "
+        "and value written at its own position by a scatter) generates for five prompts "
+        f"at once (`{args.prompt}` and " + ", ".join(f"`{p}`" for p in MORE_PROMPTS) +
+        "; the fifth takes the first slot that frees); each sequence's tokens must be "
+        "ONNX Runtime's for that prompt alone with the one-slot step. Its prompt is not "
+        "handed over (`--prefill-backend` takes one sequence).",
         "",
-        "| model | tokens | TTFT predicted | TTFT simulated | ITL predicted | ITL simulated "
-        "| tokens/s | physical bound | ITL / bound | CPU ITL ms | hand-over cycles | result |",
-        "|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---|",
+        "Columns: the batch slots; time to first token (the prompt run as decode steps; "
+        "with slots, the first sequence's) and inter-token latency in cycles, predicted at "
+        "compile time and simulated; tokens per second at the chip clock (with slots, of "
+        "the whole session: every token over every step); the step's physical bound from "
+        "the compile summary (what bounds it) and the inter-token latency over it; the CPU "
+        "backend's inter-token latency (wall, the median step); the cycles of handing the "
+        "caches over to the chip after a prompt on the CPU (the chip's DMA engines).",
+        "",
+        "| model | slots | tokens | TTFT predicted | TTFT simulated | ITL predicted "
+        "| ITL simulated | tokens/s | physical bound | ITL / bound | CPU ITL ms "
+        "| hand-over cycles | result |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---|",
     ]
     for r in rows:
         bound = (f"{r['bound']} ({r['bound_reason']})" if r.get("bound") else "")
         ratio = (f"{r['itl'] / r['bound']:.1f}x" if r.get("bound") and r.get("itl") else "")
         result = "pass" if r["status"] == "pass" else "fail: " + r.get("error", "")
         lines.append(
-            f"| {r['name']} | {r.get('tokens', '')} | {r.get('ttft', '')} | {r.get('ttft_sim', '')} "
+            f"| {r['name']} | {r.get('slots', '')} | {r.get('tokens', '')} "
+            f"| {r.get('ttft', '') or ''} | {r.get('ttft_sim', '') or ''} "
             f"| {r.get('itl', '')} | {r.get('itl_sim', '')} | {r.get('rate', '') or ''} "
             f"| {bound} | {ratio} | {r.get('cpu_itl_ms', '') or ''} | {r.get('handover', '') or ''} "
             f"| {result} |")

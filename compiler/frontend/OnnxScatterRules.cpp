@@ -189,11 +189,14 @@ std::optional<Results> foldScatterElements(NodeContext &ctx, int64_t axis) {
 }
 
 /// ScatterElements that writes whole slabs along its axis (torch's
-/// index_copy, a static KV cache's update): the indices are one index per
-/// position along the axis, broadcast over every other dimension, and the
-/// updates cover the data in every other dimension. Such a scatter writes
-/// rows by run-time index (scatterAlongAxis), at a cost in proportion to
-/// the rows it writes; nullopt when the scatter is not of that form.
+/// index_copy, a static KV cache's update; a scatter of each batch slot's
+/// key and value at its own position): the indices are one index per
+/// position along the axis, for each index of the dimensions before it or
+/// for all of them, broadcast over the dimensions after it, and the
+/// updates cover the data in every dimension but the axis. Such a scatter
+/// writes rows by run-time index (scatterAlongAxis), at a cost in
+/// proportion to the rows it writes; nullopt when the scatter is not of
+/// that form.
 std::optional<Results> slabScatter(NodeContext &ctx, int64_t axis) {
   Value data = ctx.inputs[0], indices = ctx.inputs[1], updates = ctx.inputs[2];
   RankedTensorType dType = tensorType(data), uType = tensorType(updates);
@@ -205,19 +208,22 @@ std::optional<Results> slabScatter(NodeContext &ctx, int64_t axis) {
   RankedTensorType sType = tensorType(expand.getInput());
   if (sType.getRank() != rank)
     return std::nullopt;
-  for (int64_t d = 0; d < rank; ++d)
-    if ((d != axis && (sType.getDimSize(d) != 1 ||
-                       uType.getDimSize(d) != dType.getDimSize(d))) ||
-        (d == axis && sType.getDimSize(d) != uType.getDimSize(d)))
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t given = sType.getDimSize(d);
+    bool spread = given == 1 || (d < axis && given == dType.getDimSize(d));
+    if ((d != axis &&
+         (!spread || uType.getDimSize(d) != dType.getDimSize(d))) ||
+        (d == axis && given != uType.getDimSize(d)))
       return std::nullopt;
+  }
   int64_t length = dType.getDimSize(axis), steps = uType.getDimSize(axis);
   if (steps == 0 || dType.getNumElements() == 0)
     return Results(SmallVector<Value>{data}); // nothing to write
-  // Position of step i: the index, from the end when negative; outside
-  // the axis it is no row, an error at run time.
+  // Position of step i (of each index before the axis, where the indices
+  // differ there): the index, from the end when negative; outside the
+  // axis it is no row, an error at run time.
   Type i64 = ctx.builder.getI64Type();
-  SmallVector<int64_t> seqShape(axis + 1, 1);
-  seqShape.back() = steps;
+  SmallVector<int64_t> seqShape(sType.getShape().take_front(axis + 1));
   Value position = wrapIndices(
       ctx, reshapeTo(ctx, castTo(ctx, expand.getInput(), i64), seqShape),
       length);

@@ -497,6 +497,27 @@ def index_copy(path):
           [_t("present", [1, 2, 8, 4])], inits, path)
 
 
+def slot_scatter(path):
+    """A static KV cache of three batch slots, each slot's key written at
+    its own position: the positions [3], reshaped to [3, 1, 1, 1] and
+    expanded over the heads and the head dimension, index a
+    ScatterElements along the sequence axis (torch's scatter of a batched
+    decode step)."""
+    inits = [
+        numpy_helper.from_array(np.array([3, 1, 1, 1], np.int64), "slot_shape"),
+        numpy_helper.from_array(np.array([3, 2, 1, 4], np.int64), "target"),
+    ]
+    nodes = [
+        helper.make_node("Reshape", ["pos", "slot_shape"], ["pos4"], name="reshape"),
+        helper.make_node("Expand", ["pos4", "target"], ["idx"], name="expand"),
+        helper.make_node("ScatterElements", ["past", "idx", "new"], ["present"],
+                         name="k_cache", axis=2),
+    ]
+    _save(nodes, [_t("past", [3, 2, 8, 4]), _t("new", [3, 2, 1, 4]),
+                  _t("pos", [3], TensorProto.INT64)],
+          [_t("present", [3, 2, 8, 4])], inits, path)
+
+
 def scatter(path):
     """ScatterElements along axis 0 with reduction max, and ScatterND
     without a reduction and with reduction add."""
