@@ -20,6 +20,7 @@ APT_PACKAGES=(
   python3 python3-pip python3-venv python3-dev pybind11-dev
   python3-torch python3-torchvision
   libdnnl-dev
+  libsentencepiece-dev sentencepiece
 )
 LOCK=scripts/requirements.lock
 # --sanitizers adds the runtimes of AddressSanitizer, UBSan and libFuzzer

@@ -6,6 +6,7 @@
 #include "runtime/cpu/CpuBackend.h"
 #include "runtime/run/RunCommand.h"
 #include "runtime/run/RunSummary.h"
+#include "runtime/run/Tokenizer.h"
 #include "runtime/sim/DataTypes.h"
 #include "runtime/sim/Simulator.h"
 #include "runtime/sim/Sram.h"
@@ -124,12 +125,12 @@ public:
       : options(options), out(out) {}
 
   bool run(std::string &error) {
-    if (!checkOptions(error) ||
+    if (!checkOptions(error) || !readPrompts(error) ||
         !artifact::readFile(options.artifactPath, artifact, error) ||
         !loadChipFor(artifact, options.artifactPath, options.chipPath, chip,
                      chipPath, error) ||
         !artifact::checkChipMatch(artifact, chip, error) ||
-        !findBindings(error))
+        !findBindings(error) || !checkVocabulary(error))
       return false;
     bool cpu = options.backend == "cpu";
     bool prefillCpu = options.prefillBackend == "cpu";
@@ -155,9 +156,9 @@ public:
           ++onChip;
         }
     }
-    for (size_t i = 0; i < options.prompts.size(); ++i)
-      sequences.push_back({options.prompts[i],
-                           TokenSampler(options.sampling, options.seed + i)});
+    for (size_t i = 0; i < prompts.size(); ++i)
+      sequences.push_back(
+          {prompts[i], TokenSampler(options.sampling, options.seed + i)});
     printHeader(onChip, cpu, prefillCpu);
     if (single())
       out << "tokens:" << std::flush;
@@ -242,9 +243,14 @@ public:
         return false;
       }
     }
+    if (single()) {
+      out << "\n";
+      if (!printText(sequences.front(), "text: ", error))
+        return false;
+    }
     if (!single())
       reportSlots();
-    else if (out << "\n"; fellBack)
+    else if (fellBack)
       reportFallback();
     else if (cpu)
       reportCpu();
@@ -258,18 +264,81 @@ public:
 private:
   /// Whether the generation is of one sequence, printed as one line of
   /// tokens as they come.
-  bool single() const { return sequences.size() == 1; }
+  bool single() const { return prompts.size() == 1; }
 
   bool isStop(int64_t id) const {
     return std::find(options.stopIds.begin(), options.stopIds.end(), id) !=
-           options.stopIds.end();
+               options.stopIds.end() ||
+           (tokenizer && id == tokenizer->eos());
+  }
+
+  /// The prompts' ids: as given, or their text encoded by the tokenizer,
+  /// which is opened when one is named.
+  bool readPrompts(std::string &error) {
+    prompts = options.prompts;
+    if (options.tokenizer.empty())
+      return true;
+    tokenizer = std::make_unique<Tokenizer>();
+    if (!tokenizer->open(options.tokenizer, error))
+      return false;
+    for (const std::string &text : options.promptTexts) {
+      std::vector<int64_t> ids;
+      if (!tokenizer->encode(text, !options.noBos, ids, error)) {
+        error = "--prompt '" + text + "': " + error;
+        return false;
+      }
+      prompts.push_back(std::move(ids));
+    }
+    return true;
+  }
+
+  /// Every prompt id, and every piece of the tokenizer, within the step's
+  /// vocabulary (the logits' last dimension).
+  bool checkVocabulary(std::string &error) const {
+    if (tokenizer && uint64_t(tokenizer->pieces()) > vocab) {
+      error = options.tokenizer + ": the tokenizer has " +
+              std::to_string(tokenizer->pieces()) +
+              " pieces, more than the step's vocabulary of " +
+              std::to_string(vocab) + " (its logits' last dimension)";
+      return false;
+    }
+    for (const std::vector<int64_t> &prompt : prompts)
+      for (int64_t id : prompt)
+        if (uint64_t(id) >= vocab) {
+          error = "prompt token id " + std::to_string(id) +
+                  " is outside the step's vocabulary of " +
+                  std::to_string(vocab) + " (its logits' last dimension)";
+          return false;
+        }
+    return true;
+  }
+
+  /// With a tokenizer, `prefix` and the text of `sequence`'s tokens on a
+  /// line.
+  bool printText(const Sequence &sequence, const std::string &prefix,
+                 std::string &error) {
+    if (!tokenizer)
+      return true;
+    std::string text;
+    if (!tokenizer->decode(sequence.tokens, text, error))
+      return false;
+    out << prefix << text << "\n" << std::flush;
+    return true;
   }
 
   bool checkOptions(std::string &error) const {
     const SamplingOptions &sampling = options.sampling;
-    if (options.prompts.empty() ||
-        std::any_of(options.prompts.begin(), options.prompts.end(),
-                    [](const auto &prompt) { return prompt.empty(); }))
+    size_t sequenceCount = options.prompts.size() + options.promptTexts.size();
+    if (!options.prompts.empty() && !options.promptTexts.empty())
+      error = "give the prompts as --prompt-ids or as --prompt, not both";
+    else if (!options.promptTexts.empty() && options.tokenizer.empty())
+      error = "--prompt takes text, which needs --tokenizer (a SentencePiece "
+              "tokenizer.model)";
+    else if (sequenceCount == 0)
+      error = "give a prompt: --prompt-ids IDS, or --prompt TEXT with "
+              "--tokenizer";
+    else if (std::any_of(options.prompts.begin(), options.prompts.end(),
+                         [](const auto &prompt) { return prompt.empty(); }))
       error = "--prompt-ids needs at least one token id";
     else if (options.maxNewTokens < 1)
       error = "--max-new-tokens must be 1 or more, got " +
@@ -294,10 +363,10 @@ private:
              (options.prefillBackend != "cpu" || options.backend != "chip"))
       error = "--prefill-backend cpu runs the prompt on the CPU and the "
               "decode on the chip: it needs --backend chip";
-    else if (!options.prefillBackend.empty() && options.prompts.size() > 1)
+    else if (!options.prefillBackend.empty() && sequenceCount > 1)
       error = "--prefill-backend cpu hands one sequence's caches over to the "
-              "chip: give one --prompt-ids, not " +
-              std::to_string(options.prompts.size());
+              "chip: give one prompt, not " +
+              std::to_string(sequenceCount);
     else if (options.tokenInput == options.positionInput)
       error = "--token-input and --position-input name the same input '" +
               options.tokenInput + "'";
@@ -391,6 +460,14 @@ private:
     }
     out << "; one step: " << artifact.predicted_cycles()
         << " cycles predicted\n";
+    // The ids the tokenizer gave each prompt's text.
+    for (size_t i = 0; i < options.promptTexts.size(); ++i) {
+      out << (single() ? std::string("prompt ids:")
+                       : "prompt " + std::to_string(i) + " ids:");
+      for (int64_t id : prompts[i])
+        out << " " << id;
+      out << "\n";
+    }
     out << "KV cache: " << states.size() << " tensor"
         << (states.size() == 1 ? "" : "s");
     if (states.empty())
@@ -427,7 +504,8 @@ private:
     if (!ok) {
       std::string what = "step " + std::to_string(index);
       if (slots.size() == 1) {
-        what += " (token " + std::to_string(feed.tokens.front()) + ")";
+        what += " (token " + std::to_string(feed.tokens.front()) +
+                " at position " + std::to_string(feed.positions.front()) + ")";
       } else {
         what += " (slots at positions";
         for (size_t b = 0; b < feed.positions.size(); ++b)
@@ -483,8 +561,14 @@ private:
       if (int64_t(sequence.tokens.size()) >= options.maxNewTokens ||
           isStop(next)) {
         sequence.finished = index;
-        if (!single())
+        if (!single()) {
           printSequence(size_t(slot.sequence));
+          if (!printText(sequence,
+                         "sequence " + std::to_string(slot.sequence) +
+                             " text: ",
+                         error))
+            return false;
+        }
         slot.sequence = -1;
         continue;
       }
@@ -736,6 +820,8 @@ private:
   /// (input, output) of each cache carried from step to step.
   std::vector<std::pair<std::string, std::string>> states;
   std::map<std::string, io::Tensor> inputs;
+  std::vector<std::vector<int64_t>> prompts;
+  std::unique_ptr<Tokenizer> tokenizer;
   std::vector<Sequence> sequences;
   std::vector<Slot> slots;
   /// What each step so far was fed, and its cycles on the chip or wall

@@ -31,6 +31,13 @@ struct GenerateOptions {
   std::string chipPath;
   /// The prompts' token ids: one sequence each, at least one token each.
   std::vector<std::vector<int64_t>> prompts;
+  /// Or the prompts' text, encoded with the SentencePiece model
+  /// `tokenizer` (its beginning-of-sequence id first unless `noBos`); the
+  /// tokens generated are decoded with it too, and its end-of-sequence id
+  /// stops a sequence.
+  std::vector<std::string> promptTexts;
+  std::string tokenizer;
+  bool noBos = false;
   /// Tokens to generate at most.
   int64_t maxNewTokens = 16;
   /// Token ids that end the generation once generated (printed too).

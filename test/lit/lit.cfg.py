@@ -24,4 +24,4 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 # The sanitizer build (scripts/sanitize.sh) sets these for every tool run.
 llvm_config.with_system_environment(["ASAN_OPTIONS", "UBSAN_OPTIONS"])
 llvm_config.add_tool_substitutions(
-    ["hetc", "hetc-opt", "hetc-sched"], [config.hetc_tools_dir])
+    ["hetc", "hetc-opt", "hetc-sched", "hetc-tokenize"], [config.hetc_tools_dir])

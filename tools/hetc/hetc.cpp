@@ -176,8 +176,18 @@ int main(int argc, char **argv) {
                    "A prompt's token ids, comma-separated; given several "
                    "times, one sequence each, decoded side by side in the "
                    "step's batch slots")
-      ->delimiter(',')
-      ->required();
+      ->delimiter(',');
+  generateApp->add_option(
+      "--prompt", generate.promptTexts,
+      "A prompt's text, encoded with --tokenizer; given several times, one "
+      "sequence each");
+  generateApp->add_option(
+      "--tokenizer", generate.tokenizer,
+      "SentencePiece model (tokenizer.model): encodes --prompt, decodes "
+      "the tokens generated, and its end-of-sequence id stops a sequence");
+  generateApp->add_flag("--no-bos", generate.noBos,
+                        "Encode --prompt without the tokenizer's "
+                        "beginning-of-sequence id");
   generateApp
       ->add_option("--max-new-tokens", generate.maxNewTokens,
                    "Tokens to generate at most")
