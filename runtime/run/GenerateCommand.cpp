@@ -4,24 +4,34 @@
 
 #include "runtime/artifact/ArtifactFile.h"
 #include "runtime/cpu/CpuBackend.h"
+#include "runtime/io/SafeWrite.h"
 #include "runtime/run/RunCommand.h"
 #include "runtime/run/RunSummary.h"
 #include "runtime/run/Tokenizer.h"
+#include "runtime/run/TraceWriter.h"
 #include "runtime/sim/DataTypes.h"
 #include "runtime/sim/Simulator.h"
 #include "runtime/sim/Sram.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <climits>
 #include <cmath>
+#include <cstring>
+#include <filesystem>
 #include <iomanip>
 #include <map>
 #include <numeric>
 #include <sstream>
+#include <unistd.h>
 
 namespace hetc::run {
 
 namespace {
+
+/// The most instructions a trace keeps (a chip step of a real decoder runs
+/// 10^5 or more; the JSON takes about 250 bytes each).
+constexpr size_t kMaxTraceEvents = 2'000'000;
 
 /// The output a `past*` input's next value comes from: `present*` for
 /// `past*`, and `present.*` for Hugging Face's `past_key_values.*`.
@@ -124,8 +134,21 @@ public:
   Generator(const GenerateOptions &options, std::ostream &out)
       : options(options), out(out) {}
 
+  /// Generates, then writes the trace of the steps run on the chip, even
+  /// when a step failed (the run's error comes first).
   bool run(std::string &error) {
-    if (!checkOptions(error) || !readPrompts(error) ||
+    bool ok = generate(error);
+    std::string traceError;
+    if (!options.tracePath.empty() && ready && !writeTrace(traceError) && ok) {
+      error = traceError;
+      ok = false;
+    }
+    return ok;
+  }
+
+private:
+  bool generate(std::string &error) {
+    if (!checkOptions(error) || !checkTracePath(error) || !readPrompts(error) ||
         !artifact::readFile(options.artifactPath, artifact, error) ||
         !loadChipFor(artifact, options.artifactPath, options.chipPath, chip,
                      chipPath, error) ||
@@ -159,6 +182,8 @@ public:
     for (size_t i = 0; i < prompts.size(); ++i)
       sequences.push_back(
           {prompts[i], TokenSampler(options.sampling, options.seed + i)});
+    recorder.setLimit(kMaxTraceEvents);
+    ready = true;
     printHeader(onChip, cpu, prefillCpu);
     if (single())
       out << "tokens:" << std::flush;
@@ -261,7 +286,6 @@ public:
     return true;
   }
 
-private:
   /// Whether the generation is of one sequence, printed as one line of
   /// tokens as they come.
   bool single() const { return prompts.size() == 1; }
@@ -492,9 +516,17 @@ private:
     bool ok;
     if (!onCpu) {
       sim::SimResult simulated;
-      ok = session->step(inputs, simulated, error);
+      bool tracing = !options.tracePath.empty();
+      recorder.setOffset(traceCycles);
+      ok = session->step(inputs, simulated, error,
+                         tracing ? &recorder : nullptr);
       result.outputs = std::move(simulated.outputs);
       result.cycles = simulated.stats.cycles;
+      if (tracing && ok) {
+        spans.push_back({"step " + std::to_string(index), traceCycles,
+                         result.cycles, stepArgs(index, feed)});
+        traceCycles += result.cycles;
+      }
     } else {
       cpu::CpuResult ran;
       ok = cpu::run(cpuProgram, inputs, ran, error);
@@ -519,6 +551,61 @@ private:
       for (const auto &[past, present] : states)
         if (output.name == present)
           inputs[past] = output.tensor;
+    return true;
+  }
+
+  /// The args of a step's span in the trace: its index, and each slot's
+  /// token and position (-1 for an idle slot's).
+  std::string stepArgs(int64_t index, const StepFeed &feed) const {
+    std::string tokens, positions;
+    for (size_t b = 0; b < slots.size(); ++b) {
+      bool idle = slots[b].sequence < 0;
+      tokens += (b ? "," : "") + std::to_string(idle ? -1 : feed.tokens[b]);
+      positions +=
+          (b ? "," : "") + std::to_string(idle ? -1 : feed.positions[b]);
+    }
+    return "\"step\":" + std::to_string(index) + ",\"tokens\":[" + tokens +
+           "],\"positions\":[" + positions + "]";
+  }
+
+  /// Checks the trace path before anything runs: its folder must exist and
+  /// be writable.
+  bool checkTracePath(std::string &error) const {
+    if (options.tracePath.empty())
+      return true;
+    if (options.backend != "chip") {
+      error = "--trace records the steps run on the chip: it needs "
+              "--backend chip";
+      return false;
+    }
+    std::filesystem::path folder =
+        std::filesystem::path(options.tracePath).parent_path();
+    if (folder.empty())
+      folder = ".";
+    if (::access(folder.c_str(), W_OK) != 0) {
+      error = options.tracePath +
+              ": cannot write trace file: " + std::strerror(errno);
+      return false;
+    }
+    return true;
+  }
+
+  /// Writes the trace atomically: every instruction of the steps on the
+  /// chip (up to kMaxTraceEvents) on the units' tracks, and a span per
+  /// step on the track "steps".
+  bool writeTrace(std::string &error) {
+    std::ostringstream trace;
+    TraceCounts counts = run::writeTrace(trace, artifact, chip,
+                                         recorder.recorded(), spans, "steps");
+    if (!io::writeFileAtomically(options.tracePath, trace.str(), error))
+      return false;
+    out << "trace: " << spans.size() << " steps, " << counts.events
+        << " events on " << counts.tracks << " tracks -> " << options.tracePath
+        << "\n";
+    if (recorder.dropped())
+      out << "trace: " << recorder.dropped()
+          << " instructions of the last steps left out (at most "
+          << kMaxTraceEvents << " are kept); their steps' spans are there\n";
     return true;
   }
 
@@ -829,6 +916,13 @@ private:
   std::vector<StepFeed> history;
   std::vector<uint64_t> cycles;
   std::vector<double> seconds;
+  /// The trace: the chip's instructions, a span per step on the chip, and
+  /// the cycle the next step starts at; whether the session got far enough
+  /// to write one.
+  TraceRecorder recorder;
+  std::vector<TraceSpan> spans;
+  uint64_t traceCycles = 0;
+  bool ready = false;
 };
 
 } // namespace

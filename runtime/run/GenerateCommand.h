@@ -61,6 +61,9 @@ struct GenerateOptions {
   /// on the CPU, which first rebuilds the caches by replaying the steps so
   /// far.
   std::string fallback;
+  /// A Chrome trace-event JSON file of the steps run on the chip, one
+  /// after another on one timeline (empty: none).
+  std::string tracePath;
   /// Testing: the chip step of this index (from 0) fails (-1: none).
   int64_t injectFaultStep = -1;
 };

@@ -96,7 +96,7 @@ std::string operandArgs(const hetx::Instruction &instr) {
 /// A track: one functional unit, or an overflow track of one.
 struct Track {
   std::string name;
-  uint32_t sortIndex;
+  int64_t sortIndex;
 };
 
 /// Writes the elements of a JSON array, one a line, with commas between.
@@ -155,10 +155,15 @@ std::string jsonString(const std::string &text) {
 
 TraceCounts writeTrace(std::ostream &out, const hetx::Artifact &artifact,
                        const chip::ChipSpec &chip,
-                       const std::vector<TraceEvent> &events) {
+                       const std::vector<TraceEvent> &events,
+                       const std::vector<TraceSpan> &spans,
+                       const std::string &spanTrack) {
   // Events come by cycle, so first fit onto a unit's tracks keeps every
   // track free of overlaps.
   std::vector<Track> tracks;
+  // The spans' track sorts before every unit's.
+  if (!spans.empty())
+    tracks.push_back({spanTrack, -1000});
   std::map<uint32_t, std::vector<std::pair<uint64_t, size_t>>> unitTracks;
   std::vector<size_t> tids(events.size());
   for (size_t e = 0; e < events.size(); ++e) {
@@ -174,7 +179,7 @@ TraceCounts writeTrace(std::ostream &out, const hetx::Artifact &artifact,
       if (k > 0)
         name += " (" + std::to_string(k + 1) + ")";
       own.push_back({0, tracks.size()});
-      tracks.push_back({name, position * 1000 + uint32_t(k)});
+      tracks.push_back({name, int64_t(position) * 1000 + int64_t(k)});
     }
     own[k].first = event.cycle + event.latency;
     tids[e] = own[k].second;
@@ -191,6 +196,14 @@ TraceCounts writeTrace(std::ostream &out, const hetx::Artifact &artifact,
     writeMetadata(array, "thread_sort_index", tid,
                   "\"sort_index\":" + std::to_string(tracks[tid].sortIndex));
   }
+  for (const TraceSpan &span : spans)
+    array.next() << "{\"name\":" << jsonString(span.name)
+                 << ",\"ph\":\"X\",\"pid\":0,\"tid\":0,\"ts\":"
+                 << micros(span.cycle, clock)
+                 << ",\"dur\":" << micros(span.cycles, clock)
+                 << ",\"args\":{\"cycle\":" << span.cycle
+                 << ",\"cycles\":" << span.cycles
+                 << (span.args.empty() ? "" : "," + span.args) << "}}";
   for (size_t e = 0; e < events.size(); ++e) {
     const TraceEvent &event = events[e];
     const hetx::Instruction &instr = artifact.instructions(int(event.index));
@@ -210,7 +223,7 @@ TraceCounts writeTrace(std::ostream &out, const hetx::Artifact &artifact,
                  << operandArgs(instr) << "}}";
   }
   out << "\n]}\n";
-  return {events.size(), tracks.size()};
+  return {events.size() + spans.size(), tracks.size()};
 }
 
 } // namespace hetc::run

@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -29,16 +30,38 @@ struct TraceEvent {
   uint32_t latency;
 };
 
-/// Collects the instructions the chip model executes, in order.
+/// Collects the instructions the chip model executes, in order. Runs one
+/// after another (the steps of a generation) are recorded on one timeline:
+/// each run's cycles count from `offset`. Past `limit` instructions the
+/// rest are not kept (`dropped()` counts them).
 class TraceRecorder : public sim::ExecutionObserver {
 public:
   void executed(uint32_t index, uint64_t cycle, uint32_t latency) override {
-    events.push_back({index, cycle, latency});
+    if (events.size() < limit)
+      events.push_back({index, offset + cycle, latency});
+    else
+      ++droppedEvents;
   }
   const std::vector<TraceEvent> &recorded() const { return events; }
+  void setOffset(uint64_t cycles) { offset = cycles; }
+  void setLimit(size_t count) { limit = count; }
+  size_t dropped() const { return droppedEvents; }
 
 private:
   std::vector<TraceEvent> events;
+  uint64_t offset = 0;
+  size_t limit = std::numeric_limits<size_t>::max();
+  size_t droppedEvents = 0;
+};
+
+/// A span of the run on a track of its own above the units' (a step of a
+/// generation): its name, first cycle and length, and the JSON members of
+/// its args ("\"step\":3,..."; may be empty).
+struct TraceSpan {
+  std::string name;
+  uint64_t cycle;
+  uint64_t cycles;
+  std::string args;
 };
 
 /// What a written trace holds.
@@ -52,9 +75,12 @@ struct TraceCounts {
 /// gets a track; instructions that overlap in time on one unit (a pipelined
 /// unit issues before its last result is out) go on further tracks of that
 /// unit, since trace viewers need the events on one track to nest.
+/// `spans`, when given, go on a track named `spanTrack`, first.
 TraceCounts writeTrace(std::ostream &out, const hetx::Artifact &artifact,
                        const chip::ChipSpec &chip,
-                       const std::vector<TraceEvent> &events);
+                       const std::vector<TraceEvent> &events,
+                       const std::vector<TraceSpan> &spans = {},
+                       const std::string &spanTrack = "");
 
 /// Returns `text` as a JSON string literal, quotes included. Bytes that are
 /// not valid UTF-8 become U+FFFD.

@@ -413,7 +413,8 @@ bool Session::isResident(const std::string &name) const {
 }
 
 bool Session::step(const std::map<std::string, io::Tensor> &inputs,
-                   SimResult &result, std::string &error) {
+                   SimResult &result, std::string &error,
+                   ExecutionObserver *observer) {
   if (!failure.empty()) {
     error =
         "the session stopped at run " + std::to_string(runs) + ": " + failure;
@@ -458,6 +459,7 @@ bool Session::step(const std::map<std::string, io::Tensor> &inputs,
   }
   ++runs;
   SimOptions options;
+  options.observer = observer;
   Machine machine(state.chip, state.text, state.ops, *sram, host, options);
   result = SimResult();
   if (!machine.run(state.plan, result.stats, error)) {

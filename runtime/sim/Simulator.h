@@ -146,8 +146,9 @@ public:
   /// resident, and on the first run may give resident ones their starting
   /// value. `result.outputs` holds every output but those that update
   /// resident inputs, which stay on the chip (fetch() reads them).
+  /// `observer`, when given, is told of each instruction as in run().
   bool step(const std::map<std::string, io::Tensor> &inputs, SimResult &result,
-            std::string &error);
+            std::string &error, ExecutionObserver *observer = nullptr);
   /// Reads resident input `name` as the last run left it.
   bool fetch(const std::string &name, io::Tensor &out,
              std::string &error) const;

@@ -185,6 +185,10 @@ int main(int argc, char **argv) {
       "--tokenizer", generate.tokenizer,
       "SentencePiece model (tokenizer.model): encodes --prompt, decodes "
       "the tokens generated, and its end-of-sequence id stops a sequence");
+  generateApp->add_option(
+      "--trace", generate.tracePath,
+      "Write a Chrome trace-event JSON file (Perfetto) of the steps run on "
+      "the chip, one after another, each instruction named by its ONNX node");
   generateApp->add_flag("--no-bos", generate.noBos,
                         "Encode --prompt without the tokenizer's "
                         "beginning-of-sequence id");
