@@ -204,6 +204,11 @@ class LlamaStyleDecoder(nn.Module):
 # each slot's key and value are written at its position by a scatter
 # (index_copy writes one position for the whole batch, as a static cache
 # whose sequences all start together does).
+#
+# A prefill program (seq > 1, one sequence) takes input_ids [1, L] from
+# `position` on: the keys and values of all L written at once by
+# index_copy, query i attending to the positions up to position + i, the
+# logits a row per token (`hetc generate --prefill`).
 
 def cache_names(layers):
     names = []
@@ -212,49 +217,60 @@ def cache_names(layers):
     return names
 
 
-def attend(q, k_cache, v_cache, position, context):
-    """Attention of each slot's query over its cache positions up to its
-    `position`."""
+def query_positions(position, batch, seq):
+    """The position of each query, [B, S]: each slot's own (seq 1), or the
+    prefill's L from `position` on."""
+    if seq == 1:
+        return position.view(batch, 1)
+    return position.view(1, 1) + torch.arange(seq).view(1, seq)
+
+
+def attend(q, k_cache, v_cache, where, context):
+    """Attention of each query over the cache positions up to its own
+    (`where`, [B, S])."""
     scores = q @ k_cache.transpose(-2, -1) / math.sqrt(q.shape[-1])
-    visible = torch.arange(context) <= position.view(-1, 1, 1, 1)
+    b, s = where.shape
+    visible = torch.arange(context) <= where.view(b, 1, s, 1)
     scores = scores.masked_fill(~visible, float("-inf"))
     return torch.softmax(scores, dim=-1) @ v_cache
 
 
-def write_cache(cache, position, new):
-    """`cache` [B, heads, context, dim] with `new` [B, heads, 1, dim] written
-    at each slot's position."""
+def write_cache(cache, where, new):
+    """`cache` [B, heads, context, dim] with `new` [B, heads, S, dim] written
+    at the positions `where` [B, S]."""
     if cache.shape[0] == 1:
-        return cache.index_copy(2, position, new)
-    index = position.view(-1, 1, 1, 1).expand(-1, new.shape[1], 1, new.shape[3])
+        return cache.index_copy(2, where.view(-1), new)
+    index = where.view(-1, 1, 1, 1).expand(-1, new.shape[1], 1, new.shape[3])
     return cache.scatter(2, index, new)
 
 
 class Gpt2DecodeStep(nn.Module):
     """A decode step of Gpt2StyleDecoder (its weights, its vocabulary)."""
 
-    def __init__(self, vocab=50257, context=128, hidden=256, layers=4, heads=4, batch=1):
+    def __init__(self, vocab=50257, context=128, hidden=256, layers=4, heads=4, batch=1,
+                 seq=1):
         super().__init__()
         self.decoder = Gpt2StyleDecoder(vocab, context, hidden, layers, heads)
-        self.context, self.heads, self.batch = context, heads, batch
+        self.context, self.heads, self.batch, self.seq = context, heads, batch, seq
         self.output_names = ["logits"] + [n.replace("past", "present")
                                           for n in cache_names(layers)]
 
     def forward(self, input_ids, position, *past):
-        d, b = self.decoder, self.batch
-        x = d.wte(input_ids) + d.wpe(position)[:, None]
+        d, b, s = self.decoder, self.batch, self.seq
+        where = query_positions(position, b, s)
+        x = d.wte(input_ids) + d.wpe(where)
         presents = []
         for i, block in enumerate(d.blocks):
             h = block.ln1(x)
             c = h.shape[-1]
             q, k, v = block.attn.qkv(h).split(c, dim=2)
-            q, k, v = (y.view(b, 1, self.heads, c // self.heads).transpose(1, 2)
+            q, k, v = (y.view(b, s, self.heads, c // self.heads).transpose(1, 2)
                        for y in (q, k, v))
-            k_cache = write_cache(past[2 * i], position, k)
-            v_cache = write_cache(past[2 * i + 1], position, v)
+            k_cache = write_cache(past[2 * i], where, k)
+            v_cache = write_cache(past[2 * i + 1], where, v)
             presents += [k_cache, v_cache]
-            y = attend(q, k_cache, v_cache, position, self.context)
-            x = x + block.attn.proj(y.transpose(1, 2).reshape(b, 1, c))
+            y = attend(q, k_cache, v_cache, where, self.context)
+            x = x + block.attn.proj(y.transpose(1, 2).reshape(b, s, c))
             x = x + block.mlp(block.ln2(x))
         return (d.ln_f(x) @ d.wte.weight.t(), *presents)
 
@@ -264,40 +280,41 @@ class LlamaDecodeStep(nn.Module):
     cache of the key/value heads."""
 
     def __init__(self, vocab=32000, context=128, hidden=256, layers=4, heads=8,
-                 kv_heads=2, ff=688, batch=1):
+                 kv_heads=2, ff=688, batch=1, seq=1):
         super().__init__()
         self.decoder = LlamaStyleDecoder(vocab, context, hidden, layers, heads, kv_heads, ff)
-        self.context, self.batch = context, batch
+        self.context, self.batch, self.seq = context, batch, seq
         self.output_names = ["logits"] + [n.replace("past", "present")
                                           for n in cache_names(layers)]
 
     def forward(self, input_ids, position, *past):
-        d, b = self.decoder, self.batch
+        d, b, s = self.decoder, self.batch, self.seq
+        where = query_positions(position, b, s)
         x = d.embed(input_ids)
         presents = []
         for i, block in enumerate(d.blocks):
             a = block.attn
             h = block.norm1(x)
-            q = a.q(h).view(b, 1, a.heads, a.dim).transpose(1, 2)
-            k = a.k(h).view(b, 1, a.kv_heads, a.dim).transpose(1, 2)
-            v = a.v(h).view(b, 1, a.kv_heads, a.dim).transpose(1, 2)
-            cos = a.cos[position].view(b, 1, 1, -1)
-            sin = a.sin[position].view(b, 1, 1, -1)
+            q = a.q(h).view(b, s, a.heads, a.dim).transpose(1, 2)
+            k = a.k(h).view(b, s, a.kv_heads, a.dim).transpose(1, 2)
+            v = a.v(h).view(b, s, a.kv_heads, a.dim).transpose(1, 2)
+            cos = a.cos[where].view(b, 1, s, -1)
+            sin = a.sin[where].view(b, 1, s, -1)
             q = q * cos + rotate_half(q) * sin
             k = k * cos + rotate_half(k) * sin
-            k_cache = write_cache(past[2 * i], position, k)
-            v_cache = write_cache(past[2 * i + 1], position, v)
+            k_cache = write_cache(past[2 * i], where, k)
+            v_cache = write_cache(past[2 * i + 1], where, v)
             presents += [k_cache, v_cache]
-            y = attend(q, a.repeat_kv(k_cache), a.repeat_kv(v_cache), position, self.context)
-            x = x + a.o(y.transpose(1, 2).reshape(b, 1, -1))
+            y = attend(q, a.repeat_kv(k_cache), a.repeat_kv(v_cache), where, self.context)
+            x = x + a.o(y.transpose(1, 2).reshape(b, s, -1))
             h = block.norm2(x)
             x = x + block.down(nn.functional.silu(block.gate(h)) * block.up(h))
         return (d.head(d.norm(x)), *presents)
 
 
-def step_inputs(vocab, context, layers, kv_heads, head_dim, batch=1):
-    spec = {"input_ids": ((batch, 1), torch.int64, vocab),
-            "position": ((batch,), torch.int64, context)}
+def step_inputs(vocab, context, layers, kv_heads, head_dim, batch=1, seq=1):
+    spec = {"input_ids": ((batch, seq), torch.int64, vocab),
+            "position": ((batch,), torch.int64, context - seq + 1)}
     for name in cache_names(layers):
         spec[name] = ((batch, kv_heads, context, head_dim), torch.float32)
     return spec
@@ -401,6 +418,11 @@ MODELS = {
                      {}, False),
     "llama_step_b4": (lambda: LlamaDecodeStep(batch=4), step_inputs(32000, 128, 4, 2, 32, 4),
                       {}, False),
+    # Their prefill programs over 16 tokens.
+    "gpt2_prefill16": (lambda: Gpt2DecodeStep(seq=16),
+                       step_inputs(50257, 128, 4, 4, 64, seq=16), {}, False),
+    "llama_prefill16": (lambda: LlamaDecodeStep(seq=16),
+                        step_inputs(32000, 128, 4, 2, 32, seq=16), {}, False),
     # Small members of the same families, for the test command.
     "llama_tiny": (lambda: LlamaStyleDecoder(vocab=512, context=16, hidden=64, layers=2,
                                              heads=4, kv_heads=2, ff=176),

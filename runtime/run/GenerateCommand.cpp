@@ -5,8 +5,10 @@
 #include "runtime/artifact/ArtifactFile.h"
 #include "runtime/cpu/CpuBackend.h"
 #include "runtime/io/SafeWrite.h"
+#include "runtime/run/PrefillProgram.h"
 #include "runtime/run/RunCommand.h"
 #include "runtime/run/RunSummary.h"
+#include "runtime/run/StepBindings.h"
 #include "runtime/run/Tokenizer.h"
 #include "runtime/run/TraceWriter.h"
 #include "runtime/sim/DataTypes.h"
@@ -32,68 +34,6 @@ namespace {
 /// The most instructions a trace keeps (a chip step of a real decoder runs
 /// 10^5 or more; the JSON takes about 250 bytes each).
 constexpr size_t kMaxTraceEvents = 2'000'000;
-
-/// The output a `past*` input's next value comes from: `present*` for
-/// `past*`, and `present.*` for Hugging Face's `past_key_values.*`.
-std::string presentNameOf(const std::string &input) {
-  const std::string hf = "past_key_values";
-  if (input.rfind(hf, 0) == 0)
-    return "present" + input.substr(hf.size());
-  if (input.rfind("past", 0) == 0)
-    return "present" + input.substr(4);
-  return "";
-}
-
-const hetx::TensorBinding *findBinding(
-    const google::protobuf::RepeatedPtrField<hetx::TensorBinding> &bindings,
-    const std::string &name) {
-  for (const hetx::TensorBinding &b : bindings)
-    if (b.name() == name)
-      return &b;
-  return nullptr;
-}
-
-std::string namesOf(
-    const google::protobuf::RepeatedPtrField<hetx::TensorBinding> &bindings) {
-  std::string names;
-  for (const hetx::TensorBinding &b : bindings)
-    names += (names.empty() ? "'" : ", '") + b.name() + "'";
-  return names.empty() ? "none" : names;
-}
-
-uint64_t elementsOf(const hetx::TensorBinding &binding) {
-  uint64_t count = 1;
-  for (int64_t d : binding.shape())
-    count *= uint64_t(d);
-  return count;
-}
-
-bool isIntegerBinding(const hetx::TensorBinding &binding) {
-  std::optional<io::ElementType> type = sim::elementTypeOf(binding.dtype());
-  return type && !io::isFloat(*type) && *type != io::ElementType::Bool;
-}
-
-/// An integer tensor of `binding`'s shape and type holding `values`.
-io::Tensor intTensor(const hetx::TensorBinding &binding,
-                     const std::vector<int64_t> &values) {
-  io::Tensor t;
-  t.shape.assign(binding.shape().begin(), binding.shape().end());
-  t.type = sim::elementTypeOf(binding.dtype()).value_or(io::ElementType::I64);
-  t.ints.assign(values.begin(), values.end());
-  return t;
-}
-
-/// A tensor of zeros of `binding`'s shape and type.
-io::Tensor zerosLike(const hetx::TensorBinding &binding) {
-  io::Tensor t;
-  t.shape.assign(binding.shape().begin(), binding.shape().end());
-  t.type = sim::elementTypeOf(binding.dtype()).value_or(io::ElementType::F32);
-  if (io::isFloat(t.type))
-    t.data.assign(elementsOf(binding), 0.0f);
-  else
-    t.ints.assign(elementsOf(binding), 0);
-  return t;
-}
 
 /// What one step gave: its outputs, and its cycles on the chip model or
 /// its wall time on the CPU.
@@ -162,6 +102,8 @@ private:
          !cpu::load(artifact, chip, cpuProgram, error)) ||
         (!cpu && !sim::load(artifact, chip, program, error)))
       return false;
+    if (!loadPrefills(error))
+      return false;
     // A cache the step updates in place stays on the chip from step to
     // step (the session's resident inputs); any other goes through the
     // host, from the step's output to the next step's input. On the CPU
@@ -171,9 +113,10 @@ private:
       session = std::make_unique<sim::Session>(program);
       for (const auto &[past, present] : states)
         if (session->isResident(past)) {
-          // After a prefill on the CPU, the first step on the chip takes
-          // the caches the CPU left as the resident inputs' values.
-          if (!prefillCpu)
+          // After a prefill on the CPU or by a prefill program, the first
+          // step on the chip takes the caches it left as the resident
+          // inputs' values.
+          if (!prefillCpu && buckets.empty())
             inputs.erase(past);
           resident.push_back(past);
           ++onChip;
@@ -189,6 +132,15 @@ private:
       out << "tokens:" << std::flush;
     uint64_t predicted = artifact.predicted_cycles();
     size_t waiting = 0; // the next sequence to take a slot
+    if (!buckets.empty()) {
+      // The prompt in one prefill run; the decode steps go on from the
+      // position after it, with the token its logits give.
+      if (!prefillPrompt(error)) {
+        out << "\n";
+        return false;
+      }
+      waiting = 1;
+    }
     for (int64_t index = 0;; ++index) {
       // A free slot takes the next sequence waiting; the others go on.
       for (size_t b = 0; b < slots.size() && waiting < sequences.size(); ++b)
@@ -243,7 +195,7 @@ private:
         onCpu = true;
         ok = replay(index, error) && step(index, true, result, error);
       }
-      if (ok && prefillCpu && !onCpu && !handedOver) {
+      if (ok && (prefillCpu || !buckets.empty()) && !onCpu && !handedOver) {
         // The caches moved to the chip with the first step there; from
         // now on they stay.
         for (const std::string &past : resident)
@@ -281,9 +233,119 @@ private:
       reportCpu();
     else if (prefillCpu)
       reportPrefill();
+    else if (!buckets.empty())
+      reportBucket();
     else
       report();
     return true;
+  }
+
+  /// Loads the prefill programs, smallest bucket first.
+  bool loadPrefills(std::string &error) {
+    decodeInterface = {options.tokenInput,
+                       options.positionInput,
+                       options.logitsOutput,
+                       vocab,
+                       states,
+                       &artifact};
+    for (const std::string &path : options.prefillPaths) {
+      auto prefill = std::make_unique<PrefillProgram>();
+      if (!loadPrefill(path, chip, decodeInterface, *prefill, error))
+        return false;
+      for (const auto &other : buckets)
+        if (other->length == prefill->length) {
+          error = path + " and " + other->path +
+                  " are both prefill buckets of " +
+                  std::to_string(prefill->length) + " tokens";
+          return false;
+        }
+      buckets.push_back(std::move(prefill));
+    }
+    std::sort(buckets.begin(), buckets.end(), [](const auto &a, const auto &b) {
+      return a->length < b->length;
+    });
+    return true;
+  }
+
+  /// Runs the one sequence's prompt in the smallest bucket that holds it,
+  /// gives its caches to the decode step's first run, and picks the first
+  /// token from its logits.
+  bool prefillPrompt(std::string &error) {
+    Sequence &sequence = sequences.front();
+    const std::vector<int64_t> &prompt = sequence.prompt;
+    for (const auto &b : buckets)
+      if (b->length >= prompt.size()) {
+        bucket = b.get();
+        break;
+      }
+    if (!bucket) {
+      const PrefillProgram &largest = *buckets.back();
+      error = "the prompt has " + std::to_string(prompt.size()) +
+              " tokens, more than the largest prefill bucket (" +
+              std::to_string(largest.length) + " tokens, " + largest.path + ")";
+      return false;
+    }
+    PrefillResult result;
+    if (!runPrefill(*bucket, decodeInterface, prompt, result, error))
+      return false;
+    prefillCycles = result.cycles;
+    if (prefillCycles != bucket->artifact.predicted_cycles()) {
+      error = bucket->path + ": the prefill took " +
+              std::to_string(prefillCycles) +
+              " cycles, but the artifact predicts " +
+              std::to_string(bucket->artifact.predicted_cycles());
+      return false;
+    }
+    if (std::any_of(result.logits.begin(), result.logits.end(),
+                    [](float x) { return !std::isfinite(x); })) {
+      error = "the prefill's logits are not all finite; no token can be "
+              "picked";
+      return false;
+    }
+    for (auto &[past, cache] : result.caches)
+      inputs[past] = std::move(cache);
+    int64_t next = sequence.sampler.pick(result.logits.data(), vocab);
+    sequence.tokens.push_back(next);
+    sequence.slot = 0;
+    sequence.entered = 0;
+    out << " " << next << std::flush;
+    if (int64_t(sequence.tokens.size()) >= options.maxNewTokens ||
+        isStop(next)) {
+      sequence.finished = 0;
+      return true;
+    }
+    slots[0] = {0, int64_t(prompt.size()), next};
+    return true;
+  }
+
+  /// The prompt in a prefill program, the caches moved to the decode step,
+  /// then the decode steps' exact cycles.
+  void reportBucket() {
+    uint64_t predicted = artifact.predicted_cycles();
+    // Out of the prefill's SRAM into host memory, then into the decode
+    // step's: the prompt's rows twice.
+    auto [bytes, oneWay] = handOver(promptSteps());
+    uint64_t moved = 2 * oneWay;
+    uint64_t prefillPredicted = bucket->artifact.predicted_cycles();
+    out << "generated: " << generatedTokens() << " tokens: 1 from the prefill, "
+        << cycles.size() << " in " << cycles.size() << " decode steps\n";
+    out << "prefill: " << bucket->path << " (a bucket of " << bucket->length
+        << " tokens for a prompt of " << promptSteps() << "): predicted "
+        << prefillPredicted << " cycles, simulated " << prefillCycles
+        << " cycles\n";
+    out << "hand-over: " << states.size() << " cache tensors, " << bytes
+        << " bytes of the prompt's positions, out of the prefill's SRAM and "
+           "into the decode step's over the chip's DMA engines: "
+        << moved << " cycles\n";
+    out << "time to first token: predicted " << prefillPredicted + moved
+        << " cycles (" << us(prefillPredicted + moved) << "), simulated "
+        << prefillCycles + moved << " cycles (the prefill and the hand-over; "
+        << predicted * promptSteps() << " as " << promptSteps()
+        << (promptSteps() == 1 ? " decode step)\n" : " decode steps)\n");
+    if (!cycles.empty())
+      out << "inter-token latency: predicted " << predicted << " cycles ("
+          << us(predicted) << "), simulated " << cycles.back()
+          << " cycles, the same at every step\n";
   }
 
   /// Whether the generation is of one sequence, printed as one line of
@@ -391,6 +453,12 @@ private:
       error = "--prefill-backend cpu hands one sequence's caches over to the "
               "chip: give one prompt, not " +
               std::to_string(sequenceCount);
+    else if (!options.prefillPaths.empty() &&
+             (options.backend != "chip" || !options.prefillBackend.empty() ||
+              !options.fallback.empty() || sequenceCount > 1))
+      error = "--prefill runs one sequence's prompt on the chip: it takes "
+              "one prompt, --backend chip, and neither --prefill-backend nor "
+              "--fallback";
     else if (options.tokenInput == options.positionInput)
       error = "--token-input and --position-input name the same input '" +
               options.tokenInput + "'";
@@ -793,11 +861,15 @@ private:
     out << "tokens per second on the CPU: " << rate.str() << "\n";
   }
 
-  /// The bytes and chip cycles of moving the resident caches from host
-  /// memory into SRAM over the chip's DMA engines, as DMA_IN moves a
-  /// vector (docs/isa.md): the engines' latency once, then each vector at
-  /// the engines' rate, the engines working side by side.
-  std::pair<uint64_t, uint64_t> handOver() const {
+  /// The bytes and chip cycles of moving the rows of the first `positions`
+  /// positions of each resident cache from host memory into SRAM over the
+  /// chip's DMA engines, as DMA_IN moves a vector (docs/isa.md): the
+  /// engines' latency once, then each vector at the engines' rate, the
+  /// engines working side by side. A cache's positions run along its
+  /// second-to-last dimension ([batch, heads, positions, head size], as
+  /// torch and Hugging Face lay caches out); the rows after them hold
+  /// nothing a later step reads before writing it, and are not moved.
+  std::pair<uint64_t, uint64_t> handOver(uint64_t positions) const {
     uint64_t bytes = 0, vectors = 0;
     for (const std::string &name : resident) {
       const hetx::TensorBinding *b = findBinding(artifact.inputs(), name);
@@ -805,8 +877,12 @@ private:
       std::string ignored;
       if (!b || !sim::checkBinding(*b, name, chip, layout, ignored))
         continue;
-      vectors += layout.vectors;
-      bytes += layout.elements * sim::sramLaneBytes(layout.type);
+      uint64_t length =
+          b->shape_size() >= 2 ? uint64_t(b->shape(b->shape_size() - 2)) : 1;
+      uint64_t used = std::min(std::max<uint64_t>(positions, 1), length);
+      vectors += (layout.vectors * used + length - 1) / length;
+      bytes +=
+          layout.elements * sim::sramLaneBytes(layout.type) / length * used;
     }
     uint64_t engines = std::max<uint64_t>(chip.proto().dma().engines(), 1);
     uint64_t cycles =
@@ -851,7 +927,7 @@ private:
     double prefill = 0;
     for (size_t i = 0; i < prompt; ++i)
       prefill += seconds[i];
-    auto [bytes, moved] = handOver();
+    auto [bytes, moved] = handOver(prompt);
     uint64_t predicted = artifact.predicted_cycles();
     out << "generated: " << generatedTokens() << " tokens in " << cycles.size()
         << " steps (" << prompt << " on the CPU, " << cycles.size() - prompt
@@ -909,6 +985,12 @@ private:
   std::map<std::string, io::Tensor> inputs;
   std::vector<std::vector<int64_t>> prompts;
   std::unique_ptr<Tokenizer> tokenizer;
+  /// The prefill programs, smallest bucket first; the one the prompt ran
+  /// in and its cycles.
+  DecodeInterface decodeInterface;
+  std::vector<std::unique_ptr<PrefillProgram>> buckets;
+  const PrefillProgram *bucket = nullptr;
+  uint64_t prefillCycles = 0;
   std::vector<Sequence> sequences;
   std::vector<Slot> slots;
   /// What each step so far was fed, and its cycles on the chip or wall

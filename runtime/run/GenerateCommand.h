@@ -61,6 +61,11 @@ struct GenerateOptions {
   /// on the CPU, which first rebuilds the caches by replaying the steps so
   /// far.
   std::string fallback;
+  /// Prefill programs (.hetx of the step compiled for a bucket of L
+  /// tokens): the prompt runs in the smallest bucket that holds it, in one
+  /// run, and its caches move to the decode step (one sequence, on the
+  /// chip).
+  std::vector<std::string> prefillPaths;
   /// A Chrome trace-event JSON file of the steps run on the chip, one
   /// after another on one timeline (empty: none).
   std::string tracePath;

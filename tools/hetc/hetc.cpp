@@ -186,6 +186,11 @@ int main(int argc, char **argv) {
       "SentencePiece model (tokenizer.model): encodes --prompt, decodes "
       "the tokens generated, and its end-of-sequence id stops a sequence");
   generateApp->add_option(
+      "--prefill", generate.prefillPaths,
+      "A prefill program (the step compiled for a bucket of L tokens); given "
+      "several times, the smallest bucket that holds the prompt runs it in "
+      "one run");
+  generateApp->add_option(
       "--trace", generate.tracePath,
       "Write a Chrome trace-event JSON file (Perfetto) of the steps run on "
       "the chip, one after another, each instruction named by its ONNX node");

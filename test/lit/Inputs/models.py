@@ -166,19 +166,21 @@ def tensor_scatter_circular(path):
     _tensor_scatter(path, "circular")
 
 
-def _attention_step(rng, hidden, heads, context, position, batch=1):
+def _attention_step(rng, hidden, heads, context, position, batch=1, seq=1):
     """The nodes and initializers of one decode step of single-layer
-    attention from `x` [batch, hidden] to `y` with a static KV cache
+    attention from `x` [batch * seq, hidden] to `y` with a static KV cache
     (`past_k`, `past_v` in, `present_k`, `present_v` out): each sequence's
-    key and value written at its own `position` (TensorScatter) and its
-    mask built from it."""
+    keys and values written from its own `position` on (TensorScatter) and
+    its mask built from it. With seq > 1 (a prefill of one sequence), query
+    i sits at position + i and sees the positions up to it."""
     dh = hidden // heads
     w = lambda name: numpy_helper.from_array(
         (rng.standard_normal((hidden, hidden)) / np.sqrt(hidden)).astype(np.float32), name)
     i64 = lambda name, vals: numpy_helper.from_array(np.array(vals, np.int64), name)
     inits = [w("wq"), w("wk"), w("wv"), w("wo"),
-             i64("heads_shape", [batch, 1, heads, dh]), i64("out_shape", [batch, hidden]),
-             i64("positions", list(range(context))), i64("slot_shape", [batch, 1, 1, 1]),
+             i64("heads_shape", [batch, seq, heads, dh]), i64("out_shape", [batch * seq, hidden]),
+             i64("positions", list(range(context))), i64("slot_shape", [batch, 1, seq, 1]),
+             i64("offsets", list(range(seq))),
              numpy_helper.from_array(np.array(-1e9, np.float32), "hidden_score"),
              numpy_helper.from_array(np.array(1 / np.sqrt(dh), np.float32), "scale")]
     def split(x, out):
@@ -194,7 +196,8 @@ def _attention_step(rng, hidden, heads, context, position, batch=1):
         helper.make_node("Transpose", ["present_k"], ["kt"], perm=[0, 1, 3, 2]),
         helper.make_node("MatMul", ["q", "kt"], ["s0"], name="scores"),
         helper.make_node("Mul", ["s0", "scale"], ["s1"]),
-        helper.make_node("Reshape", [position, "slot_shape"], ["slot_position"]),
+        helper.make_node("Add", [position, "offsets"], ["query_position"]),
+        helper.make_node("Reshape", ["query_position", "slot_shape"], ["slot_position"]),
         helper.make_node("LessOrEqual", ["positions", "slot_position"], ["seen"], name="mask"),
         helper.make_node("Where", ["seen", "s1", "hidden_score"], ["s2"]),
         helper.make_node("Softmax", ["s2"], ["p"], axis=-1),
@@ -236,26 +239,38 @@ def lookup_lm(path):
     _save(nodes, inputs, [_t("logits", [1, 4])], inits, path)
 
 
-def decode_lm(path, vocab=40, hidden=16, heads=2, context=12, seed=6, batch=1):
+def decode_lm(path, vocab=40, hidden=16, heads=2, context=12, seed=6, batch=1, seq=1):
     """A tiny language model's decode step: the token's embedding, one
     attention step with a static KV cache at `position`, a residual and the
     logits over a vocabulary of 40 (what `hetc generate` runs); `batch`
-    sequences side by side, each at its own position."""
+    sequences side by side, each at its own position; or a prefill of
+    `seq` tokens from `position` on (its logits a row per token)."""
     rng = np.random.default_rng(seed)
     nodes, inits, caches_in, caches_out = _attention_step(rng, hidden, heads, context, "position",
-                                                          batch)
+                                                          batch, seq)
     inits += [
         numpy_helper.from_array(rng.standard_normal((vocab, hidden)).astype(np.float32), "embed"),
         numpy_helper.from_array(rng.standard_normal((hidden, vocab)).astype(np.float32), "head"),
-        numpy_helper.from_array(np.array([batch, hidden], np.int64), "row_shape"),
+        numpy_helper.from_array(np.array([batch * seq, hidden], np.int64), "row_shape"),
     ]
     nodes = [helper.make_node("Gather", ["embed", "input_ids"], ["e"], name="embed", axis=0),
              helper.make_node("Reshape", ["e", "row_shape"], ["x"])] + nodes + [
              helper.make_node("Add", ["x", "y"], ["h"], name="residual"),
              helper.make_node("MatMul", ["h", "head"], ["logits"], name="lm_head")]
-    inputs = [helper.make_tensor_value_info("input_ids", TensorProto.INT64, [batch, 1]),
+    inputs = [helper.make_tensor_value_info("input_ids", TensorProto.INT64, [batch, seq]),
               helper.make_tensor_value_info("position", TensorProto.INT64, [batch])] + caches_in
-    _save(nodes, inputs, [_t("logits", [batch, vocab])] + caches_out, inits, path, opset=24)
+    _save(nodes, inputs, [_t("logits", [batch * seq, vocab])] + caches_out, inits, path, opset=24)
+
+
+def decode_lm_prefill4(path):
+    """decode_lm's prefill over four positions: the prompt's tokens (padded
+    to four) from `position` on, the caches written at all four."""
+    decode_lm(path, seq=4)
+
+
+def decode_lm_prefill8(path):
+    """decode_lm's prefill over eight positions."""
+    decode_lm(path, seq=8)
 
 
 def decode_lm_slots(path):
