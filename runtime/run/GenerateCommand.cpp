@@ -93,7 +93,7 @@ private:
         !loadChipFor(artifact, options.artifactPath, options.chipPath, chip,
                      chipPath, error) ||
         !artifact::checkChipMatch(artifact, chip, error) ||
-        !findBindings(error) || !checkVocabulary(error))
+        !findBindings(error) || !checkVocabulary(error) || !checkContext(error))
       return false;
     bool cpu = options.backend == "cpu";
     bool prefillCpu = options.prefillBackend == "cpu";
@@ -396,6 +396,38 @@ private:
                   std::to_string(vocab) + " (its logits' last dimension)";
           return false;
         }
+    return true;
+  }
+
+  /// Every sequence's positions within the KV cache: a prompt of P tokens
+  /// and --max-new-tokens N feed positions 0 to P + N - 2. A cache's
+  /// positions run along its second-to-last dimension ([batch, heads,
+  /// positions, head size], as torch and Hugging Face lay caches out); a
+  /// step past the end would write outside it.
+  bool checkContext(std::string &error) const {
+    uint64_t context = UINT64_MAX;
+    for (const auto &[past, present] : states) {
+      const hetx::TensorBinding *b = findBinding(artifact.inputs(), past);
+      if (b->shape_size() >= 3)
+        context = std::min(context, uint64_t(b->shape(b->shape_size() - 2)));
+    }
+    if (context == UINT64_MAX)
+      return true;
+    for (size_t i = 0; i < prompts.size(); ++i) {
+      uint64_t needed = prompts[i].size() + uint64_t(options.maxNewTokens) - 1;
+      if (needed > context) {
+        error = (prompts.size() == 1 ? std::string("the prompt")
+                                     : "prompt " + std::to_string(i)) +
+                " (" + std::to_string(prompts[i].size()) +
+                (prompts[i].size() == 1 ? " token" : " tokens") +
+                ") and --max-new-tokens " +
+                std::to_string(options.maxNewTokens) + " need " +
+                std::to_string(needed) + " positions, but the KV cache holds " +
+                std::to_string(context) +
+                " (its second-to-last dimension): the context is full";
+        return false;
+      }
+    }
     return true;
   }
 
