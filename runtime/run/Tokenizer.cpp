@@ -132,7 +132,12 @@ bool Tokenizer::run(const std::vector<std::string> &args, std::string &out,
     std::string message = err.substr(0, err.find('\n'));
     if (message.rfind("error: ", 0) == 0)
       message = message.substr(7);
-    error = message.empty() ? tool + " failed on " + model : message;
+    if (message.empty())
+      message = WIFSIGNALED(status)
+                    ? tool + " stopped by signal " +
+                          std::to_string(WTERMSIG(status)) + " reading " + model
+                    : tool + " failed on " + model;
+    error = message;
     return false;
   }
   return true;
