@@ -5,6 +5,7 @@
 #include "compiler/dialects/hgraph/IR/HGraph.h"
 #include "compiler/frontend/InputValues.h"
 #include "compiler/frontend/OnnxOps.h"
+#include "compiler/frontend/StaticCache.h"
 #include "runtime/io/SafeRead.h"
 #include "runtime/io/Tensor.h"
 
@@ -925,7 +926,15 @@ hetc::frontend::importOnnxModel(const onnx::ModelProto &model,
                                 const std::string &source,
                                 MLIRContext &context,
                                 const ImportOptions &options) {
-  return Importer(model, source, context, options).run();
+  if (options.maxContext <= 0)
+    return Importer(model, source, context, options).run();
+  onnx::ModelProto copy(model);
+  std::string error;
+  if (!makeCacheStatic(copy, options.maxContext, error)) {
+    emitError(FileLineColLoc::get(&context, source, 0, 0)) << error;
+    return nullptr;
+  }
+  return Importer(copy, source, context, options).run();
 }
 
 OwningOpRef<ModuleOp>

@@ -58,6 +58,9 @@ struct ImportOptions {
   /// compiles them for the chip and runs them (docs/architecture.md,
   /// "Frontend"). Without it, only the folders resolve constants.
   ConstantEvaluator evaluateConstants;
+  /// Above 0: a decoder with a growing KV cache becomes a decode step of
+  /// caches this many positions long (StaticCache.h).
+  int64_t maxContext = 0;
 };
 
 /// Reads and imports the ONNX file at `path`. Returns null after emitting

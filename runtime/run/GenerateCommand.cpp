@@ -508,6 +508,10 @@ private:
   bool findBindings(std::string &error) {
     token = findBinding(artifact.inputs(), options.tokenInput);
     position = findBinding(artifact.inputs(), options.positionInput);
+    // Hugging Face names the positions position_ids.
+    if (!position && options.positionInput == "position")
+      position = findBinding(artifact.inputs(), "position_ids");
+    mask = findBinding(artifact.inputs(), "attention_mask");
     logits = findBinding(artifact.outputs(), options.logitsOutput);
     auto missing = [&](const char *what, const std::string &name,
                        const char *flag, bool input) {
@@ -519,23 +523,32 @@ private:
     if (!token)
       return missing("token-id input", options.tokenInput, "--token-input",
                      true);
-    if (!position)
+    if (!position && !mask)
       return missing("position input", options.positionInput,
-                     "--position-input", true);
+                     "--position-input; or an attention_mask", true);
     if (!logits)
       return missing("logits output", options.logitsOutput, "--logits-output",
                      false);
     uint64_t batch = elementsOf(*token);
     for (const hetx::TensorBinding *b : {token, position})
-      if (!isIntegerBinding(*b) || elementsOf(*b) != batch || batch == 0) {
+      if (b &&
+          (!isIntegerBinding(*b) || elementsOf(*b) != batch || batch == 0)) {
         error = options.artifactPath + ": input '" + b->name() +
                 "' must hold one integer per batch slot (the token ids [B, "
                 "1] or [B], the positions [B]); '" +
-                token->name() + "' has " + std::to_string(batch) +
-                " elements and '" + position->name() + "' " +
-                std::to_string(elementsOf(*position));
+                token->name() + "' has " + std::to_string(batch) + " elements" +
+                (position ? " and '" + position->name() + "' " +
+                                std::to_string(elementsOf(*position))
+                          : std::string());
         return false;
       }
+    if (mask && (!isIntegerBinding(*mask) || mask->shape_size() != 2 ||
+                 uint64_t(mask->shape(0)) != batch)) {
+      error = options.artifactPath +
+              ": input 'attention_mask' must be integers [B, positions], a "
+              "row per batch slot (1 where the slot has written a position)";
+      return false;
+    }
     slots.resize(batch);
     std::optional<io::ElementType> logitsType =
         sim::elementTypeOf(logits->dtype());
@@ -550,7 +563,7 @@ private:
       return false;
     }
     for (const hetx::TensorBinding &input : artifact.inputs()) {
-      if (&input == token || &input == position)
+      if (&input == token || &input == position || &input == mask)
         continue;
       std::string present = presentNameOf(input.name());
       const hetx::TensorBinding *output =
@@ -612,7 +625,18 @@ private:
   bool step(int64_t index, bool onCpu, StepResult &result, std::string &error) {
     const StepFeed &feed = history[size_t(index)];
     inputs[token->name()] = intTensor(*token, feed.tokens);
-    inputs[position->name()] = intTensor(*position, feed.positions);
+    if (position)
+      inputs[position->name()] = intTensor(*position, feed.positions);
+    if (mask) {
+      // 1 at the positions each slot has written and the one it writes.
+      uint64_t length = uint64_t(mask->shape(1));
+      std::vector<int64_t> ones(slots.size() * length, 0);
+      for (size_t b = 0; b < slots.size(); ++b)
+        for (uint64_t j = 0; j <= uint64_t(feed.positions[b]) && j < length;
+             ++j)
+          ones[b * length + j] = 1;
+      inputs[mask->name()] = intTensor(*mask, ones);
+    }
     bool ok;
     if (!onCpu) {
       sim::SimResult simulated;
@@ -1008,6 +1032,9 @@ private:
   bool fellBack = false;
   int64_t fallbackStep = 0;
   std::string fallbackNote;
+  /// The step's attention_mask, where it takes one (Hugging Face's
+  /// decoders): fed 1 at the positions up to each slot's.
+  const hetx::TensorBinding *mask = nullptr;
   const hetx::TensorBinding *token = nullptr, *position = nullptr,
                             *logits = nullptr;
   /// The logits' last dimension.

@@ -264,6 +264,7 @@ int compileCommand(const CompileOptions &options) {
   importOptions.maxElements =
       int64_t(spec.totalVectors() * spec.lanes() * chip::kElementBytes);
   importOptions.evaluateConstants = codegen::constantEvaluator(spec);
+  importOptions.maxContext = options.maxContext;
   std::string output = options.output;
   if (output.empty() && options.emit == EmitKind::Hetx) {
     llvm::SmallString<256> path(options.model);
@@ -287,10 +288,11 @@ int compileCommand(const CompileOptions &options) {
   applyDefaultTimingManagerCLOptions(timing);
   TimingScope rootTimer = timing.getRootScope();
   bool mlir = isMlirFile(options.model);
-  if (mlir && (!options.dims.empty() || !options.inputValues.empty())) {
+  if (mlir && (!options.dims.empty() || !options.inputValues.empty() ||
+               options.maxContext > 0)) {
     llvm::errs() << "error: " << options.model
-                 << ": --dim and --input-value apply to ONNX models, not to "
-                    "MLIR, whose shapes are fixed\n";
+                 << ": --dim, --input-value and --max-context apply to ONNX "
+                    "models, not to MLIR, whose shapes are fixed\n";
     return 1;
   }
   TimingScope importTimer = rootTimer.nest(mlir ? "parse MLIR" : "import ONNX");

@@ -24,6 +24,9 @@ struct CompileOptions {
   std::map<std::string, int64_t> dims;
   /// Graph inputs fixed at compile time: name -> .npy or TensorProto file.
   std::map<std::string, std::string> inputValues;
+  /// Above 0: turn a growing KV cache into a static one of this many
+  /// positions (a decode step for every position).
+  int64_t maxContext = 0;
   bool quiet = false;
   /// Print every kernel's cycles, not only the three least busy.
   bool allKernels = false;

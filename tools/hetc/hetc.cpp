@@ -71,6 +71,13 @@ int main(int argc, char **argv) {
   compileApp->add_option("--dim", dims,
                          "Pin a symbolic input dimension, NAME=N "
                          "(repeatable)");
+  compileApp
+      ->add_option(
+          "--max-context", compile.maxContext,
+          "Make a decoder whose KV cache grows (past_* concatenated with the "
+          "new key into present_*, an attention_mask input) a decode step of "
+          "caches N positions long that serves every position")
+      ->check(CLI::Range(int64_t(2), int64_t(1) << 20));
   compileApp->add_option(
       "--input-value", inputValues,
       "Fix a graph input's value at compile time, NAME=FILE (.npy or an ONNX "

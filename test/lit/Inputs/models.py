@@ -273,6 +273,94 @@ def decode_lm_prefill8(path):
     decode_lm(path, seq=8)
 
 
+def growing_lm(path, vocab=40, hidden=16, heads=2, seed=6, masked=True, shape_read=False):
+    """A tiny language model exported as decoders with a growing KV cache
+    are (torch's tuple of past key/values, Hugging Face's
+    decoder_with_past_model.onnx): input_ids [batch, sequence],
+    attention_mask [batch, past + 1], position_ids, past_key_values.0.key
+    and .value [batch, heads, past, head size] concatenated with the new
+    key and value into present.0.key and .value; every length symbolic.
+    The mask's zeros hide positions from attention. Variants for errors:
+    no attention_mask (`masked`), and the past's shape read (`shape_read`,
+    as exporters compute the past length)."""
+    rng = np.random.default_rng(seed)
+    dh = hidden // heads
+    f32 = lambda name, shape: numpy_helper.from_array(
+        (rng.standard_normal(shape) / np.sqrt(shape[0])).astype(np.float32), name)
+    i64 = lambda name, vals: numpy_helper.from_array(np.array(vals, np.int64), name)
+    inits = [f32("embed", (vocab, hidden)), f32("pos_embed", (64, hidden)),
+             f32("wq", (hidden, hidden)), f32("wk", (hidden, hidden)),
+             f32("wv", (hidden, hidden)), f32("wo", (hidden, hidden)),
+             f32("head", (hidden, vocab)),
+             i64("heads_shape", [0, 0, heads, dh]), i64("out_shape", [0, 0, hidden]),
+             i64("mask_axes", [1, 2]),
+             numpy_helper.from_array(np.array(1.0, np.float32), "one"),
+             numpy_helper.from_array(np.array(-1e9, np.float32), "hidden_score"),
+             numpy_helper.from_array(np.array(1 / np.sqrt(dh), np.float32), "scale")]
+    def split(x, out):
+        return [helper.make_node("Reshape", [x, "heads_shape"], [out + "_r"]),
+                helper.make_node("Transpose", [out + "_r"], [out], perm=[0, 2, 1, 3])]
+    nodes = [helper.make_node("Gather", ["embed", "input_ids"], ["e"], name="embed", axis=0),
+             helper.make_node("Gather", ["pos_embed", "position_ids"], ["pe"], name="pos", axis=0),
+             helper.make_node("Add", ["e", "pe"], ["x"]),
+             helper.make_node("MatMul", ["x", "wq"], ["q0"], name="q"),
+             helper.make_node("MatMul", ["x", "wk"], ["k0"], name="k"),
+             helper.make_node("MatMul", ["x", "wv"], ["v0"], name="v")]
+    nodes += split("q0", "q") + split("k0", "knew") + split("v0", "vnew")
+    nodes += [
+        helper.make_node("Concat", ["past_key_values.0.key", "knew"], ["present.0.key"],
+                         name="k_cache", axis=2),
+        helper.make_node("Concat", ["past_key_values.0.value", "vnew"], ["present.0.value"],
+                         name="v_cache", axis=2),
+        helper.make_node("Transpose", ["present.0.key"], ["kt"], perm=[0, 1, 3, 2]),
+        helper.make_node("MatMul", ["q", "kt"], ["s0"], name="scores"),
+        helper.make_node("Mul", ["s0", "scale"], ["s1"]),
+    ]
+    if masked:
+        nodes += [
+            helper.make_node("Cast", ["attention_mask"], ["m0"], to=TensorProto.FLOAT),
+            helper.make_node("Unsqueeze", ["m0", "mask_axes"], ["m1"]),
+            helper.make_node("Sub", ["one", "m1"], ["m2"]),
+            helper.make_node("Mul", ["m2", "hidden_score"], ["m3"]),
+            helper.make_node("Add", ["s1", "m3"], ["s2"], name="mask")]
+    else:
+        nodes.append(helper.make_node("Identity", ["s1"], ["s2"]))
+    nodes += [
+        helper.make_node("Softmax", ["s2"], ["p"], axis=-1),
+        helper.make_node("MatMul", ["p", "present.0.value"], ["o0"], name="mix"),
+        helper.make_node("Transpose", ["o0"], ["o1"], perm=[0, 2, 1, 3]),
+        helper.make_node("Reshape", ["o1", "out_shape"], ["o2"]),
+        helper.make_node("MatMul", ["o2", "wo"], ["y"], name="out"),
+        helper.make_node("Add", ["x", "y"], ["h"], name="residual"),
+        helper.make_node("MatMul", ["h", "head"], ["logits"], name="lm_head"),
+    ]
+    i64v = lambda name, shape: helper.make_tensor_value_info(name, TensorProto.INT64, shape)
+    cache = ["batch_size", heads, "past_sequence_length", dh]
+    grown = ["batch_size", heads, "past_sequence_length + 1", dh]
+    inputs = [i64v("input_ids", ["batch_size", "sequence_length"])]
+    if masked:
+        inputs.append(i64v("attention_mask", ["batch_size", "past_sequence_length + 1"]))
+    inputs += [i64v("position_ids", ["batch_size", "sequence_length"]),
+               _t("past_key_values.0.key", cache), _t("past_key_values.0.value", cache)]
+    outputs = [_t("logits", ["batch_size", "sequence_length", vocab]),
+               _t("present.0.key", grown), _t("present.0.value", grown)]
+    if shape_read:
+        nodes.append(helper.make_node("Shape", ["past_key_values.0.key"], ["past_shape"],
+                                      name="past_length"))
+        outputs.append(helper.make_tensor_value_info("past_shape", TensorProto.INT64, [4]))
+    _save(nodes, inputs, outputs, inits, path, opset=17)
+
+
+def growing_lm_unmasked(path):
+    """growing_lm without an attention_mask input."""
+    growing_lm(path, masked=False)
+
+
+def growing_lm_shape_read(path):
+    """growing_lm whose past's shape is read besides its growth."""
+    growing_lm(path, shape_read=True)
+
+
 def decode_lm_slots(path):
     """decode_lm with four batch slots: four sequences decode together,
     each at its own position."""
