@@ -523,9 +523,13 @@ private:
     if (!token)
       return missing("token-id input", options.tokenInput, "--token-input",
                      true);
-    if (!position && !mask)
-      return missing("position input", options.positionInput,
-                     "--position-input; or an attention_mask", true);
+    if (!position && !mask) {
+      error = options.artifactPath + ": the step has no position input '" +
+              options.positionInput +
+              "' (--position-input) and no attention_mask; its inputs: " +
+              namesOf(artifact.inputs());
+      return false;
+    }
     if (!logits)
       return missing("logits output", options.logitsOutput, "--logits-output",
                      false);
