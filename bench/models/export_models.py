@@ -312,6 +312,105 @@ class LlamaDecodeStep(nn.Module):
         return (d.head(d.norm(x)), *presents)
 
 
+class Gpt2WithPast(nn.Module):
+    """Gpt2StyleDecoder exported as Hugging Face exports decoders with a
+    growing cache (decoder_with_past_model.onnx): input_ids, attention_mask
+    over the past and the new tokens, position_ids, and each layer's past
+    key and value of any length, the new ones concatenated after them into
+    present.<i>.key/.value (`hetc compile --max-context` makes it a decode
+    step for every position)."""
+
+    def __init__(self, vocab=50257, context=128, hidden=256, layers=4, heads=4):
+        super().__init__()
+        self.decoder = Gpt2StyleDecoder(vocab, context, hidden, layers, heads)
+        self.heads = heads
+        self.output_names = ["logits"] + [f"present.{i}.{kv}" for i in range(layers)
+                                          for kv in ("key", "value")]
+
+    def forward(self, input_ids, attention_mask, position_ids, *past):
+        d = self.decoder
+        b, s = input_ids.shape
+        x = d.wte(input_ids) + d.wpe(position_ids)
+        hidden = (1.0 - attention_mask[:, None, None, :].float()) * -1e9
+        presents = []
+        for i, block in enumerate(d.blocks):
+            h = block.ln1(x)
+            c = h.shape[-1]
+            q, k, v = block.attn.qkv(h).split(c, dim=2)
+            q, k, v = (y.view(b, s, self.heads, c // self.heads).transpose(1, 2)
+                       for y in (q, k, v))
+            k = torch.cat([past[2 * i], k], dim=2)
+            v = torch.cat([past[2 * i + 1], v], dim=2)
+            presents += [k, v]
+            scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1]) + hidden
+            y = torch.softmax(scores, dim=-1) @ v
+            x = x + block.attn.proj(y.transpose(1, 2).reshape(b, s, c))
+            x = x + block.mlp(block.ln2(x))
+        return (d.ln_f(x) @ d.wte.weight.t(), *presents)
+
+
+class LlamaWithPast(nn.Module):
+    """LlamaStyleDecoder exported with a growing cache, as Gpt2WithPast:
+    RoPE at position_ids, GQA over the grown cache of the key/value
+    heads."""
+
+    def __init__(self, vocab=32000, context=128, hidden=256, layers=4, heads=8,
+                 kv_heads=2, ff=688):
+        super().__init__()
+        self.decoder = LlamaStyleDecoder(vocab, context, hidden, layers, heads, kv_heads, ff)
+        self.output_names = ["logits"] + [f"present.{i}.{kv}" for i in range(layers)
+                                          for kv in ("key", "value")]
+
+    def forward(self, input_ids, attention_mask, position_ids, *past):
+        d = self.decoder
+        b, s = input_ids.shape
+        x = d.embed(input_ids)
+        hidden = (1.0 - attention_mask[:, None, None, :].float()) * -1e9
+        presents = []
+        for i, block in enumerate(d.blocks):
+            a = block.attn
+            h = block.norm1(x)
+            q = a.q(h).view(b, s, a.heads, a.dim).transpose(1, 2)
+            k = a.k(h).view(b, s, a.kv_heads, a.dim).transpose(1, 2)
+            v = a.v(h).view(b, s, a.kv_heads, a.dim).transpose(1, 2)
+            cos = a.cos[position_ids].view(b, 1, s, -1)
+            sin = a.sin[position_ids].view(b, 1, s, -1)
+            q = q * cos + rotate_half(q) * sin
+            k = k * cos + rotate_half(k) * sin
+            k = torch.cat([past[2 * i], k], dim=2)
+            v = torch.cat([past[2 * i + 1], v], dim=2)
+            presents += [k, v]
+            kr, vr = a.repeat_kv(k), a.repeat_kv(v)
+            scores = q @ kr.transpose(-2, -1) / math.sqrt(a.dim) + hidden
+            y = torch.softmax(scores, dim=-1) @ vr
+            x = x + a.o(y.transpose(1, 2).reshape(b, s, -1))
+            h = block.norm2(x)
+            x = x + block.down(nn.functional.silu(block.gate(h)) * block.up(h))
+        return (d.head(d.norm(x)), *presents)
+
+
+def with_past_inputs(vocab, layers, heads, head_dim, past=4):
+    """One token after `past` others, as the export traces it."""
+    spec = {"input_ids": ((1, 1), torch.int64, vocab),
+            "attention_mask": ((1, past + 1), torch.int64, 2),
+            "position_ids": ((1, 1), torch.int64, past + 1)}
+    for i in range(layers):
+        for kv in ("key", "value"):
+            spec[f"past_key_values.{i}.{kv}"] = ((1, heads, past, head_dim), torch.float32)
+    return spec
+
+
+def with_past_axes(layers):
+    """The dynamic axes Hugging Face's exports give such a decoder."""
+    axes = {"input_ids": {0: "batch_size", 1: "sequence_length"},
+            "attention_mask": {0: "batch_size", 1: "past_sequence_length + 1"},
+            "position_ids": {0: "batch_size", 1: "sequence_length"}}
+    for i in range(layers):
+        for kv in ("key", "value"):
+            axes[f"past_key_values.{i}.{kv}"] = {0: "batch_size", 2: "past_sequence_length"}
+    return axes
+
+
 def step_inputs(vocab, context, layers, kv_heads, head_dim, batch=1, seq=1):
     spec = {"input_ids": ((batch, seq), torch.int64, vocab),
             "position": ((batch,), torch.int64, context - seq + 1)}
@@ -418,6 +517,11 @@ MODELS = {
                      {}, False),
     "llama_step_b4": (lambda: LlamaDecodeStep(batch=4), step_inputs(32000, 128, 4, 2, 32, 4),
                       {}, False),
+    # The GPT-2 style as Hugging Face exports it with a growing cache.
+    "gpt2_with_past": (Gpt2WithPast, with_past_inputs(50257, 4, 4, 64), with_past_axes(4),
+                       False),
+    "llama_with_past": (LlamaWithPast, with_past_inputs(32000, 4, 2, 32), with_past_axes(4),
+                        False),
     # Their prefill programs over 16 tokens.
     "gpt2_prefill16": (lambda: Gpt2DecodeStep(seq=16),
                        step_inputs(50257, 128, 4, 4, 64, seq=16), {}, False),

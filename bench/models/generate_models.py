@@ -41,7 +41,12 @@ import suite_common  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-STEPS = ["gpt2_step", "llama_step", "gpt2_step_b4", "llama_step_b4"]
+STEPS = ["gpt2_step", "llama_step", "gpt2_step_b4", "llama_step_b4", "gpt2_with_past",
+         "llama_with_past"]
+# Steps exported with a growing cache: compiled with --max-context, checked
+# against ONNX Runtime's loop with the past growing.
+GROWING = {name: ["--max-context", "128", "--dim", "batch_size=1", "--dim", "sequence_length=1"]
+           for name in ("gpt2_with_past", "llama_with_past")}
 # The prefill programs of the one-slot steps (a bucket of 16 tokens).
 PREFILLS = {"gpt2_step": "gpt2_prefill16", "llama_step": "llama_prefill16"}
 # A prompt that fills the bucket.
@@ -72,6 +77,37 @@ def ort_tokens(model, prompt, count):
                      position=np.array([position], np.int64))
         result = dict(zip(outputs, session.run(None, feeds)))
         state = {name: result["present" + name[4:]] for name in state}
+        if position + 1 >= len(prompt):
+            next_id = int(np.argmax(result["logits"].reshape(-1)))
+            tokens.append(next_id)
+        position += 1
+    return tokens
+
+
+def ort_growing_tokens(model, prompt, count):
+    """Greedy tokens of ONNX Runtime's own loop over a decoder whose cache
+    grows (Hugging Face's decoder_with_past_model.onnx): the past starts
+    empty, each step feeds one token with attention_mask of ones over the
+    past and it and position_ids at its position, and the present outputs
+    become the next past."""
+    options = ort.SessionOptions()
+    options.log_severity_level = 3
+    session = ort.InferenceSession(model, options, providers=["CPUExecutionProvider"])
+    past = {}
+    for i in session.get_inputs():
+        if i.name.startswith("past"):
+            shape = [d if isinstance(d, int) else 1 for d in i.shape]
+            shape[2] = 0
+            past[i.name] = np.zeros(shape, np.float32)
+    names = [o.name for o in session.get_outputs()]
+    tokens, position, next_id = [], 0, None
+    while len(tokens) < count:
+        token = prompt[position] if position < len(prompt) else next_id
+        feeds = dict(past, input_ids=np.array([[token]], np.int64),
+                     attention_mask=np.ones((1, position + 1), np.int64),
+                     position_ids=np.array([[position]], np.int64))
+        result = dict(zip(names, session.run(None, feeds)))
+        past = {name: result["present" + name[len("past_key_values"):]] for name in past}
         if position + 1 >= len(prompt):
             next_id = int(np.argmax(result["logits"].reshape(-1)))
             tokens.append(next_id)
@@ -110,7 +146,7 @@ def check(name, args, work):
     row = {"name": name, "status": "fail"}
     model = os.path.join(args.models_dir, name + ".onnx")
     hetx = os.path.join(work, name + ".hetx")
-    compiled = subprocess.run([args.hetc, "compile", model, "-o", hetx],
+    compiled = subprocess.run([args.hetc, "compile", model, "-o", hetx, *GROWING.get(name, [])],
                               capture_output=True, text=True)
     if compiled.returncode != 0:
         row["error"] = "compile: " + (compiled.stderr.strip().splitlines() or ["?"])[0]
@@ -130,8 +166,8 @@ def check(name, args, work):
         return row
     out = generated.stdout
     reference = os.path.join(args.models_dir, single + ".onnx")
-    want = [ort_tokens(reference, [int(t) for t in p.split(",")], args.tokens)
-            for p in prompts]
+    loop = ort_growing_tokens if name in GROWING else ort_tokens
+    want = [loop(reference, [int(t) for t in p.split(",")], args.tokens) for p in prompts]
     itl = field(r"inter-token latency: predicted (\d+)", out)
     row.update(
         tokens=sum(len(w) for w in want),
@@ -252,6 +288,13 @@ def report(rows, args):
         "; the fifth takes the first slot that frees); each sequence's tokens must be "
         "ONNX Runtime's for that prompt alone with the one-slot step. Its prompt is not "
         "handed over (`--prefill-backend` takes one sequence).",
+        "",
+        "`gpt2_with_past` and `llama_with_past` are the two styles exported as Hugging Face "
+        "exports decoders with "
+        "a growing cache (`past_key_values.<i>.key` of a symbolic length concatenated with "
+        "the new key into `present.<i>.key`, `attention_mask`, `position_ids`), compiled with "
+        "`--max-context 128` into a decode step for every position; ONNX Runtime runs the "
+        "original graph with its past growing.",
         "",
         "A one-slot step also runs its prompt in its prefill program (`gpt2_prefill16`, "
         "`llama_prefill16`: the step exported for 16 tokens at once, compiled on its own; "
