@@ -235,6 +235,18 @@ def attend(q, k_cache, v_cache, where, context):
     return torch.softmax(scores, dim=-1) @ v_cache
 
 
+def llama_qkv(a, h, where):
+    """A LlamaAttention's query, key and value of `h` [B, S, hidden], heads
+    first, the query and key rotated to the positions `where` [B, S]."""
+    b, s = where.shape
+    q = a.q(h).view(b, s, a.heads, a.dim).transpose(1, 2)
+    k = a.k(h).view(b, s, a.kv_heads, a.dim).transpose(1, 2)
+    v = a.v(h).view(b, s, a.kv_heads, a.dim).transpose(1, 2)
+    cos = a.cos[where].view(b, 1, s, -1)
+    sin = a.sin[where].view(b, 1, s, -1)
+    return q * cos + rotate_half(q) * sin, k * cos + rotate_half(k) * sin, v
+
+
 def write_cache(cache, where, new):
     """`cache` [B, heads, context, dim] with `new` [B, heads, S, dim] written
     at the positions `where` [B, S]."""
@@ -294,14 +306,7 @@ class LlamaDecodeStep(nn.Module):
         presents = []
         for i, block in enumerate(d.blocks):
             a = block.attn
-            h = block.norm1(x)
-            q = a.q(h).view(b, s, a.heads, a.dim).transpose(1, 2)
-            k = a.k(h).view(b, s, a.kv_heads, a.dim).transpose(1, 2)
-            v = a.v(h).view(b, s, a.kv_heads, a.dim).transpose(1, 2)
-            cos = a.cos[where].view(b, 1, s, -1)
-            sin = a.sin[where].view(b, 1, s, -1)
-            q = q * cos + rotate_half(q) * sin
-            k = k * cos + rotate_half(k) * sin
+            q, k, v = llama_qkv(a, block.norm1(x), where)
             k_cache = write_cache(past[2 * i], where, k)
             v_cache = write_cache(past[2 * i + 1], where, v)
             presents += [k_cache, v_cache]
@@ -369,14 +374,7 @@ class LlamaWithPast(nn.Module):
         presents = []
         for i, block in enumerate(d.blocks):
             a = block.attn
-            h = block.norm1(x)
-            q = a.q(h).view(b, s, a.heads, a.dim).transpose(1, 2)
-            k = a.k(h).view(b, s, a.kv_heads, a.dim).transpose(1, 2)
-            v = a.v(h).view(b, s, a.kv_heads, a.dim).transpose(1, 2)
-            cos = a.cos[position_ids].view(b, 1, s, -1)
-            sin = a.sin[position_ids].view(b, 1, s, -1)
-            q = q * cos + rotate_half(q) * sin
-            k = k * cos + rotate_half(k) * sin
+            q, k, v = llama_qkv(a, block.norm1(x), position_ids)
             k = torch.cat([past[2 * i], k], dim=2)
             v = torch.cat([past[2 * i + 1], v], dim=2)
             presents += [k, v]
