@@ -235,6 +235,14 @@ def attend(q, k_cache, v_cache, where, context):
     return torch.softmax(scores, dim=-1) @ v_cache
 
 
+def gpt2_qkv(block, h, heads):
+    """A Gpt2Block's query, key and value of `h` [B, S, hidden], heads
+    first."""
+    b, s, c = h.shape
+    q, k, v = block.attn.qkv(h).split(c, dim=2)
+    return (y.view(b, s, heads, c // heads).transpose(1, 2) for y in (q, k, v))
+
+
 def llama_qkv(a, h, where):
     """A LlamaAttention's query, key and value of `h` [B, S, hidden], heads
     first, the query and key rotated to the positions `where` [B, S]."""
@@ -273,16 +281,12 @@ class Gpt2DecodeStep(nn.Module):
         x = d.wte(input_ids) + d.wpe(where)
         presents = []
         for i, block in enumerate(d.blocks):
-            h = block.ln1(x)
-            c = h.shape[-1]
-            q, k, v = block.attn.qkv(h).split(c, dim=2)
-            q, k, v = (y.view(b, s, self.heads, c // self.heads).transpose(1, 2)
-                       for y in (q, k, v))
+            q, k, v = gpt2_qkv(block, block.ln1(x), self.heads)
             k_cache = write_cache(past[2 * i], where, k)
             v_cache = write_cache(past[2 * i + 1], where, v)
             presents += [k_cache, v_cache]
             y = attend(q, k_cache, v_cache, where, self.context)
-            x = x + block.attn.proj(y.transpose(1, 2).reshape(b, s, c))
+            x = x + block.attn.proj(y.transpose(1, 2).reshape(b, s, -1))
             x = x + block.mlp(block.ln2(x))
         return (d.ln_f(x) @ d.wte.weight.t(), *presents)
 
@@ -339,17 +343,13 @@ class Gpt2WithPast(nn.Module):
         hidden = (1.0 - attention_mask[:, None, None, :].float()) * -1e9
         presents = []
         for i, block in enumerate(d.blocks):
-            h = block.ln1(x)
-            c = h.shape[-1]
-            q, k, v = block.attn.qkv(h).split(c, dim=2)
-            q, k, v = (y.view(b, s, self.heads, c // self.heads).transpose(1, 2)
-                       for y in (q, k, v))
+            q, k, v = gpt2_qkv(block, block.ln1(x), self.heads)
             k = torch.cat([past[2 * i], k], dim=2)
             v = torch.cat([past[2 * i + 1], v], dim=2)
             presents += [k, v]
             scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1]) + hidden
             y = torch.softmax(scores, dim=-1) @ v
-            x = x + block.attn.proj(y.transpose(1, 2).reshape(b, s, c))
+            x = x + block.attn.proj(y.transpose(1, 2).reshape(b, s, -1))
             x = x + block.mlp(block.ln2(x))
         return (d.ln_f(x) @ d.wte.weight.t(), *presents)
 

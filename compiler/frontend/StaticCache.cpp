@@ -3,6 +3,7 @@
 #include "compiler/frontend/StaticCache.h"
 
 #include <map>
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -66,12 +67,12 @@ int rankOf(const onnx::ValueInfoProto &info) {
   return info.type().tensor_type().shape().dim_size();
 }
 
-/// The Concat's axis, or nullopt-like 0x7fff when it has none.
-int64_t axisOf(const onnx::NodeProto &node) {
+/// The Concat's axis; none when it has no axis attribute.
+std::optional<int64_t> axisOf(const onnx::NodeProto &node) {
   for (const onnx::AttributeProto &attr : node.attribute())
     if (attr.name() == "axis")
       return attr.i();
-  return 0x7fff;
+  return std::nullopt;
 }
 
 } // namespace
@@ -107,7 +108,7 @@ bool makeCacheStatic(onnx::ModelProto &model, int64_t maxContext,
         !isCacheName(node.input(0)) || !inputs.count(node.input(0)))
       continue;
     const onnx::ValueInfoProto &past = *inputs[node.input(0)];
-    int64_t axis = axisOf(node);
+    std::optional<int64_t> axis = axisOf(node);
     if (rankOf(past) != 4 || (axis != 2 && axis != -2)) {
       error = "--max-context: the cache '" + past.name() +
               "' must be [batch, heads, positions, head size], joined with "
