@@ -24,6 +24,10 @@
 #include <string>
 #include <vector>
 
+namespace hetc::plan {
+struct Plan;
+} // namespace hetc::plan
+
 namespace hetc::cpu {
 
 /// Figures from one run.
@@ -59,10 +63,9 @@ public:
   /// Kernel `i` as errors name it, "kernel #i (node 'name')", and its kind
   /// in lower case ("matmul").
   std::string kernelLabel(size_t i) const;
-  struct State;
 
 private:
-  std::unique_ptr<State> state;
+  std::unique_ptr<plan::Plan> state;
   friend bool load(const hetx::Artifact &, const chip::ChipSpec &, CpuProgram &,
                    std::string &);
   friend bool run(const CpuProgram &, const std::map<std::string, io::Tensor> &,
@@ -70,13 +73,10 @@ private:
 };
 
 /// Checks the kernel plan of `artifact`, compiled for `chip`, and decodes
-/// its constants. Every buffer, kernel and index is checked before
-/// anything of its size is allocated: shapes against the chip's SRAM (a
-/// buffer holds no more elements than the SRAM has bytes, and neither do
-/// the buffers live at once), operands against each kernel's kind, element
-/// types as the chip model checks them. Returns false with `error` naming
-/// the buffer or kernel (and its ONNX node) that is wrong, or saying that
-/// the artifact has no plan.
+/// its constants (plan::load: every buffer, kernel and index is checked
+/// before anything of its size is allocated). Returns false with `error`
+/// naming the buffer or kernel (and its ONNX node) that is wrong, or saying
+/// that the artifact has no plan.
 bool load(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
           CpuProgram &program, std::string &error);
 

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "runtime/cpu/PlanState.h"
+#include "runtime/cpu/CpuKernels.h"
 
 #include "runtime/sim/DataTypes.h"
 #include "runtime/sim/TypedMath.h"
@@ -170,7 +170,7 @@ private:
   std::vector<Operand> operands;
 };
 
-std::vector<const PlanBufferInfo *> operandInfos(const CpuProgram::State &state,
+std::vector<const PlanBufferInfo *> operandInfos(const Plan &state,
                                                  const PlanKernelInfo &kernel) {
   std::vector<const PlanBufferInfo *> infos;
   for (uint32_t operand : kernel.operands)
@@ -178,7 +178,7 @@ std::vector<const PlanBufferInfo *> operandInfos(const CpuProgram::State &state,
   return infos;
 }
 
-void runBinary(const CpuProgram::State &state, const PlanKernelInfo &kernel,
+void runBinary(const Plan &state, const PlanKernelInfo &kernel,
                const std::vector<const float *> &in, float *out) {
   const PlanBufferInfo &result = state.buffers[kernel.result];
   Broadcast broadcast(result.shape, operandInfos(state, kernel));
@@ -195,7 +195,7 @@ void runBinary(const CpuProgram::State &state, const PlanKernelInfo &kernel,
       });
 }
 
-void runSelect(const CpuProgram::State &state, const PlanKernelInfo &kernel,
+void runSelect(const Plan &state, const PlanKernelInfo &kernel,
                const std::vector<const float *> &in, float *out) {
   const PlanBufferInfo &result = state.buffers[kernel.result];
   Broadcast broadcast(result.shape, operandInfos(state, kernel));
@@ -220,8 +220,8 @@ void runUnary(const PlanKernelInfo &kernel, uint64_t elements, const float *in,
   });
 }
 
-void runReduce(const CpuProgram::State &state, const PlanKernelInfo &kernel,
-               const float *in, float *out) {
+void runReduce(const Plan &state, const PlanKernelInfo &kernel, const float *in,
+               float *out) {
   const PlanBufferInfo &input = state.buffers[kernel.operands[0]];
   io::ElementType type = kernel.op.inType;
   hetx::Opcode opcode = kernel.op.opcode;
@@ -245,7 +245,7 @@ void runReduce(const CpuProgram::State &state, const PlanKernelInfo &kernel,
       });
 }
 
-void runSoftmax(const CpuProgram::State &state, const PlanKernelInfo &kernel,
+void runSoftmax(const Plan &state, const PlanKernelInfo &kernel,
                 const float *in, float *out) {
   const PlanBufferInfo &input = state.buffers[kernel.operands[0]];
   io::ElementType type = kernel.op.inType;
@@ -284,7 +284,7 @@ void runSoftmax(const CpuProgram::State &state, const PlanKernelInfo &kernel,
       });
 }
 
-void runTranspose(const CpuProgram::State &state, const PlanKernelInfo &kernel,
+void runTranspose(const Plan &state, const PlanKernelInfo &kernel,
                   const float *in, float *out) {
   const PlanBufferInfo &input = state.buffers[kernel.operands[0]];
   const PlanBufferInfo &result = state.buffers[kernel.result];
@@ -344,7 +344,7 @@ void runGather(const PlanKernelInfo &kernel,
                  });
 }
 
-bool runRows(const CpuProgram::State &state, const PlanKernelInfo &kernel,
+bool runRows(const Plan &state, const PlanKernelInfo &kernel,
              const std::vector<const float *> &in, float *out,
              std::string &error) {
   bool gather = kernel.kind == hetx::PLAN_GATHER_ROWS;
@@ -389,7 +389,7 @@ bool runRows(const CpuProgram::State &state, const PlanKernelInfo &kernel,
 /// The sums of a matmul's rows in `acc` (fp32 or int32 words) finished as
 /// the chip finishes them: scale, bias, activation, conversion to the
 /// result's type into `out`.
-void finishMatmul(const CpuProgram::State &state, const PlanKernelInfo &kernel,
+void finishMatmul(const Plan &state, const PlanKernelInfo &kernel,
                   const float *bias, const float *scale, float *acc,
                   float *out) {
   bool isFloat = io::isFloat(kernel.op.inType);
@@ -422,7 +422,7 @@ void finishMatmul(const CpuProgram::State &state, const PlanKernelInfo &kernel,
   }
 }
 
-void runMatmul(const CpuProgram::State &state, const PlanKernelInfo &kernel,
+void runMatmul(const Plan &state, const PlanKernelInfo &kernel,
                const std::vector<const float *> &in, float *out) {
   uint64_t m = kernel.m, k = kernel.k, n = kernel.n;
   if (m == 0 || n == 0)
@@ -478,7 +478,7 @@ void runMatmul(const CpuProgram::State &state, const PlanKernelInfo &kernel,
 
 } // namespace
 
-bool runKernel(const CpuProgram::State &state, const PlanKernelInfo &kernel,
+bool runKernel(const Plan &state, const PlanKernelInfo &kernel,
                const std::vector<const float *> &operands, float *result,
                std::string &error) {
   const PlanBufferInfo &out = state.buffers[kernel.result];

@@ -1,16 +1,26 @@
-//===- PlanState.h - A checked kernel plan, as the CPU backend runs it -*- C++
+//===- Plan.h - An artifact's kernel plan, checked for the backends -*- C++
 //-*-===//
-#ifndef HETC_RUNTIME_CPU_PLANSTATE_H
-#define HETC_RUNTIME_CPU_PLANSTATE_H
+//
+// The kernel plan of a .hetx artifact (hetx.proto, `KernelPlan`) as the
+// backends other than the chip run it: every buffer, kernel and index
+// checked before anything of its size is allocated, and what each kernel
+// needs derived once. The CPU and CUDA backends both start from a Plan.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HETC_RUNTIME_PLAN_PLAN_H
+#define HETC_RUNTIME_PLAN_PLAN_H
 
-#include "runtime/cpu/CpuBackend.h"
+#include "runtime/chip/ChipSpec.h"
+#include "runtime/io/ElementType.h"
+#include "runtime/schema/hetx.pb.h"
 #include "runtime/sim/Program.h"
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
-namespace hetc::cpu {
+namespace hetc::plan {
 
 /// A plan buffer: its lane type and shape, and where its elements live.
 struct PlanBufferInfo {
@@ -80,8 +90,10 @@ struct PlanKernelInfo {
   std::vector<uint32_t> frees;
 };
 
-struct CpuProgram::State {
-  explicit State(const hetx::Artifact &artifact) : artifact(artifact) {}
+/// A checked kernel plan. It refers to the artifact it was loaded from,
+/// which must outlive it.
+struct Plan {
+  explicit Plan(const hetx::Artifact &artifact) : artifact(artifact) {}
   const hetx::Artifact &artifact;
   /// The chip's lanes: reductions and softmax work a vector of this many
   /// elements at a time, as on the chip.
@@ -95,24 +107,21 @@ struct CpuProgram::State {
   std::vector<uint32_t> outputs;
 };
 
-/// The lane words of a root buffer during a run: `size` of them, in room
-/// for `capacity` (storage is reused for later buffers once freed).
-struct Words {
-  std::unique_ptr<float[]> data;
-  uint64_t size = 0, capacity = 0;
-};
+/// Checks the kernel plan of `artifact`, compiled for `chip`, and decodes
+/// its constants. Every buffer, kernel and index is checked before
+/// anything of its size is allocated: shapes against the chip's SRAM (a
+/// buffer holds no more elements than the SRAM has bytes, and neither do
+/// the buffers live at once), operands against each kernel's kind, element
+/// types as the chip model checks them. Returns null with `error` naming
+/// the buffer or kernel (and its ONNX node) that is wrong, or saying that
+/// the artifact has no plan.
+std::unique_ptr<Plan> load(const hetx::Artifact &artifact,
+                           const chip::ChipSpec &chip, std::string &error);
 
-/// Storage of one run, per root buffer: null until a kernel writes it and
-/// once it is no longer needed.
-using Storage = std::vector<Words>;
+/// Kernel `i` as errors name it, "kernel #i (node 'name')", and its kind
+/// in lower case ("matmul").
+std::string kernelLabel(const Plan &plan, size_t i);
 
-/// Runs kernel `kernel` of `state`, reading `operands` (one pointer per
-/// operand, to its first element) and writing `result`. False with
-/// `error` when a run-time index is outside its table.
-bool runKernel(const CpuProgram::State &state, const PlanKernelInfo &kernel,
-               const std::vector<const float *> &operands, float *result,
-               std::string &error);
+} // namespace hetc::plan
 
-} // namespace hetc::cpu
-
-#endif // HETC_RUNTIME_CPU_PLANSTATE_H
+#endif // HETC_RUNTIME_PLAN_PLAN_H
