@@ -5,7 +5,13 @@ side in one run.
 
 Usage: cpu_backend.py --hetc HETC [--models-dir DIR] [--torch-python PY]
                       [--quick] [--only NAME,...] [--threads N] [--repeat R]
+                      [--backend cpu|cuda]
                       [--write-report [--report docs/cpu-backend.md]]
+
+With --backend cuda the kernel plans run on the GPU instead (`hetc run
+--backend cuda`, scripts/gpu-check.sh): the outputs are checked the same
+way, and the times are the GPU's device times beside ONNX Runtime's on the
+CPU, figures only.
 
 Per model it compiles the model as bench/models/run_models.py does (its
 --dim values and precision), runs it on the CPU backend R times (default
@@ -55,7 +61,7 @@ def check_model(name, args, work):
         return row
     inputs = run_models.make_inputs(info)
     out_dir = os.path.join(work, name + "-out")
-    cmd = [args.hetc, "run", hetx, "--backend", "cpu", "--repeat", str(args.repeat),
+    cmd = [args.hetc, "run", hetx, "--backend", args.backend, "--repeat", str(args.repeat),
            "--output-dir", out_dir]
     for input_name, value in inputs.items():
         path = npy_path(work, input_name)
@@ -66,7 +72,8 @@ def check_model(name, args, work):
     if ran.returncode != 0:
         row["error"] = "run: " + run_models.first_error(ran.stdout + ran.stderr)
         return row
-    row["hetc_ms"] = float(re.search(r"wall time: ([\d.]+) ms", ran.stdout).group(1))
+    row["hetc_ms"] = float(re.search(r"(?:wall|device) time: ([\d.]+) ms",
+                                     ran.stdout).group(1))
     slowest = re.search(r"time by kind: ([a-z_]+) ([\d.]+) ms", ran.stdout)
     row["top_kind"] = f"{slowest.group(1)} {float(slowest.group(2)):.1f} ms" if slowest else ""
     names, expected, seconds = run_models.ort_run(model_path, inputs, args.repeat,
@@ -126,6 +133,7 @@ def main():
     parser.add_argument("--only", default="")
     parser.add_argument("--threads", type=int, default=os.cpu_count())
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--backend", choices=("cpu", "cuda"), default="cpu")
     parser.add_argument("--write-report", action="store_true")
     parser.add_argument("--report", default=os.path.join(ROOT, "docs", "cpu-backend.md"))
     args = parser.parse_args()
@@ -137,9 +145,9 @@ def main():
         rows.append(row)
         print(f"{name}: {row['status']}" + (
             f" ({row['error']})" if row["status"] != "pass" else
-            f" (hetc cpu {row['hetc_ms']:.2f} ms, ONNX Runtime {row['ort_ms']:.2f} ms, "
+            f" (hetc {args.backend} {row['hetc_ms']:.2f} ms, ONNX Runtime {row['ort_ms']:.2f} ms, "
             f"ratio {row['hetc_ms'] / row['ort_ms']:.2f})"), flush=True)
-    if args.write_report:
+    if args.write_report and args.backend == "cpu":
         suite_common.write_page(args.report, report(rows, args))
     passed = sum(r["status"] == "pass" for r in rows)
     print(f"{passed} passed, {len(rows) - passed} failed")

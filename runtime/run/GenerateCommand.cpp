@@ -2,8 +2,9 @@
 
 #include "runtime/run/GenerateCommand.h"
 
+#include "runtime/run/PlanBackend.h"
+
 #include "runtime/artifact/ArtifactFile.h"
-#include "runtime/cpu/CpuBackend.h"
 #include "runtime/io/SafeWrite.h"
 #include "runtime/run/PrefillProgram.h"
 #include "runtime/run/RunCommand.h"
@@ -36,7 +37,7 @@ namespace {
 constexpr size_t kMaxTraceEvents = 2'000'000;
 
 /// What one step gave: its outputs, and its cycles on the chip model or
-/// its wall time on the CPU.
+/// its time on the backend that runs the kernel plan (CPU or GPU).
 struct StepResult {
   std::vector<sim::NamedTensor> outputs;
   uint64_t cycles = 0;
@@ -95,28 +96,35 @@ private:
         !artifact::checkChipMatch(artifact, chip, error) ||
         !findBindings(error) || !checkVocabulary(error) || !checkContext(error))
       return false;
-    bool cpu = options.backend == "cpu";
-    bool prefillCpu = options.prefillBackend == "cpu";
-    bool fallback = options.fallback == "cpu";
-    if (((cpu || prefillCpu || fallback) &&
-         !cpu::load(artifact, chip, cpuProgram, error)) ||
-        (!cpu && !sim::load(artifact, chip, program, error)))
+    // The backend that runs the kernel plan, where one does: the whole
+    // session, the prompt's steps, or the steps after a chip failure.
+    bool allHost = isPlanBackend(options.backend);
+    bool prefillHost = !options.prefillBackend.empty();
+    bool fallback = !options.fallback.empty();
+    std::string hostName = allHost       ? options.backend
+                           : prefillHost ? options.prefillBackend
+                                         : options.fallback;
+    if (!hostName.empty() &&
+        (!(host = PlanBackend::load(hostName, artifact, chip, error)) ||
+         !host->carry(states, error)))
+      return false;
+    if (!allHost && !sim::load(artifact, chip, program, error))
       return false;
     if (!loadPrefills(error))
       return false;
     // A cache the step updates in place stays on the chip from step to
     // step (the session's resident inputs); any other goes through the
-    // host, from the step's output to the next step's input. On the CPU
-    // every cache is in host memory.
+    // host, from the step's output to the next step's input. On the CPU or
+    // the GPU every cache is in that backend's memory between steps.
     size_t onChip = 0;
-    if (!cpu) {
+    if (!allHost) {
       session = std::make_unique<sim::Session>(program);
       for (const auto &[past, present] : states)
         if (session->isResident(past)) {
-          // After a prefill on the CPU or by a prefill program, the first
-          // step on the chip takes the caches it left as the resident
+          // After a prefill on the CPU, the GPU or by a prefill program, the
+          // first step on the chip takes the caches it left as the resident
           // inputs' values.
-          if (!prefillCpu && buckets.empty())
+          if (!prefillHost && buckets.empty())
             inputs.erase(past);
           resident.push_back(past);
           ++onChip;
@@ -127,7 +135,7 @@ private:
           {prompts[i], TokenSampler(options.sampling, options.seed + i)});
     recorder.setLimit(kMaxTraceEvents);
     ready = true;
-    printHeader(onChip, cpu, prefillCpu);
+    printHeader(onChip, allHost, prefillHost);
     if (single())
       out << "tokens:" << std::flush;
     uint64_t predicted = artifact.predicted_cycles();
@@ -169,40 +177,43 @@ private:
       if (!active)
         break;
       history.push_back(feed);
-      bool onCpu =
-          cpu || fellBack ||
-          (prefillCpu && index < int64_t(sequences.front().prompt.size()));
+      bool onHost =
+          allHost || fellBack ||
+          (prefillHost && index < int64_t(sequences.front().prompt.size()));
       StepResult result;
-      bool ok;
-      if (!onCpu && index == options.injectFaultStep) {
+      // The caches the prompt's steps left on the GPU come to the host for
+      // the first step on the chip.
+      bool ok = onHost || !prefillHost || handedOver ||
+                host->fetchCarried(inputs, error);
+      if (ok && !onHost && index == options.injectFaultStep) {
         error = "step " + std::to_string(index) +
                 ": injected fault (--inject-fault-at-step)";
         ok = false;
-      } else {
-        ok = step(index, onCpu, result, error);
+      } else if (ok) {
+        ok = step(index, onHost, result, error);
       }
-      if (!ok && !onCpu && fallback) {
-        // The chip failed: the CPU rebuilds the caches by replaying the
+      if (!ok && !onHost && fallback) {
+        // The chip failed: the fallback rebuilds the caches by replaying the
         // steps so far, runs this step, and serves the rest.
         fellBack = true;
         fallbackStep = index;
         fallbackNote = "fallback: step " + std::to_string(index) +
-                       " failed on the chip (" + error +
-                       "); the CPU rebuilt the caches by replaying the " +
+                       " failed on the chip (" + error + "); " + host->where() +
+                       " rebuilt the caches by replaying the " +
                        std::to_string(index) +
                        " steps before it and served the rest";
         error.clear();
-        onCpu = true;
+        onHost = true;
         ok = replay(index, error) && step(index, true, result, error);
       }
-      if (ok && (prefillCpu || !buckets.empty()) && !onCpu && !handedOver) {
+      if (ok && (prefillHost || !buckets.empty()) && !onHost && !handedOver) {
         // The caches moved to the chip with the first step there; from
         // now on they stay.
         for (const std::string &past : resident)
           inputs.erase(past);
         handedOver = true;
       }
-      if (ok && !onCpu && result.cycles != predicted) {
+      if (ok && !onHost && result.cycles != predicted) {
         error = "step " + std::to_string(index) + " took " +
                 std::to_string(result.cycles) +
                 " cycles, but the artifact predicts " +
@@ -229,9 +240,9 @@ private:
       reportSlots();
     else if (fellBack)
       reportFallback();
-    else if (cpu)
-      reportCpu();
-    else if (prefillCpu)
+    else if (allHost)
+      reportHost();
+    else if (prefillHost)
       reportPrefill();
     else if (!buckets.empty())
       reportBucket();
@@ -469,20 +480,30 @@ private:
     else if (!(sampling.topP > 0.0 && sampling.topP <= 1.0))
       error = "--top-p must be in (0, 1]";
     else if (!options.fallback.empty() &&
-             (options.fallback != "cpu" || options.backend != "chip"))
-      error = "--fallback cpu serves the steps the chip fails: it needs "
+             (!isPlanBackend(options.fallback) || options.backend != "chip"))
+      error = "--fallback " + options.fallback +
+              " serves the steps the chip fails: it needs "
               "--backend chip";
     else if (options.injectFaultStep >= 0 && options.backend != "chip")
       error = "--inject-fault-at-step makes a chip step fail: it needs "
               "--backend chip";
-    else if (options.backend != "chip" && options.backend != "cpu")
-      error = "--backend must be chip or cpu, not '" + options.backend + "'";
+    else if (options.backend != "chip" && !isPlanBackend(options.backend))
+      error =
+          "--backend must be chip, cpu or cuda, not '" + options.backend + "'";
+    else if (!options.prefillBackend.empty() && !options.fallback.empty() &&
+             options.prefillBackend != options.fallback)
+      error = "--prefill-backend and --fallback name one backend, not " +
+              options.prefillBackend + " and " + options.fallback;
     else if (!options.prefillBackend.empty() &&
-             (options.prefillBackend != "cpu" || options.backend != "chip"))
-      error = "--prefill-backend cpu runs the prompt on the CPU and the "
-              "decode on the chip: it needs --backend chip";
+             (!isPlanBackend(options.prefillBackend) ||
+              options.backend != "chip"))
+      error = "--prefill-backend " + options.prefillBackend +
+              " runs the prompt on " +
+              (options.prefillBackend == "cuda" ? "the GPU" : "the CPU") +
+              " and the decode on the chip: it needs --backend chip";
     else if (!options.prefillBackend.empty() && sequenceCount > 1)
-      error = "--prefill-backend cpu hands one sequence's caches over to the "
+      error = "--prefill-backend " + options.prefillBackend +
+              " hands one sequence's caches over to the "
               "chip: give one prompt, not " +
               std::to_string(sequenceCount);
     else if (!options.prefillPaths.empty() &&
@@ -588,7 +609,7 @@ private:
     return true;
   }
 
-  void printHeader(size_t onChip, bool cpu, bool prefillCpu) {
+  void printHeader(size_t onChip, bool allHost, bool prefillHost) {
     out << "artifact: " << options.artifactPath << " (for chip '"
         << artifact.chip().name() << "')\n";
     out << "chip: " << chipPath << "\n";
@@ -613,12 +634,14 @@ private:
         << (states.size() == 1 ? "" : "s");
     if (states.empty())
       out << "\n";
-    else if (cpu)
-      out << ", carried in host memory from step to step (--backend cpu)\n";
+    else if (allHost)
+      out << ", carried in " << (host->name() == "cuda" ? "GPU" : "host")
+          << " memory from step to step (--backend " << host->name() << ")\n";
     else if (onChip == states.size())
       out << ", kept on the chip from step to step (updated in place)"
-          << (prefillCpu ? ", handed over after the prompt's steps on the CPU"
-                         : "")
+          << (prefillHost
+                  ? ", handed over after the prompt's steps on " + host->where()
+                  : std::string())
           << "\n";
     else
       out << ", " << onChip << " kept on the chip, " << states.size() - onChip
@@ -626,7 +649,8 @@ private:
              "in place in SRAM)\n";
   }
 
-  bool step(int64_t index, bool onCpu, StepResult &result, std::string &error) {
+  bool step(int64_t index, bool onHost, StepResult &result,
+            std::string &error) {
     const StepFeed &feed = history[size_t(index)];
     inputs[token->name()] = intTensor(*token, feed.tokens);
     if (position)
@@ -642,7 +666,7 @@ private:
       inputs[mask->name()] = intTensor(*mask, ones);
     }
     bool ok;
-    if (!onCpu) {
+    if (!onHost) {
       sim::SimResult simulated;
       bool tracing = !options.tracePath.empty();
       recorder.setOffset(traceCycles);
@@ -656,10 +680,9 @@ private:
         traceCycles += result.cycles;
       }
     } else {
-      cpu::CpuResult ran;
-      ok = cpu::run(cpuProgram, inputs, ran, error);
-      result.outputs = std::move(ran.outputs);
-      result.seconds = ran.stats.seconds;
+      PlanRunStats stats;
+      ok = host->run(inputs, result.outputs, stats, error);
+      result.seconds = stats.seconds;
     }
     if (!ok) {
       std::string what = "step " + std::to_string(index);
@@ -806,11 +829,11 @@ private:
       for (int64_t q = s.entered; q <= s.firstToken; ++q)
         ttft += cycles[size_t(q)];
       out << ", " << ttft << " cycles";
-    } else if (options.backend == "cpu") {
+    } else if (isPlanBackend(options.backend)) {
       double ttft = 0;
       for (int64_t q = s.entered; q <= s.firstToken; ++q)
         ttft += seconds[size_t(q)];
-      out << ", " << ms(ttft) << " wall";
+      out << ", " << ms(ttft) << " " << host->clock();
     }
     out << "): tokens:";
     for (int64_t t : s.tokens)
@@ -844,21 +867,22 @@ private:
         << " of the slot-steps decoding)";
     if (fellBack)
       out << " (" << fallbackStep << " steps on the chip, "
-          << int64_t(steps) - fallbackStep << " on the CPU)";
+          << int64_t(steps) - fallbackStep << " on " << host->where() << ")";
     out << "\n";
     uint64_t predicted = artifact.predicted_cycles();
     std::ostringstream rate;
     rate << std::fixed << std::setprecision(1);
-    if (fellBack || options.backend == "cpu") {
+    if (fellBack || isPlanBackend(options.backend)) {
       std::vector<double> times(seconds.begin() + (fellBack ? fallbackStep : 0),
                                 seconds.end());
       std::sort(times.begin(), times.end());
       double total = std::accumulate(times.begin(), times.end(), 0.0);
       rate << double(generated) / std::max(total, 1e-12);
-      out << "step latency on the CPU: " << ms(times[times.size() / 2])
-          << " wall, the median (the chip: " << predicted << " cycles)\n";
+      out << "step latency on " << host->where() << ": "
+          << ms(times[times.size() / 2]) << " " << host->clock()
+          << ", the median (the chip: " << predicted << " cycles)\n";
       if (!fellBack)
-        out << "tokens per second on the CPU: " << rate.str()
+        out << "tokens per second on " << host->where() << ": " << rate.str()
             << " for the session\n";
       return;
     }
@@ -895,10 +919,10 @@ private:
         << "\n";
   }
 
-  /// The CPU's wall times: the prompt's steps to the first token, and the
+  /// The CPU's or GPU's times: the prompt's steps to the first token, and the
   /// median of the steps after it; the chip's exact figures for
   /// comparison.
-  void reportCpu() {
+  void reportHost() {
     size_t prompt = promptSteps();
     double ttft = 0;
     for (size_t i = 0; i < prompt; ++i)
@@ -909,16 +933,17 @@ private:
     std::sort(later.begin(), later.end());
     double itl = later[later.size() / 2];
     out << "generated: " << generatedTokens() << " tokens in " << seconds.size()
-        << " steps on the CPU\n";
-    out << "time to first token: " << ms(ttft)
-        << " wall (the chip: " << artifact.predicted_cycles() * prompt
+        << " steps on " << host->where() << "\n";
+    out << "time to first token: " << ms(ttft) << " " << host->clock()
+        << " (the chip: " << artifact.predicted_cycles() * prompt
         << " cycles)\n";
-    out << "inter-token latency: " << ms(itl)
-        << " wall, the median of the steps after the prompt (the chip: "
+    out << "inter-token latency: " << ms(itl) << " " << host->clock()
+        << ", the median of the steps after the prompt (the chip: "
         << artifact.predicted_cycles() << " cycles)\n";
     std::ostringstream rate;
     rate << std::fixed << std::setprecision(1) << 1.0 / itl;
-    out << "tokens per second on the CPU: " << rate.str() << "\n";
+    out << "tokens per second on " << host->where() << ": " << rate.str()
+        << "\n";
   }
 
   /// The bytes and chip cycles of moving the rows of the first `positions`
@@ -951,12 +976,13 @@ private:
     return {bytes, cycles};
   }
 
-  /// Replays the steps before `upTo` on the CPU from zero caches, leaving
+  /// Replays the steps before `upTo` on the fallback from zero caches, leaving
   /// the caches in host memory as a chip that had not failed would hold
   /// them.
   bool replay(int64_t upTo, std::string &error) {
     for (const auto &[past, present] : states)
       inputs[past] = zerosLike(*findBinding(artifact.inputs(), past));
+    host->restartCarried();
     session.reset();
     for (int64_t q = 0; q < upTo; ++q) {
       StepResult ignored;
@@ -966,22 +992,25 @@ private:
     return true;
   }
 
-  /// The steps before the failure on the chip, the rest on the CPU (the
-  /// median wall time of its steps, the replay not counted).
+  /// The steps before the failure on the chip, the rest on the fallback
+  /// (the median time of its steps, the replay not counted).
   void reportFallback() {
     out << fallbackNote << "\n";
     out << "generated: " << generatedTokens() << " tokens in " << seconds.size()
         << " steps (" << fallbackStep << " on the chip, "
-        << int64_t(seconds.size()) - fallbackStep << " on the CPU)\n";
+        << int64_t(seconds.size()) - fallbackStep << " on " << host->where()
+        << ")\n";
     std::vector<double> after(seconds.begin() + long(fallbackStep),
                               seconds.end());
     std::sort(after.begin(), after.end());
-    out << "step latency on the CPU: " << ms(after[after.size() / 2])
-        << " wall, the median (the chip: " << artifact.predicted_cycles()
+    out << "step latency on " << host->where() << ": "
+        << ms(after[after.size() / 2]) << " " << host->clock()
+        << ", the median (the chip: " << artifact.predicted_cycles()
         << " cycles)\n";
   }
 
-  /// The prompt on the CPU, the hand-over, then the chip's exact steps.
+  /// The prompt on the CPU or GPU, the hand-over, then the chip's exact
+  /// steps.
   void reportPrefill() {
     size_t prompt = promptSteps();
     double prefill = 0;
@@ -990,10 +1019,10 @@ private:
     auto [bytes, moved] = handOver(prompt);
     uint64_t predicted = artifact.predicted_cycles();
     out << "generated: " << generatedTokens() << " tokens in " << cycles.size()
-        << " steps (" << prompt << " on the CPU, " << cycles.size() - prompt
-        << " on the chip)\n";
-    out << "time to first token: " << ms(prefill)
-        << " wall, the prompt's steps on the CPU\n";
+        << " steps (" << prompt << " on " << host->where() << ", "
+        << cycles.size() - prompt << " on the chip)\n";
+    out << "time to first token: " << ms(prefill) << " " << host->clock()
+        << ", the prompt's steps on " << host->where() << "\n";
     out << "hand-over: " << resident.size() << " cache tensors, " << bytes
         << " bytes, into the chip's SRAM over its DMA engines: " << moved
         << " cycles (" << us(moved)
@@ -1026,12 +1055,14 @@ private:
   std::string chipPath;
   sim::LoadedProgram program;
   std::unique_ptr<sim::Session> session;
-  cpu::CpuProgram cpuProgram;
-  /// The caches the chip keeps resident, and whether a prefill on the CPU
-  /// has handed them over.
+  /// The backend that runs the kernel plan (--backend, --prefill-backend
+  /// or --fallback cpu or cuda), if one does.
+  std::unique_ptr<PlanBackend> host;
+  /// The caches the chip keeps resident, and whether a prefill on the CPU or
+  /// GPU has handed them over.
   std::vector<std::string> resident;
   bool handedOver = false;
-  /// Whether the CPU took over from a failed chip step, at which step, and
+  /// Whether the fallback took over from a failed chip step, at which step, and
   /// what happened.
   bool fellBack = false;
   int64_t fallbackStep = 0;
@@ -1057,7 +1088,7 @@ private:
   std::vector<Sequence> sequences;
   std::vector<Slot> slots;
   /// What each step so far was fed, and its cycles on the chip or wall
-  /// time on the CPU.
+  /// time on the CPU or GPU.
   std::vector<StepFeed> history;
   std::vector<uint64_t> cycles;
   std::vector<double> seconds;

@@ -50,16 +50,17 @@ struct GenerateOptions {
   std::string tokenInput = "input_ids";
   std::string positionInput = "position";
   std::string logitsOutput = "logits";
-  /// "chip" (the chip model, caches resident on the chip) or "cpu" (the
-  /// kernel plan on the host, caches in host memory).
+  /// "chip" (the chip model, caches resident on the chip), "cpu" (the
+  /// kernel plan on the host, caches in host memory) or "cuda" (the kernel
+  /// plan on a GPU).
   std::string backend = "chip";
-  /// "cpu": the prompt's steps run on the CPU, then the caches move to the
-  /// chip, which runs the rest (one sequence); empty: every step on
+  /// "cpu" or "cuda": the prompt's steps run there, then the caches move
+  /// to the chip, which runs the rest (one sequence); empty: every step on
   /// `backend`.
   std::string prefillBackend;
-  /// "cpu": a step that fails on the chip, and every step after it, runs
-  /// on the CPU, which first rebuilds the caches by replaying the steps so
-  /// far.
+  /// "cpu" or "cuda": a step that fails on the chip, and every step after
+  /// it, runs there, after rebuilding the caches by replaying the steps so
+  /// far. With prefillBackend, the same backend.
   std::string fallback;
   /// Prefill programs (.hetx of the step compiled for a bucket of L
   /// tokens): the prompt runs in the smallest bucket that holds it, in one

@@ -4,10 +4,10 @@
 
 #include "runtime/artifact/ArtifactFile.h"
 #include "runtime/chip/ChipSpec.h"
-#include "runtime/cpu/CpuBackend.h"
 #include "runtime/io/Npy.h"
 #include "runtime/io/SafeWrite.h"
 #include "runtime/run/FileNames.h"
+#include "runtime/run/PlanBackend.h"
 #include "runtime/run/RandomInputs.h"
 #include "runtime/run/RunSummary.h"
 #include "runtime/run/TraceWriter.h"
@@ -68,6 +68,13 @@ bool loadChipFor(const hetx::Artifact &artifact,
 }
 
 namespace {
+
+/// The outputs and figures of one run of a kernel plan.
+struct PlanRunResult {
+  std::vector<sim::NamedTensor> outputs;
+  PlanRunStats stats;
+};
+
 /// Runs one `hetc run`; every step returns false with `error` set.
 class Runner {
 public:
@@ -80,8 +87,8 @@ public:
         !loadChip(error) || !artifact::checkChipMatch(artifact, chip, error) ||
         !makeOutputDir(error) || !gatherInputs(error) || !openTrace(error))
       return false;
-    if (options.backend == "cpu")
-      return runCpu(error);
+    if (isPlanBackend(options.backend))
+      return runPlan(options.backend, error);
     // The chip's time is known before it runs: a deadline it cannot meet
     // goes to the fallback at once.
     if (options.deadlineMs > 0) {
@@ -103,16 +110,17 @@ public:
 
 private:
   bool checkOptions(std::string &error) const {
-    bool cpu = options.backend == "cpu";
-    if (!cpu && options.repeat > 1) {
-      error = "--repeat applies to --backend cpu; the chip model's cycles "
-              "are the same on every run";
+    bool plan = isPlanBackend(options.backend);
+    if (!plan && options.repeat > 1) {
+      error = "--repeat applies to --backend cpu and cuda; the chip model's "
+              "cycles are the same on every run";
       return false;
     }
-    if (cpu && (!options.fallback.empty() || options.deadlineMs > 0 ||
-                !options.injectFault.empty() || !options.tracePath.empty())) {
+    if (plan && (!options.fallback.empty() || options.deadlineMs > 0 ||
+                 !options.injectFault.empty() || !options.tracePath.empty())) {
       error = "--fallback, --deadline-ms, --inject-fault and --trace apply "
-              "to the chip backend, not to --backend cpu";
+              "to the chip backend, not to --backend " +
+              options.backend;
       return false;
     }
     return true;
@@ -126,7 +134,7 @@ private:
       return false;
     }
     out << "fallback: " << why << "; serving on " << options.fallback << "\n";
-    return runCpu(error, why);
+    return runPlan(options.fallback, error, why);
   }
 
   /// Delays the last instruction that reads a stream by one cycle, where
@@ -148,36 +156,40 @@ private:
     return false;
   }
 
-  /// Runs the kernel plan on the CPU; `why` is the reason it serves a
-  /// request meant for the chip, if it does.
-  bool runCpu(std::string &error, const std::string &why = "") {
-    cpu::CpuProgram program;
-    cpu::CpuResult result;
-    if (!cpu::load(artifact, chip, program, error) ||
-        !cpu::run(program, inputs, result, error) ||
+  /// Runs the kernel plan on backend `name` (cpu, cuda); `why` is the
+  /// reason it serves a request meant for the chip, if it does.
+  bool runPlan(const std::string &name, std::string &error,
+               const std::string &why = "") {
+    std::unique_ptr<PlanBackend> program =
+        PlanBackend::load(name, artifact, chip, error);
+    PlanRunResult result;
+    if (!program ||
+        !program->run(inputs, result.outputs, result.stats, error) ||
         !writeOutputs(result.outputs, error))
       return false;
     for (unsigned i = 1; i < options.repeat; ++i) {
-      cpu::CpuResult again;
-      if (!cpu::run(program, inputs, again, error))
+      PlanRunResult again;
+      if (!program->run(inputs, again.outputs, again.stats, error))
         return false;
       if (again.stats.seconds < result.stats.seconds)
         result.stats = again.stats;
     }
     std::ostringstream ms;
     ms << std::fixed << std::setprecision(3) << result.stats.seconds * 1e3;
-    out << "backend: cpu (" << result.stats.kernels << " kernels)\n";
-    out << "wall time: " << ms.str() << " ms"
+    out << "backend: " << name << " (" << result.stats.kernels << " kernels"
+        << (program->device().empty() ? "" : " on " + program->device())
+        << ")\n";
+    out << program->clock() << " time: " << ms.str() << " ms"
         << (options.repeat > 1 ? " (the fastest of " +
                                      std::to_string(options.repeat) + " runs)"
                                : std::string())
         << "\n";
     out << "peak buffer memory: " << result.stats.peakBytes << " bytes (and "
-        << program.constantBytes() << " bytes of constants)\n";
+        << program->constantBytes() << " bytes of constants)\n";
     // Where the time went, by kind of kernel and by kernel.
     std::map<std::string, double> byKind;
     for (size_t i = 0; i < result.stats.kernelSeconds.size(); ++i) {
-      std::string label = program.kernelLabel(i);
+      std::string label = program->kernelLabel(i);
       byKind[label.substr(label.rfind(' ') + 1)] +=
           result.stats.kernelSeconds[i];
     }
@@ -205,9 +217,10 @@ private:
       std::ostringstream line;
       line << std::fixed << std::setprecision(3)
            << result.stats.kernelSeconds[i] * 1e3;
-      out << "  " << line.str() << " ms  " << program.kernelLabel(i) << "\n";
+      out << "  " << line.str() << " ms  " << program->kernelLabel(i) << "\n";
     }
-    out << "served by: cpu" << (why.empty() ? "" : " (" + why + ")") << "\n";
+    out << "served by: " << name << (why.empty() ? "" : " (" + why + ")")
+        << "\n";
     return true;
   }
 

@@ -25,3 +25,16 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_system_environment(["ASAN_OPTIONS", "UBSAN_OPTIONS"])
 llvm_config.add_tool_substitutions(
     ["hetc", "hetc-opt", "hetc-sched", "hetc-tokenize"], [config.hetc_tools_dir])
+
+# `hetc backends` says whether a CUDA device can run the CUDA backend here:
+# tests of its results need one (REQUIRES: cuda-device), tests of its
+# refusal need none (UNSUPPORTED: cuda-device).
+import subprocess
+
+try:
+    _backends = subprocess.run([os.path.join(config.hetc_tools_dir, "hetc"), "backends"],
+                               capture_output=True, text=True, timeout=60).stdout
+except (OSError, subprocess.TimeoutExpired):
+    _backends = ""
+if "cuda: ready" in _backends:
+    config.available_features.add("cuda-device")

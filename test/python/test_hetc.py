@@ -110,7 +110,7 @@ def test_bad_arguments_are_refused():
         hetc.compile(42)
     artifact = hetc.compile(mlp(), dims={"batch": 1})
     with pytest.raises(ValueError, match="backend"):
-        artifact.run({"x": np.zeros((1, 24), np.float32)}, backend="cuda")
+        artifact.run({"x": np.zeros((1, 24), np.float32)}, backend="tpu")
 
 
 def test_cpu_backend_gives_the_chip_outputs():
@@ -122,6 +122,22 @@ def test_cpu_backend_gives_the_chip_outputs():
     assert artifact.last_run["kernels"] > 0
     for name in chip:
         np.testing.assert_allclose(cpu[name], chip[name], rtol=1e-5, atol=1e-6)
+
+
+def test_cuda_backend_gives_the_cpu_outputs_or_says_why_not():
+    artifact = hetc.compile(mlp(), dims={"batch": 1})
+    x = np.random.default_rng(4).standard_normal((1, 24)).astype(np.float32)
+    cpu = artifact.run({"x": x}, backend="cpu")
+    try:
+        gpu = artifact.run({"x": x}, backend="cuda")
+    except hetc.RunError as e:
+        # No GPU here, or a build without the CUDA toolkit: the reason.
+        assert "CUDA" in str(e)
+        return
+    assert artifact.last_run["backend"] == "cuda"
+    assert artifact.last_run["device_seconds"] >= 0
+    for name in cpu:
+        np.testing.assert_allclose(gpu[name], cpu[name], rtol=1e-5, atol=1e-6)
 
 
 def test_run_checks_its_inputs():

@@ -5,6 +5,8 @@
 //   hetc run model.hetx [--chip FILE] [--input NAME=FILE.npy ...]
 //                       [--output-dir DIR] [--seed N] [--trace FILE]
 //   hetc inspect model.hetx [--disassemble] [--plan]
+//   hetc generate step.hetx --prompt-ids IDS [...]
+//   hetc backends
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +15,7 @@
 #include "runtime/io/SafeWrite.h"
 #include "runtime/run/GenerateCommand.h"
 #include "runtime/run/InspectCommand.h"
+#include "runtime/run/PlanBackend.h"
 #include "runtime/run/RunCommand.h"
 
 #include <CLI/CLI.hpp>
@@ -140,15 +143,16 @@ int main(int argc, char **argv) {
                      "track per functional unit, one event per instruction)");
   runApp
       ->add_option("--backend", run.backend,
-                   "Where the program runs: the chip model, or the CPU "
-                   "(the artifact's kernel plan on the host)")
-      ->check(CLI::IsMember({"chip", "cpu"}))
+                   "Where the program runs: the chip model, the CPU or a "
+                   "CUDA GPU (the artifact's kernel plan on the host or "
+                   "the GPU)")
+      ->check(CLI::IsMember({"chip", "cpu", "cuda"}))
       ->capture_default_str();
   runApp
       ->add_option("--fallback", run.fallback,
                    "Serve the request on this backend when the chip run "
                    "fails or cannot meet --deadline-ms")
-      ->check(CLI::IsMember({"cpu"}));
+      ->check(CLI::IsMember({"cpu", "cuda"}));
   runApp
       ->add_option("--deadline-ms", run.deadlineMs,
                    "The chip must finish within this many milliseconds at "
@@ -156,7 +160,8 @@ int main(int argc, char **argv) {
       ->check(CLI::PositiveNumber);
   runApp
       ->add_option("--repeat", run.repeat,
-                   "With --backend cpu: run N times and report the fastest "
+                   "With --backend cpu or cuda: run N times and report the "
+                   "fastest "
                    "(the first run warms caches and generated code)")
       ->check(CLI::Range(1u, 1000u))
       ->capture_default_str();
@@ -229,20 +234,22 @@ int main(int argc, char **argv) {
   generateApp
       ->add_option("--backend", generate.backend,
                    "Where the steps run: the chip model (caches kept on the "
-                   "chip), or the CPU (the kernel plan; wall times)")
-      ->check(CLI::IsMember({"chip", "cpu"}))
+                   "chip), the CPU or a CUDA GPU (the kernel plan; wall or "
+                   "device times)")
+      ->check(CLI::IsMember({"chip", "cpu", "cuda"}))
       ->capture_default_str();
   generateApp
       ->add_option("--prefill-backend", generate.prefillBackend,
-                   "Run the prompt's steps here (cpu), then hand the KV "
-                   "cache over to the chip for the decode")
-      ->check(CLI::IsMember({"cpu"}));
+                   "Run the prompt's steps here (cpu or cuda), then hand "
+                   "the KV cache over to the chip for the decode")
+      ->check(CLI::IsMember({"cpu", "cuda"}));
   generateApp
       ->add_option(
           "--fallback", generate.fallback,
           "When a step fails on the chip, rebuild the KV cache on "
-          "this backend (cpu) by replaying the steps so far and go on there")
-      ->check(CLI::IsMember({"cpu"}));
+          "this backend (cpu or cuda) by replaying the steps so far and go "
+          "on there")
+      ->check(CLI::IsMember({"cpu", "cuda"}));
   generateApp
       ->add_option("--inject-fault-at-step", generate.injectFaultStep,
                    "Testing: the chip step of this index (from 0) fails")
@@ -277,6 +284,10 @@ int main(int argc, char **argv) {
   inspectApp->add_flag("--plan", inspect.plan,
                        "List the kernel plan (what --backend cpu runs): its "
                        "buffers and its kernels in order");
+
+  CLI::App *backendsApp = app.add_subcommand(
+      "backends", "List the backends hetc runs artifacts on (chip, cpu, "
+                  "cuda) and whether each can run on this machine");
 
   try {
     app.parse(argc, argv);
@@ -323,6 +334,10 @@ int main(int argc, char **argv) {
   }
   if (*inspectApp)
     return hetc::run::inspectCommand(inspect, std::cout, std::cerr);
+  if (*backendsApp) {
+    hetc::run::listBackends(std::cout);
+    return 0;
+  }
   if (*generateApp)
     return hetc::run::generateCommand(generate, std::cout, std::cerr);
   return hetc::run::runCommand(run, std::cout, std::cerr);

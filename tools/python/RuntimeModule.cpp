@@ -12,8 +12,8 @@
 
 #include "runtime/artifact/ArtifactFile.h"
 #include "runtime/chip/ChipSpec.h"
-#include "runtime/cpu/CpuBackend.h"
 #include "runtime/io/Npy.h"
+#include "runtime/run/PlanBackend.h"
 #include "runtime/sim/DataTypes.h"
 #include "runtime/sim/Simulator.h"
 #include "runtime/sim/Sram.h"
@@ -165,17 +165,17 @@ public:
   }
 
   /// Runs on the chip of `chipPath` with `inputs` (name -> .npy bytes, one
-  /// for every input), on the chip model or with `backend` "cpu" the
-  /// kernel plan on the host. Returns the outputs (name, .npy bytes) in
-  /// binding order and the run's figures.
+  /// for every input), on the chip model or with `backend` "cpu" or "cuda"
+  /// the kernel plan on the host or a GPU. Returns the outputs (name, .npy
+  /// bytes) in binding order and the run's figures.
   py::tuple run(const std::string &chipPath,
                 const std::map<std::string, py::bytes> &inputs,
                 const std::string &backend) const {
     chip::ChipSpec chip = loadChipFor(proto, chipPath);
     std::map<std::string, io::Tensor> tensors =
         parseInputs(proto, chip, inputs);
-    if (backend == "cpu")
-      return runOnCpu(chip, tensors);
+    if (run::isPlanBackend(backend))
+      return runPlan(backend, chip, tensors);
     sim::SimResult result;
     std::string error;
     bool ok;
@@ -192,29 +192,30 @@ public:
   hetx::Artifact proto;
 
 private:
-  py::tuple runOnCpu(const chip::ChipSpec &chip,
-                     const std::map<std::string, io::Tensor> &tensors) const {
-    cpu::CpuProgram program;
-    cpu::CpuResult result;
+  py::tuple runPlan(const std::string &backend, const chip::ChipSpec &chip,
+                    const std::map<std::string, io::Tensor> &tensors) const {
+    std::unique_ptr<run::PlanBackend> program;
+    std::vector<sim::NamedTensor> results;
+    run::PlanRunStats figures;
     std::string error;
     bool ok;
     {
       py::gil_scoped_release release;
-      ok = cpu::load(proto, chip, program, error) &&
-           cpu::run(program, tensors, result, error);
+      program = run::PlanBackend::load(backend, proto, chip, error);
+      ok = program && program->run(tensors, results, figures, error);
     }
     check(ok, error);
     py::list outputs;
-    for (const sim::NamedTensor &output : result.outputs) {
+    for (const sim::NamedTensor &output : results) {
       std::string bytes;
       check(io::serializeNpy(output.tensor, bytes, error), error);
       outputs.append(py::make_tuple(output.name, py::bytes(bytes)));
     }
     py::dict stats;
-    stats["backend"] = "cpu";
-    stats["wall_seconds"] = result.stats.seconds;
-    stats["kernels"] = result.stats.kernels;
-    stats["peak_buffer_bytes"] = result.stats.peakBytes;
+    stats["backend"] = backend;
+    stats[py::str(program->clock() + "_seconds")] = figures.seconds;
+    stats["kernels"] = figures.kernels;
+    stats["peak_buffer_bytes"] = figures.peakBytes;
     return py::make_tuple(outputs, stats);
   }
 };

@@ -27,7 +27,7 @@ __all__ = ["Artifact", "CompileError", "Error", "RunError", "Session",
            "compile", "load", "PRECISIONS", "BACKENDS"]
 
 PRECISIONS = ("fp32", "fp16", "bf16", "int8")
-BACKENDS = ("chip", "cpu")
+BACKENDS = ("chip", "cpu", "cuda")
 
 
 class Error(Exception):
@@ -115,7 +115,8 @@ class Artifact:
         (default: the artifact's own chip). The run's figures are left in
         `self.last_run`; a run whose simulated cycles differ from the
         prediction raises RunError. `backend` "cpu" runs the artifact's
-        kernel plan on the host instead (docs/backends.md)."""
+        kernel plan on the host instead, "cuda" on a GPU (docs/backends.md;
+        without a GPU, RunError says why)."""
         if backend not in BACKENDS:
             raise ValueError(f"backend {backend!r} is not available; "
                              f"backends: {', '.join(BACKENDS)}")

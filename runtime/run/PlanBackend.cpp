@@ -1,0 +1,125 @@
+//===- PlanBackend.cpp - The CPU and CUDA backends behind one interface -===//
+
+#include "runtime/run/PlanBackend.h"
+
+#include "runtime/cpu/CpuBackend.h"
+#include "runtime/cuda/CudaBackend.h"
+
+namespace hetc::run {
+
+namespace {
+
+class CpuPlan : public PlanBackend {
+public:
+  bool load(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
+            std::string &error) {
+    return cpu::load(artifact, chip, program, error);
+  }
+  std::string name() const override { return "cpu"; }
+  std::string where() const override { return "the CPU"; }
+  std::string clock() const override { return "wall"; }
+  uint64_t constantBytes() const override { return program.constantBytes(); }
+  std::string kernelLabel(size_t i) const override {
+    return program.kernelLabel(i);
+  }
+  bool run(const std::map<std::string, io::Tensor> &inputs,
+           std::vector<sim::NamedTensor> &outputs, PlanRunStats &stats,
+           std::string &error) const override {
+    cpu::CpuResult result;
+    if (!cpu::run(program, inputs, result, error))
+      return false;
+    outputs = std::move(result.outputs);
+    stats = {result.stats.seconds, result.stats.kernels,
+             std::move(result.stats.kernelSeconds), result.stats.peakBytes};
+    return true;
+  }
+
+private:
+  cpu::CpuProgram program;
+};
+
+class CudaPlan : public PlanBackend {
+public:
+  bool load(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
+            std::string &error) {
+    return cuda::load(artifact, chip, program, error);
+  }
+  std::string name() const override { return "cuda"; }
+  std::string where() const override { return "the GPU"; }
+  std::string clock() const override { return "device"; }
+  std::string device() const override { return program.device(); }
+  uint64_t constantBytes() const override { return program.constantBytes(); }
+  std::string kernelLabel(size_t i) const override {
+    return program.kernelLabel(i);
+  }
+  bool run(const std::map<std::string, io::Tensor> &inputs,
+           std::vector<sim::NamedTensor> &outputs, PlanRunStats &stats,
+           std::string &error) const override {
+    cuda::CudaResult result;
+    if (!cuda::run(program, inputs, result, error))
+      return false;
+    outputs = std::move(result.outputs);
+    stats = {result.stats.seconds, result.stats.kernels,
+             std::move(result.stats.kernelSeconds), result.stats.peakBytes};
+    return true;
+  }
+
+  bool carry(const std::vector<std::pair<std::string, std::string>> &pairs,
+             std::string &error) override {
+    return cuda::carry(program, pairs, error);
+  }
+  void restartCarried() override { cuda::restartCarried(program); }
+  bool fetchCarried(std::map<std::string, io::Tensor> &values,
+                    std::string &error) const override {
+    return cuda::fetchCarried(program, values, error);
+  }
+
+private:
+  cuda::CudaProgram program;
+};
+
+template <typename Backend>
+std::unique_ptr<PlanBackend> loaded(const hetx::Artifact &artifact,
+                                    const chip::ChipSpec &chip,
+                                    std::string &error) {
+  auto backend = std::make_unique<Backend>();
+  if (!backend->load(artifact, chip, error))
+    return nullptr;
+  return backend;
+}
+
+} // namespace
+
+std::unique_ptr<PlanBackend> PlanBackend::load(const std::string &name,
+                                               const hetx::Artifact &artifact,
+                                               const chip::ChipSpec &chip,
+                                               std::string &error) {
+  if (name == "cpu")
+    return loaded<CpuPlan>(artifact, chip, error);
+  if (name == "cuda")
+    return loaded<CudaPlan>(artifact, chip, error);
+  error = "no backend '" + name + "' runs a kernel plan (cpu, cuda)";
+  return nullptr;
+}
+
+void listBackends(std::ostream &out) {
+  out << "chip: ready (the cycle-accurate chip model: hetc run, hetc "
+         "generate)\n";
+  out << "cpu: ready (the kernel plan on the host: oneDNN's sgemm, OpenMP "
+         "threads)\n";
+  std::string architectures, why;
+  if (!cuda::built(architectures)) {
+    cuda::available(why);
+    out << "cuda: unavailable (" << why << ")\n";
+    return;
+  }
+  if (!cuda::available(why)) {
+    out << "cuda: unavailable (built for sm_" << architectures << "; " << why
+        << ")\n";
+    return;
+  }
+  out << "cuda: ready (built for sm_" << architectures
+      << "; the kernel plan on the GPU: cuBLAS, hetc's device kernels)\n";
+}
+
+} // namespace hetc::run

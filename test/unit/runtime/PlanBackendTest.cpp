@@ -1,0 +1,283 @@
+//===- PlanBackendTest.cpp - The kernel plan on the CPU and CUDA backends ===//
+//
+// A small plan, y = relu(x * w), z = y * y, t = z transposed by a gather,
+// rows = table[ids], runs with the values worked out by hand; then each
+// kind of damage to the plan is refused at load with an error that names
+// what is wrong, and a row index outside its table stops the run. Each
+// test runs on both backends; the CUDA backend's runs are skipped, saying
+// why, where there is no GPU, and its refusals where hetc was built
+// without it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "runtime/run/PlanBackend.h"
+#include "TestPrograms.h"
+#include "runtime/cuda/CudaBackend.h"
+#include "runtime/plan/Placement.h"
+
+#include <gtest/gtest.h>
+
+using namespace hetc;
+using namespace hetc::test;
+
+namespace {
+
+hetx::PlanBuffer *addBuffer(hetx::KernelPlan &plan, hetx::DataType dtype,
+                            std::vector<int64_t> shape) {
+  hetx::PlanBuffer *buffer = plan.add_buffers();
+  buffer->set_dtype(dtype);
+  for (int64_t d : shape)
+    buffer->add_shape(d);
+  return buffer;
+}
+
+hetx::PlanKernel *addKernel(hetx::KernelPlan &plan, hetx::PlanKernelKind kind,
+                            std::vector<uint32_t> operands, uint32_t result,
+                            hetx::Opcode opcode = hetx::OPCODE_UNSPECIFIED) {
+  hetx::PlanKernel *kernel = plan.add_kernels();
+  kernel->set_kind(kind);
+  kernel->set_node("node" + std::to_string(plan.kernels_size() - 1));
+  for (uint32_t operand : operands)
+    kernel->add_operands(operand);
+  kernel->set_result(result);
+  kernel->set_opcode(opcode);
+  return kernel;
+}
+
+/// The artifact: bindings and constants (no instructions: the CPU runs the
+/// plan alone) and the plan.
+hetx::Artifact planned(const chip::ChipSpec &chip) {
+  ProgramBuilder b(chip);
+  b.input("x", {2, 3}, 0);
+  b.input("ids", {3}, 16);
+  b.constant("w", {3, 2}, 64, {1, -1, 2, 0, -1, 1});
+  b.constant("table", {4, 2}, 128, {0, 1, 10, 11, 20, 21, 30, 31});
+  b.output("y", {2, 2}, 32);
+  b.output("t", {2, 2}, 40);
+  b.output("rows", {3, 2}, 48);
+  hetx::Artifact artifact = b.build();
+  artifact.mutable_inputs(1)->set_dtype(hetx::I32);
+  hetx::KernelPlan &plan = *artifact.mutable_kernel_plan();
+  addBuffer(plan, hetx::F32, {2, 3})->set_input("x");            // 0
+  addBuffer(plan, hetx::F32, {3, 2})->set_constant_address(64);  // 1
+  addBuffer(plan, hetx::F32, {2, 2})->set_scratch(true);         // 2
+  addBuffer(plan, hetx::F32, {2, 2})->set_scratch(true);         // 3
+  addBuffer(plan, hetx::F32, {2, 2})->set_scratch(true);         // 4
+  addBuffer(plan, hetx::I32, {3})->set_input("ids");             // 5
+  addBuffer(plan, hetx::F32, {4, 2})->set_constant_address(128); // 6
+  addBuffer(plan, hetx::F32, {3, 2})->set_scratch(true);         // 7
+  addKernel(plan, hetx::PLAN_MATMUL, {0, 1}, 2, hetx::V_RELU);
+  addKernel(plan, hetx::PLAN_BINARY, {2, 2}, 3, hetx::V_MUL);
+  hetx::PlanKernel *transpose = addKernel(plan, hetx::PLAN_GATHER, {3}, 4);
+  for (int64_t v : {0, 2, 2, 1, 2, 2})
+    transpose->add_index_runs(v);
+  addKernel(plan, hetx::PLAN_GATHER_ROWS, {6, 5}, 7);
+  for (auto [name, buffer] :
+       {std::pair<const char *, uint32_t>{"y", 2}, {"t", 4}, {"rows", 7}}) {
+    hetx::PlanBinding *binding = plan.add_outputs();
+    binding->set_name(name);
+    binding->set_buffer(buffer);
+  }
+  return artifact;
+}
+
+class PlanBackends : public ::testing::TestWithParam<std::string> {
+protected:
+  /// Skips the test where the backend cannot run here (the CUDA backend
+  /// without a GPU).
+  bool canRun() {
+    std::string why;
+    return GetParam() != "cuda" || cuda::available(why);
+  }
+  /// Whether the backend checks plans here (the CUDA backend does where it
+  /// was built, GPU or not).
+  bool checksPlans() {
+    std::string architectures;
+    return GetParam() != "cuda" || cuda::built(architectures);
+  }
+  std::unique_ptr<run::PlanBackend> load(const hetx::Artifact &artifact,
+                                         std::string &error) {
+    return run::PlanBackend::load(GetParam(), artifact, chip, error);
+  }
+  std::map<std::string, io::Tensor> inputs(std::vector<int32_t> ids) {
+    io::Tensor x{{2, 3}, {1, 2, 3, -1, -2, -3}};
+    io::Tensor i{{3}, {}, ids, io::ElementType::I32};
+    return {{"x", x}, {"ids", i}};
+  }
+  /// Loads `damaged` and expects the error to contain `text`.
+  void expectRefused(const hetx::Artifact &damaged, const std::string &text) {
+    if (!checksPlans())
+      GTEST_SKIP() << "hetc was built without the CUDA backend";
+    std::string error;
+    EXPECT_FALSE(load(damaged, error));
+    EXPECT_NE(error.find(text), std::string::npos) << error;
+  }
+  chip::ChipSpec chip = loadChip("test-chip");
+  hetx::Artifact artifact = planned(chip);
+};
+
+// Tests that the plan computes what its kernels say: x * w = [[2, 2],
+// [-2, -2]], relu, squared, transposed, and rows picked by index.
+TEST_P(PlanBackends, RunsThePlan) {
+  std::string error;
+  if (!canRun()) {
+    // It says why, and runs nothing.
+    EXPECT_FALSE(load(artifact, error));
+    EXPECT_NE(error.find("CUDA"), std::string::npos) << error;
+    GTEST_SKIP() << error;
+  }
+  auto program = load(artifact, error);
+  ASSERT_TRUE(program) << error;
+  std::vector<sim::NamedTensor> outputs;
+  run::PlanRunStats stats;
+  ASSERT_TRUE(program->run(inputs({3, 0, 2}), outputs, stats, error)) << error;
+  ASSERT_EQ(outputs.size(), 3u);
+  EXPECT_EQ(outputs[0].name, "y");
+  EXPECT_EQ(outputs[0].tensor.data, (std::vector<float>{2, 2, 0, 0}));
+  EXPECT_EQ(outputs[1].tensor.data, (std::vector<float>{4, 0, 4, 0}));
+  EXPECT_EQ(outputs[2].tensor.data, (std::vector<float>{30, 31, 0, 1, 20, 21}));
+  EXPECT_EQ(stats.kernels, 4u);
+  EXPECT_EQ(stats.kernelSeconds.size(), 4u);
+  // A second run of the same program gives the same.
+  std::vector<sim::NamedTensor> again;
+  ASSERT_TRUE(program->run(inputs({3, 0, 2}), again, stats, error)) << error;
+  EXPECT_EQ(again[2].tensor.data, outputs[2].tensor.data);
+}
+
+// Tests that a row index outside the table stops the run, naming the
+// kernel and its node, as on the chip.
+TEST_P(PlanBackends, RowIndexOutsideTheTableStopsTheRun) {
+  if (!canRun())
+    GTEST_SKIP() << "no CUDA device here";
+  std::string error;
+  auto program = load(artifact, error);
+  ASSERT_TRUE(program) << error;
+  std::vector<sim::NamedTensor> outputs;
+  run::PlanRunStats stats;
+  EXPECT_FALSE(program->run(inputs({3, 4, 0}), outputs, stats, error));
+  EXPECT_NE(error.find("index out of range: kernel #3 (node 'node3'): index 4"),
+            std::string::npos)
+      << error;
+}
+
+TEST_P(PlanBackends, ArtifactWithoutPlanIsRefused) {
+  artifact.clear_kernel_plan();
+  expectRefused(artifact, "holds no kernel plan");
+}
+
+TEST_P(PlanBackends, OperandOutsideThePlanIsRefused) {
+  artifact.mutable_kernel_plan()->mutable_kernels(1)->set_operands(0, 99);
+  expectRefused(artifact, "kernel #1 (node 'node1'): operand buffer #99 "
+                          "does not exist");
+}
+
+TEST_P(PlanBackends, BufferLargerThanTheChipIsRefused) {
+  hetx::PlanBuffer &buffer =
+      *artifact.mutable_kernel_plan()->mutable_buffers(3);
+  buffer.set_shape(0, int64_t(1) << 40);
+  buffer.set_shape(1, int64_t(1) << 40);
+  expectRefused(artifact, "buffer #3: shape [1099511627776, 1099511627776] "
+                          "is invalid or larger than the chip's SRAM");
+}
+
+TEST_P(PlanBackends, MissingConstantIsRefused) {
+  artifact.mutable_kernel_plan()->mutable_buffers(1)->set_constant_address(7);
+  expectRefused(artifact, "no constant of the artifact is at SRAM address 7");
+}
+
+TEST_P(PlanBackends, GatherRunLeavingItsOperandIsRefused) {
+  artifact.mutable_kernel_plan()->mutable_kernels(2)->set_index_runs(1, 4);
+  expectRefused(artifact, "index run 0 leaves operand 0");
+}
+
+TEST_P(PlanBackends, ReadBeforeWriteIsRefused) {
+  artifact.mutable_kernel_plan()->mutable_kernels()->SwapElements(0, 1);
+  expectRefused(artifact, "reads buffer #2 before any kernel writes it");
+}
+
+TEST_P(PlanBackends, WritingAConstantIsRefused) {
+  artifact.mutable_kernel_plan()->mutable_kernels(1)->set_result(1);
+  expectRefused(artifact, "writes a constant");
+}
+
+TEST_P(PlanBackends, WrongOpcodeIsRefused) {
+  artifact.mutable_kernel_plan()->mutable_kernels(1)->set_kind(
+      hetx::PLAN_UNARY);
+  artifact.mutable_kernel_plan()
+      ->mutable_kernels(1)
+      ->mutable_operands()
+      ->RemoveLast();
+  expectRefused(artifact, "is not a one-operand operation");
+}
+
+TEST_P(PlanBackends, UnboundOutputIsRefused) {
+  artifact.mutable_kernel_plan()->mutable_outputs()->RemoveLast();
+  expectRefused(artifact, "output 'rows': has no buffer in the plan");
+}
+
+TEST_P(PlanBackends, MismatchedMatmulIsRefused) {
+  artifact.mutable_kernel_plan()->mutable_buffers(2)->set_shape(1, 3);
+  expectRefused(artifact, "a matrix product of [2, 3] and [3, 2] into [2, 3]");
+}
+
+// Tests that the arena of a backend with memory of its own (CUDA) never
+// gives two buffers alive at once the same word, that the outputs live to
+// the end, and that buffers whose lives do not overlap share words.
+TEST(Placement, BuffersAliveAtOnceNeverShareWords) {
+  chip::ChipSpec chip = loadChip("test-chip");
+  hetx::Artifact artifact = planned(chip);
+  std::string error;
+  std::unique_ptr<plan::Plan> checked = plan::load(artifact, chip, error);
+  ASSERT_TRUE(checked) << error;
+  plan::Placement p = plan::placeBuffers(*checked, 4);
+  uint64_t separate = 0;
+  size_t count = checked->buffers.size();
+  auto words = [&](size_t i) {
+    return (checked->buffers[i].elements + 3) / 4 * 4;
+  };
+  for (size_t i = 0; i < count; ++i) {
+    if (!p.placed[i] || checked->buffers[i].root != i)
+      continue;
+    separate += words(i);
+    EXPECT_LE(p.offset[i] + words(i), p.words);
+    for (size_t j = i + 1; j < count; ++j) {
+      if (!p.placed[j] || checked->buffers[j].root != j ||
+          p.last[i] < p.first[j] || p.last[j] < p.first[i])
+        continue;
+      bool apart = p.offset[i] + words(i) <= p.offset[j] ||
+                   p.offset[j] + words(j) <= p.offset[i];
+      EXPECT_TRUE(apart) << "buffers #" << i << " and #" << j;
+    }
+  }
+  for (uint32_t output : checked->outputs)
+    EXPECT_EQ(p.last[output], checked->kernels.size());
+  EXPECT_FALSE(p.placed[1]); // a constant
+  // x is read by the first kernel only: later buffers take its words.
+  EXPECT_LT(p.words, separate);
+}
+
+// Tests that an index map drops dimensions of size 1 and merges the
+// neighbours every operand walks as one, and no others.
+TEST(Placement, IndexMapsCollapse) {
+  // [2, 3, 4]: one operand whole, one a broadcast row of 4.
+  plan::IndexMap map{{2, 3, 4},
+                     {{12, 4, 1}, plan::broadcastStrides({4}, {2, 3, 4})}};
+  plan::IndexMap c = plan::collapse(map);
+  EXPECT_EQ(c.shape, (std::vector<int64_t>{6, 4}));
+  EXPECT_EQ(c.strides[0], (std::vector<int64_t>{4, 1}));
+  EXPECT_EQ(c.strides[1], (std::vector<int64_t>{0, 1}));
+  // A transpose of [2, 3] walks its input across: nothing merges.
+  c = plan::collapse({{3, 2}, {{1, 3}}});
+  EXPECT_EQ(c.shape, (std::vector<int64_t>{3, 2}));
+  c = plan::collapse({{1, 5, 1}, {{5, 1, 1}}});
+  EXPECT_EQ(c.shape, (std::vector<int64_t>{5}));
+  EXPECT_EQ(c.strides[0], (std::vector<int64_t>{1}));
+  EXPECT_EQ(plan::broadcastStrides({3, 1}, {2, 3, 4}),
+            (std::vector<int64_t>{0, 1, 0}));
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, PlanBackends,
+                         ::testing::Values("cpu", "cuda"),
+                         [](const auto &info) { return info.param; });
+
+} // namespace
