@@ -15,6 +15,7 @@
 
 #include "runtime/chip/ChipSpec.h"
 #include "runtime/io/Tensor.h"
+#include "runtime/plan/Plan.h"
 #include "runtime/schema/hetx.pb.h"
 #include "runtime/sim/Simulator.h"
 
@@ -24,29 +25,11 @@
 #include <string>
 #include <vector>
 
-namespace hetc::plan {
-struct Plan;
-} // namespace hetc::plan
-
 namespace hetc::cpu {
 
-/// Figures from one run.
-struct CpuStats {
-  /// Wall time of the kernels, from the first to the end of the last.
-  double seconds = 0;
-  uint64_t kernels = 0;
-  /// Per kernel of the plan, in order: its wall time in seconds.
-  std::vector<double> kernelSeconds;
-  /// The most bytes the run's buffers held at once (inputs and
-  /// intermediates; the constants are the program's).
-  uint64_t peakBytes = 0;
-};
-
-struct CpuResult {
-  /// The artifact's outputs, in binding order.
-  std::vector<sim::NamedTensor> outputs;
-  CpuStats stats;
-};
+/// Figures and outputs of one run (wall times).
+using CpuStats = plan::RunStats;
+using CpuResult = plan::RunResult;
 
 /// A kernel plan checked and made ready to run many times. It refers to
 /// the artifact it was loaded from, which must outlive it.

@@ -16,6 +16,7 @@
 
 #include "runtime/chip/ChipSpec.h"
 #include "runtime/io/Tensor.h"
+#include "runtime/plan/Plan.h"
 #include "runtime/schema/hetx.pb.h"
 #include "runtime/sim/Simulator.h"
 
@@ -28,23 +29,10 @@
 
 namespace hetc::cuda {
 
-/// Figures from one run.
-struct CudaStats {
-  /// Device time of the kernels, from the first to the end of the last
-  /// (CUDA events), without the copies of the inputs and outputs.
-  double seconds = 0;
-  uint64_t kernels = 0;
-  /// Per kernel of the plan, in order: its device time in seconds.
-  std::vector<double> kernelSeconds;
-  /// The bytes of the device arena that holds the run's buffers.
-  uint64_t peakBytes = 0;
-};
-
-struct CudaResult {
-  /// The artifact's outputs, in binding order.
-  std::vector<sim::NamedTensor> outputs;
-  CudaStats stats;
-};
+/// Figures and outputs of one run: device times, and the bytes of the
+/// device arena as the peak.
+using CudaStats = plan::RunStats;
+using CudaResult = plan::RunResult;
 
 /// A kernel plan checked, uploaded and made ready to run many times. It
 /// refers to the artifact it was loaded from, which must outlive it.

@@ -1,18 +1,18 @@
 //===- CudaKernels.cu - The device kernels of the CUDA backend ---------===//
 //
-// Each lane is computed as runtime/sim/VectorMath.cpp and TypedMath.cpp
-// compute it on the host: the same operations in the same order, rounded
-// to the result's type after each. Built with --fmad=false, as the host
-// code is built with -ffp-contract=off. What differs from the CPU backend
-// is stated in docs/backends.md ("Numerics"): the device's exp, log, pow,
-// tanh, erf, sin and cos (within their documented ulps of the correctly
-// rounded result), and the order of the terms of a reduction.
+// Each lane is computed with the chip model's own routines
+// (runtime/sim/LaneMath.h, which VectorMath.cpp and TypedMath.cpp apply on
+// the host), rounded to the result's type after each operation. Built with
+// --fmad=false, as the host code is built with -ffp-contract=off. What differs
+// from the CPU backend is stated in docs/backends.md ("Numerics"): the device's
+// exp, log, pow, tanh, erf, sin and cos (within their documented ulps of the
+// correctly rounded result), and the order of the terms of a reduction.
 //
 //===----------------------------------------------------------------------===//
 
 #include "runtime/cuda/CudaKernels.h"
 
-#include "runtime/schema/hetx.pb.h"
+#include "runtime/sim/LaneMath.h"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -26,9 +26,9 @@ namespace {
 
 constexpr int kThreads = 256;
 
-__device__ int32_t intOf(float word) { return __float_as_int(word); }
-__device__ float wordOf(int32_t value) { return __int_as_float(value); }
-__device__ int32_t wrapped(uint32_t bits) { return int32_t(bits); }
+namespace lane = sim::lane;
+using lane::intOf;
+using lane::wordOf;
 
 /// A float result rounded to its type (io::roundTo for F16 and BF16).
 __device__ float rounded(LaneOp::Round round, float x) {
@@ -39,137 +39,6 @@ __device__ float rounded(LaneOp::Round round, float x) {
     return __bfloat162float(__float2bfloat16_rn(x));
   default:
     return x;
-  }
-}
-
-/// The larger and smaller of two values; NaN if either is NaN.
-__device__ float maxOf(float a, float b) {
-  if (isnan(a) || isnan(b))
-    return __int_as_float(0x7fc00000);
-  return a < b ? b : a;
-}
-__device__ float minOf(float a, float b) {
-  if (isnan(a) || isnan(b))
-    return __int_as_float(0x7fc00000);
-  return b < a ? b : a;
-}
-
-__device__ float floatBinary(int32_t opcode, float x, float y) {
-  switch (opcode) {
-  case hetx::V_ADD:
-    return x + y;
-  case hetx::V_SUB:
-    return x - y;
-  case hetx::V_MUL:
-    return x * y;
-  case hetx::V_DIV:
-    return x / y;
-  case hetx::V_MIN:
-    return minOf(x, y);
-  case hetx::V_POW:
-    return powf(x, y);
-  case hetx::V_FMOD:
-    return fmodf(x, y);
-  case hetx::V_MOD: {
-    // numpy's mod: the remainder takes the divisor's sign, a zero one too.
-    float r = fmodf(x, y);
-    if (r == 0.0f)
-      return copysignf(0.0f, y);
-    return (r < 0.0f) != (y < 0.0f) ? r + y : r;
-  }
-  default: // V_MAX
-    return maxOf(x, y);
-  }
-}
-
-__device__ int32_t intBinary(int32_t opcode, int32_t x, int32_t y) {
-  switch (opcode) {
-  case hetx::V_ADD:
-    return wrapped(uint32_t(x) + uint32_t(y));
-  case hetx::V_SUB:
-    return wrapped(uint32_t(x) - uint32_t(y));
-  case hetx::V_MUL:
-    return wrapped(uint32_t(x) * uint32_t(y));
-  case hetx::V_DIV:
-    if (y == 0)
-      return 0;
-    return x == INT32_MIN && y == -1 ? x : x / y;
-  case hetx::V_MIN:
-    return x < y ? x : y;
-  case hetx::V_MOD:
-  case hetx::V_FMOD: {
-    // C's remainder (the dividend's sign); MOD takes the divisor's.
-    int32_t r = y == 0 || y == -1 ? 0 : x % y;
-    if (opcode == hetx::V_MOD && r != 0 && ((r < 0) != (y < 0)))
-      r = wrapped(uint32_t(r) + uint32_t(y));
-    return r;
-  }
-  case hetx::V_AND:
-    return x & y;
-  case hetx::V_OR:
-    return x | y;
-  case hetx::V_XOR:
-    return x ^ y;
-  case hetx::V_SHL:
-    return y < 0 || y > 31 ? 0 : wrapped(uint32_t(x) << y);
-  case hetx::V_SHR:
-    return y < 0 || y > 31 ? 0 : wrapped(uint32_t(x) >> y);
-  default: // V_MAX
-    return x < y ? y : x;
-  }
-}
-
-template <typename T> __device__ bool compare(int32_t opcode, T x, T y) {
-  return opcode == hetx::V_EQUAL  ? x == y
-         : opcode == hetx::V_LESS ? x < y
-                                  : x <= y;
-}
-
-__device__ float floatUnary(int32_t opcode, float x) {
-  switch (opcode) {
-  case hetx::V_RELU:
-    return isnan(x) ? x : (x > 0.0f ? x : 0.0f);
-  case hetx::V_SIGMOID:
-    return 1.0f / (1.0f + expf(-x));
-  case hetx::V_TANH:
-    return tanhf(x);
-  case hetx::V_NEG:
-    return -x;
-  case hetx::V_ABS:
-    return fabsf(x);
-  case hetx::V_SQRT:
-    return sqrtf(x);
-  case hetx::V_RECIPROCAL:
-    return 1.0f / x;
-  case hetx::V_LOG:
-    return logf(x);
-  case hetx::V_ERF:
-    return erff(x);
-  case hetx::V_FLOOR:
-    return floorf(x);
-  case hetx::V_CEIL:
-    return ceilf(x);
-  case hetx::V_SIN:
-    return sinf(x);
-  case hetx::V_COS:
-    return cosf(x);
-  case hetx::V_ROUND:
-    return rintf(x); // to nearest, ties to even
-  default:           // V_EXP
-    return expf(x);
-  }
-}
-
-__device__ int32_t intUnary(int32_t opcode, int32_t x) {
-  switch (opcode) {
-  case hetx::V_RELU:
-    return x > 0 ? x : 0;
-  case hetx::V_NEG:
-    return wrapped(0u - uint32_t(x));
-  case hetx::V_NOT:
-    return x == 0 ? 1 : 0;
-  default: // V_ABS
-    return x < 0 ? wrapped(0u - uint32_t(x)) : x;
   }
 }
 
@@ -212,20 +81,21 @@ __device__ float cast(const LaneOp &op, float a) {
 }
 
 /// One lane of `op` from the lane words a, b, c.
-__device__ float lane(const LaneOp &op, float a, float b, float c) {
+__device__ float compute(const LaneOp &op, float a, float b, float c) {
+  hetx::Opcode opcode = hetx::Opcode(op.opcode);
   switch (op.kind) {
   case LaneOp::FloatBinary:
-    return rounded(op.round, floatBinary(op.opcode, a, b));
+    return rounded(op.round, lane::floatBinary(opcode, a, b));
   case LaneOp::IntBinary:
-    return wordOf(intBinary(op.opcode, intOf(a), intOf(b)));
+    return wordOf(lane::intBinary(opcode, intOf(a), intOf(b)));
   case LaneOp::FloatCompare:
-    return wordOf(compare(op.opcode, a, b) ? 1 : 0);
+    return wordOf(lane::compare(opcode, a, b) ? 1 : 0);
   case LaneOp::IntCompare:
-    return wordOf(compare(op.opcode, intOf(a), intOf(b)) ? 1 : 0);
+    return wordOf(lane::compare(opcode, intOf(a), intOf(b)) ? 1 : 0);
   case LaneOp::FloatUnary:
-    return rounded(op.round, floatUnary(op.opcode, a));
+    return rounded(op.round, lane::floatUnary(opcode, a));
   case LaneOp::IntUnary:
-    return wordOf(intUnary(op.opcode, intOf(a)));
+    return wordOf(lane::intUnary(opcode, intOf(a)));
   case LaneOp::Select:
     return intOf(a) != 0 ? b : c;
   default:
@@ -255,7 +125,7 @@ __global__ void lanesKernel(LaneOp op, const float *a, const float *b,
       ib = b ? offsetOf(strides, 1, i) : 0;
       ic = c ? offsetOf(strides, 2, i) : 0;
     }
-    out[i] = lane(op, a[ia], b ? b[ib] : 0.0f, c ? c[ic] : 0.0f);
+    out[i] = compute(op, a[ia], b ? b[ib] : 0.0f, c ? c[ic] : 0.0f);
   }
 }
 
@@ -270,17 +140,9 @@ cudaStream_t streamOf(void *stream) {
   return static_cast<cudaStream_t>(stream);
 }
 
-/// Combines two partial results of a reduction.
+/// Two partial results of a reduction combined (lane::join).
 __device__ float join(int32_t opcode, bool isFloat, float a, float b) {
-  if (isFloat)
-    return opcode == hetx::V_REDUCE_SUM   ? a + b
-           : opcode == hetx::V_REDUCE_MAX ? maxOf(a, b)
-                                          : minOf(a, b);
-  int32_t x = intOf(a), y = intOf(b);
-  return wordOf(opcode == hetx::V_REDUCE_SUM
-                    ? wrapped(uint32_t(x) + uint32_t(y))
-                : opcode == hetx::V_REDUCE_MAX ? (x < y ? y : x)
-                                               : (x < y ? x : y));
+  return lane::join(hetx::Opcode(opcode), isFloat, a, b);
 }
 
 /// The block's threads combine their `value` with `opcode`; every thread
@@ -327,7 +189,7 @@ __global__ void softmaxKernel(LaneOp::Round round, const float *in, float *out,
     float *y = out + r * row;
     float max = row ? x[0] : 0.0f;
     for (uint64_t j = threadIdx.x; j < row; j += blockDim.x)
-      max = maxOf(max, x[j]);
+      max = lane::maxOf(max, x[j]);
     max = blockReduce(hetx::V_REDUCE_MAX, true, max);
     // The exponentials go to the result, then are divided in place.
     float sum = 0.0f;
@@ -440,14 +302,15 @@ __global__ void finishMatmulKernel(const float *acc, uint64_t m, uint64_t n,
     uint64_t j = e % n;
     float v = acc[e];
     if (scale)
-      v = lane(f.mul, v, scale[j], 0.0f);
+      v = compute(f.mul, v, scale[j], 0.0f);
     if (bias) {
-      float b = f.hasBiasCast ? lane(f.biasCast, bias[j], 0.0f, 0.0f) : bias[j];
-      v = lane(f.add, v, b, 0.0f);
+      float b =
+          f.hasBiasCast ? compute(f.biasCast, bias[j], 0.0f, 0.0f) : bias[j];
+      v = compute(f.add, v, b, 0.0f);
     }
     if (f.hasActivation)
-      v = lane(f.activation, v, 0.0f, 0.0f);
-    out[e] = f.hasCast ? lane(f.cast, v, 0.0f, 0.0f) : v;
+      v = compute(f.activation, v, 0.0f, 0.0f);
+    out[e] = f.hasCast ? compute(f.cast, v, 0.0f, 0.0f) : v;
   }
 }
 

@@ -14,6 +14,7 @@
 #include "runtime/io/ElementType.h"
 #include "runtime/schema/hetx.pb.h"
 #include "runtime/sim/Program.h"
+#include "runtime/sim/Simulator.h"
 
 #include <cstdint>
 #include <memory>
@@ -105,6 +106,27 @@ struct Plan {
   uint64_t constantBytes = 0;
   /// Per artifact output: the buffer that holds it.
   std::vector<uint32_t> outputs;
+};
+
+/// Figures from one run of a plan, on any backend.
+struct RunStats {
+  /// The kernels' time, from the first to the end of the last: wall time
+  /// on the CPU, device time on a GPU (without the copies in and out).
+  double seconds = 0;
+  uint64_t kernels = 0;
+  /// Per kernel of the plan, in order: its time in seconds.
+  std::vector<double> kernelSeconds;
+  /// The most bytes the run's buffers held at once (inputs and
+  /// intermediates; the constants are the program's). On a GPU, the arena
+  /// that holds them all.
+  uint64_t peakBytes = 0;
+};
+
+/// What one run of a plan gives.
+struct RunResult {
+  /// The artifact's outputs, in binding order.
+  std::vector<sim::NamedTensor> outputs;
+  RunStats stats;
 };
 
 /// Checks the kernel plan of `artifact`, compiled for `chip`, and decodes

@@ -9,45 +9,47 @@ namespace hetc::run {
 
 namespace {
 
-class CpuPlan : public PlanBackend {
-public:
-  bool load(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
-            std::string &error) {
+/// The CPU and CUDA backends' entry points, by name.
+struct CpuEntry {
+  using Program = cpu::CpuProgram;
+  static constexpr const char *kName = "cpu", *kWhere = "the CPU",
+                              *kClock = "wall";
+  static bool load(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
+                   Program &program, std::string &error) {
     return cpu::load(artifact, chip, program, error);
   }
-  std::string name() const override { return "cpu"; }
-  std::string where() const override { return "the CPU"; }
-  std::string clock() const override { return "wall"; }
-  uint64_t constantBytes() const override { return program.constantBytes(); }
-  std::string kernelLabel(size_t i) const override {
-    return program.kernelLabel(i);
+  static bool run(const Program &program,
+                  const std::map<std::string, io::Tensor> &inputs,
+                  plan::RunResult &result, std::string &error) {
+    return cpu::run(program, inputs, result, error);
   }
-  bool run(const std::map<std::string, io::Tensor> &inputs,
-           std::vector<sim::NamedTensor> &outputs, PlanRunStats &stats,
-           std::string &error) const override {
-    cpu::CpuResult result;
-    if (!cpu::run(program, inputs, result, error))
-      return false;
-    outputs = std::move(result.outputs);
-    stats = {result.stats.seconds, result.stats.kernels,
-             std::move(result.stats.kernelSeconds), result.stats.peakBytes};
-    return true;
-  }
-
-private:
-  cpu::CpuProgram program;
 };
 
-class CudaPlan : public PlanBackend {
+struct CudaEntry {
+  using Program = cuda::CudaProgram;
+  static constexpr const char *kName = "cuda", *kWhere = "the GPU",
+                              *kClock = "device";
+  static bool load(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
+                   Program &program, std::string &error) {
+    return cuda::load(artifact, chip, program, error);
+  }
+  static bool run(const Program &program,
+                  const std::map<std::string, io::Tensor> &inputs,
+                  plan::RunResult &result, std::string &error) {
+    return cuda::run(program, inputs, result, error);
+  }
+};
+
+/// A PlanBackend over one backend's program.
+template <typename Entry> class PlanOn : public PlanBackend {
 public:
   bool load(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
             std::string &error) {
-    return cuda::load(artifact, chip, program, error);
+    return Entry::load(artifact, chip, program, error);
   }
-  std::string name() const override { return "cuda"; }
-  std::string where() const override { return "the GPU"; }
-  std::string clock() const override { return "device"; }
-  std::string device() const override { return program.device(); }
+  std::string name() const override { return Entry::kName; }
+  std::string where() const override { return Entry::kWhere; }
+  std::string clock() const override { return Entry::kClock; }
   uint64_t constantBytes() const override { return program.constantBytes(); }
   std::string kernelLabel(size_t i) const override {
     return program.kernelLabel(i);
@@ -55,15 +57,22 @@ public:
   bool run(const std::map<std::string, io::Tensor> &inputs,
            std::vector<sim::NamedTensor> &outputs, PlanRunStats &stats,
            std::string &error) const override {
-    cuda::CudaResult result;
-    if (!cuda::run(program, inputs, result, error))
+    plan::RunResult result;
+    if (!Entry::run(program, inputs, result, error))
       return false;
     outputs = std::move(result.outputs);
-    stats = {result.stats.seconds, result.stats.kernels,
-             std::move(result.stats.kernelSeconds), result.stats.peakBytes};
+    stats = std::move(result.stats);
     return true;
   }
 
+protected:
+  typename Entry::Program program;
+};
+
+/// The GPU's memory is its own: the KV cache stays there.
+class CudaPlan : public PlanOn<CudaEntry> {
+public:
+  std::string device() const override { return program.device(); }
   bool carry(const std::vector<std::pair<std::string, std::string>> &pairs,
              std::string &error) override {
     return cuda::carry(program, pairs, error);
@@ -73,9 +82,6 @@ public:
                     std::string &error) const override {
     return cuda::fetchCarried(program, values, error);
   }
-
-private:
-  cuda::CudaProgram program;
 };
 
 template <typename Backend>
@@ -95,7 +101,7 @@ std::unique_ptr<PlanBackend> PlanBackend::load(const std::string &name,
                                                const chip::ChipSpec &chip,
                                                std::string &error) {
   if (name == "cpu")
-    return loaded<CpuPlan>(artifact, chip, error);
+    return loaded<PlanOn<CpuEntry>>(artifact, chip, error);
   if (name == "cuda")
     return loaded<CudaPlan>(artifact, chip, error);
   error = "no backend '" + name + "' runs a kernel plan (cpu, cuda)";

@@ -11,6 +11,7 @@
 
 #include "runtime/chip/ChipSpec.h"
 #include "runtime/io/Tensor.h"
+#include "runtime/plan/Plan.h"
 #include "runtime/schema/hetx.pb.h"
 #include "runtime/sim/Simulator.h"
 
@@ -24,17 +25,9 @@
 
 namespace hetc::run {
 
-/// Figures from one run of a plan.
-struct PlanRunStats {
-  /// The kernels' time, first to last: wall time on the CPU, device time
-  /// on the GPU.
-  double seconds = 0;
-  uint64_t kernels = 0;
-  /// Per kernel, in plan order.
-  std::vector<double> kernelSeconds;
-  /// The most bytes the run's buffers held at once.
-  uint64_t peakBytes = 0;
-};
+/// Figures from one run of a plan: wall time on the CPU, device time on
+/// the GPU.
+using PlanRunStats = plan::RunStats;
 
 /// The names `--backend`, `--fallback` and `--prefill-backend` take for a
 /// backend other than the chip.

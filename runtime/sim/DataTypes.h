@@ -12,6 +12,7 @@
 
 #include "runtime/io/ElementType.h"
 #include "runtime/schema/hetx.pb.h"
+#include "runtime/sim/LaneMath.h"
 
 #include <cstdint>
 #include <cstring>
@@ -111,19 +112,10 @@ inline uint32_t sramLaneBytes(io::ElementType type) {
   }
 }
 
-/// The int32 held in a lane word.
-inline int32_t intOfWord(float word) {
-  int32_t value;
-  std::memcpy(&value, &word, sizeof value);
-  return value;
-}
-
-/// The lane word holding int32 `value`.
-inline float wordOfInt(int32_t value) {
-  float word;
-  std::memcpy(&word, &value, sizeof word);
-  return word;
-}
+/// The int32 held in a lane word, and the lane word holding one
+/// (LaneMath.h, shared with the device kernels).
+inline int32_t intOfWord(float word) { return lane::intOf(word); }
+inline float wordOfInt(int32_t value) { return lane::wordOf(value); }
 
 } // namespace hetc::sim
 

@@ -7,6 +7,8 @@
 
 #include "runtime/sim/VectorMath.h"
 
+#include "runtime/sim/LaneMath.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -15,24 +17,21 @@
 namespace hetc::sim {
 
 namespace {
-/// The larger of two values; NaN if either is NaN.
-float maxOf(float a, float b) {
-  if (std::isnan(a) || std::isnan(b))
-    return std::nanf("");
-  return a < b ? b : a;
-}
-
-/// The smaller of two values; NaN if either is NaN.
-float minOf(float a, float b) {
-  if (std::isnan(a) || std::isnan(b))
-    return std::nanf("");
-  return b < a ? b : a;
-}
-
-template <typename Fn>
-void apply(const float *a, float *out, uint32_t active, uint32_t width, Fn fn) {
+/// `out[i] = lane::floatBinary(Op, a[i], b[i])` over the active lanes, the
+/// rest zero; the opcode a template argument, so that its switch folds away
+/// and the loop is the operation alone.
+template <hetx::Opcode Op>
+void binaryLanes(const float *a, const float *b, float *out, uint32_t active,
+                 uint32_t width) {
   for (uint32_t i = 0; i < active; ++i)
-    out[i] = fn(a[i], i);
+    out[i] = lane::floatBinary(Op, a[i], b[i]);
+  std::fill(out + active, out + width, 0.0f);
+}
+
+template <hetx::Opcode Op>
+void unaryLanes(const float *a, float *out, uint32_t active, uint32_t width) {
+  for (uint32_t i = 0; i < active; ++i)
+    out[i] = lane::floatUnary(Op, a[i]);
   std::fill(out + active, out + width, 0.0f);
 }
 } // namespace
@@ -41,37 +40,23 @@ void vectorBinary(hetx::Opcode op, const float *a, const float *b, float *out,
                   uint32_t active, uint32_t width) {
   switch (op) {
   case hetx::V_ADD:
-    return apply(a, out, active, width,
-                 [b](float x, uint32_t i) { return x + b[i]; });
+    return binaryLanes<hetx::V_ADD>(a, b, out, active, width);
   case hetx::V_SUB:
-    return apply(a, out, active, width,
-                 [b](float x, uint32_t i) { return x - b[i]; });
+    return binaryLanes<hetx::V_SUB>(a, b, out, active, width);
   case hetx::V_MUL:
-    return apply(a, out, active, width,
-                 [b](float x, uint32_t i) { return x * b[i]; });
+    return binaryLanes<hetx::V_MUL>(a, b, out, active, width);
   case hetx::V_DIV:
-    return apply(a, out, active, width,
-                 [b](float x, uint32_t i) { return x / b[i]; });
+    return binaryLanes<hetx::V_DIV>(a, b, out, active, width);
   case hetx::V_MIN:
-    return apply(a, out, active, width,
-                 [b](float x, uint32_t i) { return minOf(x, b[i]); });
+    return binaryLanes<hetx::V_MIN>(a, b, out, active, width);
   case hetx::V_POW:
-    return apply(a, out, active, width,
-                 [b](float x, uint32_t i) { return std::pow(x, b[i]); });
+    return binaryLanes<hetx::V_POW>(a, b, out, active, width);
   case hetx::V_FMOD:
-    return apply(a, out, active, width,
-                 [b](float x, uint32_t i) { return std::fmod(x, b[i]); });
+    return binaryLanes<hetx::V_FMOD>(a, b, out, active, width);
   case hetx::V_MOD:
-    // numpy's mod: the remainder takes the divisor's sign, a zero one too.
-    return apply(a, out, active, width, [b](float x, uint32_t i) {
-      float r = std::fmod(x, b[i]);
-      if (r == 0.0f)
-        return std::copysign(0.0f, b[i]);
-      return (r < 0.0f) != (b[i] < 0.0f) ? r + b[i] : r;
-    });
+    return binaryLanes<hetx::V_MOD>(a, b, out, active, width);
   default:
-    return apply(a, out, active, width,
-                 [b](float x, uint32_t i) { return maxOf(x, b[i]); });
+    return binaryLanes<hetx::V_MAX>(a, b, out, active, width);
   }
 }
 
@@ -79,52 +64,35 @@ void vectorUnary(hetx::Opcode op, const float *a, float *out, uint32_t active,
                  uint32_t width) {
   switch (op) {
   case hetx::V_RELU:
-    return apply(a, out, active, width, [](float x, uint32_t) {
-      return std::isnan(x) ? x : (x > 0.0f ? x : 0.0f);
-    });
+    return unaryLanes<hetx::V_RELU>(a, out, active, width);
   case hetx::V_SIGMOID:
-    return apply(a, out, active, width, [](float x, uint32_t) {
-      return 1.0f / (1.0f + std::exp(-x));
-    });
+    return unaryLanes<hetx::V_SIGMOID>(a, out, active, width);
   case hetx::V_TANH:
-    return apply(a, out, active, width,
-                 [](float x, uint32_t) { return std::tanh(x); });
+    return unaryLanes<hetx::V_TANH>(a, out, active, width);
   case hetx::V_NEG:
-    return apply(a, out, active, width, [](float x, uint32_t) { return -x; });
+    return unaryLanes<hetx::V_NEG>(a, out, active, width);
   case hetx::V_ABS:
-    return apply(a, out, active, width,
-                 [](float x, uint32_t) { return std::fabs(x); });
+    return unaryLanes<hetx::V_ABS>(a, out, active, width);
   case hetx::V_SQRT:
-    return apply(a, out, active, width,
-                 [](float x, uint32_t) { return std::sqrt(x); });
+    return unaryLanes<hetx::V_SQRT>(a, out, active, width);
   case hetx::V_RECIPROCAL:
-    return apply(a, out, active, width,
-                 [](float x, uint32_t) { return 1.0f / x; });
+    return unaryLanes<hetx::V_RECIPROCAL>(a, out, active, width);
   case hetx::V_LOG:
-    return apply(a, out, active, width,
-                 [](float x, uint32_t) { return std::log(x); });
+    return unaryLanes<hetx::V_LOG>(a, out, active, width);
   case hetx::V_ERF:
-    return apply(a, out, active, width,
-                 [](float x, uint32_t) { return std::erf(x); });
+    return unaryLanes<hetx::V_ERF>(a, out, active, width);
   case hetx::V_FLOOR:
-    return apply(a, out, active, width,
-                 [](float x, uint32_t) { return std::floor(x); });
+    return unaryLanes<hetx::V_FLOOR>(a, out, active, width);
   case hetx::V_CEIL:
-    return apply(a, out, active, width,
-                 [](float x, uint32_t) { return std::ceil(x); });
+    return unaryLanes<hetx::V_CEIL>(a, out, active, width);
   case hetx::V_SIN:
-    return apply(a, out, active, width,
-                 [](float x, uint32_t) { return std::sin(x); });
+    return unaryLanes<hetx::V_SIN>(a, out, active, width);
   case hetx::V_COS:
-    return apply(a, out, active, width,
-                 [](float x, uint32_t) { return std::cos(x); });
+    return unaryLanes<hetx::V_COS>(a, out, active, width);
   case hetx::V_ROUND:
-    // The default rounding mode: to nearest, ties to even.
-    return apply(a, out, active, width,
-                 [](float x, uint32_t) { return std::nearbyint(x); });
+    return unaryLanes<hetx::V_ROUND>(a, out, active, width);
   default:
-    return apply(a, out, active, width,
-                 [](float x, uint32_t) { return std::exp(x); });
+    return unaryLanes<hetx::V_EXP>(a, out, active, width);
   }
 }
 
@@ -132,9 +100,7 @@ void vectorReduce(hetx::Opcode op, const float *a, float *out, uint32_t active,
                   uint32_t width) {
   float result = op == hetx::V_REDUCE_SUM ? 0.0f : a[0];
   for (uint32_t i = op == hetx::V_REDUCE_SUM ? 0 : 1; i < active; ++i)
-    result = op == hetx::V_REDUCE_SUM   ? result + a[i]
-             : op == hetx::V_REDUCE_MAX ? maxOf(result, a[i])
-                                        : minOf(result, a[i]);
+    result = lane::join(op, true, result, a[i]);
   // The result goes to every lane, so that a reduction of a row's valid
   // lanes can be combined with vectors of any lane count.
   std::fill(out, out + width, result);

@@ -119,15 +119,30 @@ void printSummary(ModuleOp module, const chip::ChipSpec &spec,
           input.getType() == output.getType())
         resident.push_back(input.getName().str() + " -> " +
                            output.getName().str());
+  // A program whose token ids take L > 1 tokens a sequence is a prefill
+  // program: one run covers a prompt of up to L tokens.
+  int64_t tokens = 1;
+  for (auto input : func.getOps<hisa::InputOp>()) {
+    auto type = mlir::cast<RankedTensorType>(input.getType());
+    if (input.getName() == "input_ids" && type.getRank() == 2)
+      tokens = type.getDimSize(1);
+  }
   if (!resident.empty()) {
     llvm::outs() << "  in place:          ";
     llvm::interleaveComma(resident, llvm::outs());
-    llvm::outs() << " (resident on the chip from run to run: a decode step's "
-                    "inter-token latency is "
-                 << cycles
-                 << " cycles at every position, and a prompt of P "
-                    "tokens run step by step takes P x "
-                 << cycles << " cycles to its first token)\n";
+    if (tokens > 1)
+      llvm::outs() << " (resident on the chip from run to run: a prefill "
+                      "program of "
+                   << tokens << " tokens, whose time to first token is "
+                   << cycles << " cycles for any prompt of up to " << tokens
+                   << " tokens)\n";
+    else
+      llvm::outs() << " (resident on the chip from run to run: a decode "
+                      "step's inter-token latency is "
+                   << cycles
+                   << " cycles at every position, and a prompt of P "
+                      "tokens run step by step takes P x "
+                   << cycles << " cycles to its first token)\n";
   }
 
   // Kernels by first cycle with --kernels; otherwise the three whose
