@@ -7,8 +7,97 @@
 #include "runtime/sim/DataTypes.h"
 
 #include <algorithm>
+#include <functional>
 
 namespace hetc::run {
+
+namespace {
+
+using Fail = std::function<bool(const std::string &)>;
+
+bool checkLogits(const hetx::TensorBinding &logits, uint64_t length,
+                 uint64_t vocab, const Fail &fail) {
+  if (elementsOf(logits) == length * vocab)
+    return true;
+  return fail("output '" + logits.name() + "' must hold " +
+              std::to_string(length) + " rows of the step's " +
+              std::to_string(vocab) + " logits, one per token; it has " +
+              std::to_string(elementsOf(logits)) + " elements");
+}
+
+/// The binding of a decoder without a past that holds the positions: the
+/// decode step's position input, or Hugging Face's position_ids.
+const hetx::TensorBinding *positionsOf(const hetx::Artifact &a,
+                                       const DecodeInterface &decode) {
+  const hetx::TensorBinding *b = findBinding(a.inputs(), decode.positionInput);
+  return b ? b : findBinding(a.inputs(), "position_ids");
+}
+
+/// Checks a decoder without a past (PrefillProgram.h).
+bool checkPastless(const hetx::Artifact &a, const DecodeInterface &decode,
+                   const hetx::TensorBinding *token,
+                   const hetx::TensorBinding *logits, PrefillProgram &prefill,
+                   const Fail &fail) {
+  if (!token || !logits)
+    return fail("it needs the input '" + decode.tokenInput +
+                "' and the output '" + decode.logitsOutput +
+                "' (its inputs: " + namesOf(a.inputs()) +
+                "; its outputs: " + namesOf(a.outputs()) + ")");
+  prefill.length = elementsOf(*token);
+  if (!isIntegerBinding(*token) || prefill.length == 0)
+    return fail("input '" + token->name() +
+                "' must hold the bucket's token ids ([1, L])");
+  if (!checkLogits(*logits, prefill.length, decode.vocab, fail))
+    return false;
+  const hetx::TensorBinding *positions = positionsOf(a, decode);
+  const hetx::TensorBinding *mask = findBinding(a.inputs(), "attention_mask");
+  for (const hetx::TensorBinding &input : a.inputs()) {
+    if (&input == token)
+      continue;
+    if (&input != positions && &input != mask)
+      return fail("input '" + input.name() +
+                  "' is none of the token ids, the positions, the "
+                  "attention_mask and the decode step's caches");
+    if (!isIntegerBinding(input) || elementsOf(input) != prefill.length)
+      return fail("input '" + input.name() + "' must hold " +
+                  std::to_string(prefill.length) + " integers, one per token");
+  }
+  for (const auto &[past, present] : decode.states) {
+    const hetx::TensorBinding *want =
+        findBinding(decode.decode->inputs(), past);
+    const hetx::TensorBinding *out = findBinding(a.outputs(), present);
+    int rank = want->shape_size();
+    bool fits = out && out->dtype() == want->dtype() &&
+                out->shape_size() == rank && rank >= 2 &&
+                uint64_t(out->shape(rank - 2)) == prefill.length &&
+                prefill.length <= uint64_t(want->shape(rank - 2));
+    for (int d = 0; fits && d < rank; ++d)
+      fits = d == rank - 2 || out->shape(d) == want->shape(d);
+    if (!fits)
+      return fail("without a past, it must give '" + present +
+                  "' of the decode step's cache shape but for " +
+                  std::to_string(prefill.length) +
+                  " positions (its second-to-last dimension)");
+  }
+  return true;
+}
+
+/// The first rows of a cache of the decode step's shape, `want`, from a
+/// pastless prefill's present of L positions; the rest zero.
+io::Tensor widened(const io::Tensor &present, const hetx::TensorBinding &want) {
+  io::Tensor cache = zerosLike(want);
+  size_t rank = cache.shape.size();
+  uint64_t length = uint64_t(cache.shape[rank - 2]),
+           used = uint64_t(present.shape[rank - 2]),
+           row = uint64_t(cache.shape[rank - 1]);
+  uint64_t blocks = used && row ? present.data.size() / (used * row) : 0;
+  for (uint64_t b = 0; b < blocks; ++b)
+    std::copy_n(present.data.begin() + long(b * used * row), used * row,
+                cache.data.begin() + long(b * length * row));
+  return cache;
+}
+
+} // namespace
 
 bool loadPrefill(const std::string &path, const chip::ChipSpec &chip,
                  const DecodeInterface &decode, PrefillProgram &prefill,
@@ -23,10 +112,16 @@ bool loadPrefill(const std::string &path, const chip::ChipSpec &chip,
     return false;
   };
   const hetx::TensorBinding *token = findBinding(a.inputs(), decode.tokenInput);
-  const hetx::TensorBinding *position =
-      findBinding(a.inputs(), decode.positionInput);
   const hetx::TensorBinding *logits =
       findBinding(a.outputs(), decode.logitsOutput);
+  prefill.pastless = std::none_of(
+      decode.states.begin(), decode.states.end(),
+      [&](const auto &state) { return findBinding(a.inputs(), state.first); });
+  if (prefill.pastless)
+    return checkPastless(a, decode, token, logits, prefill, fail) &&
+           sim::load(a, chip, prefill.program, error);
+  const hetx::TensorBinding *position =
+      findBinding(a.inputs(), decode.positionInput);
   if (!token || !position || !logits)
     return fail("it needs the inputs '" + decode.tokenInput + "' and '" +
                 decode.positionInput + "' and the output '" +
@@ -38,12 +133,8 @@ bool loadPrefill(const std::string &path, const chip::ChipSpec &chip,
     return fail("input '" + token->name() +
                 "' must hold the bucket's token ids ([1, L]) and '" +
                 position->name() + "' one integer, the first token's position");
-  if (elementsOf(*logits) != prefill.length * decode.vocab)
-    return fail("output '" + logits->name() + "' must hold " +
-                std::to_string(prefill.length) + " rows of the step's " +
-                std::to_string(decode.vocab) +
-                " logits, one per token; it has " +
-                std::to_string(elementsOf(*logits)) + " elements");
+  if (!checkLogits(*logits, prefill.length, decode.vocab, fail))
+    return false;
   for (const hetx::TensorBinding &input : a.inputs()) {
     if (&input == token || &input == position)
       continue;
@@ -79,10 +170,24 @@ bool runPrefill(const PrefillProgram &prefill, const DecodeInterface &decode,
   ids.resize(prefill.length, 0);
   inputs[decode.tokenInput] =
       intTensor(*findBinding(a.inputs(), decode.tokenInput), ids);
-  inputs[decode.positionInput] =
-      intTensor(*findBinding(a.inputs(), decode.positionInput), {0});
-  for (const auto &[past, present] : decode.states)
-    inputs[past] = zerosLike(*findBinding(a.inputs(), past));
+  if (prefill.pastless) {
+    // Each token's position, and the padding masked out.
+    std::vector<int64_t> at(prefill.length), ones(prefill.length, 0);
+    for (uint64_t i = 0; i < prefill.length; ++i) {
+      at[i] = int64_t(i);
+      ones[i] = i < prompt.size() ? 1 : 0;
+    }
+    if (const hetx::TensorBinding *positions = positionsOf(a, decode))
+      inputs[positions->name()] = intTensor(*positions, at);
+    if (const hetx::TensorBinding *mask =
+            findBinding(a.inputs(), "attention_mask"))
+      inputs[mask->name()] = intTensor(*mask, ones);
+  } else {
+    inputs[decode.positionInput] =
+        intTensor(*findBinding(a.inputs(), decode.positionInput), {0});
+    for (const auto &[past, present] : decode.states)
+      inputs[past] = zerosLike(*findBinding(a.inputs(), past));
+  }
   sim::SimResult simulated;
   if (!sim::run(prefill.program, inputs, sim::SimOptions(), simulated, error)) {
     error = prefill.path + ": the prefill run failed: " + error;
@@ -99,7 +204,11 @@ bool runPrefill(const PrefillProgram &prefill, const DecodeInterface &decode,
     }
     for (const auto &[past, present] : decode.states)
       if (output.name == present)
-        result.caches[past] = std::move(output.tensor);
+        result.caches[past] =
+            prefill.pastless
+                ? widened(output.tensor,
+                          *findBinding(decode.decode->inputs(), past))
+                : std::move(output.tensor);
   }
   if (result.logits.size() != decode.vocab ||
       result.caches.size() != decode.states.size()) {

@@ -1,11 +1,18 @@
 //===- PrefillProgram.h - A prompt in one run for `hetc generate` -*- C++ -*-=//
 //
-// A prefill program is a decode step compiled for a bucket of L tokens:
-// token ids [1, L], the position its first token sits at, the same KV
-// caches as the decode step (past* in, present* out), and logits a row per
-// token. It runs a prompt of up to L tokens (padded with id 0) at once from
-// position 0; the caches it gives are the decode step's starting caches,
-// and its logits row of the prompt's last token gives the first token.
+// A prefill program runs a prompt of up to L tokens (padded with id 0) at
+// once from position 0: token ids [1, L] and logits a row per token. Its
+// logits row of the prompt's last token gives the first token, and the
+// caches it gives are the decode step's starting caches. It comes in two
+// forms:
+// - a decode step compiled for a bucket of L tokens: the position its
+//   first token sits at, and the same KV caches as the decode step
+//   (past* in, present* out);
+// - a decoder without a past (Hugging Face's decoder_model.onnx beside
+//   decoder_with_past_model.onnx, compiled for L tokens): no cache inputs,
+//   an attention_mask [1, L] (the padding 0) and position_ids [1, L] where
+//   it takes them, and present* outputs of L positions, which become the
+//   first L rows of the decode step's caches.
 // Padding writes cache rows past the prompt, which the decode steps write
 // before they read them (each step's mask hides the positions after it).
 //
@@ -43,12 +50,17 @@ struct PrefillProgram {
   sim::LoadedProgram program;
   /// The tokens it takes.
   uint64_t length = 0;
+  /// Whether it is a decoder without a past (above).
+  bool pastless = false;
 };
 
 /// Reads and loads `path` for `chip` and checks it against the decode
-/// step: the token input holds `length` integers, the position one, the
-/// logits `length` rows of the vocabulary, and its inputs besides are the
-/// decode step's caches, with their shapes and types.
+/// step: the token input holds `length` integers, the logits `length` rows
+/// of the vocabulary; with a past, the position holds one integer and its
+/// inputs besides are the decode step's caches, with their shapes and
+/// types; without one, the positions and the mask hold `length` integers
+/// where it takes them, and each present* has the decode step's cache
+/// shape but for its `length` positions.
 bool loadPrefill(const std::string &path, const chip::ChipSpec &chip,
                  const DecodeInterface &decode, PrefillProgram &prefill,
                  std::string &error);

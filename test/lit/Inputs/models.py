@@ -273,7 +273,8 @@ def decode_lm_prefill8(path):
     decode_lm(path, seq=8)
 
 
-def growing_lm(path, vocab=40, hidden=16, heads=2, seed=6, masked=True, shape_read=False):
+def growing_lm(path, vocab=40, hidden=16, heads=2, seed=6, masked=True, shape_read=False,
+               pastless=False):
     """A tiny language model exported as decoders with a growing KV cache
     are (torch's tuple of past key/values, Hugging Face's
     decoder_with_past_model.onnx): input_ids [batch, sequence],
@@ -282,7 +283,11 @@ def growing_lm(path, vocab=40, hidden=16, heads=2, seed=6, masked=True, shape_re
     key and value into present.0.key and .value; every length symbolic.
     The mask's zeros hide positions from attention. Variants for errors:
     no attention_mask (`masked`), and the past's shape read (`shape_read`,
-    as exporters compute the past length)."""
+    as exporters compute the past length). With `pastless`, the same
+    weights as the decoder without a past (Hugging Face's
+    decoder_model.onnx): the prompt's tokens at once, each attending to
+    those up to it (a causal mask from Trilu over the sequence) and to
+    no padding, present.0.key and .value of the sequence's length."""
     rng = np.random.default_rng(seed)
     dh = hidden // heads
     f32 = lambda name, shape: numpy_helper.from_array(
@@ -307,11 +312,16 @@ def growing_lm(path, vocab=40, hidden=16, heads=2, seed=6, masked=True, shape_re
              helper.make_node("MatMul", ["x", "wk"], ["k0"], name="k"),
              helper.make_node("MatMul", ["x", "wv"], ["v0"], name="v")]
     nodes += split("q0", "q") + split("k0", "knew") + split("v0", "vnew")
+    if pastless:
+        nodes += [helper.make_node("Identity", ["knew"], ["present.0.key"], name="k_cache"),
+                  helper.make_node("Identity", ["vnew"], ["present.0.value"], name="v_cache")]
+    else:
+        nodes += [
+            helper.make_node("Concat", ["past_key_values.0.key", "knew"], ["present.0.key"],
+                             name="k_cache", axis=2),
+            helper.make_node("Concat", ["past_key_values.0.value", "vnew"], ["present.0.value"],
+                             name="v_cache", axis=2)]
     nodes += [
-        helper.make_node("Concat", ["past_key_values.0.key", "knew"], ["present.0.key"],
-                         name="k_cache", axis=2),
-        helper.make_node("Concat", ["past_key_values.0.value", "vnew"], ["present.0.value"],
-                         name="v_cache", axis=2),
         helper.make_node("Transpose", ["present.0.key"], ["kt"], perm=[0, 1, 3, 2]),
         helper.make_node("MatMul", ["q", "kt"], ["s0"], name="scores"),
         helper.make_node("Mul", ["s0", "scale"], ["s1"]),
@@ -319,8 +329,24 @@ def growing_lm(path, vocab=40, hidden=16, heads=2, seed=6, masked=True, shape_re
     if masked:
         nodes += [
             helper.make_node("Cast", ["attention_mask"], ["m0"], to=TensorProto.FLOAT),
-            helper.make_node("Unsqueeze", ["m0", "mask_axes"], ["m1"]),
-            helper.make_node("Sub", ["one", "m1"], ["m2"]),
+            helper.make_node("Unsqueeze", ["m0", "mask_axes"], ["m1"])]
+        if pastless:
+            # Token i sees the tokens up to it: [S, S] ones, lower triangle.
+            inits.append(numpy_helper.from_array(np.array([1], np.int64), "seq_at"))
+            inits.append(numpy_helper.from_array(np.array([2], np.int64), "seq_end"))
+            nodes += [
+                helper.make_node("Shape", ["input_ids"], ["ids_shape"]),
+                helper.make_node("Slice", ["ids_shape", "seq_at", "seq_end"], ["seq"]),
+                helper.make_node("Concat", ["seq", "seq"], ["square"], axis=0),
+                helper.make_node("ConstantOfShape", ["square"], ["ones"],
+                                 value=numpy_helper.from_array(np.array([1.0], np.float32))),
+                helper.make_node("Trilu", ["ones"], ["causal"], upper=0),
+                helper.make_node("Mul", ["m1", "causal"], ["m1c"], name="causal")]
+            mask_seen = "m1c"
+        else:
+            mask_seen = "m1"
+        nodes += [
+            helper.make_node("Sub", ["one", mask_seen], ["m2"]),
             helper.make_node("Mul", ["m2", "hidden_score"], ["m3"]),
             helper.make_node("Add", ["s1", "m3"], ["s2"], name="mask")]
     else:
@@ -337,11 +363,15 @@ def growing_lm(path, vocab=40, hidden=16, heads=2, seed=6, masked=True, shape_re
     i64v = lambda name, shape: helper.make_tensor_value_info(name, TensorProto.INT64, shape)
     cache = ["batch_size", heads, "past_sequence_length", dh]
     grown = ["batch_size", heads, "past_sequence_length + 1", dh]
+    if pastless:
+        grown = ["batch_size", heads, "sequence_length", dh]
     inputs = [i64v("input_ids", ["batch_size", "sequence_length"])]
     if masked:
-        inputs.append(i64v("attention_mask", ["batch_size", "past_sequence_length + 1"]))
-    inputs += [i64v("position_ids", ["batch_size", "sequence_length"]),
-               _t("past_key_values.0.key", cache), _t("past_key_values.0.value", cache)]
+        inputs.append(i64v("attention_mask", ["batch_size", "sequence_length" if pastless
+                                              else "past_sequence_length + 1"]))
+    inputs.append(i64v("position_ids", ["batch_size", "sequence_length"]))
+    if not pastless:
+        inputs += [_t("past_key_values.0.key", cache), _t("past_key_values.0.value", cache)]
     outputs = [_t("logits", ["batch_size", "sequence_length", vocab]),
                _t("present.0.key", grown), _t("present.0.value", grown)]
     if shape_read:
@@ -349,6 +379,12 @@ def growing_lm(path, vocab=40, hidden=16, heads=2, seed=6, masked=True, shape_re
                                       name="past_length"))
         outputs.append(helper.make_tensor_value_info("past_shape", TensorProto.INT64, [4]))
     _save(nodes, inputs, outputs, inits, path, opset=17)
+
+
+def growing_lm_pastless(path):
+    """growing_lm's decoder without a past (decoder_model.onnx): the
+    prompt's tokens at once, from no cache."""
+    growing_lm(path, pastless=True)
 
 
 def growing_lm_unmasked(path):
