@@ -387,6 +387,71 @@ class LlamaWithPast(nn.Module):
         return (d.head(d.norm(x)), *presents)
 
 
+def causal_hidden(input_ids, attention_mask):
+    """The scores to add for a prompt run without a past: -1e9 where a token
+    would see a later one or a masked-out (padding) position, [B, 1, S, S]."""
+    s = input_ids.shape[1]
+    seen = torch.ones(s, s).tril()[None, None] * attention_mask[:, None, None, :].float()
+    return (1.0 - seen) * -1e9
+
+
+class Gpt2WithoutPast(Gpt2WithPast):
+    """Gpt2WithPast's decoder without a past, as Hugging Face exports it
+    beside it (decoder_model.onnx): the prompt's tokens at once, each seeing
+    those up to it and no padding, and present.<i>.key/.value of the
+    prompt's length (compiled for a bucket, a prefill program of the
+    growing-cache decode step)."""
+
+    def forward(self, input_ids, attention_mask, position_ids):
+        d = self.decoder
+        b, s = input_ids.shape
+        x = d.wte(input_ids) + d.wpe(position_ids)
+        hidden = causal_hidden(input_ids, attention_mask)
+        presents = []
+        for block in d.blocks:
+            q, k, v = gpt2_qkv(block, block.ln1(x), self.heads)
+            presents += [k, v]
+            scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1]) + hidden
+            y = torch.softmax(scores, dim=-1) @ v
+            x = x + block.attn.proj(y.transpose(1, 2).reshape(b, s, -1))
+            x = x + block.mlp(block.ln2(x))
+        return (d.ln_f(x) @ d.wte.weight.t(), *presents)
+
+
+class LlamaWithoutPast(LlamaWithPast):
+    """LlamaWithPast's decoder without a past, as Gpt2WithoutPast."""
+
+    def forward(self, input_ids, attention_mask, position_ids):
+        d = self.decoder
+        b, s = input_ids.shape
+        x = d.embed(input_ids)
+        hidden = causal_hidden(input_ids, attention_mask)
+        presents = []
+        for block in d.blocks:
+            a = block.attn
+            q, k, v = llama_qkv(a, block.norm1(x), position_ids)
+            presents += [k, v]
+            kr, vr = a.repeat_kv(k), a.repeat_kv(v)
+            scores = q @ kr.transpose(-2, -1) / math.sqrt(a.dim) + hidden
+            y = torch.softmax(scores, dim=-1) @ vr
+            x = x + a.o(y.transpose(1, 2).reshape(b, s, -1))
+            h = block.norm2(x)
+            x = x + block.down(nn.functional.silu(block.gate(h)) * block.up(h))
+        return (d.head(d.norm(x)), *presents)
+
+
+def without_past_inputs(vocab, seq=16):
+    """A prompt of `seq` tokens, as the export traces it."""
+    return {"input_ids": ((1, seq), torch.int64, vocab),
+            "attention_mask": ((1, seq), torch.int64, 2),
+            "position_ids": ((1, seq), torch.int64, seq)}
+
+
+def without_past_axes():
+    return {name: {0: "batch_size", 1: "sequence_length"}
+            for name in ("input_ids", "attention_mask", "position_ids")}
+
+
 def with_past_inputs(vocab, layers, heads, head_dim, past=4):
     """One token after `past` others, as the export traces it."""
     spec = {"input_ids": ((1, 1), torch.int64, vocab),
@@ -520,6 +585,12 @@ MODELS = {
                        False),
     "llama_with_past": (LlamaWithPast, with_past_inputs(32000, 4, 2, 32), with_past_axes(4),
                         False),
+    # Their decoders without a past (decoder_model.onnx), prefill programs
+    # of the growing-cache steps once compiled for a bucket.
+    "gpt2_without_past": (Gpt2WithoutPast, without_past_inputs(50257), without_past_axes(),
+                          False),
+    "llama_without_past": (LlamaWithoutPast, without_past_inputs(32000), without_past_axes(),
+                           False),
     # Their prefill programs over 16 tokens.
     "gpt2_prefill16": (lambda: Gpt2DecodeStep(seq=16),
                        step_inputs(50257, 128, 4, 4, 64, seq=16), {}, False),

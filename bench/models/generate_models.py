@@ -47,8 +47,13 @@ STEPS = ["gpt2_step", "llama_step", "gpt2_step_b4", "llama_step_b4", "gpt2_with_
 # against ONNX Runtime's loop with the past growing.
 GROWING = {name: ["--max-context", "128", "--dim", "batch_size=1", "--dim", "sequence_length=1"]
            for name in ("gpt2_with_past", "llama_with_past")}
-# The prefill programs of the one-slot steps (a bucket of 16 tokens).
-PREFILLS = {"gpt2_step": "gpt2_prefill16", "llama_step": "llama_prefill16"}
+# The prefill programs of the one-slot steps (a bucket of 16 tokens): the
+# static-cache steps exported for 16 tokens, and the growing-cache steps'
+# decoders without a past (decoder_model.onnx) compiled for 16.
+PREFILLS = {"gpt2_step": "gpt2_prefill16", "llama_step": "llama_prefill16",
+            "gpt2_with_past": "gpt2_without_past", "llama_with_past": "llama_without_past"}
+PREFILL_FLAGS = {name: ["--dim", "batch_size=1", "--dim", "sequence_length=16"]
+                 for name in ("gpt2_without_past", "llama_without_past")}
 # A prompt that fills the bucket.
 LONG_PROMPT = "3,1,4,1,5,9,2,6,5,3,5,8,9,7,9,3"
 # The prompts beside --prompt for a step with batch slots.
@@ -230,14 +235,16 @@ def check_prefill(row, args, work, hetx, reference, want):
     prefill_hetx = os.path.join(work, prefill + ".hetx")
     compiled = subprocess.run(
         [args.hetc, "compile", os.path.join(args.models_dir, prefill + ".onnx"), "-o",
-         prefill_hetx, "--quiet"], capture_output=True, text=True)
+         prefill_hetx, "--quiet", *PREFILL_FLAGS.get(prefill, [])],
+        capture_output=True, text=True)
     if compiled.returncode != 0:
         row["error"] = f"compile {prefill}: " + (compiled.stderr.strip().splitlines() or ["?"])[0]
         return False
     for prompt, expected, key in ((args.prompt, want, "prefill_ttft"),
                                   (LONG_PROMPT, None, "prefill_ttft16")):
         if expected is None:
-            expected = ort_tokens(reference, [int(t) for t in prompt.split(",")], args.tokens)
+            loop = ort_growing_tokens if row["name"] in GROWING else ort_tokens
+            expected = loop(reference, [int(t) for t in prompt.split(",")], args.tokens)
         ran = subprocess.run(
             [args.hetc, "generate", hetx, "--prompt-ids", prompt, "--max-new-tokens",
              str(args.tokens), "--prefill", prefill_hetx], capture_output=True, text=True)
@@ -298,6 +305,9 @@ def report(rows, args):
         "",
         "A one-slot step also runs its prompt in its prefill program (`gpt2_prefill16`, "
         "`llama_prefill16`: the step exported for 16 tokens at once, compiled on its own; "
+        "for the growing-cache steps, `gpt2_without_past` and `llama_without_past`, their "
+        "decoders without a past as Hugging Face exports them beside them "
+        "(`decoder_model.onnx`), compiled with `--dim sequence_length=16`; "
         "`hetc generate --prefill`), for the prompt above and for the 16-token prompt "
         f"`{LONG_PROMPT}`; the tokens must be ONNX Runtime's, and the time to first token "
         "is the prefill's cycles and the hand-over of the prompt's cache rows out of the "
