@@ -229,6 +229,12 @@ void runReduce(const Plan &state, const PlanKernelInfo &kernel, const float *in,
                       : opcode == hetx::V_REDUCE_MAX ? hetx::V_MAX
                                                      : hetx::V_MIN;
   uint64_t row = input.rowLength(), width = state.lanes;
+  if (row == 0) {
+    // Rows of no elements: each result is 0.
+    const PlanBufferInfo &result = state.buffers[kernel.result];
+    std::fill(out, out + result.elements, 0.0f);
+    return;
+  }
   parallelBlocks(
       input.rows(), input.elements, [&](uint64_t begin, uint64_t end) {
         std::vector<float> scratch;

@@ -95,10 +95,11 @@ bool run(const CudaProgram &program,
 
 /// Keeps outputs in device memory from run to run as inputs of the next
 /// run, as a decode step's KV cache: `pairs` holds (input, output) names,
-/// each output of the input's shape and type. A run after one that left
-/// them takes each such input from there instead of from its inputs, and
-/// leaves the output out of its outputs. False with `error` naming a pair
-/// that does not fit.
+/// each output of the input's shape and type. Every run leaves those
+/// outputs out of its outputs and keeps them on the device; a run after
+/// one that kept them takes each such input from there instead of from its
+/// inputs (the first run after carry() or restartCarried() takes them from
+/// its inputs). False with `error` naming a pair that does not fit.
 bool carry(CudaProgram &program,
            const std::vector<std::pair<std::string, std::string>> &pairs,
            std::string &error);

@@ -146,7 +146,8 @@ __device__ float join(int32_t opcode, bool isFloat, float a, float b) {
 }
 
 /// The block's threads combine their `value` with `opcode`; every thread
-/// gets the result.
+/// gets the result. For maxima and minima, whose result does not depend on
+/// the order.
 __device__ float blockReduce(int32_t opcode, bool isFloat, float value) {
   __shared__ float partial[kThreads];
   partial[threadIdx.x] = value;
@@ -162,45 +163,81 @@ __device__ float blockReduce(int32_t opcode, bool isFloat, float value) {
   return result;
 }
 
-__device__ float identityOf(int32_t opcode, bool isFloat, float first) {
-  if (opcode == hetx::V_REDUCE_SUM)
-    return isFloat ? 0.0f : wordOf(0);
-  return first; // max and min: the row's first element changes nothing
+/// `opcode` over the `row` lane words at `x` in the chip's order, as the
+/// chip model and the CPU backend reduce a row: a vector of `lanes` at a
+/// time, each in lane order and rounded to its type, the partial results
+/// combined in vector order and rounded after each. The block's threads
+/// reduce the vectors side by side; thread 0 combines them. Every thread
+/// gets the result.
+__device__ float reduceRow(int32_t opcode, bool isFloat, LaneOp::Round round,
+                           const float *x, uint64_t row, uint64_t lanes) {
+  __shared__ float partial[kThreads];
+  bool sum = opcode == hetx::V_REDUCE_SUM;
+  uint64_t vectors = (row + lanes - 1) / lanes;
+  float acc = isFloat ? 0.0f : wordOf(0);
+  for (uint64_t first = 0; first < vectors; first += blockDim.x) {
+    uint64_t v = first + threadIdx.x;
+    if (v < vectors) {
+      const float *p = x + v * lanes;
+      uint64_t n = row - v * lanes < lanes ? row - v * lanes : lanes;
+      float part = sum ? (isFloat ? 0.0f : wordOf(0)) : p[0];
+      for (uint64_t i = sum ? 0 : 1; i < n; ++i)
+        part = join(opcode, isFloat, part, p[i]);
+      partial[threadIdx.x] = isFloat ? rounded(round, part) : part;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      uint64_t count =
+          vectors - first < blockDim.x ? vectors - first : uint64_t(blockDim.x);
+      for (uint64_t k = 0; k < count; ++k) {
+        float part = partial[k];
+        if (first + k == 0)
+          acc = part;
+        else
+          acc = isFloat ? rounded(round, join(opcode, true, part, acc))
+                        : join(opcode, false, part, acc);
+      }
+    }
+    __syncthreads();
+  }
+  if (threadIdx.x == 0)
+    partial[0] = acc;
+  __syncthreads();
+  float result = partial[0];
+  __syncthreads();
+  return result;
 }
 
 __global__ void reduceKernel(int32_t opcode, bool isFloat, LaneOp::Round round,
                              const float *in, float *out, uint64_t rows,
-                             uint64_t row) {
+                             uint64_t row, uint64_t lanes) {
   for (uint64_t r = blockIdx.x; r < rows; r += gridDim.x) {
-    const float *x = in + r * row;
-    float acc = identityOf(opcode, isFloat, row ? x[0] : 0.0f);
-    for (uint64_t j = threadIdx.x; j < row; j += blockDim.x)
-      acc = join(opcode, isFloat, acc, x[j]);
-    acc = blockReduce(opcode, isFloat, acc);
+    float acc = reduceRow(opcode, isFloat, round, in + r * row, row, lanes);
     if (threadIdx.x == 0)
-      out[r] = isFloat ? rounded(round, acc) : acc;
+      out[r] = acc;
   }
 }
 
 __global__ void softmaxKernel(LaneOp::Round round, const float *in, float *out,
-                              uint64_t rows, uint64_t row) {
+                              uint64_t rows, uint64_t row, uint64_t lanes) {
   for (uint64_t r = blockIdx.x; r < rows; r += gridDim.x) {
     const float *x = in + r * row;
     float *y = out + r * row;
-    float max = row ? x[0] : 0.0f;
+    float max = x[0];
     for (uint64_t j = threadIdx.x; j < row; j += blockDim.x)
       max = lane::maxOf(max, x[j]);
     max = blockReduce(hetx::V_REDUCE_MAX, true, max);
     // The exponentials go to the result, then are divided in place.
-    float sum = 0.0f;
-    for (uint64_t j = threadIdx.x; j < row; j += blockDim.x) {
-      float e = rounded(round, expf(rounded(round, x[j] - max)));
-      y[j] = e;
-      sum += e;
-    }
-    sum = rounded(round, blockReduce(hetx::V_REDUCE_SUM, true, sum));
     for (uint64_t j = threadIdx.x; j < row; j += blockDim.x)
-      y[j] = rounded(round, y[j] / sum);
+      y[j] = rounded(
+          round, lane::floatUnary(hetx::V_EXP,
+                                  rounded(round, lane::floatBinary(
+                                                     hetx::V_SUB, x[j], max))));
+    __syncthreads();
+    float sum = reduceRow(hetx::V_REDUCE_SUM, true, round, y, row, lanes);
+    for (uint64_t j = threadIdx.x; j < row; j += blockDim.x)
+      y[j] = rounded(round, lane::floatBinary(hetx::V_DIV, y[j], sum));
+    __syncthreads();
   }
 }
 
@@ -224,6 +261,12 @@ __global__ void gatherKernel(const DeviceRun *runs, uint64_t count,
   }
 }
 
+/// An index outside its table, as launchGatherRows reports it: the
+/// smallest element wins.
+__device__ unsigned long long badKey(uint64_t element, int32_t value) {
+  return (unsigned long long)(element << 32) | uint32_t(value);
+}
+
 __global__ void gatherRowsKernel(const float *table, uint64_t tableRows,
                                  uint64_t row, const float *indices,
                                  uint64_t count, float *out,
@@ -234,7 +277,8 @@ __global__ void gatherRowsKernel(const float *table, uint64_t tableRows,
     uint64_t i = e / row;
     int32_t v = intOf(indices[i]);
     if (v < 0 || uint64_t(v) >= tableRows) {
-      atomicMin(badIndex, (unsigned long long)i);
+      if (e % row == 0)
+        atomicMin(badIndex, badKey(i, v));
       continue;
     }
     out[e] = table[uint64_t(v) * row + e % row];
@@ -248,7 +292,7 @@ __global__ void lastWriterKernel(const float *indices, uint64_t count,
        i += uint64_t(gridDim.x) * blockDim.x) {
     int32_t v = intOf(indices[i]);
     if (v < 0 || uint64_t(v) >= tableRows)
-      atomicMin(badIndex, (unsigned long long)i);
+      atomicMin(badIndex, badKey(i, v));
     else if (lastWriter)
       atomicMax(&lastWriter[v], (long long)i);
   }
@@ -328,21 +372,21 @@ void launchLanes(const LaneOp &op, const float *a, const float *b,
 
 void launchReduce(int32_t opcode, bool isFloat, LaneOp::Round round,
                   const float *in, float *out, uint64_t rows, uint64_t row,
-                  void *stream) {
-  if (!rows)
+                  uint64_t lanes, void *stream) {
+  if (!rows || !row)
     return;
   unsigned blocks = unsigned(rows < 65535 ? rows : 65535);
   reduceKernel<<<blocks, kThreads, 0, streamOf(stream)>>>(
-      opcode, isFloat, round, in, out, rows, row);
+      opcode, isFloat, round, in, out, rows, row, lanes);
 }
 
 void launchSoftmax(LaneOp::Round round, const float *in, float *out,
-                   uint64_t rows, uint64_t row, void *stream) {
+                   uint64_t rows, uint64_t row, uint64_t lanes, void *stream) {
   if (!rows || !row)
     return;
   unsigned blocks = unsigned(rows < 65535 ? rows : 65535);
   softmaxKernel<<<blocks, kThreads, 0, streamOf(stream)>>>(round, in, out, rows,
-                                                           row);
+                                                           row, lanes);
 }
 
 void launchTranspose(const Strides &strides, const float *in, float *out,

@@ -77,14 +77,17 @@ void launchLanes(const LaneOp &op, const float *a, const float *b,
                  uint64_t count, void *stream);
 
 /// Per row of `row` elements (`rows` of them): `opcode` (V_REDUCE_SUM,
-/// _MAX, _MIN) over float lanes rounded to `round`, or int32 lanes.
+/// _MAX, _MIN) over float lanes rounded to `round`, or int32 lanes, in the
+/// chip's order: `lanes` elements (a vector) at a time, the partial results
+/// combined in vector order.
 void launchReduce(int32_t opcode, bool isFloat, LaneOp::Round round,
                   const float *in, float *out, uint64_t rows, uint64_t row,
-                  void *stream);
+                  uint64_t lanes, void *stream);
 
-/// Softmax of each row of `row` float lanes, rounded to `round`.
+/// Softmax of each row of `row` float lanes, rounded to `round`, its sum
+/// in the chip's order as launchReduce's.
 void launchSoftmax(LaneOp::Round round, const float *in, float *out,
-                   uint64_t rows, uint64_t row, void *stream);
+                   uint64_t rows, uint64_t row, uint64_t lanes, void *stream);
 
 /// Result element i of the result's `shape` reads input element
 /// sum(index_d * stride_d): strides.operand[0] holds the input stride of
@@ -101,7 +104,8 @@ void launchGather(const DeviceRun *runs, uint64_t count, uint64_t longest,
 /// Rows of `table` (`tableRows` rows of `row` elements) picked by the int32
 /// `indices` (`count` of them) into `out`. An index outside the table moves
 /// nothing and leaves in `*badIndex` the smallest element of the indices
-/// that is (it starts at `count`).
+/// that is, with its value: `element << 32 | uint32(value)` (it starts at
+/// `count << 32`; a plan holds fewer than 2^32 indices).
 void launchGatherRows(const float *table, uint64_t tableRows, uint64_t row,
                       const float *indices, uint64_t count, float *out,
                       uint64_t *badIndex, void *stream);

@@ -294,6 +294,14 @@ private:
     return false;
   }
 
+  /// A cuBLAS handle; on failure none, so that nothing destroys it.
+  bool createBlas(std::string &error) {
+    if (ok(cublasCreate(&state.blas), "cublasCreate", error))
+      return true;
+    state.blas = nullptr;
+    return false;
+  }
+
   bool openDevice() {
     std::string why;
     if (!available(why)) {
@@ -305,7 +313,7 @@ private:
         !ok(cudaGetDeviceProperties(&properties, state.device),
             "cudaGetDeviceProperties", error) ||
         !ok(cudaStreamCreate(&state.stream), "cudaStreamCreate", error) ||
-        !ok(cublasCreate(&state.blas), "cublasCreate", error) ||
+        !createBlas(error) ||
         !ok(cublasSetStream(state.blas, state.stream), "cublasSetStream",
             error) ||
         // fp32 products in fp32: no TF32.
@@ -456,7 +464,7 @@ private:
       launch.row = launch.tableRows ? table.elements / launch.tableRows : 0;
       launch.indices = plan.buffers[kernel.operands[1]].elements;
       launch.badSlot = int(state.badInitial.size());
-      state.badInitial.push_back(launch.indices);
+      state.badInitial.push_back(launch.indices << 32);
       if (!gather)
         lastWriterRows = std::max(lastWriterRows, launch.tableRows);
       return true;
@@ -587,12 +595,18 @@ bool launch(const CudaProgram::State &state, const Launch &l, float *result,
     break;
   case hetx::PLAN_SOFTMAX:
     launchSoftmax(roundOf(kernel.op.inType), operand(0), result, in.rows(),
-                  in.rowLength(), stream);
+                  in.rowLength(), plan.lanes, stream);
     break;
   case hetx::PLAN_REDUCE:
+    // Rows of no elements: each result is 0, as on the CPU.
+    if (in.rowLength() == 0 &&
+        !ok(cudaMemsetAsync(result, 0, out.elements * sizeof(float),
+                            state.stream),
+            "cudaMemsetAsync", error))
+      return false;
     launchReduce(int32_t(kernel.op.opcode), io::isFloat(kernel.op.inType),
                  roundOf(kernel.op.outType), operand(0), result, in.rows(),
-                 in.rowLength(), stream);
+                 in.rowLength(), plan.lanes, stream);
     break;
   case hetx::PLAN_TRANSPOSE:
     launchTranspose(l.strides, operand(0), result, out.elements, stream);
@@ -660,17 +674,12 @@ bool checkIndices(const CudaProgram::State &state, std::string &error) {
           "cudaMemcpy (index checks)", error))
     return false;
   for (const Launch &l : state.launches) {
-    if (l.badSlot < 0 || bad[size_t(l.badSlot)] >= l.indices)
+    if (l.badSlot < 0 || (bad[size_t(l.badSlot)] >> 32) >= l.indices)
       continue;
-    uint64_t element = bad[size_t(l.badSlot)];
-    float word = 0;
-    if (!ok(cudaMemcpy(&word, l.operands[1] + element, sizeof word,
-                       cudaMemcpyDeviceToHost),
-            "cudaMemcpy (index)", error))
-      return false;
+    uint64_t element = bad[size_t(l.badSlot)] >> 32;
+    int32_t value = int32_t(uint32_t(bad[size_t(l.badSlot)]));
     error = "index out of range: " + l.info->label + ": index " +
-            std::to_string(sim::intOfWord(word)) + " (element " +
-            std::to_string(element) +
+            std::to_string(value) + " (element " + std::to_string(element) +
             " of the indices) is outside the "
             "table's " +
             std::to_string(l.tableRows) + " rows";
@@ -703,7 +712,8 @@ bool run(const CudaProgram &program,
   if (!sim::checkInputs(plan.artifact, inputs, error))
     return false;
   result = CudaResult();
-  std::vector<float> converted;
+  // Each input's lane words stay in place until the copies are done.
+  std::vector<std::vector<float>> converted(plan.buffers.size());
   for (size_t i = 0; i < plan.buffers.size(); ++i) {
     const PlanBufferInfo &b = plan.buffers[i];
     if (b.origin != PlanBufferInfo::Origin::Input)
@@ -718,12 +728,10 @@ bool run(const CudaProgram &program,
       continue;
     }
     const io::Tensor &tensor = inputs.at(plan.artifact.inputs(b.input).name());
-    const float *words = sim::laneWords(tensor, converted);
+    const float *words = sim::laneWords(tensor, converted[i]);
     if (!ok(cudaMemcpyAsync(state.base[i], words, bytes, cudaMemcpyHostToDevice,
                             state.stream),
-            "cudaMemcpyAsync (inputs)", error) ||
-        !ok(cudaStreamSynchronize(state.stream), "cudaStreamSynchronize",
-            error))
+            "cudaMemcpyAsync (inputs)", error))
       return false;
   }
   if (!state.badInitial.empty() &&
@@ -821,6 +829,11 @@ bool carry(CudaProgram &program,
     auto c = std::make_unique<CudaProgram::State::Carried>();
     c->input = indexOf(artifact.inputs(), input);
     c->output = indexOf(artifact.outputs(), output);
+    if (state.carriedInput(c->input) || state.carriedOutput(c->output)) {
+      error = "cannot carry output '" + output + "' to input '" + input +
+              "': one of them is carried already";
+      return false;
+    }
     if (c->input < 0 || c->output < 0) {
       error = "cannot carry output '" + output + "' to input '" + input +
               "': the artifact has no such " +

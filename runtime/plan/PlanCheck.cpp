@@ -275,6 +275,11 @@ bool PlanChecker::checkMatmul(const hetx::PlanKernel &kernel,
     if (buffer(kernel.scale()).type != io::ElementType::F32 || !isFloat)
       return fail(info.label, "a scale is an f32 row of a float matmul");
   }
+  // A bias or scale in the result's storage is read after the product is
+  // written: the kernel then computes into a copy.
+  for (int b : {info.bias, info.scale})
+    if (b >= 0)
+      info.aliased |= buffer(uint32_t(b)).root == y.root;
   if (info.bias >= 0) {
     io::ElementType b = buffer(uint32_t(info.bias)).type;
     if (b != acc && !checkTypes(info, hetx::V_CAST, acc, b))
@@ -617,17 +622,17 @@ bool PlanChecker::checkLiveness() {
       last[root] = std::max(last[root], k);
       return root;
     };
-    for (uint32_t operand : kernel.operands) {
+    std::vector<uint32_t> reads(kernel.operands);
+    for (int row : {kernel.bias, kernel.scale})
+      if (row >= 0)
+        reads.push_back(uint32_t(row));
+    for (uint32_t operand : reads) {
       uint32_t root = use(operand);
       if (first[root] == kNever &&
           buffer(root).origin == PlanBufferInfo::Origin::Scratch)
         return fail(kernel.label, "reads " + bufferName(operand) +
                                       " before any kernel writes it");
     }
-    if (kernel.bias >= 0)
-      use(uint32_t(kernel.bias));
-    if (kernel.scale >= 0)
-      use(uint32_t(kernel.scale));
     uint32_t root = use(kernel.result);
     first[root] = std::min(first[root], k);
   }

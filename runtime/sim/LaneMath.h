@@ -44,15 +44,18 @@ HETC_LANE float wordOf(int32_t value) {
 /// Two's-complement wrap-around without signed overflow.
 HETC_LANE int32_t wrap(uint32_t bits) { return int32_t(bits); }
 
+/// The quiet NaN the vector unit gives: 0x7fc00000, glibc's nanf("").
+HETC_LANE float quietNaN() { return wordOf(0x7fc00000); }
+
 /// The larger and the smaller of two values; NaN if either is NaN.
 HETC_LANE float maxOf(float a, float b) {
   if (std::isnan(a) || std::isnan(b))
-    return std::nanf("");
+    return quietNaN();
   return a < b ? b : a;
 }
 HETC_LANE float minOf(float a, float b) {
   if (std::isnan(a) || std::isnan(b))
-    return std::nanf("");
+    return quietNaN();
   return b < a ? b : a;
 }
 

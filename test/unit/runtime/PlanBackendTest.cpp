@@ -195,6 +195,14 @@ TEST_P(PlanBackends, ReadBeforeWriteIsRefused) {
   expectRefused(artifact, "reads buffer #2 before any kernel writes it");
 }
 
+TEST_P(PlanBackends, BiasNoKernelWritesIsRefused) {
+  hetx::KernelPlan &plan = *artifact.mutable_kernel_plan();
+  addBuffer(plan, hetx::F32, {2})->set_scratch(true); // 8
+  plan.mutable_kernels(0)->set_bias(8);
+  expectRefused(artifact, "kernel #0 (node 'node0'): reads buffer #8 before "
+                          "any kernel writes it");
+}
+
 TEST_P(PlanBackends, WritingAConstantIsRefused) {
   artifact.mutable_kernel_plan()->mutable_kernels(1)->set_result(1);
   expectRefused(artifact, "writes a constant");
