@@ -57,8 +57,14 @@ struct Sequence {
   std::vector<int64_t> tokens;
   int64_t slot = -1;
   /// The step that fed its first prompt token, the one that gave its
-  /// first token and the one that gave its last (-1: not yet).
+  /// first token and the one that gave its last (-1: not yet). A prompt
+  /// run by a prefill program gives its first token before step
+  /// `entered`, the first the sequence decodes in.
   int64_t entered = -1, firstToken = -1, finished = -1;
+  /// A prompt run by a prefill program: the bucket, and the cycles of the
+  /// prefill and of the hand-over of its cache rows to the decode step.
+  const PrefillProgram *bucket = nullptr;
+  uint64_t prefillCycles = 0, handOverCycles = 0;
 };
 
 /// A batch slot: the sequence it decodes (-1: idle), the position it feeds
@@ -140,23 +146,23 @@ private:
       out << "tokens:" << std::flush;
     uint64_t predicted = artifact.predicted_cycles();
     size_t waiting = 0; // the next sequence to take a slot
-    if (!buckets.empty()) {
-      // The prompt in one prefill run; the decode steps go on from the
-      // position after it, with the token its logits give.
-      if (!prefillPrompt(error)) {
-        out << "\n";
-        return false;
-      }
-      waiting = 1;
-    }
     for (int64_t index = 0;; ++index) {
       // A free slot takes the next sequence waiting; the others go on.
+      // With prefill programs, its prompt runs in one first, and the slot
+      // decodes from the position after it (unless the prefill's token
+      // was its last, and the slot takes the next sequence).
       for (size_t b = 0; b < slots.size() && waiting < sequences.size(); ++b)
-        if (slots[b].sequence < 0) {
-          slots[b] = {int64_t(waiting), 0, 0};
-          sequences[waiting].slot = int64_t(b);
-          sequences[waiting].entered = index;
-          ++waiting;
+        while (slots[b].sequence < 0 && waiting < sequences.size()) {
+          size_t next = waiting++;
+          sequences[next].slot = int64_t(b);
+          sequences[next].entered = index;
+          if (buckets.empty()) {
+            slots[b] = {int64_t(next), 0, 0};
+          } else if (!prefillInto(next, b, index, error)) {
+            if (single())
+              out << "\n";
+            return false;
+          }
         }
       StepFeed feed;
       bool active = false;
@@ -278,33 +284,37 @@ private:
     return true;
   }
 
-  /// Runs the one sequence's prompt in the smallest bucket that holds it,
-  /// gives its caches to the decode step's first run, and picks the first
-  /// token from its logits.
-  bool prefillPrompt(std::string &error) {
-    Sequence &sequence = sequences.front();
+  /// Runs sequence `i`'s prompt in the smallest bucket that holds it,
+  /// hands its caches to batch slot `b` (the slot's rows of each cache,
+  /// the other slots untouched), and picks its first token from the
+  /// prefill's logits; the slot then decodes from the position after the
+  /// prompt. `index` is the step about to run.
+  bool prefillInto(size_t i, size_t b, int64_t index, std::string &error) {
+    Sequence &sequence = sequences[i];
     const std::vector<int64_t> &prompt = sequence.prompt;
-    for (const auto &b : buckets)
-      if (b->length >= prompt.size()) {
-        bucket = b.get();
+    for (const auto &candidate : buckets)
+      if (candidate->length >= prompt.size()) {
+        sequence.bucket = candidate.get();
         break;
       }
-    if (!bucket) {
+    if (!sequence.bucket) {
       const PrefillProgram &largest = *buckets.back();
-      error = "the prompt has " + std::to_string(prompt.size()) +
+      error = (single() ? std::string("the prompt has ")
+                        : "prompt " + std::to_string(i) + " has ") +
+              std::to_string(prompt.size()) +
               " tokens, more than the largest prefill bucket (" +
               std::to_string(largest.length) + " tokens, " + largest.path + ")";
       return false;
     }
+    const PrefillProgram &used = *sequence.bucket;
     PrefillResult result;
-    if (!runPrefill(*bucket, decodeInterface, prompt, result, error))
+    if (!runPrefill(used, decodeInterface, prompt, result, error))
       return false;
-    prefillCycles = result.cycles;
-    if (prefillCycles != bucket->artifact.predicted_cycles()) {
-      error = bucket->path + ": the prefill took " +
-              std::to_string(prefillCycles) +
+    if (result.cycles != used.artifact.predicted_cycles()) {
+      error = used.path + ": the prefill took " +
+              std::to_string(result.cycles) +
               " cycles, but the artifact predicts " +
-              std::to_string(bucket->artifact.predicted_cycles());
+              std::to_string(used.artifact.predicted_cycles());
       return false;
     }
     if (std::any_of(result.logits.begin(), result.logits.end(),
@@ -314,19 +324,56 @@ private:
       return false;
     }
     for (auto &[past, cache] : result.caches)
-      inputs[past] = std::move(cache);
+      if (!handToSlot(past, cache, b, error))
+        return false;
+    // Out of the prefill's SRAM into host memory, then into the decode
+    // step's: the prompt's rows of one slot, twice.
+    sequence.prefillCycles = result.cycles;
+    sequence.handOverCycles = 2 * handOver(prompt.size(), 1).second;
     int64_t next = sequence.sampler.pick(result.logits.data(), vocab);
     sequence.tokens.push_back(next);
-    sequence.slot = 0;
-    sequence.entered = 0;
-    out << " " << next << std::flush;
+    sequence.firstToken = index;
+    if (single())
+      out << " " << next << std::flush;
     if (int64_t(sequence.tokens.size()) >= options.maxNewTokens ||
         isStop(next)) {
-      sequence.finished = 0;
+      // No decode step: the slot is free for the next sequence.
+      sequence.finished = index - 1;
+      if (!single())
+        return printSequence(i, error);
       return true;
     }
-    slots[0] = {0, int64_t(prompt.size()), next};
+    slots[b] = {int64_t(i), int64_t(prompt.size()), next};
     return true;
+  }
+
+  /// Writes a prefill's cache `value` (one slot's, or the whole cache's
+  /// with one slot) into slot `b` of resident input `past`: into its
+  /// starting value before the first chip step, else into the chip's SRAM
+  /// between two steps.
+  bool handToSlot(const std::string &past, const io::Tensor &value, size_t b,
+                  std::string &error) {
+    io::Tensor cache;
+    if (handedOver) {
+      if (!session->fetch(past, cache, error))
+        return false;
+    } else {
+      cache = inputs[past];
+    }
+    size_t block = cache.data.size() / slots.size();
+    if (value.data.size() != block) {
+      error = "the prefill's cache '" + past + "' holds " +
+              std::to_string(value.data.size()) + " elements, not one slot's " +
+              std::to_string(block);
+      return false;
+    }
+    std::copy(value.data.begin(), value.data.end(),
+              cache.data.begin() + long(b * block));
+    if (!handedOver) {
+      inputs[past] = std::move(cache);
+      return true;
+    }
+    return session->store(past, cache, error);
   }
 
   /// The prompt in a prefill program, the caches moved to the decode step,
@@ -337,6 +384,8 @@ private:
     // step's: the prompt's rows twice.
     auto [bytes, oneWay] = handOver(promptSteps());
     uint64_t moved = 2 * oneWay;
+    const PrefillProgram *bucket = sequences.front().bucket;
+    uint64_t prefillCycles = sequences.front().prefillCycles;
     uint64_t prefillPredicted = bucket->artifact.predicted_cycles();
     out << "generated: " << generatedTokens() << " tokens: 1 from the prefill, "
         << cycles.size() << " in " << cycles.size() << " decode steps\n";
@@ -508,10 +557,9 @@ private:
               std::to_string(sequenceCount);
     else if (!options.prefillPaths.empty() &&
              (options.backend != "chip" || !options.prefillBackend.empty() ||
-              !options.fallback.empty() || sequenceCount > 1))
-      error = "--prefill runs one sequence's prompt on the chip: it takes "
-              "one prompt, --backend chip, and neither --prefill-backend nor "
-              "--fallback";
+              !options.fallback.empty()))
+      error = "--prefill runs the prompts on the chip: it takes --backend "
+              "chip, and neither --prefill-backend nor --fallback";
     else if (options.tokenInput == options.positionInput)
       error = "--token-input and --position-input name the same input '" +
               options.tokenInput + "'";
@@ -799,14 +847,8 @@ private:
       if (int64_t(sequence.tokens.size()) >= options.maxNewTokens ||
           isStop(next)) {
         sequence.finished = index;
-        if (!single()) {
-          printSequence(size_t(slot.sequence));
-          if (!printText(sequence,
-                         "sequence " + std::to_string(slot.sequence) +
-                             " text: ",
-                         error))
-            return false;
-        }
+        if (!single() && !printSequence(size_t(slot.sequence), error))
+          return false;
         slot.sequence = -1;
         continue;
       }
@@ -817,28 +859,40 @@ private:
   }
 
   /// One line for a sequence of several, printed as it ends: its slot, its
-  /// steps, its time to first token and its tokens.
-  void printSequence(size_t i) {
+  /// steps, its time to first token and its tokens; then its text, with a
+  /// tokenizer.
+  bool printSequence(size_t i, std::string &error) {
     const Sequence &s = sequences[i];
-    int64_t steps = s.firstToken - s.entered + 1;
-    out << "sequence " << i << " (slot " << s.slot << ", steps " << s.entered
-        << "-" << s.finished << ", first token after " << steps
-        << (steps == 1 ? " step" : " steps");
-    if (!fellBack && options.backend == "chip") {
-      uint64_t ttft = 0;
-      for (int64_t q = s.entered; q <= s.firstToken; ++q)
-        ttft += cycles[size_t(q)];
-      out << ", " << ttft << " cycles";
-    } else if (isPlanBackend(options.backend)) {
-      double ttft = 0;
-      for (int64_t q = s.entered; q <= s.firstToken; ++q)
-        ttft += seconds[size_t(q)];
-      out << ", " << ms(ttft) << " " << host->clock();
+    out << "sequence " << i << " (slot " << s.slot << ", ";
+    if (s.finished < s.entered)
+      out << "no decode step";
+    else
+      out << "steps " << s.entered << "-" << s.finished;
+    if (s.bucket) {
+      out << ", first token from a prefill of " << s.bucket->length
+          << " tokens, " << s.prefillCycles + s.handOverCycles
+          << " cycles with the hand-over";
+    } else {
+      int64_t steps = s.firstToken - s.entered + 1;
+      out << ", first token after " << steps
+          << (steps == 1 ? " step" : " steps");
+      if (!fellBack && options.backend == "chip") {
+        uint64_t ttft = 0;
+        for (int64_t q = s.entered; q <= s.firstToken; ++q)
+          ttft += cycles[size_t(q)];
+        out << ", " << ttft << " cycles";
+      } else if (isPlanBackend(options.backend)) {
+        double ttft = 0;
+        for (int64_t q = s.entered; q <= s.firstToken; ++q)
+          ttft += seconds[size_t(q)];
+        out << ", " << ms(ttft) << " " << host->clock();
+      }
     }
     out << "): tokens:";
     for (int64_t t : s.tokens)
       out << " " << t;
     out << "\n" << std::flush;
+    return printText(s, "sequence " + std::to_string(i) + " text: ", error);
   }
 
   uint64_t generatedTokens() const {
@@ -870,6 +924,18 @@ private:
           << int64_t(steps) - fallbackStep << " on " << host->where() << ")";
     out << "\n";
     uint64_t predicted = artifact.predicted_cycles();
+    // Prefill programs run on the chip between the steps.
+    uint64_t prefilled = 0, prefill = 0;
+    for (const Sequence &s : sequences)
+      if (s.bucket) {
+        ++prefilled;
+        prefill += s.prefillCycles + s.handOverCycles;
+      }
+    if (prefilled)
+      out << "prefill: " << prefilled << " prompts in prefill programs, "
+          << prefill << " cycles with their hand-overs, between the steps\n";
+    if (history.empty())
+      return; // every token came from a prefill
     std::ostringstream rate;
     rate << std::fixed << std::setprecision(1);
     if (fellBack || isPlanBackend(options.backend)) {
@@ -890,10 +956,10 @@ private:
         << us(predicted) << "), simulated " << cycles.back()
         << " cycles, the same at every step for every slot\n";
     rate << chip.clockMHz() * 1e6 * double(generated) /
-                double(steps * predicted)
+                double(steps * predicted + prefill)
          << " for the session (" << generated << " tokens in " << steps
-         << " steps), " << chip.clockMHz() * 1e6 / double(predicted)
-         << " for each sequence";
+         << " steps" << (prefilled ? " and the prefills" : "") << "), "
+         << chip.clockMHz() * 1e6 / double(predicted) << " for each sequence";
     out << "tokens per second at " << chip.clockMHz() << " MHz: " << rate.str()
         << "\n";
   }
@@ -954,7 +1020,10 @@ private:
   /// second-to-last dimension ([batch, heads, positions, head size], as
   /// torch and Hugging Face lay caches out); the rows after them hold
   /// nothing a later step reads before writing it, and are not moved.
-  std::pair<uint64_t, uint64_t> handOver(uint64_t positions) const {
+  std::pair<uint64_t, uint64_t> handOver(uint64_t positions,
+                                         uint64_t ofSlots = 0) const {
+    // The rows of `ofSlots` batch slots (0: all of them).
+    uint64_t share = ofSlots ? ofSlots : slots.size(), whole = slots.size();
     uint64_t bytes = 0, vectors = 0;
     for (const std::string &name : resident) {
       const hetx::TensorBinding *b = findBinding(artifact.inputs(), name);
@@ -965,9 +1034,10 @@ private:
       uint64_t length =
           b->shape_size() >= 2 ? uint64_t(b->shape(b->shape_size() - 2)) : 1;
       uint64_t used = std::min(std::max<uint64_t>(positions, 1), length);
-      vectors += (layout.vectors * used + length - 1) / length;
-      bytes +=
-          layout.elements * sim::sramLaneBytes(layout.type) / length * used;
+      vectors += (layout.vectors * used * share + length * whole - 1) /
+                 (length * whole);
+      bytes += layout.elements * sim::sramLaneBytes(layout.type) / length *
+               used / whole * share;
     }
     uint64_t engines = std::max<uint64_t>(chip.proto().dma().engines(), 1);
     uint64_t cycles =
@@ -1079,12 +1149,9 @@ private:
   std::map<std::string, io::Tensor> inputs;
   std::vector<std::vector<int64_t>> prompts;
   std::unique_ptr<Tokenizer> tokenizer;
-  /// The prefill programs, smallest bucket first; the one the prompt ran
-  /// in and its cycles.
+  /// The prefill programs, smallest bucket first.
   DecodeInterface decodeInterface;
   std::vector<std::unique_ptr<PrefillProgram>> buckets;
-  const PrefillProgram *bucket = nullptr;
-  uint64_t prefillCycles = 0;
   std::vector<Sequence> sequences;
   std::vector<Slot> slots;
   /// What each step so far was fed, and its cycles on the chip or wall

@@ -72,20 +72,36 @@ bool checkPastless(const hetx::Artifact &a, const DecodeInterface &decode,
                 uint64_t(out->shape(rank - 2)) == prefill.length &&
                 prefill.length <= uint64_t(want->shape(rank - 2));
     for (int d = 0; fits && d < rank; ++d)
-      fits = d == rank - 2 || out->shape(d) == want->shape(d);
+      fits = d == rank - 2 || out->shape(d) == want->shape(d) ||
+             (d == 0 && out->shape(0) == 1);
     if (!fits)
       return fail("without a past, it must give '" + present +
-                  "' of the decode step's cache shape but for " +
+                  "' of the decode step's cache shape (or one batch slot's) "
+                  "but for " +
                   std::to_string(prefill.length) +
                   " positions (its second-to-last dimension)");
   }
   return true;
 }
 
-/// The first rows of a cache of the decode step's shape, `want`, from a
-/// pastless prefill's present of L positions; the rest zero.
+/// Whether a prefill's cache binding `b` has the decode step's cache shape
+/// `want`, or one batch slot's (its first dimension 1), and its type.
+bool slotShaped(const hetx::TensorBinding &b, const hetx::TensorBinding &want) {
+  if (b.dtype() != want.dtype() || b.shape_size() != want.shape_size())
+    return false;
+  for (int d = 0; d < b.shape_size(); ++d)
+    if (b.shape(d) != want.shape(d) && !(d == 0 && b.shape(0) == 1))
+      return false;
+  return true;
+}
+
+/// The first rows of a cache of the decode step's shape, `want` (one batch
+/// slot's, when `present` is), from a pastless prefill's present of L
+/// positions; the rest zero.
 io::Tensor widened(const io::Tensor &present, const hetx::TensorBinding &want) {
-  io::Tensor cache = zerosLike(want);
+  hetx::TensorBinding slot = want;
+  slot.set_shape(0, present.shape.empty() ? 1 : present.shape[0]);
+  io::Tensor cache = zerosLike(slot);
   size_t rank = cache.shape.size();
   uint64_t length = uint64_t(cache.shape[rank - 2]),
            used = uint64_t(present.shape[rank - 2]),
@@ -151,12 +167,11 @@ bool loadPrefill(const std::string &path, const chip::ChipSpec &chip,
     const hetx::TensorBinding *in = findBinding(a.inputs(), past);
     const hetx::TensorBinding *out = findBinding(a.outputs(), present);
     for (const hetx::TensorBinding *b : {in, out})
-      if (!b ||
-          !std::equal(b->shape().begin(), b->shape().end(),
-                      want->shape().begin(), want->shape().end()) ||
-          b->dtype() != want->dtype())
+      if (!b || !slotShaped(*b, *want))
         return fail("it must take the cache '" + past + "' and give '" +
-                    present + "' with the decode step's shape and type");
+                    present +
+                    "' with the decode step's shape (or one batch slot's) "
+                    "and type");
   }
   return sim::load(a, chip, prefill.program, error);
 }

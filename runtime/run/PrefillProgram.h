@@ -13,6 +13,9 @@
 //   an attention_mask [1, L] (the padding 0) and position_ids [1, L] where
 //   it takes them, and present* outputs of L positions, which become the
 //   first L rows of the decode step's caches.
+// Its caches are the decode step's, or one batch slot's of them (first
+// dimension 1) when the step decodes several sequences side by side: each
+// prompt then runs as its sequence takes a slot, into that slot's rows.
 // Padding writes cache rows past the prompt, which the decode steps write
 // before they read them (each step's mask hides the positions after it).
 //
@@ -66,7 +69,8 @@ bool loadPrefill(const std::string &path, const chip::ChipSpec &chip,
                  std::string &error);
 
 /// What a prefill run gave: the caches for the decode step (by past*
-/// name), the logits of the prompt's last token, the cycles it took.
+/// name; one batch slot's when the program's are), the logits of the
+/// prompt's last token, the cycles it took.
 struct PrefillResult {
   std::map<std::string, io::Tensor> caches;
   std::vector<float> logits;

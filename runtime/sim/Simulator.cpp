@@ -497,6 +497,32 @@ bool Session::fetch(const std::string &name, io::Tensor &out,
   return false;
 }
 
+bool Session::store(const std::string &name, const io::Tensor &value,
+                    std::string &error) {
+  for (int i = 0; i < state.artifact.inputs_size(); ++i) {
+    const Placed &placed = state.preloaded[size_t(i)];
+    if (placed.binding->name() != name || !residentInput[size_t(i)])
+      continue;
+    if (!sram) {
+      error = "input '" + name +
+              "' has no place yet: no run has started (give its value to "
+              "the first run)";
+      return false;
+    }
+    std::map<std::string, io::Tensor> one{{name, value}};
+    if (!checkInputs(
+            state.artifact, one, error,
+            [&](const hetx::TensorBinding &b) { return b.name() != name; }))
+      return false;
+    std::vector<float> storage;
+    sram->settle();
+    sram->preload(*placed.binding, placed.layout, laneWords(value, storage));
+    return true;
+  }
+  error = "input '" + name + "' is not resident";
+  return false;
+}
+
 bool simulate(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
               const std::map<std::string, io::Tensor> &inputs,
               SimResult &result, std::string &error) {

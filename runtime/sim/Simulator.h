@@ -152,6 +152,12 @@ public:
   /// Reads resident input `name` as the last run left it.
   bool fetch(const std::string &name, io::Tensor &out,
              std::string &error) const;
+  /// Writes `value` over resident input `name` between two runs, as the
+  /// host would move it in (a prompt's caches handed over while the other
+  /// batch slots decode on). Only after the first run: before it, give the
+  /// value to step().
+  bool store(const std::string &name, const io::Tensor &value,
+             std::string &error);
 
 private:
   const LoadedProgram::State &state;

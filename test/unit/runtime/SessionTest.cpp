@@ -99,6 +99,29 @@ TEST_F(AccumulatorSession, ResidentInputIsGivenOnlyFirst) {
   EXPECT_EQ(error, "input 'x' is not resident");
 }
 
+// Tests that a value stored over a resident input between two runs is the
+// one the next run reads, in the predicted cycles, and that only a
+// resident input of a started session takes one, of its shape.
+TEST_F(AccumulatorSession, StoredValueReplacesTheResidentOne) {
+  sim::Session session(program);
+  sim::SimResult result;
+  EXPECT_FALSE(session.store("acc", filled(chip.lanes(), 5.0f), error));
+  EXPECT_NE(error.find("no run has started"), std::string::npos) << error;
+  ASSERT_TRUE(session.step({{"x", filled(chip.lanes(), 1.0f)}}, result, error))
+      << error;
+  ASSERT_TRUE(session.store("acc", filled(chip.lanes(), 5.0f), error)) << error;
+  ASSERT_TRUE(session.step({{"x", filled(chip.lanes(), 1.0f)}}, result, error))
+      << error;
+  EXPECT_EQ(result.stats.cycles, artifact.predicted_cycles());
+  io::Tensor acc;
+  ASSERT_TRUE(session.fetch("acc", acc, error)) << error;
+  EXPECT_EQ(acc.data, std::vector<float>(chip.lanes(), 6.0f));
+  EXPECT_FALSE(session.store("x", filled(chip.lanes(), 1.0f), error));
+  EXPECT_EQ(error, "input 'x' is not resident");
+  EXPECT_FALSE(session.store("acc", io::Tensor{{3}, {1, 2, 3}}, error));
+  EXPECT_NE(error.find("acc"), std::string::npos) << error;
+}
+
 // Tests that a program with no output over an input has nothing resident
 // and runs as run() does, its outputs read back each time.
 TEST(SessionTest, NothingResident) {
