@@ -321,6 +321,26 @@ class LlamaDecodeStep(nn.Module):
         return (d.head(d.norm(x)), *presents)
 
 
+def masked_scores(input_ids, attention_mask, past):
+    """What to add to the attention scores: -1e9 where attention_mask is 0
+    (over the past and the new tokens), [B, 1, 1, P + S]; without a past,
+    also where a token would see a later one, [B, 1, S, S]."""
+    seen = attention_mask[:, None, None, :].float()
+    if not past:
+        s = input_ids.shape[1]
+        seen = torch.ones(s, s).tril()[None, None] * seen
+    return (1.0 - seen) * -1e9
+
+
+def grown(past, layer, k, v):
+    """Layer `layer`'s key and value after the past's (none: the new ones
+    alone)."""
+    if not past:
+        return k, v
+    return (torch.cat([past[2 * layer], k], dim=2),
+            torch.cat([past[2 * layer + 1], v], dim=2))
+
+
 class Gpt2WithPast(nn.Module):
     """Gpt2StyleDecoder exported as Hugging Face exports decoders with a
     growing cache (decoder_with_past_model.onnx): input_ids, attention_mask
@@ -340,12 +360,11 @@ class Gpt2WithPast(nn.Module):
         d = self.decoder
         b, s = input_ids.shape
         x = d.wte(input_ids) + d.wpe(position_ids)
-        hidden = (1.0 - attention_mask[:, None, None, :].float()) * -1e9
+        hidden = masked_scores(input_ids, attention_mask, past)
         presents = []
         for i, block in enumerate(d.blocks):
             q, k, v = gpt2_qkv(block, block.ln1(x), self.heads)
-            k = torch.cat([past[2 * i], k], dim=2)
-            v = torch.cat([past[2 * i + 1], v], dim=2)
+            k, v = grown(past, i, k, v)
             presents += [k, v]
             scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1]) + hidden
             y = torch.softmax(scores, dim=-1) @ v
@@ -370,13 +389,12 @@ class LlamaWithPast(nn.Module):
         d = self.decoder
         b, s = input_ids.shape
         x = d.embed(input_ids)
-        hidden = (1.0 - attention_mask[:, None, None, :].float()) * -1e9
+        hidden = masked_scores(input_ids, attention_mask, past)
         presents = []
         for i, block in enumerate(d.blocks):
             a = block.attn
             q, k, v = llama_qkv(a, block.norm1(x), position_ids)
-            k = torch.cat([past[2 * i], k], dim=2)
-            v = torch.cat([past[2 * i + 1], v], dim=2)
+            k, v = grown(past, i, k, v)
             presents += [k, v]
             kr, vr = a.repeat_kv(k), a.repeat_kv(v)
             scores = q @ kr.transpose(-2, -1) / math.sqrt(a.dim) + hidden
@@ -385,14 +403,6 @@ class LlamaWithPast(nn.Module):
             h = block.norm2(x)
             x = x + block.down(nn.functional.silu(block.gate(h)) * block.up(h))
         return (d.head(d.norm(x)), *presents)
-
-
-def causal_hidden(input_ids, attention_mask):
-    """The scores to add for a prompt run without a past: -1e9 where a token
-    would see a later one or a masked-out (padding) position, [B, 1, S, S]."""
-    s = input_ids.shape[1]
-    seen = torch.ones(s, s).tril()[None, None] * attention_mask[:, None, None, :].float()
-    return (1.0 - seen) * -1e9
 
 
 class Gpt2WithoutPast(Gpt2WithPast):
@@ -403,41 +413,14 @@ class Gpt2WithoutPast(Gpt2WithPast):
     growing-cache decode step)."""
 
     def forward(self, input_ids, attention_mask, position_ids):
-        d = self.decoder
-        b, s = input_ids.shape
-        x = d.wte(input_ids) + d.wpe(position_ids)
-        hidden = causal_hidden(input_ids, attention_mask)
-        presents = []
-        for block in d.blocks:
-            q, k, v = gpt2_qkv(block, block.ln1(x), self.heads)
-            presents += [k, v]
-            scores = q @ k.transpose(-2, -1) / math.sqrt(q.shape[-1]) + hidden
-            y = torch.softmax(scores, dim=-1) @ v
-            x = x + block.attn.proj(y.transpose(1, 2).reshape(b, s, -1))
-            x = x + block.mlp(block.ln2(x))
-        return (d.ln_f(x) @ d.wte.weight.t(), *presents)
+        return super().forward(input_ids, attention_mask, position_ids)
 
 
 class LlamaWithoutPast(LlamaWithPast):
     """LlamaWithPast's decoder without a past, as Gpt2WithoutPast."""
 
     def forward(self, input_ids, attention_mask, position_ids):
-        d = self.decoder
-        b, s = input_ids.shape
-        x = d.embed(input_ids)
-        hidden = causal_hidden(input_ids, attention_mask)
-        presents = []
-        for block in d.blocks:
-            a = block.attn
-            q, k, v = llama_qkv(a, block.norm1(x), position_ids)
-            presents += [k, v]
-            kr, vr = a.repeat_kv(k), a.repeat_kv(v)
-            scores = q @ kr.transpose(-2, -1) / math.sqrt(a.dim) + hidden
-            y = torch.softmax(scores, dim=-1) @ vr
-            x = x + a.o(y.transpose(1, 2).reshape(b, s, -1))
-            h = block.norm2(x)
-            x = x + block.down(nn.functional.silu(block.gate(h)) * block.up(h))
-        return (d.head(d.norm(x)), *presents)
+        return super().forward(input_ids, attention_mask, position_ids)
 
 
 def without_past_inputs(vocab, seq=16):
