@@ -3,10 +3,11 @@
 // Each lane is computed with the chip model's own routines
 // (runtime/sim/LaneMath.h, which VectorMath.cpp and TypedMath.cpp apply on
 // the host), rounded to the result's type after each operation. Built with
-// --fmad=false, as the host code is built with -ffp-contract=off. What differs
-// from the CPU backend is stated in docs/backends.md ("Numerics"): the device's
-// exp, log, pow, tanh, erf, sin and cos (within their documented ulps of the
-// correctly rounded result), and the order of the terms of a reduction.
+// --fmad=false, as the host code is built with -ffp-contract=off; reductions
+// add their terms in the chip's order. What differs from the CPU backend is
+// stated in docs/backends.md ("Numerics"): the device's exp, log, pow, tanh,
+// erf, sin and cos (within their documented ulps of the correctly rounded
+// result), and NaN bits through F16 and BF16.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,6 +30,32 @@ constexpr int kThreads = 256;
 namespace lane = sim::lane;
 using lane::intOf;
 using lane::wordOf;
+
+/// The indices [0, count) the calling thread takes in a grid-stride loop:
+/// its own, then one grid further each time.
+class GridStride {
+public:
+  struct Iterator {
+    uint64_t at, step;
+    __device__ uint64_t operator*() const { return at; }
+    __device__ Iterator &operator++() {
+      at += step;
+      return *this;
+    }
+    __device__ bool operator!=(const Iterator &end) const {
+      return at < end.at;
+    }
+  };
+  __device__ explicit GridStride(uint64_t count) : count(count) {}
+  __device__ Iterator begin() const {
+    return {blockIdx.x * uint64_t(blockDim.x) + threadIdx.x,
+            uint64_t(gridDim.x) * blockDim.x};
+  }
+  __device__ Iterator end() const { return {count, 0}; }
+
+private:
+  uint64_t count;
+};
 
 /// A float result rounded to its type (io::roundTo for F16 and BF16).
 __device__ float rounded(LaneOp::Round round, float x) {
@@ -117,8 +144,7 @@ __device__ uint64_t offsetOf(const Strides &s, int which, uint64_t i) {
 __global__ void lanesKernel(LaneOp op, const float *a, const float *b,
                             const float *c, Strides strides, bool broadcast,
                             float *out, uint64_t count) {
-  for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < count;
-       i += uint64_t(gridDim.x) * blockDim.x) {
+  for (uint64_t i : GridStride(count)) {
     uint64_t ia = i, ib = i, ic = i;
     if (broadcast) {
       ia = offsetOf(strides, 0, i);
@@ -243,8 +269,7 @@ __global__ void softmaxKernel(LaneOp::Round round, const float *in, float *out,
 
 __global__ void transposeKernel(Strides strides, const float *in, float *out,
                                 uint64_t count) {
-  for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < count;
-       i += uint64_t(gridDim.x) * blockDim.x)
+  for (uint64_t i : GridStride(count))
     out[i] = in[offsetOf(strides, 0, i)];
 }
 
@@ -253,8 +278,7 @@ __global__ void gatherKernel(const DeviceRun *runs, uint64_t count,
   for (uint64_t r = blockIdx.y; r < count; r += gridDim.y) {
     DeviceRun run = runs[r];
     float *to = out + run.offset;
-    for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x;
-         i < run.count; i += uint64_t(gridDim.x) * blockDim.x)
+    for (uint64_t i : GridStride(run.count))
       to[i] = run.first < 0
                   ? 0.0f
                   : operands[run.operand][run.first + int64_t(i) * run.step];
@@ -272,8 +296,7 @@ __global__ void gatherRowsKernel(const float *table, uint64_t tableRows,
                                  uint64_t count, float *out,
                                  unsigned long long *badIndex) {
   uint64_t total = count * row;
-  for (uint64_t e = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; e < total;
-       e += uint64_t(gridDim.x) * blockDim.x) {
+  for (uint64_t e : GridStride(total)) {
     uint64_t i = e / row;
     int32_t v = intOf(indices[i]);
     if (v < 0 || uint64_t(v) >= tableRows) {
@@ -288,8 +311,7 @@ __global__ void gatherRowsKernel(const float *table, uint64_t tableRows,
 __global__ void lastWriterKernel(const float *indices, uint64_t count,
                                  uint64_t tableRows, long long *lastWriter,
                                  unsigned long long *badIndex) {
-  for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < count;
-       i += uint64_t(gridDim.x) * blockDim.x) {
+  for (uint64_t i : GridStride(count)) {
     int32_t v = intOf(indices[i]);
     if (v < 0 || uint64_t(v) >= tableRows)
       atomicMin(badIndex, badKey(i, v));
@@ -303,8 +325,7 @@ __global__ void scatterRowsKernel(const float *rows, const float *indices,
                                   uint64_t tableRows, uint64_t row,
                                   const long long *lastWriter) {
   uint64_t total = count * row;
-  for (uint64_t e = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; e < total;
-       e += uint64_t(gridDim.x) * blockDim.x) {
+  for (uint64_t e : GridStride(total)) {
     uint64_t i = e / row;
     int32_t v = intOf(indices[i]);
     // Of two updates of one row the later stays: only its last writer
@@ -316,8 +337,7 @@ __global__ void scatterRowsKernel(const float *rows, const float *indices,
 
 __global__ void integerMatmulKernel(const float *x, const float *w, float *out,
                                     uint64_t m, uint64_t k, uint64_t n) {
-  for (uint64_t e = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; e < m * n;
-       e += uint64_t(gridDim.x) * blockDim.x) {
+  for (uint64_t e : GridStride(m * n)) {
     uint64_t r = e / n, j = e % n;
     uint32_t sum = 0;
     for (uint64_t i = 0; i < k; ++i)
@@ -327,8 +347,7 @@ __global__ void integerMatmulKernel(const float *x, const float *w, float *out,
 }
 
 __global__ void intToFloatKernel(const float *in, float *out, uint64_t count) {
-  for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < count;
-       i += uint64_t(gridDim.x) * blockDim.x)
+  for (uint64_t i : GridStride(count))
     out[i] = float(intOf(in[i]));
 }
 
@@ -341,8 +360,7 @@ struct Finish {
 __global__ void finishMatmulKernel(const float *acc, uint64_t m, uint64_t n,
                                    const float *scale, const float *bias,
                                    Finish f, float *out) {
-  for (uint64_t e = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; e < m * n;
-       e += uint64_t(gridDim.x) * blockDim.x) {
+  for (uint64_t e : GridStride(m * n)) {
     uint64_t j = e % n;
     float v = acc[e];
     if (scale)

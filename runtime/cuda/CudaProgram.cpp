@@ -122,30 +122,32 @@ bool laneOpOf(const sim::Op &op, LaneOp &lane, std::string &why) {
     return false;
   }
   lane.round = roundOf(op.outType);
-  bool inFloat = io::isFloat(op.inType);
-  switch (op.kind) {
-  case sim::OpClass::VectorBinary:
-    if (op.outType == io::ElementType::Bool &&
-        op.inType != io::ElementType::Bool)
-      lane.kind = inFloat ? LaneOp::FloatCompare : LaneOp::IntCompare;
-    else if (inFloat)
-      lane.kind = LaneOp::FloatBinary;
-    else if (op.inType == io::ElementType::Bool && op.opcode != hetx::V_AND &&
-             op.opcode != hetx::V_OR && op.opcode != hetx::V_XOR)
-      lane.kind = LaneOp::IntCompare;
-    else
-      lane.kind = LaneOp::IntBinary;
+  // The routine the chip model computes the lanes with (sim::computeVector).
+  switch (sim::laneRoutineOf(op)) {
+  case sim::LaneRoutine::FloatBinary:
+    lane.kind = LaneOp::FloatBinary;
     return true;
-  case sim::OpClass::VectorSelect:
+  case sim::LaneRoutine::IntBinary:
+    lane.kind = LaneOp::IntBinary;
+    return true;
+  case sim::LaneRoutine::FloatCompare:
+    lane.kind = LaneOp::FloatCompare;
+    return true;
+  case sim::LaneRoutine::IntCompare:
+    lane.kind = LaneOp::IntCompare;
+    return true;
+  case sim::LaneRoutine::FloatUnary:
+    lane.kind = LaneOp::FloatUnary;
+    return true;
+  case sim::LaneRoutine::IntUnary:
+    lane.kind = LaneOp::IntUnary;
+    return true;
+  case sim::LaneRoutine::Select:
     lane.kind = LaneOp::Select;
     return true;
-  case sim::OpClass::VectorUnary:
-    if (op.opcode != hetx::V_CAST) {
-      lane.kind = inFloat ? LaneOp::FloatUnary : LaneOp::IntUnary;
-      return true;
-    }
+  case sim::LaneRoutine::Cast:
     lane.kind = LaneOp::Cast;
-    lane.fromFloat = inFloat;
+    lane.fromFloat = io::isFloat(op.inType);
     lane.toFloat = io::isFloat(op.outType);
     if (!lane.toFloat) {
       lane.toBool = op.outType == io::ElementType::Bool;

@@ -7,49 +7,72 @@
 
 namespace hetc::sim {
 
-void computeVector(const Op &op, const float *const *src, float *out,
-                   uint32_t active, uint32_t width) {
+LaneRoutine laneRoutineOf(const Op &op) {
+  bool isFloat = io::isFloat(op.inType);
   switch (op.kind) {
   case OpClass::VectorBinary:
     if (op.outType == io::ElementType::Bool &&
         op.inType != io::ElementType::Bool)
-      compareLanes(op.opcode, io::isFloat(op.inType), src[0], src[1], out,
-                   active, width);
-    else if (io::isFloat(op.inType))
-      vectorBinary(op.opcode, src[0], src[1], out, active, width);
-    else if (op.inType == io::ElementType::Bool && op.opcode != hetx::V_AND &&
-             op.opcode != hetx::V_OR && op.opcode != hetx::V_XOR)
-      compareLanes(op.opcode, false, src[0], src[1], out, active, width);
-    else
-      integerBinary(op.opcode, src[0], src[1], out, active, width);
-    roundLanes(op.outType, out, active);
-    return;
+      return isFloat ? LaneRoutine::FloatCompare : LaneRoutine::IntCompare;
+    if (isFloat)
+      return LaneRoutine::FloatBinary;
+    // Bool lanes: logic as integers, everything else a comparison.
+    if (op.inType == io::ElementType::Bool && op.opcode != hetx::V_AND &&
+        op.opcode != hetx::V_OR && op.opcode != hetx::V_XOR)
+      return LaneRoutine::IntCompare;
+    return LaneRoutine::IntBinary;
   case OpClass::VectorSelect:
+    return LaneRoutine::Select;
+  case OpClass::VectorUnary:
+    if (op.opcode == hetx::V_CAST)
+      return LaneRoutine::Cast;
+    return isFloat ? LaneRoutine::FloatUnary : LaneRoutine::IntUnary;
+  case OpClass::VectorReduce:
+    return isFloat ? LaneRoutine::FloatReduce : LaneRoutine::IntReduce;
+  default:
+    return LaneRoutine::None;
+  }
+}
+
+void computeVector(const Op &op, const float *const *src, float *out,
+                   uint32_t active, uint32_t width) {
+  LaneRoutine routine = laneRoutineOf(op);
+  switch (routine) {
+  case LaneRoutine::FloatCompare:
+  case LaneRoutine::IntCompare:
+    compareLanes(op.opcode, routine == LaneRoutine::FloatCompare, src[0],
+                 src[1], out, active, width);
+    break;
+  case LaneRoutine::FloatBinary:
+    vectorBinary(op.opcode, src[0], src[1], out, active, width);
+    break;
+  case LaneRoutine::IntBinary:
+    integerBinary(op.opcode, src[0], src[1], out, active, width);
+    break;
+  case LaneRoutine::Select:
     selectLanes(src[0], src[1], src[2], out, active, width);
     return;
-  case OpClass::VectorUnary:
-    if (op.opcode == hetx::V_CAST) {
-      castLanes(op.inType, op.outType, src[0], out, active, width, op.overflow,
-                op.rounding);
-      return;
-    }
-    if (io::isFloat(op.inType))
-      vectorUnary(op.opcode, src[0], out, active, width);
-    else
-      integerUnary(op.opcode, src[0], out, active, width);
-    roundLanes(op.outType, out, active);
+  case LaneRoutine::Cast:
+    castLanes(op.inType, op.outType, src[0], out, active, width, op.overflow,
+              op.rounding);
     return;
-  case OpClass::VectorReduce:
-    if (io::isFloat(op.inType)) {
-      vectorReduce(op.opcode, src[0], out, active, width);
-      roundLanes(op.outType, out, width);
-    } else {
-      integerReduce(op.opcode, src[0], out, active, width);
-    }
+  case LaneRoutine::FloatUnary:
+    vectorUnary(op.opcode, src[0], out, active, width);
+    break;
+  case LaneRoutine::IntUnary:
+    integerUnary(op.opcode, src[0], out, active, width);
+    break;
+  case LaneRoutine::FloatReduce:
+    vectorReduce(op.opcode, src[0], out, active, width);
+    roundLanes(op.outType, out, width);
     return;
-  default:
+  case LaneRoutine::IntReduce:
+    integerReduce(op.opcode, src[0], out, active, width);
+    return;
+  case LaneRoutine::None:
     return;
   }
+  roundLanes(op.outType, out, active);
 }
 
 Op vectorOp(hetx::Opcode opcode, io::ElementType inType,

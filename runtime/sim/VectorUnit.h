@@ -17,6 +17,26 @@
 
 namespace hetc::sim {
 
+/// The routine that computes `op`'s lanes: by its class, its opcode and
+/// whether its lanes are float. computeVector() calls it; the CUDA
+/// backend's device kernels pick theirs by it too.
+enum class LaneRoutine {
+  FloatBinary,
+  IntBinary,
+  /// A comparison giving Bool, of float or of int32 lanes.
+  FloatCompare,
+  IntCompare,
+  FloatUnary,
+  IntUnary,
+  Cast,
+  Select,
+  FloatReduce,
+  IntReduce,
+  /// Not an operation of the vector unit.
+  None
+};
+LaneRoutine laneRoutineOf(const Op &op);
+
 /// Computes `op` (of class VectorBinary, VectorUnary, V_CAST included,
 /// VectorReduce or VectorSelect) from `src` into `out`: lanes [0, active)
 /// of `width`, the rest zero.
