@@ -728,9 +728,10 @@ private:
         traceCycles += result.cycles;
       }
     } else {
-      PlanRunStats stats;
-      ok = host->run(inputs, result.outputs, stats, error);
-      result.seconds = stats.seconds;
+      plan::RunResult ran;
+      ok = host->run(inputs, ran, error);
+      result.outputs = std::move(ran.outputs);
+      result.seconds = ran.stats.seconds;
     }
     if (!ok) {
       std::string what = "step " + std::to_string(index);

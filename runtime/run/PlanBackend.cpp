@@ -55,14 +55,8 @@ public:
     return program.kernelLabel(i);
   }
   bool run(const std::map<std::string, io::Tensor> &inputs,
-           std::vector<sim::NamedTensor> &outputs, PlanRunStats &stats,
-           std::string &error) const override {
-    plan::RunResult result;
-    if (!Entry::run(program, inputs, result, error))
-      return false;
-    outputs = std::move(result.outputs);
-    stats = std::move(result.stats);
-    return true;
+           plan::RunResult &result, std::string &error) const override {
+    return Entry::run(program, inputs, result, error);
   }
 
 protected:

@@ -25,10 +25,6 @@
 
 namespace hetc::run {
 
-/// Figures from one run of a plan: wall time on the CPU, device time on
-/// the GPU.
-using PlanRunStats = plan::RunStats;
-
 /// The names `--backend`, `--fallback` and `--prefill-backend` take for a
 /// backend other than the chip.
 inline bool isPlanBackend(const std::string &name) {
@@ -59,10 +55,10 @@ public:
   /// Kernel `i` and its kind: "kernel #3 (node 'x') matmul".
   virtual std::string kernelLabel(size_t i) const = 0;
   /// Runs the plan on `inputs`; the outputs come in binding order, but
-  /// for those carried (carry()).
+  /// for those carried (carry()); the times are wall times on the CPU,
+  /// device times on the GPU.
   virtual bool run(const std::map<std::string, io::Tensor> &inputs,
-                   std::vector<sim::NamedTensor> &outputs, PlanRunStats &stats,
-                   std::string &error) const = 0;
+                   plan::RunResult &result, std::string &error) const = 0;
   /// Keeps the outputs of `pairs` (input, output) in the backend's memory
   /// from run to run as the next run's inputs, where it has memory of its
   /// own (the GPU's): a decode step's KV cache then never crosses to the

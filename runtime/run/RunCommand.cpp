@@ -69,12 +69,6 @@ bool loadChipFor(const hetx::Artifact &artifact,
 
 namespace {
 
-/// The outputs and figures of one run of a kernel plan.
-struct PlanRunResult {
-  std::vector<sim::NamedTensor> outputs;
-  PlanRunStats stats;
-};
-
 /// Runs one `hetc run`; every step returns false with `error` set.
 class Runner {
 public:
@@ -162,14 +156,13 @@ private:
                const std::string &why = "") {
     std::unique_ptr<PlanBackend> program =
         PlanBackend::load(name, artifact, chip, error);
-    PlanRunResult result;
-    if (!program ||
-        !program->run(inputs, result.outputs, result.stats, error) ||
+    plan::RunResult result;
+    if (!program || !program->run(inputs, result, error) ||
         !writeOutputs(result.outputs, error))
       return false;
     for (unsigned i = 1; i < options.repeat; ++i) {
-      PlanRunResult again;
-      if (!program->run(inputs, again.outputs, again.stats, error))
+      plan::RunResult again;
+      if (!program->run(inputs, again, error))
         return false;
       if (again.stats.seconds < result.stats.seconds)
         result.stats = again.stats;

@@ -195,27 +195,26 @@ private:
   py::tuple runPlan(const std::string &backend, const chip::ChipSpec &chip,
                     const std::map<std::string, io::Tensor> &tensors) const {
     std::unique_ptr<run::PlanBackend> program;
-    std::vector<sim::NamedTensor> results;
-    run::PlanRunStats figures;
+    plan::RunResult ran;
     std::string error;
     bool ok;
     {
       py::gil_scoped_release release;
       program = run::PlanBackend::load(backend, proto, chip, error);
-      ok = program && program->run(tensors, results, figures, error);
+      ok = program && program->run(tensors, ran, error);
     }
     check(ok, error);
     py::list outputs;
-    for (const sim::NamedTensor &output : results) {
+    for (const sim::NamedTensor &output : ran.outputs) {
       std::string bytes;
       check(io::serializeNpy(output.tensor, bytes, error), error);
       outputs.append(py::make_tuple(output.name, py::bytes(bytes)));
     }
     py::dict stats;
     stats["backend"] = backend;
-    stats[py::str(program->clock() + "_seconds")] = figures.seconds;
-    stats["kernels"] = figures.kernels;
-    stats["peak_buffer_bytes"] = figures.peakBytes;
+    stats[py::str(program->clock() + "_seconds")] = ran.stats.seconds;
+    stats["kernels"] = ran.stats.kernels;
+    stats["peak_buffer_bytes"] = ran.stats.peakBytes;
     return py::make_tuple(outputs, stats);
   }
 };

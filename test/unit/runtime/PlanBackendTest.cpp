@@ -128,9 +128,10 @@ TEST_P(PlanBackends, RunsThePlan) {
   }
   auto program = load(artifact, error);
   ASSERT_TRUE(program) << error;
-  std::vector<sim::NamedTensor> outputs;
-  run::PlanRunStats stats;
-  ASSERT_TRUE(program->run(inputs({3, 0, 2}), outputs, stats, error)) << error;
+  plan::RunResult result;
+  ASSERT_TRUE(program->run(inputs({3, 0, 2}), result, error)) << error;
+  const std::vector<sim::NamedTensor> &outputs = result.outputs;
+  const plan::RunStats &stats = result.stats;
   ASSERT_EQ(outputs.size(), 3u);
   EXPECT_EQ(outputs[0].name, "y");
   EXPECT_EQ(outputs[0].tensor.data, (std::vector<float>{2, 2, 0, 0}));
@@ -139,9 +140,9 @@ TEST_P(PlanBackends, RunsThePlan) {
   EXPECT_EQ(stats.kernels, 4u);
   EXPECT_EQ(stats.kernelSeconds.size(), 4u);
   // A second run of the same program gives the same.
-  std::vector<sim::NamedTensor> again;
-  ASSERT_TRUE(program->run(inputs({3, 0, 2}), again, stats, error)) << error;
-  EXPECT_EQ(again[2].tensor.data, outputs[2].tensor.data);
+  plan::RunResult again;
+  ASSERT_TRUE(program->run(inputs({3, 0, 2}), again, error)) << error;
+  EXPECT_EQ(again.outputs[2].tensor.data, outputs[2].tensor.data);
 }
 
 // Tests that a row index outside the table stops the run, naming the
@@ -152,9 +153,8 @@ TEST_P(PlanBackends, RowIndexOutsideTheTableStopsTheRun) {
   std::string error;
   auto program = load(artifact, error);
   ASSERT_TRUE(program) << error;
-  std::vector<sim::NamedTensor> outputs;
-  run::PlanRunStats stats;
-  EXPECT_FALSE(program->run(inputs({3, 4, 0}), outputs, stats, error));
+  plan::RunResult result;
+  EXPECT_FALSE(program->run(inputs({3, 4, 0}), result, error));
   EXPECT_NE(error.find("index out of range: kernel #3 (node 'node3'): index 4"),
             std::string::npos)
       << error;
