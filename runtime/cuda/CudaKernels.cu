@@ -111,19 +111,19 @@ __device__ float cast(const LaneOp &op, float a) {
 __device__ float compute(const LaneOp &op, float a, float b, float c) {
   hetx::Opcode opcode = hetx::Opcode(op.opcode);
   switch (op.kind) {
-  case LaneOp::FloatBinary:
+  case sim::LaneRoutine::FloatBinary:
     return rounded(op.round, lane::floatBinary(opcode, a, b));
-  case LaneOp::IntBinary:
+  case sim::LaneRoutine::IntBinary:
     return wordOf(lane::intBinary(opcode, intOf(a), intOf(b)));
-  case LaneOp::FloatCompare:
+  case sim::LaneRoutine::FloatCompare:
     return wordOf(lane::compare(opcode, a, b) ? 1 : 0);
-  case LaneOp::IntCompare:
+  case sim::LaneRoutine::IntCompare:
     return wordOf(lane::compare(opcode, intOf(a), intOf(b)) ? 1 : 0);
-  case LaneOp::FloatUnary:
+  case sim::LaneRoutine::FloatUnary:
     return rounded(op.round, lane::floatUnary(opcode, a));
-  case LaneOp::IntUnary:
+  case sim::LaneRoutine::IntUnary:
     return wordOf(lane::intUnary(opcode, intOf(a)));
-  case LaneOp::Select:
+  case sim::LaneRoutine::Select:
     return intOf(a) != 0 ? b : c;
   default:
     return cast(op, a);

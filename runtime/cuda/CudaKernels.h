@@ -12,6 +12,8 @@
 #ifndef HETC_RUNTIME_CUDA_CUDAKERNELS_H
 #define HETC_RUNTIME_CUDA_CUDAKERNELS_H
 
+#include "runtime/sim/LaneMath.h"
+
 #include <cstdint>
 
 namespace hetc::cuda {
@@ -19,20 +21,8 @@ namespace hetc::cuda {
 /// How one lane of a vector-unit operation is computed on the device
 /// (runtime/sim/VectorUnit.cpp's computeVector, lane by lane).
 struct LaneOp {
-  enum Kind : int32_t {
-    FloatBinary,
-    IntBinary,
-    /// A comparison giving Bool: of float lanes or of int32 lanes.
-    FloatCompare,
-    IntCompare,
-    FloatUnary,
-    IntUnary,
-    Select,
-    /// V_CAST: between float lanes (F32, F16, BF16), from int32 lanes to
-    /// float, from float or int32 lanes to an integer type.
-    Cast,
-  };
-  Kind kind = FloatBinary;
+  /// The routine, as the chip model picks it (sim::laneRoutineOf).
+  sim::LaneRoutine kind = sim::LaneRoutine::FloatBinary;
   /// A hetx::Opcode.
   int32_t opcode = 0;
   /// The rounding of a float result: to F32 (none), F16 or BF16.

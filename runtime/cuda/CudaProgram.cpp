@@ -123,30 +123,15 @@ bool laneOpOf(const sim::Op &op, LaneOp &lane, std::string &why) {
   }
   lane.round = roundOf(op.outType);
   // The routine the chip model computes the lanes with (sim::computeVector).
-  switch (sim::laneRoutineOf(op)) {
-  case sim::LaneRoutine::FloatBinary:
-    lane.kind = LaneOp::FloatBinary;
-    return true;
-  case sim::LaneRoutine::IntBinary:
-    lane.kind = LaneOp::IntBinary;
-    return true;
-  case sim::LaneRoutine::FloatCompare:
-    lane.kind = LaneOp::FloatCompare;
-    return true;
-  case sim::LaneRoutine::IntCompare:
-    lane.kind = LaneOp::IntCompare;
-    return true;
-  case sim::LaneRoutine::FloatUnary:
-    lane.kind = LaneOp::FloatUnary;
-    return true;
-  case sim::LaneRoutine::IntUnary:
-    lane.kind = LaneOp::IntUnary;
-    return true;
-  case sim::LaneRoutine::Select:
-    lane.kind = LaneOp::Select;
-    return true;
+  lane.kind = sim::laneRoutineOf(op);
+  switch (lane.kind) {
+  case sim::LaneRoutine::FloatReduce:
+  case sim::LaneRoutine::IntReduce:
+  case sim::LaneRoutine::None:
+    why = "opcode " + std::to_string(int(op.opcode)) +
+          " is not an elementwise operation of the vector unit";
+    return false;
   case sim::LaneRoutine::Cast:
-    lane.kind = LaneOp::Cast;
     lane.fromFloat = io::isFloat(op.inType);
     lane.toFloat = io::isFloat(op.outType);
     if (!lane.toFloat) {
@@ -164,9 +149,7 @@ bool laneOpOf(const sim::Op &op, LaneOp &lane, std::string &why) {
     }
     return true;
   default:
-    why = "opcode " + std::to_string(int(op.opcode)) +
-          " is not an operation of the vector unit";
-    return false;
+    return true;
   }
 }
 
@@ -407,7 +390,7 @@ private:
     case hetx::PLAN_CAST: {
       // A select moves lane words of any type.
       if (kernel.kind == hetx::PLAN_SELECT)
-        launch.op.kind = LaneOp::Select;
+        launch.op.kind = sim::LaneRoutine::Select;
       else if (!laneOpOf(kernel.op, launch.op, why))
         return fail(kernel, why);
       plan::IndexMap map{out.shape, {}};

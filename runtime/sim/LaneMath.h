@@ -27,6 +27,30 @@
 #define HETC_LANE inline
 #endif
 
+namespace hetc::sim {
+
+/// The routines of the vector unit, one per kind of lane arithmetic
+/// (laneRoutineOf() in VectorUnit.h picks an operation's).
+enum class LaneRoutine : int32_t {
+  FloatBinary,
+  IntBinary,
+  /// A comparison giving Bool, of float or of int32 lanes.
+  FloatCompare,
+  IntCompare,
+  FloatUnary,
+  IntUnary,
+  /// V_CAST: between float lanes, from int32 lanes to float, from float
+  /// or int32 lanes to an integer type.
+  Cast,
+  Select,
+  FloatReduce,
+  IntReduce,
+  /// Not an operation of the vector unit.
+  None
+};
+
+} // namespace hetc::sim
+
 namespace hetc::sim::lane {
 
 /// The int32 held in a lane word, and the lane word holding one.

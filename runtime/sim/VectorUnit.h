@@ -11,30 +11,16 @@
 #ifndef HETC_RUNTIME_SIM_VECTORUNIT_H
 #define HETC_RUNTIME_SIM_VECTORUNIT_H
 
+#include "runtime/sim/LaneMath.h"
 #include "runtime/sim/Program.h"
 
 #include <cstdint>
 
 namespace hetc::sim {
 
-/// The routine that computes `op`'s lanes: by its class, its opcode and
-/// whether its lanes are float. computeVector() calls it; the CUDA
-/// backend's device kernels pick theirs by it too.
-enum class LaneRoutine {
-  FloatBinary,
-  IntBinary,
-  /// A comparison giving Bool, of float or of int32 lanes.
-  FloatCompare,
-  IntCompare,
-  FloatUnary,
-  IntUnary,
-  Cast,
-  Select,
-  FloatReduce,
-  IntReduce,
-  /// Not an operation of the vector unit.
-  None
-};
+/// The routine that computes `op`'s lanes (LaneRoutine, LaneMath.h): by
+/// its class, its opcode and whether its lanes are float. computeVector()
+/// calls it; the CUDA backend's device kernels pick theirs by it too.
 LaneRoutine laneRoutineOf(const Op &op);
 
 /// Computes `op` (of class VectorBinary, VectorUnary, V_CAST included,
