@@ -5,7 +5,10 @@
 # build-sanitize/fuzz-corpus/<target>/, findings to
 # build-sanitize/fuzz-findings/<target>/; the summary gives executions and
 # findings per target. Usage:
-#   scripts/fuzz.sh [--time SECONDS] [target ...]   (default: 60 s, all)
+#   scripts/fuzz.sh [--time SECONDS] [--runs N] [target ...]
+# (default: 60 s, all targets). --runs stops a target after N executions
+# (libFuzzer's -runs) or at --time, whichever comes first: a long campaign
+# is `--runs 10000000 --time 36000`.
 # Add a finding, once fixed, to test/fuzz/corpus/<target>/ so that the
 # normal test command replays it.
 set -euo pipefail
@@ -14,11 +17,13 @@ cd "$(dirname "$0")/.."
 # every clone of the repository (CI builds a fresh one each time).
 export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}"
 TIME=60
+RUNS=-1
 TARGETS=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --time) TIME="$2"; shift 2 ;;
-    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+    --runs) RUNS="$2"; shift 2 ;;
+    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
     *) TARGETS+=("$1"); shift ;;
   esac
 done
@@ -50,7 +55,7 @@ for target in "${TARGETS[@]}"; do
   log="$BUILD_DIR/fuzz-findings/$target.log"
   echo "== $target for $TIME s"
   # shellcheck disable=SC2046
-  if "$BUILD_DIR/fuzz/$target" -max_total_time="$TIME" -print_final_stats=1 \
+  if "$BUILD_DIR/fuzz/$target" -max_total_time="$TIME" -runs="$RUNS" -print_final_stats=1 \
       -timeout=25 -rss_limit_mb=4096 -artifact_prefix="$findings/" \
       "$corpus" "test/fuzz/corpus/$target" $(seeds "$target") >"$log" 2>&1; then
     result="no finding"
@@ -59,7 +64,8 @@ for target in "${TARGETS[@]}"; do
     status=1
   fi
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
-  SUMMARY+=("$target: ${runs:-?} executions in $TIME s, $result")
+  secs=$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$log" | tail -1)
+  SUMMARY+=("$target: ${runs:-?} executions in ${secs:-$TIME} s, $result")
 done
 echo "== summary"
 printf '%s\n' "${SUMMARY[@]}"
