@@ -23,11 +23,19 @@ APT_PACKAGES=(
   libsentencepiece-dev sentencepiece
 )
 LOCK=scripts/requirements.lock
+LOCKS=("$LOCK")
 # --sanitizers adds the runtimes of AddressSanitizer, UBSan and libFuzzer
-# for scripts/sanitize.sh and scripts/fuzz.sh.
-if [ "${1:-}" = "--sanitizers" ]; then
-  APT_PACKAGES+=(libclang-rt-22-dev libfuzzer-22-dev)
-fi
+# for scripts/sanitize.sh and scripts/fuzz.sh; --iree adds the IREE
+# compiler of scripts/requirements-iree.lock, which the roofline bench
+# times against hetc (bench/roofline/roofline.py --iree).
+for flag in "$@"; do
+  case "$flag" in
+    --sanitizers) APT_PACKAGES+=(libclang-rt-22-dev libfuzzer-22-dev) ;;
+    --iree) LOCKS+=(scripts/requirements-iree.lock) ;;
+    *) echo "hetc: install-deps.sh takes --sanitizers and --iree, not '$flag'" >&2
+       exit 2 ;;
+  esac
+done
 
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
@@ -42,34 +50,45 @@ if [ "${#missing[@]}" -ne 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-# True when `$1` has exactly the versions the lock file names.
+# True when `$1` has exactly the versions the lock files name.
 has_packages() {
-  "$1" - "$LOCK" <<'PY' >/dev/null 2>&1
+  "$1" - "${LOCKS[@]}" <<'PY' >/dev/null 2>&1
 import re, sys
 from importlib import metadata
-for line in open(sys.argv[1]):
-    m = re.match(r"([A-Za-z0-9_.-]+)==(\S+)", line)
-    if m and metadata.version(m.group(1)) != m.group(2):
-        sys.exit(1)
+for lock in sys.argv[1:]:
+    for line in open(lock):
+        m = re.match(r"([A-Za-z0-9_.-]+)==(\S+)", line)
+        if m and metadata.version(m.group(1)) != m.group(2):
+            sys.exit(1)
 PY
 }
 pip_install() {
+  local requirements=()
+  for lock in "${LOCKS[@]}"; do requirements+=(-r "$lock"); done
   "$1" -m pip install -q --disable-pip-version-check --require-hashes \
-    --only-binary=:all: -r "$LOCK"
+    --only-binary=:all: "${requirements[@]}"
 }
 
 PYTHON="$(bash scripts/python.sh)"
 if has_packages "$PYTHON"; then
   exit 0
 fi
-echo "hetc: installing the Python packages of $LOCK for $PYTHON"
-if ! pip_install "$PYTHON"; then
-  # A system Python that refuses pip (PEP 668) gets a virtual environment.
+echo "hetc: installing the Python packages of ${LOCKS[*]} for $PYTHON"
+PIP_LOG="$(mktemp)"
+trap 'rm -f "$PIP_LOG"' EXIT
+if ! pip_install "$PYTHON" 2>"$PIP_LOG"; then
+  # A system Python that refuses pip (PEP 668) gets a virtual environment;
+  # any other failure (a download, a hash, a conflict) is reported as is.
+  if ! grep -q externally-managed-environment "$PIP_LOG"; then
+    cat "$PIP_LOG" >&2
+    echo "hetc: pip could not install ${LOCKS[*]} for $PYTHON" >&2
+    exit 1
+  fi
   echo "hetc: $PYTHON refuses packages; creating a virtual environment in .venv"
   "$PYTHON" -m venv .venv
   pip_install .venv/bin/python3
 fi
 if ! has_packages "$(bash scripts/python.sh)"; then
-  echo "hetc: the Python packages do not match $LOCK" >&2
+  echo "hetc: the Python packages do not match ${LOCKS[*]}" >&2
   exit 1
 fi

@@ -3,12 +3,19 @@
 
 Usage: roofline.py --hetc HETC [--chip FILE] [--only gemm,layer,models]
                    [--models-dir DIR] [--models resnet50,...] [--work DIR]
+                   [--iree]
 
 For each case it builds an ONNX model, compiles it with `HETC compile`
 and prints the predicted cycles, the physical bound of the compile
 summary (docs/performance.md, "The physical bound"), the term that sets
 it and the fraction of it the schedule reaches (bound / predicted), with
-the compile wall time. Cases:
+the compile wall time and peak memory. With --iree it also compiles the
+same ONNX file with IREE for the host CPU (`iree-import-onnx`, then
+`iree-compile` for llvm-cpu; scripts/install-deps.sh --iree installs
+them) and prints IREE's wall time (import plus compile), its CPU time (it
+compiles on several threads), its peak memory and hetc's wall time as a
+fraction of IREE's. Symbolic dimensions are pinned in the file IREE gets
+to the values hetc gets with --dim. Cases:
   gemm    Y = X W for M in {1, 8, 64, 320, 1024} and K = N in {1024,
           4096}: int8 (MatMulInteger, int32 result), fp16 (fp16 weights,
           --precision fp16) and fp32;
@@ -25,10 +32,9 @@ import argparse
 import json
 import os
 import re
-import subprocess
+import shutil
 import sys
 import tempfile
-import time
 
 import numpy as np
 import onnx
@@ -38,7 +44,7 @@ OPSET = 17
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))), "models"))
-from run_models import PRECISION  # noqa: E402  the suite's own precisions
+from run_models import PRECISION, run_measured  # noqa: E402
 
 
 def save(nodes, inputs, outputs, inits, path):
@@ -133,32 +139,96 @@ SUMMARY = {
 }
 
 
-def compile_case(args, model, extra):
+# A compile that takes longer is reported as timed out.
+TIMEOUT_S = 3600
+
+
+def first_error(output, returncode):
+    lines = [l for l in output.splitlines() if l.strip()]
+    errors = [l for l in lines if "error" in l.lower()]
+    return (errors or lines or [f"exit {returncode}"])[0]
+
+
+def compile_case(args, model, extra, dims):
     cmd = [args.hetc, "compile", model, "--chip", args.chip, "-o",
            os.path.join(args.work, "case.hetx")] + extra
-    start = time.monotonic()
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    seconds = time.monotonic() - start
-    row = {"seconds": seconds}
-    if proc.returncode != 0:
-        lines = [l for l in proc.stderr.splitlines() if l.strip()]
-        row["error"] = lines[0] if lines else f"exit {proc.returncode}"
-        return row
-    for key, (pattern, cast) in SUMMARY.items():
-        m = re.search(pattern, proc.stdout)
-        row[key] = cast(m.group(1)) if m else None
+    for dim, value in dims.items():
+        cmd += ["--dim", f"{dim}={value}"]
+    returncode, output, seconds, mib = run_measured(cmd, TIMEOUT_S, 0)
+    row = {"seconds": seconds, "mib": mib}
+    if returncode != 0:
+        row["error"] = first_error(output, returncode)
+    else:
+        for key, (pattern, cast) in SUMMARY.items():
+            m = re.search(pattern, output)
+            row[key] = cast(m.group(1)) if m else None
+    if args.iree:
+        row["iree"] = iree_compile(args, model, dims)
     return row
 
 
-def print_row(name, row):
+def pin_dims(model, dims, path):
+    """`model` with its symbolic dimensions set to `dims`, saved at `path`
+    (IREE compiles dynamic dimensions as such; hetc gets them pinned)."""
+    proto = onnx.load(model)
+    for value in list(proto.graph.input) + list(proto.graph.output):
+        for dim in value.type.tensor_type.shape.dim:
+            if dim.dim_param in dims:
+                dim.dim_value = int(dims[dim.dim_param])
+    onnx.save(proto, path)
+    return path
+
+
+def iree_compile(args, model, dims):
+    """Imports and compiles `model` with IREE for the host CPU; gives wall
+    and CPU seconds of both steps together and the larger peak memory."""
+    if dims:
+        model = pin_dims(model, dims, os.path.join(args.work, "pinned.onnx"))
+    mlir = os.path.join(args.work, "case.mlir")
+    steps = [
+        [args.iree_import, model, "-o", mlir],
+        [args.iree_compile, mlir, "--iree-hal-target-device=local",
+         "--iree-hal-local-target-device-backends=llvm-cpu",
+         "--iree-llvmcpu-target-cpu=host",
+         "-o", os.path.join(args.work, "case.vmfb")],
+    ]
+    result = {"seconds": 0.0, "cpu": 0.0, "mib": 0.0}
+    for cmd in steps:
+        before = os.times()
+        returncode, output, seconds, mib = run_measured(cmd, TIMEOUT_S, 0)
+        after = os.times()
+        result["seconds"] += seconds
+        result["cpu"] += (after.children_user - before.children_user +
+                          after.children_system - before.children_system)
+        result["mib"] = max(result["mib"], mib)
+        if returncode != 0:
+            result["error"] = (f"{os.path.basename(cmd[0])}: "
+                               f"{first_error(output, returncode)}")
+            break
+    return result
+
+
+def print_row(args, name, row):
+    cells = [name]
     if "error" in row:
-        print(f"| {name} | — | — | — | — | — | {row['seconds']:.1f} | "
-              f"{row['error'][:100]} |", flush=True)
-        return
-    reached = 100.0 * row["bound"] / row["cycles"] if row["cycles"] else 0
-    print(f"| {name} | {row['instructions']} | {row['cycles']} | "
-          f"{row['bound']} | {row['bound_by']} | {reached:.1f}% | "
-          f"{row['seconds']:.1f} | |", flush=True)
+        cells += ["—"] * 5
+    else:
+        reached = 100.0 * row["bound"] / row["cycles"] if row["cycles"] else 0
+        cells += [row["instructions"], row["cycles"], row["bound"],
+                  row["bound_by"], f"{reached:.1f}%"]
+    cells += [f"{row['seconds']:.1f}", f"{row['mib']:.0f}"]
+    errors = [row["error"][:100]] if "error" in row else []
+    if args.iree:
+        iree = row["iree"]
+        if "error" in iree:
+            cells += ["—"] * 4
+            errors.append("IREE " + iree["error"][:100])
+        else:
+            cells += [f"{iree['seconds']:.1f}", f"{iree['cpu']:.1f}",
+                      f"{iree['mib']:.0f}",
+                      f"{row['seconds'] / iree['seconds']:.2f}"]
+    cells.append("; ".join(errors))
+    print("| " + " | ".join(str(c) for c in cells) + " |", flush=True)
 
 
 def main():
@@ -173,16 +243,31 @@ def main():
         "~/.cache/hetc/models"))
     parser.add_argument("--models", default="resnet50")
     parser.add_argument("--work", default=None)
+    parser.add_argument("--iree", action="store_true",
+                        help="time IREE's llvm-cpu compile of each case too")
     args = parser.parse_args()
     only = set(args.only.split(","))
     args.work = args.work or tempfile.mkdtemp(prefix="hetc-roofline-")
     os.makedirs(args.work, exist_ok=True)
+    if args.iree:
+        args.iree_import = shutil.which("iree-import-onnx")
+        args.iree_compile = shutil.which("iree-compile")
+        if not args.iree_import or not args.iree_compile:
+            print("roofline.py: --iree needs iree-import-onnx and iree-compile "
+                  "on PATH: bash scripts/install-deps.sh --iree",
+                  file=sys.stderr)
+            return 2
 
     print(f"Chip {os.path.basename(args.chip)}; reached = physical bound / "
           "predicted cycles.\n")
-    print("| case | instructions | predicted cycles | physical bound | "
-          "bound by | reached | compile s | error |")
-    print("|---|---:|---:|---:|---|---:|---:|---|")
+    header = ["case", "instructions", "predicted cycles", "physical bound",
+              "bound by", "reached", "compile s", "compile MiB"]
+    align = ["---", "---:", "---:", "---:", "---", "---:", "---:", "---:"]
+    if args.iree:
+        header += ["IREE s", "IREE CPU s", "IREE MiB", "hetc s / IREE s"]
+        align += ["---:"] * 4
+    print("| " + " | ".join(header + ["error"]) + " |")
+    print("|" + "|".join(align + ["---"]) + "|")
     if "gemm" in only:
         for dtype in ("int8", "fp16", "fp32"):
             for kn in (1024, 4096):
@@ -190,32 +275,31 @@ def main():
                     path = os.path.join(args.work, "gemm.onnx")
                     gemm(path, m, kn, kn, dtype)
                     extra = ["--precision", "fp16"] if dtype == "fp16" else []
-                    print_row(f"GEMM {dtype} M={m} K=N={kn}",
-                              compile_case(args, path, extra))
+                    print_row(args, f"GEMM {dtype} M={m} K=N={kn}",
+                              compile_case(args, path, extra, {}))
     if "layer" in only:
         for name, seq, past in (("prefill seq 128", 128, 0),
                                 ("decode seq 1, cache 128", 1, 128)):
             path = os.path.join(args.work, "layer.onnx")
             layer(path, seq, past)
-            print_row(f"layer hidden 1024, {name}",
-                      compile_case(args, path, []))
+            print_row(args, f"layer hidden 1024, {name}",
+                      compile_case(args, path, [], {}))
     if "models" in only:
         for name in args.models.split(","):
             model = os.path.join(args.models_dir, name + ".onnx")
             info_path = os.path.join(args.models_dir, name + ".json")
             if not os.path.exists(model) or not os.path.exists(info_path):
-                print(f"| {name} | — | — | — | — | — | — | not exported: run "
-                      "bench/models/run_models.py first |")
+                print(f"| {name} |" + " — |" * (len(header) - 1) +
+                      " not exported: run bench/models/run_models.py first |")
                 continue
             with open(info_path) as f:
                 info = json.load(f)
             extra = []
-            for dim, value in info.get("dims", {}).items():
-                extra += ["--dim", f"{dim}={value}"]
             precision = PRECISION.get(name)
             if precision:
                 extra += ["--precision", precision]
-            print_row(name, compile_case(args, model, extra))
+            print_row(args, name,
+                      compile_case(args, model, extra, info.get("dims", {})))
     return 0
 
 
