@@ -31,8 +31,13 @@ namespace hetc::cpu {
 using CpuStats = plan::RunStats;
 using CpuResult = plan::RunResult;
 
+struct CpuArena;
+
 /// A kernel plan checked and made ready to run many times. It refers to
-/// the artifact it was loaded from, which must outlive it.
+/// the artifact it was loaded from, which must outlive it. Its buffers
+/// live in one arena, placed and allocated at load (plan::placeBuffers), so
+/// a run allocates nothing and touches no fresh pages; a program therefore
+/// serves one run at a time.
 class CpuProgram {
 public:
   CpuProgram();
@@ -49,6 +54,7 @@ public:
 
 private:
   std::unique_ptr<plan::Plan> state;
+  std::unique_ptr<CpuArena> arena;
   friend bool load(const hetx::Artifact &, const chip::ChipSpec &, CpuProgram &,
                    std::string &);
   friend bool run(const CpuProgram &, const std::map<std::string, io::Tensor> &,

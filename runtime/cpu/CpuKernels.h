@@ -17,17 +17,6 @@ using plan::Plan;
 using plan::PlanBufferInfo;
 using plan::PlanKernelInfo;
 
-/// The lane words of a root buffer during a run: `size` of them, in room
-/// for `capacity` (storage is reused for later buffers once freed).
-struct Words {
-  std::unique_ptr<float[]> data;
-  uint64_t size = 0, capacity = 0;
-};
-
-/// Storage of one run, per root buffer: null until a kernel writes it and
-/// once it is no longer needed.
-using Storage = std::vector<Words>;
-
 /// Runs kernel `kernel` of `state`, reading `operands` (one pointer per
 /// operand, to its first element) and writing `result`. False with
 /// `error` when a run-time index is outside its table.

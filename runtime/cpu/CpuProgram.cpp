@@ -1,6 +1,7 @@
 //===- CpuProgram.cpp - Running a checked kernel plan on the host ------===//
 
 #include "runtime/cpu/CpuKernels.h"
+#include "runtime/plan/Placement.h"
 
 #include "runtime/sim/DataTypes.h"
 #include "runtime/sim/Sram.h"
@@ -11,6 +12,19 @@
 #include <map>
 
 namespace hetc::cpu {
+
+/// Where a program's buffers live (see CpuProgram).
+struct CpuArena {
+  plan::Placement placement;
+  std::vector<float> words;
+  /// Room for the result of a kernel that reads what it overwrites.
+  std::vector<float> scratch;
+};
+
+namespace {
+/// Buffers start on 64-byte lines, as the vector routines prefer.
+constexpr uint64_t kAlignWords = 16;
+} // namespace
 
 CpuProgram::CpuProgram() = default;
 CpuProgram::~CpuProgram() = default;
@@ -29,43 +43,44 @@ std::string CpuProgram::kernelLabel(size_t i) const {
 
 bool load(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
           CpuProgram &program, std::string &error) {
+  program.arena.reset();
   program.state = plan::load(artifact, chip, error);
-  return program.state != nullptr;
+  if (!program.state)
+    return false;
+  // plan::load has bounded the buffers live at once by the chip's SRAM,
+  // and with it the arena.
+  auto arena = std::make_unique<CpuArena>();
+  arena->placement = plan::placeBuffers(*program.state, kAlignWords);
+  arena->words.assign(std::max<uint64_t>(arena->placement.words, 1), 0.0f);
+  uint64_t scratch = 0;
+  for (const PlanKernelInfo &kernel : program.state->kernels)
+    if (kernel.aliased)
+      scratch = std::max(
+          scratch,
+          program.state->buffers[program.state->buffers[kernel.result].root]
+              .elements);
+  arena->scratch.assign(std::max<uint64_t>(scratch, 1), 0.0f);
+  program.arena = std::move(arena);
+  return true;
 }
 
 bool run(const CpuProgram &program,
          const std::map<std::string, io::Tensor> &inputs, CpuResult &result,
          std::string &error) {
   const Plan &state = *program.state;
+  CpuArena &arena = *program.arena;
   if (!sim::checkInputs(state.artifact, inputs, error))
     return false;
   result = CpuResult();
   auto start = std::chrono::steady_clock::now();
-  Storage storage(state.buffers.size());
-  uint64_t live = 0, peak = 0;
-  // Freed storage, reused by later results: its pages are mapped already.
-  std::vector<Words> pool;
-  auto allocate = [&](uint32_t root, bool zero) {
-    uint64_t elements = state.buffers[root].elements;
-    auto best = pool.end();
-    for (auto it = pool.begin(); it != pool.end(); ++it)
-      if (it->capacity >= elements &&
-          (best == pool.end() || it->capacity < best->capacity))
-        best = it;
-    Words &words = storage[root];
-    if (best != pool.end()) {
-      words = std::move(*best);
-      pool.erase(best);
-    } else {
-      words.data.reset(new float[std::max<uint64_t>(elements, 1)]);
-      words.capacity = elements;
-    }
-    words.size = elements;
-    if (zero)
-      std::memset(words.data.get(), 0, elements * sizeof(float));
-    live += elements;
-    peak = std::max(peak, live);
+  auto base = [&](uint32_t index) -> float * {
+    const PlanBufferInfo &b = state.buffers[index];
+    return b.constant ? const_cast<float *>(b.constant->data())
+                      : arena.words.data() + arena.placement.offset[index];
   };
+  // Roots written so far in this run: the first kernel to write one that
+  // does not write it whole finds zeros there, whatever the last run left.
+  std::vector<bool> written(state.buffers.size(), false);
   std::vector<float> converted;
   for (size_t i = 0; i < state.buffers.size(); ++i) {
     const PlanBufferInfo &b = state.buffers[i];
@@ -73,13 +88,9 @@ bool run(const CpuProgram &program,
       continue;
     const io::Tensor &tensor = inputs.at(state.artifact.inputs(b.input).name());
     const float *words = sim::laneWords(tensor, converted);
-    allocate(uint32_t(i), false);
-    std::copy(words, words + b.elements, storage[i].data.get());
+    std::copy(words, words + b.elements, base(uint32_t(i)));
+    written[b.root] = true;
   }
-  auto base = [&](uint32_t index) -> const float * {
-    const PlanBufferInfo &b = state.buffers[index];
-    return b.constant ? b.constant->data() : storage[b.root].data.get();
-  };
   std::vector<const float *> operands;
   for (const PlanKernelInfo &kernel : state.kernels) {
     operands.clear();
@@ -90,20 +101,21 @@ bool run(const CpuProgram &program,
     if (kernel.scale >= 0)
       operands.push_back(base(uint32_t(kernel.scale)));
     uint32_t root = state.buffers[kernel.result].root;
-    // A result the kernel writes whole needs no zeros first.
-    if (!storage[root].data)
-      allocate(root, !kernel.fills);
-    Words &out = storage[root];
+    uint64_t elements = state.buffers[root].elements;
+    float *out = base(root);
+    if (!written[root] && !kernel.fills)
+      std::memset(out, 0, elements * sizeof(float));
+    written[root] = true;
     auto kernelStart = std::chrono::steady_clock::now();
     bool ok;
     if (kernel.aliased) {
-      std::unique_ptr<float[]> copy(new float[std::max<uint64_t>(out.size, 1)]);
-      std::copy(out.data.get(), out.data.get() + out.size, copy.get());
-      ok = runKernel(state, kernel, operands, copy.get(), error);
-      out.data.swap(copy);
-      out.capacity = out.size;
+      // The kernel reads what it overwrites: it writes a copy, which then
+      // takes the result's place.
+      std::copy(out, out + elements, arena.scratch.data());
+      ok = runKernel(state, kernel, operands, arena.scratch.data(), error);
+      std::copy(arena.scratch.data(), arena.scratch.data() + elements, out);
     } else {
-      ok = runKernel(state, kernel, operands, out.data.get(), error);
+      ok = runKernel(state, kernel, operands, out, error);
     }
     if (!ok)
       return false;
@@ -112,15 +124,10 @@ bool run(const CpuProgram &program,
         std::chrono::duration<double>(std::chrono::steady_clock::now() -
                                       kernelStart)
             .count());
-    for (uint32_t b : kernel.frees) {
-      live -= storage[b].size;
-      pool.push_back(std::move(storage[b]));
-      storage[b] = Words();
-    }
   }
   auto end = std::chrono::steady_clock::now();
   result.stats.seconds = std::chrono::duration<double>(end - start).count();
-  result.stats.peakBytes = peak * sizeof(float);
+  result.stats.peakBytes = arena.placement.words * sizeof(float);
   for (size_t i = 0; i < state.outputs.size(); ++i) {
     const hetx::TensorBinding &binding = state.artifact.outputs(int(i));
     const PlanBufferInfo &b = state.buffers[state.outputs[i]];

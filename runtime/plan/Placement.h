@@ -1,10 +1,10 @@
 //===- Placement.h - A plan's buffers in one arena, and index maps -*- C++
 //-*-===//
 //
-// What a backend with memory of its own (the CUDA backend) derives from a
-// checked plan once, at load: where each buffer lives in one arena, so
-// that a run allocates nothing, and the fewest dimensions an elementwise
-// kernel or a transpose can walk its operands by.
+// What a backend derives from a checked plan once, at load: where each
+// buffer lives in one arena (the CPU and CUDA backends), so that a run
+// allocates nothing, and the fewest dimensions an elementwise kernel or a
+// transpose can walk its operands by (the CUDA backend).
 //
 //===----------------------------------------------------------------------===//
 #ifndef HETC_RUNTIME_PLAN_PLACEMENT_H

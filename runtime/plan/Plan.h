@@ -116,9 +116,9 @@ struct RunStats {
   uint64_t kernels = 0;
   /// Per kernel of the plan, in order: its time in seconds.
   std::vector<double> kernelSeconds;
-  /// The most bytes the run's buffers held at once (inputs and
-  /// intermediates; the constants are the program's). On a GPU, the arena
-  /// that holds them all.
+  /// The bytes of the arena that holds the run's buffers (inputs and
+  /// intermediates; the constants are the program's), placed at load by
+  /// the buffers' lives (plan::placeBuffers).
   uint64_t peakBytes = 0;
 };
 

@@ -320,6 +320,13 @@ bool load(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
       !placeBindings(artifact, chip, state->preloaded, state->outputs, error))
     return false;
   state->constants = std::make_unique<Sram>(chip);
+  // All of the constants' vectors at once: a pool that grows one vector
+  // at a time moves its values again and again.
+  uint64_t constantVectors = 0;
+  for (int i = 0; i < artifact.constants_size(); ++i)
+    constantVectors +=
+        state->preloaded[size_t(artifact.inputs_size() + i)].layout.vectors;
+  state->constants->reserve(constantVectors);
   for (int i = 0; i < artifact.constants_size(); ++i) {
     const Placed &placed = state->preloaded[size_t(artifact.inputs_size() + i)];
     std::vector<float> words =
