@@ -167,7 +167,12 @@ private:
   const chip::ChipSpec &chip;
   llvm::StringMap<uint32_t> nodes;
   llvm::StringMap<uint32_t> laneMaps;
-  std::vector<std::pair<uint64_t, hetx::Instruction>> instructions;
+  /// Instructions are added to the artifact in program order and put in
+  /// issue order at the end (emit()), without a second copy of them.
+  size_t added() const { return size_t(artifact.instructions_size()); }
+  void add(hetx::Instruction &&inst) {
+    *artifact.add_instructions() = std::move(inst);
+  }
   /// Program-order index of each instruction op.
   DenseMap<Operation *, size_t> indexOf;
   /// (reader's program-order index, source slot, producer op).
@@ -193,7 +198,7 @@ LogicalResult Emitter::addGather(hisa::GatherOp op) {
   if (stream.getDir() == hisa::Direction::west)
     std::reverse(bands.begin(), bands.end());
   int64_t hop = chip.proto().streams().hop_cycles();
-  size_t head = instructions.size();
+  size_t head = added();
   for (const hisa::GatherBand &band : bands) {
     hetx::Instruction inst;
     int64_t distance = band.position - bands.front().position;
@@ -206,8 +211,8 @@ LogicalResult Emitter::addGather(hisa::GatherOp op) {
     setTableFields(inst, op, band);
     if (failed(addSource(inst, op, op.getIndex())))
       return failure();
-    pendingChains.push_back({instructions.size(), head});
-    instructions.emplace_back(inst.cycle(), std::move(inst));
+    pendingChains.push_back({added(), head});
+    add(std::move(inst));
   }
   indexOf[op] = head;
   return success();
@@ -235,7 +240,7 @@ LogicalResult Emitter::addScatter(hisa::ScatterOp op) {
                      return distance(a) < distance(b);
                    });
   int64_t hop = chip.proto().streams().hop_cycles();
-  size_t head = instructions.size();
+  size_t head = added();
   bool twoPairs = op.getValues().size() == 2;
   for (const hisa::GatherBand &band : bands) {
     hetx::Instruction inst;
@@ -249,8 +254,8 @@ LogicalResult Emitter::addScatter(hisa::ScatterOp op) {
     if (failed(addSource(inst, op, op.getIndices()[pair])) ||
         failed(addSource(inst, op, op.getValues()[pair])))
       return failure();
-    pendingChains.push_back({instructions.size(), head});
-    instructions.emplace_back(inst.cycle(), std::move(inst));
+    pendingChains.push_back({added(), head});
+    add(std::move(inst));
   }
   indexOf[op] = head;
   return success();
@@ -267,8 +272,7 @@ LogicalResult Emitter::addSource(hetx::Instruction &inst, Operation *op,
     return op->emitError("reads a vector whose producer has no stream; run "
                          "hetc-hisa-schedule first");
   setStream(*inst.add_src(), stream);
-  pendingProducers.push_back(
-      {instructions.size(), inst.src_size() - 1, producer});
+  pendingProducers.push_back({added(), inst.src_size() - 1, producer});
   return success();
 }
 
@@ -404,8 +408,8 @@ LogicalResult Emitter::addInstruction(hisa::InstructionOpInterface op) {
           .Default([](Operation *) { return success(); });
   if (failed(result))
     return failure();
-  indexOf[op] = instructions.size();
-  instructions.emplace_back(inst.cycle(), std::move(inst));
+  indexOf[op] = added();
+  add(std::move(inst));
   return success();
 }
 
@@ -462,26 +466,31 @@ LogicalResult Emitter::emit(func::FuncOp func) {
 
   // Issue order: by cycle, program order within a cycle. Sources name
   // their producer by its index in that order.
+  auto &instructions = *artifact.mutable_instructions();
   std::vector<size_t> order(instructions.size());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return instructions[a].first < instructions[b].first;
+    return instructions[int(a)].cycle() < instructions[int(b)].cycle();
   });
   std::vector<uint32_t> position(instructions.size());
   for (size_t i = 0; i < order.size(); ++i)
     position[order[i]] = uint32_t(i);
   for (const ProducerRef &ref : pendingProducers)
-    instructions[ref.reader].second.mutable_src(ref.slot)->set_producer(
+    instructions[int(ref.reader)].mutable_src(ref.slot)->set_producer(
         position[indexOf.lookup(ref.producer)]);
   for (auto [member, head] : pendingChains)
-    instructions[member].second.set_chain(position[head]);
-  std::vector<std::pair<uint64_t, hetx::Instruction>> sorted;
-  sorted.reserve(instructions.size());
-  for (size_t i : order)
-    sorted.push_back(std::move(instructions[i]));
-  instructions = std::move(sorted);
+    instructions[int(member)].set_chain(position[head]);
+  // The field owns its messages through pointers: putting the pointers in
+  // issue order moves no message.
+  {
+    std::vector<hetx::Instruction *> inOrder(order.size());
+    for (size_t i = 0; i < order.size(); ++i)
+      inOrder[i] = instructions.Mutable(int(order[i]));
+    std::copy(inOrder.begin(), inOrder.end(), instructions.pointer_begin());
+  }
   std::map<uint32_t, hetx::Kernel> kernels;
-  for (auto &[cycle, inst] : instructions) {
+  for (const hetx::Instruction &inst : instructions) {
+    uint64_t cycle = inst.cycle();
     hetx::Kernel &kernel = kernels[inst.node()];
     if (kernel.instructions() == 0) {
       kernel.set_name(artifact.nodes(inst.node()));
@@ -490,7 +499,6 @@ LogicalResult Emitter::emit(func::FuncOp func) {
     }
     kernel.set_last_cycle(std::max<uint64_t>(kernel.last_cycle(), cycle));
     kernel.set_instructions(kernel.instructions() + 1);
-    *artifact.add_instructions() = std::move(inst);
   }
   for (auto &[node, kernel] : kernels)
     *artifact.add_kernels() = std::move(kernel);

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <fstream>
 #include <iomanip>
+#include <limits>
 #include <sstream>
 
 namespace hetc::artifact {
@@ -37,18 +38,23 @@ std::string hex(uint64_t value) {
 } // namespace
 
 std::string serialize(const hetx::Artifact &artifact) {
-  std::string payload;
+  // The payload is written after room for the header, which is filled in
+  // once its size and checksum are known: one buffer, never copied.
+  std::string out(kHeaderBytes, '\0');
+  out.reserve(kHeaderBytes + artifact.ByteSizeLong());
   {
-    google::protobuf::io::StringOutputStream stream(&payload);
+    google::protobuf::io::StringOutputStream stream(&out);
     google::protobuf::io::CodedOutputStream coded(&stream);
     coded.SetSerializationDeterministic(true);
     artifact.SerializeToCodedStream(&coded);
   }
-  std::string out(kMagic, sizeof(kMagic));
-  putLE(out, kFormatVersion, 4);
-  putLE(out, payload.size(), 8);
-  putLE(out, chip::fnv1a64(payload), 8);
-  return out + payload;
+  std::string header(kMagic, sizeof(kMagic));
+  putLE(header, kFormatVersion, 4);
+  uint64_t size = out.size() - kHeaderBytes;
+  putLE(header, size, 8);
+  putLE(header, chip::fnv1a64(out.data() + kHeaderBytes, size), 8);
+  out.replace(0, kHeaderBytes, header);
+  return out;
 }
 
 bool parse(const std::string &bytes, const std::string &source,
@@ -72,15 +78,19 @@ bool parse(const std::string &bytes, const std::string &source,
             std::to_string(bytes.size() - kHeaderBytes) + ")";
     return false;
   }
-  std::string payload = bytes.substr(kHeaderBytes);
+  if (size > uint64_t(std::numeric_limits<int>::max())) {
+    error = source + ": artifact payload of " + std::to_string(size) +
+            " bytes is larger than a protobuf message may be (2 GiB)";
+    return false;
+  }
   uint64_t expected = getLE(bytes, 16, 8);
-  uint64_t actual = chip::fnv1a64(payload);
+  uint64_t actual = chip::fnv1a64(bytes.data() + kHeaderBytes, size);
   if (expected != actual) {
     error = source + ": artifact is corrupt (checksum " + hex(actual) +
             ", header says " + hex(expected) + ")";
     return false;
   }
-  if (!out.ParseFromString(payload)) {
+  if (!out.ParseFromArray(bytes.data() + kHeaderBytes, int(size))) {
     error = source + ": artifact payload is not a valid hetc.hetx.Artifact";
     return false;
   }

@@ -11,10 +11,10 @@
 
 namespace hetc::chip {
 
-uint64_t fnv1a64(const std::string &bytes) {
+uint64_t fnv1a64(const char *bytes, size_t size) {
   uint64_t hash = 0xcbf29ce484222325ull;
-  for (unsigned char c : bytes) {
-    hash ^= c;
+  for (size_t i = 0; i < size; ++i) {
+    hash ^= static_cast<unsigned char>(bytes[i]);
     hash *= 0x100000001b3ull;
   }
   return hash;

@@ -109,7 +109,10 @@ private:
 };
 
 /// FNV-1a 64 over `bytes`; used for chip fingerprints and .hetx checksums.
-uint64_t fnv1a64(const std::string &bytes);
+uint64_t fnv1a64(const char *bytes, size_t size);
+inline uint64_t fnv1a64(const std::string &bytes) {
+  return fnv1a64(bytes.data(), bytes.size());
+}
 
 } // namespace hetc::chip
 

@@ -54,7 +54,8 @@ int printModule(ModuleOp module, const CompileOptions &options) {
 }
 
 void printSummary(ModuleOp module, const chip::ChipSpec &spec,
-                  const CompileOptions &options, const std::string &output) {
+                  const CompileOptions &options, const std::string &output,
+                  llvm::raw_ostream &os) {
   func::FuncOp func = *module.getOps<func::FuncOp>().begin();
   auto get = [&](StringRef name) -> int64_t {
     auto attr = func->getAttrOfType<IntegerAttr>(name);
@@ -64,49 +65,43 @@ void printSummary(ModuleOp module, const chip::ChipSpec &spec,
   int64_t bound = get("hetc.lower_bound");
   int64_t sram = get("hetc.sram_peak_vectors");
   auto reason = func->getAttrOfType<StringAttr>("hetc.lower_bound_reason");
-  llvm::outs() << "compiled " << options.model << " for chip '" << spec.name()
-               << "' -> " << output << "\n";
-  llvm::outs() << "  instructions:      " << get("hetc.instructions") << "\n";
-  llvm::outs() << "  predicted cycles:  " << cycles << " ("
-               << llvm::format("%.3f", cycles / spec.clockMHz()) << " us at "
-               << llvm::format("%g", spec.clockMHz()) << " MHz)\n";
-  llvm::outs() << "  lower bound:       " << bound << " cycles ("
-               << (reason ? reason.getValue() : "") << "); efficiency "
-               << llvm::format("%.1f%%",
-                               cycles ? 100.0 * bound / cycles : 100.0)
-               << "\n";
+  os << "compiled " << options.model << " for chip '" << spec.name() << "' -> "
+     << output << "\n";
+  os << "  instructions:      " << get("hetc.instructions") << "\n";
+  os << "  predicted cycles:  " << cycles << " ("
+     << llvm::format("%.3f", cycles / spec.clockMHz()) << " us at "
+     << llvm::format("%g", spec.clockMHz()) << " MHz)\n";
+  os << "  lower bound:       " << bound << " cycles ("
+     << (reason ? reason.getValue() : "") << "); efficiency "
+     << llvm::format("%.1f%%", cycles ? 100.0 * bound / cycles : 100.0) << "\n";
   // The chip's physical limit, whatever the placement: the fraction of it
   // reached is the fraction of the chip the program uses.
   int64_t physical = get(target::kPhysicalBoundAttrName);
   auto physicalReason =
       func->getAttrOfType<StringAttr>(target::kPhysicalBoundReasonAttrName);
-  llvm::outs() << "  physical bound:    " << physical << " cycles ("
-               << (physicalReason ? physicalReason.getValue() : "")
-               << "); reached "
-               << llvm::format("%.1f%%",
-                               cycles ? 100.0 * physical / cycles : 100.0)
-               << "\n";
+  os << "  physical bound:    " << physical << " cycles ("
+     << (physicalReason ? physicalReason.getValue() : "") << "); reached "
+     << llvm::format("%.1f%%", cycles ? 100.0 * physical / cycles : 100.0)
+     << "\n";
   if (physical > cycles)
-    llvm::outs() << "  note: this is faster than the published chip's rates "
-                    "allow; the chip model's rates for it exceed the published "
-                    "ones (docs/performance.md, \"The physical bound\")\n";
-  llvm::outs() << "  SRAM peak:         " << sram << " of "
-               << spec.totalVectors() << " vectors ("
-               << llvm::format("%.2f%%", 100.0 * sram / spec.totalVectors())
-               << ")\n";
+    os << "  note: this is faster than the published chip's rates "
+          "allow; the chip model's rates for it exceed the published "
+          "ones (docs/performance.md, \"The physical bound\")\n";
+  os << "  SRAM peak:         " << sram << " of " << spec.totalVectors()
+     << " vectors ("
+     << llvm::format("%.2f%%", 100.0 * sram / spec.totalVectors()) << ")\n";
   // The vectors' bytes against the tensors' own: 32-bit lanes for narrow
   // types and rows padded to whole vectors make up the difference.
   int64_t vectorBytes = sram * int64_t(spec.lanes()) * chip::kElementBytes;
   int64_t tensorBytes = get("hetc.sram_peak_tensor_bytes");
-  llvm::outs() << "  SRAM layout:       " << vectorBytes
-               << " bytes hold tensors of " << tensorBytes << " bytes at the "
-               << "peak (overhead "
-               << llvm::format("%.1f%%", tensorBytes
-                                             ? 100.0 *
-                                                   (vectorBytes - tensorBytes) /
-                                                   tensorBytes
-                                             : 0.0)
-               << ")\n";
+  os << "  SRAM layout:       " << vectorBytes << " bytes hold tensors of "
+     << tensorBytes << " bytes at the "
+     << "peak (overhead "
+     << llvm::format("%.1f%%",
+                     tensorBytes
+                         ? 100.0 * (vectorBytes - tensorBytes) / tensorBytes
+                         : 0.0)
+     << ")\n";
 
   // A step that updates inputs in place (a decode step's KV cache) runs
   // again and again with them resident on the chip: its latency per step
@@ -128,29 +123,28 @@ void printSummary(ModuleOp module, const chip::ChipSpec &spec,
       tokens = type.getDimSize(1);
   }
   if (!resident.empty()) {
-    llvm::outs() << "  in place:          ";
-    llvm::interleaveComma(resident, llvm::outs());
+    os << "  in place:          ";
+    llvm::interleaveComma(resident, os);
     if (tokens > 1)
-      llvm::outs() << " (resident on the chip from run to run: a prefill "
-                      "program of "
-                   << tokens << " tokens, whose time to first token is "
-                   << cycles << " cycles for any prompt of up to " << tokens
-                   << " tokens)\n";
+      os << " (resident on the chip from run to run: a prefill "
+            "program of "
+         << tokens << " tokens, whose time to first token is " << cycles
+         << " cycles for any prompt of up to " << tokens << " tokens)\n";
     else
-      llvm::outs() << " (resident on the chip from run to run: a decode "
-                      "step's inter-token latency is "
-                   << cycles
-                   << " cycles at every position, and a prompt of P "
-                      "tokens run step by step takes P x "
-                   << cycles << " cycles to its first token)\n";
+      os << " (resident on the chip from run to run: a decode "
+            "step's inter-token latency is "
+         << cycles
+         << " cycles at every position, and a prompt of P "
+            "tokens run step by step takes P x "
+         << cycles << " cycles to its first token)\n";
   }
 
   // Kernels by first cycle with --kernels; otherwise the three whose
   // bottleneck unit is idle for most of their span.
   std::vector<KernelStats> kernels = collectKernelStats(func, spec);
   if (options.allKernels) {
-    llvm::outs() << "  kernels (by first cycle):\n";
-    printKernels(kernels, llvm::outs());
+    os << "  kernels (by first cycle):\n";
+    printKernels(kernels, os);
     return;
   }
   std::stable_sort(kernels.begin(), kernels.end(),
@@ -158,9 +152,9 @@ void printSummary(ModuleOp module, const chip::ChipSpec &spec,
                      return a.efficiency() < b.efficiency();
                    });
   kernels.resize(std::min<size_t>(kernels.size(), 3));
-  llvm::outs() << "  least busy kernels (their busiest unit idles for the "
-                  "rest of the span, waiting on data in flight):\n";
-  printKernels(kernels, llvm::outs());
+  os << "  least busy kernels (their busiest unit idles for the "
+        "rest of the span, waiting on data in flight):\n";
+  printKernels(kernels, os);
 }
 
 /// Where a diagnostic points, for users: the ONNX node or the file.
@@ -266,12 +260,15 @@ int compileCommand(const CompileOptions &options) {
     return 1;
   }
 
-  MLIRContext context;
-  context.printOpOnDiagnostic(false);
-  ScopedDiagnosticHandler diagnostics(&context, printDiagnostic);
-  context
-      .loadDialect<hgraph::HGraphDialect, htile::HTileDialect,
-                   hisa::HIsaDialect, target::HetcDialect, func::FuncDialect>();
+  // Held by pointer so that the module and the context (whose attribute
+  // storage holds the constants) go before the artifact is serialized.
+  auto context = std::make_unique<MLIRContext>();
+  context->printOpOnDiagnostic(false);
+  auto diagnostics =
+      std::make_unique<ScopedDiagnosticHandler>(context.get(), printDiagnostic);
+  context->loadDialect<hgraph::HGraphDialect, htile::HTileDialect,
+                       hisa::HIsaDialect, target::HetcDialect,
+                       func::FuncDialect>();
   // Every file the compile reads; the output must be none of them.
   std::vector<std::string> filesRead{options.chip};
   frontend::ImportOptions importOptions{options.dims, options.inputValues,
@@ -312,8 +309,8 @@ int compileCommand(const CompileOptions &options) {
   }
   TimingScope importTimer = rootTimer.nest(mlir ? "parse MLIR" : "import ONNX");
   OwningOpRef<ModuleOp> module =
-      mlir ? parseSourceFile<ModuleOp>(options.model, &context)
-           : frontend::importOnnxFile(options.model, context, importOptions);
+      mlir ? parseSourceFile<ModuleOp>(options.model, context.get())
+           : frontend::importOnnxFile(options.model, *context, importOptions);
   importTimer.stop();
   if (!module || overwritesInput(filesRead))
     return 1;
@@ -356,7 +353,7 @@ int compileCommand(const CompileOptions &options) {
                            : options.precision == "int8" ? "i8"
                                                          : "f32"};
   auto run = [&](StringRef stage, auto build) {
-    PassManager pm(&context);
+    PassManager pm(context.get());
     build(pm);
     if (failed(applyPassManagerCLOptions(pm)))
       return false;
@@ -408,18 +405,28 @@ int compileCommand(const CompileOptions &options) {
     return printModule(*module, options);
 
   TimingScope emitTimer = rootTimer.nest("emit and write the artifact");
+  // The summary is read off the module, which then goes with its context
+  // once the artifact holds the program: the largest programs would
+  // otherwise hold their instructions three times over while writing.
+  std::string summary;
+  if (!options.quiet) {
+    llvm::raw_string_ostream os(summary);
+    printSummary(*module, spec, options, output, os);
+  }
   FailureOr<hetx::Artifact> artifact = codegen::emitArtifact(*module, spec);
   if (failed(artifact))
     return 1;
   if (plan)
     *artifact->mutable_kernel_plan() = std::move(*plan);
+  module = nullptr;
+  diagnostics.reset();
+  context.reset();
   if (!artifact::writeFile(*artifact, output, error)) {
     llvm::errs() << "error: " << error << "\n";
     return 1;
   }
   emitTimer.stop();
-  if (!options.quiet)
-    printSummary(*module, spec, options, output);
+  llvm::outs() << summary;
   return 0;
 }
 
