@@ -47,6 +47,15 @@ public:
                         chip.streamGroups(), chip.streamGroupWidth()});
   }
 
+  /// Makes room for `ops` ops of which `results` give a value, with a
+  /// quarter more scheduling ops (barriers, gather and scatter chains) and
+  /// half more dependences than ops, as the model suite's programs have.
+  void reserve(size_t ops, size_t results) {
+    problem.reserve(ops + ops / 4, results, ops + ops / 2);
+    opOf.reserve(ops + ops / 4);
+    chainMember.reserve(ops + ops / 4);
+    idOf.reserve(unsigned(std::min<size_t>(ops, size_t(1) << 31)));
+  }
   LogicalResult add(Operation *op);
   LogicalResult addTransfers();
   /// Checks that each scatter's chain issues as its op's one cycle says
@@ -521,6 +530,15 @@ struct HIsaSchedulePass : hetc::impl::HIsaScheduleBase<HIsaSchedulePass> {
   LogicalResult scheduleFunction(func::FuncOp func,
                                  const chip::ChipSpec &spec) {
     ProblemBuilder builder(spec);
+    // Room for the scheduling ops, dependences and transfers up front:
+    // millions of instructions would otherwise hold these arrays twice
+    // over while they grow.
+    size_t ops = 0, results = 0;
+    for (Operation &op : func.getBody().front()) {
+      ++ops;
+      results += op.getNumResults();
+    }
+    builder.reserve(ops, results);
     for (Operation &op : func.getBody().front())
       if (failed(builder.add(&op)))
         return failure();

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 
 using namespace hetc::sched;
 
@@ -92,18 +93,19 @@ static LowerBound larger(LowerBound best, LowerBound other) {
 }
 
 namespace {
-/// Transfers passing each position, counted by a sweep over segment ends.
+/// Transfers passing each position, counted by a sweep over segment ends:
+/// the change of the count at each position where a segment starts or
+/// ends (a floorplan has few positions, a program millions of transfers).
 class StreamLoad {
 public:
   void add(int64_t low, int64_t high) {
-    edges.emplace_back(low, 1);
-    edges.emplace_back(high + 1, -1);
+    ++change[low];
+    --change[high + 1];
   }
-  /// Returns the largest count and a position where it is reached.
-  std::pair<int64_t, int64_t> busiest() {
-    std::sort(edges.begin(), edges.end());
+  /// Returns the largest count and the first position where it is reached.
+  std::pair<int64_t, int64_t> busiest() const {
     int64_t count = 0, best = 0, where = 0;
-    for (const auto &[position, delta] : edges) {
+    for (const auto &[position, delta] : change) {
       count += delta;
       if (count > best) {
         best = count;
@@ -114,7 +116,7 @@ public:
   }
 
 private:
-  std::vector<std::pair<int64_t, int>> edges;
+  std::map<int64_t, int64_t> change;
 };
 } // namespace
 

@@ -92,6 +92,16 @@ public:
   /// Returns how values move on streams.
   const StreamConfig &getStreams() const { return streams; }
 
+  /// Makes room for this many operations, transfers and dependences, so
+  /// that building a large problem does not hold its arrays twice while
+  /// they grow (a hint: more may be added).
+  void reserve(size_t operationCount, size_t transferCount,
+               size_t dependenceCount) {
+    operations.reserve(operationCount);
+    transfers.reserve(transferCount);
+    dependences.reserve(dependenceCount);
+  }
+
   /// Adds a resource with `capacity` uses per cycle.
   ResourceId addResource(std::string name, uint32_t capacity);
   /// Adds the next operation in program order.
