@@ -277,15 +277,31 @@ LogicalResult lowerConv(hgraph::ConvOp op, const KernelBuilder &kernels) {
       kernel * in[1] <=
           layoutOf({batch, in[1], positions}, kernels.chip.lanes()).vectors())
     return lowerDepthwiseConv(op, w, dense, kernel, positions, kernels);
+  // A 1 x 1 convolution of stride 1 without padding over one image and one
+  // group has the input itself as its windows: it multiplies the input's
+  // [C, positions] rows as they lie, copying nothing.
+  int64_t inPlane = 1;
+  for (int64_t d : in.drop_front(2))
+    inPlane *= d;
+  bool inputIsWindows =
+      batch == 1 && groups == 1 && kernel == 1 && inPlane == positions;
+  for (int64_t stride : w.strides)
+    inputIsWindows &= stride == 1;
+  for (int64_t pad : w.pads)
+    inputIsWindows &= pad == 0;
   // A constant bias rides in the product: each weight row gains the
   // bias of its channel, and the windows a row of ones, unless that row
-  // would start another K tile of the planes (then the bias is added per
-  // channel after the product).
+  // would start another K tile of the planes, or the windows would be a
+  // copy of the input made only to hold that row and the copy would
+  // take more vectors than adding the bias to the result (C rows against
+  // M): then the bias is added per channel after the product.
   int64_t ck = cg * kernel;
   DenseElementsAttr biasValues;
-  bool biasInProduct = !narrow && constantWeight && op.getBias() &&
-                       matchPattern(op.getBias(), m_Constant(&biasValues)) &&
-                       ck % int64_t(kernels.chip.proto().matrix().rows()) != 0;
+  bool biasInProduct =
+      !narrow && constantWeight && op.getBias() &&
+      matchPattern(op.getBias(), m_Constant(&biasValues)) &&
+      ck % int64_t(kernels.chip.proto().matrix().rows()) != 0 &&
+      !(inputIsWindows && cg >= mg);
   int64_t width = ck + (biasInProduct ? 1 : 0);
   // The weight of each group as rows of C/g * K (and the bias): constant
   // weights are cut on the host, others by a gather per group.
@@ -345,14 +361,20 @@ LogicalResult lowerConv(hgraph::ConvOp op, const KernelBuilder &kernels) {
   SmallVector<Value> pieces;
   for (int64_t n = 0; n < batch; ++n)
     for (int64_t g = 0; g < groups; ++g) {
-      Value columns =
-          kernels.alloc(MemRefType::get({width, positions}, element), loc);
-      gather::Indices indices = gather::convColumns(in, w, out, n, g * cg, cg);
-      if (biasInProduct)
-        indices.insert(indices.end(), positions, one);
-      kernels.move(loc, columnInputs, columns, indices);
+      Value windows;
+      if (inputIsWindows && !biasInProduct) {
+        windows = kernels.bufferAs(op.getInput(), {cg, positions});
+      } else {
+        windows =
+            kernels.alloc(MemRefType::get({width, positions}, element), loc);
+        gather::Indices indices =
+            gather::convColumns(in, w, out, n, g * cg, cg);
+        if (biasInProduct)
+          indices.insert(indices.end(), positions, one);
+        kernels.move(loc, columnInputs, windows, indices);
+      }
       Value piece = kernels.alloc(MemRefType::get({mg, positions}, f32), loc);
-      htile::MatMulOp::create(kernels.builder, loc, groupWeights[g], columns,
+      htile::MatMulOp::create(kernels.builder, loc, groupWeights[g], windows,
                               Value(), Value(), piece, htile::Activation::none,
                               kernels.matmulTile());
       pieces.push_back(piece);
