@@ -10,6 +10,7 @@
 #include "compiler/dialects/hgraph/IR/HGraph.h"
 #include "compiler/dialects/hisa/IR/HIsa.h"
 #include "compiler/dialects/htile/IR/HTile.h"
+#include "compiler/frontend/MlirNesting.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -40,6 +41,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // MLIR's lexer reads up to a terminating NUL, as every file buffer has;
   // the fuzzer's data has none, so it is copied into a string that does.
   std::string text(reinterpret_cast<const char *>(data), size);
+  // As hetc-opt and hetc compile do, text nested deeper than the parser
+  // can descend is refused first.
+  std::string error;
+  if (!frontend::checkMlirNesting(text, "fuzz.mlir", error))
+    return 0;
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, context);
   if (!module)
     return 0;

@@ -7,9 +7,11 @@
 #include "compiler/codegen/HetxEmitter.h"
 #include "compiler/codegen/KernelPlanEmitter.h"
 #include "compiler/dialects/hisa/IR/HIsa.h"
+#include "compiler/frontend/MlirNesting.h"
 #include "compiler/frontend/OnnxImporter.h"
 #include "compiler/passes/Passes.h"
 #include "runtime/artifact/ArtifactFile.h"
+#include "runtime/io/SafeRead.h"
 #include "runtime/io/SafeWrite.h"
 
 #include "mlir/IR/AsmState.h"
@@ -306,6 +308,14 @@ int compileCommand(const CompileOptions &options) {
                  << ": --dim, --input-value and --max-context apply to ONNX "
                     "models, not to MLIR, whose shapes are fixed\n";
     return 1;
+  }
+  if (mlir) {
+    std::string text;
+    if (!io::readRegularFile(options.model, io::kMaxReadBytes, text, error) ||
+        !frontend::checkMlirNesting(text, options.model, error)) {
+      llvm::errs() << "error: " << error << "\n";
+      return 1;
+    }
   }
   TimingScope importTimer = rootTimer.nest(mlir ? "parse MLIR" : "import ONNX");
   OwningOpRef<ModuleOp> module =
