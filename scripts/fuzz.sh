@@ -54,6 +54,7 @@ for target in "${TARGETS[@]}"; do
   mkdir -p "$corpus" "$findings"
   log="$BUILD_DIR/fuzz-findings/$target.log"
   echo "== $target for $TIME s"
+  started=$SECONDS
   # shellcheck disable=SC2046
   if "$BUILD_DIR/fuzz/$target" -max_total_time="$TIME" -runs="$RUNS" -print_final_stats=1 \
       -timeout=25 -rss_limit_mb=4096 -artifact_prefix="$findings/" \
@@ -64,8 +65,7 @@ for target in "${TARGETS[@]}"; do
     status=1
   fi
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
-  secs=$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$log" | tail -1)
-  SUMMARY+=("$target: ${runs:-?} executions in ${secs:-$TIME} s, $result")
+  SUMMARY+=("$target: ${runs:-?} executions in $((SECONDS - started)) s, $result")
 done
 echo "== summary"
 printf '%s\n' "${SUMMARY[@]}"
