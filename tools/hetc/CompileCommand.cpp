@@ -311,8 +311,11 @@ int compileCommand(const CompileOptions &options) {
   }
   if (mlir) {
     std::string text;
-    if (!io::readRegularFile(options.model, io::kMaxReadBytes, text, error) ||
-        !frontend::checkMlirNesting(text, options.model, error)) {
+    if (!io::readRegularFile(options.model, io::kMaxReadBytes, text, error)) {
+      llvm::errs() << "error: " << options.model << ": " << error << "\n";
+      return 1;
+    }
+    if (!frontend::checkMlirNesting(text, options.model, error)) {
       llvm::errs() << "error: " << error << "\n";
       return 1;
     }
