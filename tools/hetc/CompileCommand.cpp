@@ -309,8 +309,9 @@ int compileCommand(const CompileOptions &options) {
                     "models, not to MLIR, whose shapes are fixed\n";
     return 1;
   }
+  // MLIR text is read once: checked, then parsed from the same bytes.
+  std::string text;
   if (mlir) {
-    std::string text;
     if (!io::readRegularFile(options.model, io::kMaxReadBytes, text, error)) {
       llvm::errs() << "error: " << options.model << ": " << error << "\n";
       return 1;
@@ -322,7 +323,8 @@ int compileCommand(const CompileOptions &options) {
   }
   TimingScope importTimer = rootTimer.nest(mlir ? "parse MLIR" : "import ONNX");
   OwningOpRef<ModuleOp> module =
-      mlir ? parseSourceFile<ModuleOp>(options.model, context.get())
+      mlir ? parseSourceString<ModuleOp>(text, ParserConfig(context.get()),
+                                         options.model)
            : frontend::importOnnxFile(options.model, *context, importOptions);
   importTimer.stop();
   if (!module || overwritesInput(filesRead))
