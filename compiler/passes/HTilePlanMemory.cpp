@@ -6,6 +6,8 @@
 
 #include "llvm/Support/Debug.h"
 
+#include <cstdlib>
+
 #define DEBUG_TYPE "hetc-htile-plan-memory"
 
 
@@ -28,6 +30,10 @@ Operation *storageOf(Value value) {
 
 /// Kernels, whose operands are read or written together.
 bool isKernel(Operation *op) { return isa<DestinationStyleOpInterface>(op); }
+
+/// An intermediate of at most this fraction of a slice would rather lie
+/// near the vector unit (placement::Buffer::near).
+constexpr int64_t kNearFraction = 64;
 
 struct HTilePlanMemoryPass
     : hetc::impl::HTilePlanMemoryBase<HTilePlanMemoryPass> {
@@ -63,6 +69,10 @@ struct HTilePlanMemoryPass
       b.size = std::max<int64_t>(layout.sramRows(), 1);
       b.first = wholeProgram ? 0 : index[op];
       b.last = wholeProgram ? end : index[op];
+      // Small intermediates pass between kernels over the streams, one
+      // trip a use; near the vector unit, each trip is short.
+      b.near = !wholeProgram &&
+               b.size * kNearFraction <= int64_t(spec.vectorsPerSlice());
       buffers.push_back(std::move(b));
     });
     func.walk([&](Operation *op) {
@@ -84,8 +94,12 @@ struct HTilePlanMemoryPass
             buffers[a].partners.push_back(other);
     });
 
-    placement::Geometry sram{int64_t(spec.totalVectors()),
-                             int64_t(spec.vectorsPerSlice())};
+    placement::Geometry sram{
+        int64_t(spec.totalVectors()), int64_t(spec.vectorsPerSlice()), {}};
+    sram.distance.reserve(spec.proto().memory().slices());
+    for (uint32_t slice = 0; slice < spec.proto().memory().slices(); ++slice)
+      sram.distance.push_back(std::abs(int64_t(spec.slicePosition(slice)) -
+                                       int64_t(spec.vectorPosition())));
     placement::Peak peak = placement::peakLive(buffers);
     int64_t vectorBytes = int64_t(spec.lanes()) * chip::kElementBytes;
     if (peak.size > sram.capacity)

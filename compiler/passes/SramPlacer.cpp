@@ -85,17 +85,25 @@ hetc::placement::place(const std::vector<Buffer> &buffers, Geometry sram,
           partnerRanges.push_back({address[p], address[p] + buffers[p].size});
 
     // Score, smallest wins: (shares a partner's slice, then for spreading
-    // the slices after the last placed, gap size, address).
-    using Score = std::tuple<bool, int64_t, int64_t, int64_t>;
-    Score best{true, INT64_MAX, INT64_MAX, INT64_MAX};
+    // the distance from the vector unit of a near buffer and the slices
+    // after the last placed, gap size, address).
+    using Score = std::tuple<bool, int64_t, int64_t, int64_t, int64_t>;
+    Score best{true, INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX};
+    bool near = spread && b.near && !sram.distance.empty();
     int64_t bestAddress = -1;
     auto consider = [&](int64_t begin, int64_t gapSize) {
       bool conflict = !partnerRanges.empty() &&
                       sharesSlice(begin, b.size, partnerRanges, sram.sliceSize);
       int64_t distance =
           spread ? (begin / sram.sliceSize - nextSlice + slices) % slices : 0;
+      // A near buffer is as far as its farthest slice.
+      int64_t hops = 0;
+      if (near)
+        for (int64_t s = begin / sram.sliceSize;
+             s <= (begin + b.size - 1) / sram.sliceSize; ++s)
+          hops = std::max(hops, sram.distance[size_t(s)]);
       bool firstFit = preference == Preference::PackFirstFit;
-      Score score{conflict, distance, firstFit ? 0 : gapSize, begin};
+      Score score{conflict, hops, distance, firstFit ? 0 : gapSize, begin};
       if (score < best) {
         best = score;
         bestAddress = begin;

@@ -14,9 +14,12 @@
 // Among the positions that fit, it prefers those whose MEM slices hold none
 // of a buffer's partners (the buffers one kernel reads or writes together
 // with it: two vectors read in one cycle from one slice compete for its
-// banks). With Preference::Spread it then prefers the slice after the last
-// one placed; the caller falls back to Preference::Pack when spreading
-// leaves a buffer without room, then to Preference::PackFirstFit.
+// banks). With Preference::Spread it then prefers, for a `near` buffer, the
+// slices closest to the vector unit (every trip of a small intermediate
+// between SRAM and the vector unit takes a hop a slice), and otherwise the
+// slice after the last one placed; the caller falls back to
+// Preference::Pack when spreading leaves a buffer without room, then to
+// Preference::PackFirstFit.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HETC_COMPILER_PASSES_SRAMPLACER_H
@@ -37,12 +40,19 @@ struct Buffer {
   int64_t last = 0;
   /// Indices of the buffers one kernel uses together with this one.
   std::vector<size_t> partners;
+  /// Whether the buffer would rather lie in a slice close to the vector
+  /// unit (Geometry::distance): a small intermediate, whose every use is a
+  /// trip over the streams that its distance lengthens.
+  bool near = false;
 };
 
 /// The SRAM: `capacity` units in slices of `sliceSize` units.
 struct Geometry {
   int64_t capacity = 0;
   int64_t sliceSize = 1;
+  /// Per slice, its distance from the vector unit in stream hops; empty
+  /// when the placer need not weigh distances.
+  std::vector<int64_t> distance;
 };
 
 /// The most units live at one program point, and the first point at which
@@ -63,7 +73,8 @@ enum class Preference {
   /// (first fit): best fit can strand a buffer that first fit places, and
   /// the other way round (the unit tests hold a case of each).
   PackFirstFit,
-  /// Slices clear of the buffer's partners first, then the slice after
+  /// Slices clear of the buffer's partners first, then (for a `near`
+  /// buffer) the slice closest to the vector unit, then the slice after
   /// the previously placed buffer's (round-robin), then the smallest gap:
   /// spreads accesses over slices and banks while room is plentiful, but
   /// can fragment SRAM when it is not.

@@ -15,10 +15,12 @@
 #include "compiler/dialects/hgraph/IR/HGraph.h"
 #include "compiler/dialects/hisa/IR/HIsa.h"
 #include "compiler/dialects/htile/IR/HTile.h"
+#include "compiler/frontend/MlirNesting.h"
 #include "runtime/artifact/ArtifactFile.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Parser/Parser.h"
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/Support/SourceMgr.h"
@@ -30,14 +32,30 @@ using namespace hetc;
 
 namespace {
 
-LogicalResult hisaToHetx(Operation *op, llvm::raw_ostream &os) {
-  auto module = dyn_cast<ModuleOp>(op);
+// The translation parses its input itself, so that text nested deeper than
+// MLIR's parser can descend is refused before the parse.
+LogicalResult hisaToHetx(const std::shared_ptr<llvm::SourceMgr> &sources,
+                         llvm::raw_ostream &os, MLIRContext *context) {
+  const llvm::MemoryBuffer *buffer =
+      sources->getMemoryBuffer(sources->getMainFileID());
+  std::string error;
+  if (!frontend::checkMlirNesting(buffer->getBuffer(),
+                                  buffer->getBufferIdentifier(), error)) {
+    llvm::errs() << "error: " << error << "\n";
+    return failure();
+  }
+  DialectRegistry registry;
+  registry.insert<func::FuncDialect, hgraph::HGraphDialect, htile::HTileDialect,
+                  hisa::HIsaDialect, target::HetcDialect>();
+  context->appendDialectRegistry(registry);
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(sources, ParserConfig(context));
   if (!module)
-    return op->emitError("hisa-to-hetx translates a module");
-  FailureOr<chip::ChipSpec> spec = target::getChip(module, "hisa-to-hetx");
+    return failure();
+  FailureOr<chip::ChipSpec> spec = target::getChip(*module, "hisa-to-hetx");
   if (failed(spec))
     return failure();
-  FailureOr<hetx::Artifact> artifact = codegen::emitArtifact(module, *spec);
+  FailureOr<hetx::Artifact> artifact = codegen::emitArtifact(*module, *spec);
   if (failed(artifact))
     return failure();
   os << artifact::serialize(*artifact);
@@ -62,14 +80,10 @@ LogicalResult hetxToText(const std::shared_ptr<llvm::SourceMgr> &sources,
 } // namespace
 
 int main(int argc, char **argv) {
-  TranslateFromMLIRRegistration toHetx(
+  TranslateRegistration toHetx(
       "hisa-to-hetx",
       "Scheduled hisa (with its module's #hetc.chip) to a .hetx artifact",
-      hisaToHetx, [](DialectRegistry &registry) {
-        registry.insert<func::FuncDialect, hgraph::HGraphDialect,
-                        htile::HTileDialect, hisa::HIsaDialect,
-                        target::HetcDialect>();
-      });
+      hisaToHetx);
   TranslateRegistration toText(
       "hetx-to-text",
       "A .hetx artifact to the protobuf text form of its payload",

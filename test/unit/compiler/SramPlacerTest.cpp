@@ -107,6 +107,33 @@ TEST(SramPlacerTest, PrefersSlicesClearOfPartners) {
   EXPECT_EQ((*address)[1], 8);
 }
 
+TEST(SramPlacerTest, NearBuffersTakeTheSlicesClosestToTheVectorUnit) {
+  // Five slices of 8; the vector unit sits by slice 3.
+  Geometry sram{40, 8, {3, 2, 1, 0, 1}};
+  Buffer big = buffer(8, 0, 9);
+  Buffer scratch = buffer(2, 1, 2, {2});
+  scratch.near = true;
+  Buffer other = buffer(2, 1, 2, {1});
+  other.near = true;
+  std::vector<Buffer> buffers = {big, scratch, other};
+  auto address = place(buffers, sram, Preference::Spread);
+  ASSERT_TRUE(address);
+  expectValid(buffers, *address, sram);
+  // The large buffer keeps the round-robin from slice 0; the near ones
+  // take slice 3, then (partners apart) a slice one hop away.
+  EXPECT_EQ((*address)[0], 0);
+  EXPECT_EQ((*address)[1] / 8, 3);
+  EXPECT_EQ(sram.distance[size_t((*address)[2] / 8)], 1);
+  // Without distances, or when packing, nearness is not weighed.
+  Geometry flat{40, 8, {}};
+  address = place(buffers, flat, Preference::Spread);
+  ASSERT_TRUE(address);
+  EXPECT_NE((*address)[1] / 8, 3);
+  address = place(buffers, sram, Preference::Pack);
+  ASSERT_TRUE(address);
+  EXPECT_EQ((*address)[1] / 8, 1);
+}
+
 // Spreading puts each buffer in a slice of its own and leaves holes too
 // small for the last one; packing leaves one run that holds it. The pass
 // falls back to packing for this reason.
