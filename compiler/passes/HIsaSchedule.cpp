@@ -439,10 +439,13 @@ LogicalResult ProblemBuilder::add(Operation *op) {
   std::optional<hisa::PlaneUse> plane = inst.getPlaneUse();
   if (plane)
     beginPlaneOp(plane->plane, plane->isLoad);
-  sched::OpId id =
-      addOp(op, info->latency, info->position,
-            {resource(info->unit, info->capacity),
-             resource("dispatch", chip.proto().dispatch().per_cycle())});
+  std::vector<sched::ResourceId> uses = {
+      resource(info->unit, info->capacity),
+      resource("dispatch", chip.proto().dispatch().per_cycle())};
+  // A matmul takes its plane whole: no weight load beside it.
+  if (plane && !plane->isLoad)
+    uses.insert(uses.end(), info->capacity - 1, uses.front());
+  sched::OpId id = addOp(op, info->latency, info->position, std::move(uses));
   if (plane)
     endPlaneOp(id, plane->plane, plane->isLoad, info->occupancy);
   // A write (MEM_WRITE, DMA_IN) stores its vector `latency` cycles after

@@ -118,6 +118,7 @@ bool ChipSpec::validate(const std::string &source, std::string &error) {
           "must both equal 'lanes' (a plane takes one vector per row)");
   inRange(matrix.cycles_16bit(), 0, 64, "matrix.cycles_16bit");
   inRange(matrix.cycles_32bit(), 0, 64, "matrix.cycles_32bit");
+  inRange(matrix.install_rows(), 0, 1024, "matrix.install_rows");
   inRange(chip.vector().alus(), 1, 1024, "vector.alus");
   const Latencies &lat = chip.latency();
   constexpr uint64_t kMaxLatency = 100000;
@@ -189,6 +190,22 @@ bool ChipSpec::validate(const std::string &source, std::string &error) {
           "must hold one MATRIX unit per plane (matrix.planes = " +
               std::to_string(matrix.planes()) + ", floorplan has " +
               std::to_string(planePos.size()) + ")");
+  // Weight rows reach the planes of one side over the streams flowing
+  // towards them: together they take at most one direction's groups.
+  uint64_t west = 0, east = 0;
+  for (uint32_t p : planePos)
+    ++(p < vectorPos ? west : east);
+  uint64_t groups = chip.streams().per_direction() / kElementBytes;
+  uint64_t rows = std::max<uint32_t>(matrix.install_rows(), 1);
+  require(groups == 0 || rows * std::max(west, east) <= groups,
+          "matrix.install_rows",
+          "times the planes on one side of the vector unit (" +
+              std::to_string(std::max(west, east)) +
+              ") must be at most the stream groups of one direction "
+              "(streams.per_direction / 4 = " +
+              std::to_string(groups) +
+              "): weight rows reach a plane over "
+              "the streams");
 
   if (!problems.empty()) {
     error = source + ": invalid chip description:";

@@ -11,6 +11,7 @@
 
 #include "runtime/schema/chip.pb.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -90,6 +91,12 @@ public:
                       : bits <= 16 ? chip.matrix().cycles_16bit()
                                    : chip.matrix().cycles_32bit();
     return cycles == 0 ? 1 : cycles;
+  }
+
+  /// Weight rows one plane takes per cycle (matrix.install_rows, at
+  /// least 1).
+  uint32_t installRows() const {
+    return std::max<uint32_t>(chip.matrix().install_rows(), 1);
   }
 
   /// FNV-1a 64 of the canonical binary form: the identity a .hetx records.

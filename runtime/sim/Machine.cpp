@@ -25,7 +25,7 @@ Machine::Machine(const chip::ChipSpec &chip, const HazardText &text,
       lanes(chip.lanes()),
       banksPerSlice(chip.proto().memory().banks_per_slice()),
       bankLimit(chip.proto().memory().accesses_per_bank_per_cycle()),
-      alus(chip.proto().vector().alus()),
+      alus(chip.proto().vector().alus()), installRows(chip.installRows()),
       banks(size_t(chip.proto().memory().slices()) * banksPerSlice),
       planes(chip.proto().matrix().planes()),
       sliceIssue(chip.proto().memory().slices()),
@@ -133,9 +133,14 @@ bool Machine::failPlane(const Op &op, uint32_t index, int64_t cycle) {
   return fail("plane double issue", cycle, index,
               "matrix plane " + std::to_string(op.unit) +
                   " already issues instruction " +
-                  text.instruction(plane.issue.first) +
-                  " at this cycle; a plane issues one instruction per "
-                  "cycle");
+                  text.instruction(plane.issue.first) + " at this cycle; " +
+                  (installRows == 1
+                       ? std::string("a plane issues one instruction per "
+                                     "cycle")
+                       : "a plane issues one M_MATMUL, or up to " +
+                             std::to_string(installRows) +
+                             " M_LOAD_WEIGHTS (matrix.install_rows), per "
+                             "cycle"));
 }
 
 bool Machine::failPlaneBusy(const Op &op, uint32_t index, int64_t cycle) {
@@ -243,13 +248,20 @@ inline bool Machine::claimUnit(const Step &step) {
   }
   case OpClass::LoadWeights:
   case OpClass::MatMul: {
+    // One M_MATMUL, or up to matrix.install_rows weight loads, a cycle.
     Plane &plane = planes[step.unit];
-    if (plane.issue.cycle == cycle)
+    bool load = step.kind == OpClass::LoadWeights;
+    if (plane.issue.cycle == cycle &&
+        (!load || !plane.issueLoads || plane.issue.count >= installRows))
       return failPlane(ops[index], index, cycle);
     if (cycle < plane.freeAt)
       return failPlaneBusy(ops[index], index, cycle);
     countBusy(stats.planes[step.unit], plane.issue, cycle);
-    plane.issue = Issue{cycle, 1, index};
+    if (plane.issue.cycle == cycle)
+      ++plane.issue.count;
+    else
+      plane.issue = Issue{cycle, 1, index};
+    plane.issueLoads = load;
     if (uint32_t busy = ops[index].busy; busy > 1) {
       plane.freeAt = cycle + busy;
       plane.holder = index;

@@ -101,7 +101,9 @@ private:
     uint32_t first = 0;
   };
   struct Plane {
+    /// This cycle's instructions; `issueLoads` when they are weight loads.
     Issue issue;
+    bool issueLoads = false;
     /// The cycle the plane takes an instruction again after a matmul that
     /// keeps it busy (matrix.cycles_16bit/32bit), and that matmul.
     int64_t freeAt = -1;
@@ -227,6 +229,8 @@ private:
   uint32_t banksPerSlice;
   uint32_t bankLimit;
   uint32_t alus;
+  /// Weight loads a plane takes per cycle (matrix.install_rows).
+  uint32_t installRows;
   std::vector<Issue> banks;
   Issue vectorIssue;
   std::vector<uint32_t> vectorIssued;

@@ -256,6 +256,43 @@ TEST_F(SimHazardTest, PlaneDoubleIssue) {
                 "instruction per cycle");
 }
 
+TEST_F(SimHazardTest, PlaneTakesInstallRowsLoadsPerCycle) {
+  // With matrix.install_rows 2, rows 3 and 4 may install in one cycle
+  // (both take row 3's value, on the stream then: no hazard, only the
+  // issue limit is tried); a third load in that cycle is refused.
+  chip::ChipSpec twoRows = testChipWith(
+      [](chip::Chip &c) { c.mutable_matrix()->set_install_rows(2); });
+  auto loadOfRow = [](const TestProgram &program, uint32_t row) {
+    for (int i = 0; i < program.artifact.instructions_size(); ++i) {
+      const hetx::Instruction &in = program.artifact.instructions(i);
+      if (in.opcode() == hetx::M_LOAD_WEIGHTS && in.row() == row)
+        return i;
+    }
+    return -1;
+  };
+  TestProgram program = matmulProgram(twoRows);
+  ASSERT_GE(loadOfRow(program, 4), 0);
+  instr(program, loadOfRow(program, 4)).set_cycle(9);
+  resort(program.artifact, twoRows);
+  EXPECT_EQ(simulateError(program, twoRows), "");
+  instr(program, loadOfRow(program, 5)).set_cycle(9);
+  resort(program.artifact, twoRows);
+  int row5 = loadOfRow(program, 5), first = -1;
+  for (int i = 0; i < program.artifact.instructions_size() && first < 0; ++i)
+    if (program.artifact.instructions(i).opcode() == hetx::M_LOAD_WEIGHTS &&
+        program.artifact.instructions(i).cycle() == 9)
+      first = i;
+  ASSERT_NE(first, row5);
+  EXPECT_EQ(simulateError(program, twoRows),
+            "hazard: plane double issue at cycle 9: instruction #" +
+                std::to_string(row5) +
+                " M_LOAD_WEIGHTS on matrix plane 0 (node 'MatMul_0'): matrix "
+                "plane 0 already issues instruction #" +
+                std::to_string(first) +
+                " M_LOAD_WEIGHTS at this cycle; a plane issues one M_MATMUL, "
+                "or up to 2 M_LOAD_WEIGHTS (matrix.install_rows), per cycle");
+}
+
 TEST_F(SimHazardTest, PlaneBusyWithAWideMatmul) {
   // With matrix.cycles_32bit 3, the f32 product keeps plane 0 busy for
   // three cycles: a weight load one cycle after it is refused.

@@ -71,9 +71,11 @@ IssueInfo vector(uint32_t latency, const chip::ChipSpec &chip) {
                    chip.proto().vector().alus()};
 }
 
+/// A plane takes matrix.install_rows weight loads a cycle; an M_MATMUL
+/// takes all of it (HIsaSchedule).
 IssueInfo plane(uint32_t index, uint32_t latency, const chip::ChipSpec &chip) {
   return IssueInfo{latency, chip.planePosition(index),
-                   "plane" + std::to_string(index), 1};
+                   "plane" + std::to_string(index), chip.installRows()};
 }
 
 IssueInfo dma(uint32_t engine, const chip::ChipSpec &chip) {
