@@ -226,26 +226,24 @@ TEST_F(SimHazardTest, AluOverIssue) {
             "(vector.alus)");
 }
 
+/// The index of the M_LOAD_WEIGHTS of weight row `row`, or -1.
+int loadOfRow(const TestProgram &program, uint32_t row) {
+  for (int i = 0; i < program.artifact.instructions_size(); ++i) {
+    const hetx::Instruction &in = program.artifact.instructions(i);
+    if (in.opcode() == hetx::M_LOAD_WEIGHTS && in.row() == row)
+      return i;
+  }
+  return -1;
+}
+
 TEST_F(SimHazardTest, PlaneDoubleIssue) {
   TestProgram program = matmulProgram(chip);
   // Row 4 is installed at 10; move it onto row 3's cycle (9), where row 3's
   // value is on the stream, so only the issue limit is broken.
-  int row3 = -1, row4 = -1;
-  for (int i = 0; i < program.artifact.instructions_size(); ++i) {
-    const hetx::Instruction &in = program.artifact.instructions(i);
-    if (in.opcode() == hetx::M_LOAD_WEIGHTS && in.row() == 4)
-      row4 = i;
-  }
-  ASSERT_GE(row4, 0);
-  instr(program, row4).set_cycle(9);
+  ASSERT_GE(loadOfRow(program, 4), 0);
+  instr(program, loadOfRow(program, 4)).set_cycle(9);
   resort(program.artifact, chip);
-  for (int i = 0; i < program.artifact.instructions_size(); ++i) {
-    const hetx::Instruction &in = program.artifact.instructions(i);
-    if (in.opcode() == hetx::M_LOAD_WEIGHTS && in.row() == 3)
-      row3 = i;
-    if (in.opcode() == hetx::M_LOAD_WEIGHTS && in.row() == 4)
-      row4 = i;
-  }
+  int row3 = loadOfRow(program, 3), row4 = loadOfRow(program, 4);
   EXPECT_EQ(simulateError(program, chip),
             "hazard: plane double issue at cycle 9: instruction #" +
                 std::to_string(row4) +
@@ -262,14 +260,6 @@ TEST_F(SimHazardTest, PlaneTakesInstallRowsLoadsPerCycle) {
   // issue limit is tried); a third load in that cycle is refused.
   chip::ChipSpec twoRows = testChipWith(
       [](chip::Chip &c) { c.mutable_matrix()->set_install_rows(2); });
-  auto loadOfRow = [](const TestProgram &program, uint32_t row) {
-    for (int i = 0; i < program.artifact.instructions_size(); ++i) {
-      const hetx::Instruction &in = program.artifact.instructions(i);
-      if (in.opcode() == hetx::M_LOAD_WEIGHTS && in.row() == row)
-        return i;
-    }
-    return -1;
-  };
   TestProgram program = matmulProgram(twoRows);
   ASSERT_GE(loadOfRow(program, 4), 0);
   instr(program, loadOfRow(program, 4)).set_cycle(9);
