@@ -236,6 +236,16 @@ int loadOfRow(const TestProgram &program, uint32_t row) {
   return -1;
 }
 
+/// The error of matmulProgram's load `second` issued at cycle 9 beside the
+/// load `first`, where the plane's rule (`rule`) allows no more.
+std::string loadDoubleIssue(int second, int first, const std::string &rule) {
+  return "hazard: plane double issue at cycle 9: instruction #" +
+         std::to_string(second) +
+         " M_LOAD_WEIGHTS on matrix plane 0 (node 'MatMul_0'): matrix plane "
+         "0 already issues instruction #" +
+         std::to_string(first) + " M_LOAD_WEIGHTS at this cycle; " + rule;
+}
+
 TEST_F(SimHazardTest, PlaneDoubleIssue) {
   TestProgram program = matmulProgram(chip);
   // Row 4 is installed at 10; move it onto row 3's cycle (9), where row 3's
@@ -245,13 +255,8 @@ TEST_F(SimHazardTest, PlaneDoubleIssue) {
   resort(program.artifact, chip);
   int row3 = loadOfRow(program, 3), row4 = loadOfRow(program, 4);
   EXPECT_EQ(simulateError(program, chip),
-            "hazard: plane double issue at cycle 9: instruction #" +
-                std::to_string(row4) +
-                " M_LOAD_WEIGHTS on matrix plane 0 (node 'MatMul_0'): matrix "
-                "plane 0 already issues instruction #" +
-                std::to_string(row3) +
-                " M_LOAD_WEIGHTS at this cycle; a plane issues one "
-                "instruction per cycle");
+            loadDoubleIssue(row4, row3,
+                            "a plane issues one instruction per cycle"));
 }
 
 TEST_F(SimHazardTest, PlaneTakesInstallRowsLoadsPerCycle) {
@@ -267,20 +272,14 @@ TEST_F(SimHazardTest, PlaneTakesInstallRowsLoadsPerCycle) {
   EXPECT_EQ(simulateError(program, twoRows), "");
   instr(program, loadOfRow(program, 5)).set_cycle(9);
   resort(program.artifact, twoRows);
-  int row5 = loadOfRow(program, 5), first = -1;
-  for (int i = 0; i < program.artifact.instructions_size() && first < 0; ++i)
-    if (program.artifact.instructions(i).opcode() == hetx::M_LOAD_WEIGHTS &&
-        program.artifact.instructions(i).cycle() == 9)
-      first = i;
+  int row5 = loadOfRow(program, 5);
+  int first = findInstruction(program.artifact, hetx::M_LOAD_WEIGHTS, 9);
   ASSERT_NE(first, row5);
   EXPECT_EQ(simulateError(program, twoRows),
-            "hazard: plane double issue at cycle 9: instruction #" +
-                std::to_string(row5) +
-                " M_LOAD_WEIGHTS on matrix plane 0 (node 'MatMul_0'): matrix "
-                "plane 0 already issues instruction #" +
-                std::to_string(first) +
-                " M_LOAD_WEIGHTS at this cycle; a plane issues one M_MATMUL, "
-                "or up to 2 M_LOAD_WEIGHTS (matrix.install_rows), per cycle");
+            loadDoubleIssue(row5, first,
+                            "a plane issues one M_MATMUL, or up to 2 "
+                            "M_LOAD_WEIGHTS (matrix.install_rows), per "
+                            "cycle"));
 }
 
 TEST_F(SimHazardTest, PlaneBusyWithAWideMatmul) {
