@@ -160,6 +160,7 @@ LogicalResult PlanEmitter::emitOp(Operation *op) {
         if (std::optional<hisa::VUnaryKind> act =
                 htile::activationKind(mm.getActivation()))
           (*k)->set_opcode(unaryOpcode(*act));
+        (*k)->set_transposed_weight(mm.getTransposed());
         if (Value bias = mm.getBias()) {
           FailureOr<uint32_t> index = indexOf(op, bias);
           if (failed(index))

@@ -5,6 +5,7 @@
 #include "compiler/passes/DecomposePatterns.h"
 #include "compiler/passes/RewriteHelpers.h"
 
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -250,7 +251,69 @@ int64_t product(ArrayRef<int64_t> dims) {
 /// on the right); a right operand whose batch is one element is reshaped to
 /// `[K, N]`; otherwise each batch element (numpy broadcasting) becomes one
 /// `[M, K] x [K, N]` matmul of slices of the operands, and the results are
-/// concatenated.
+/// concatenated. A computed float right operand that is a transpose of its
+/// two innermost dimensions (the keys of attention) is sliced before the
+/// transpose, each `[N, K]` matrix transposed on its own: the 2-D
+/// transposes become transposed weights of `hgraph.linear`
+/// (`hetc-hgraph-fuse-linear`), and the whole operand is never transposed.
+/// Matrices repeated along the last batch dimension (grouped-query
+/// attention's heads, `repeatedMatrices`) are sliced once, before the
+/// repeat.
+/// The input of `v`'s defining transpose when that transpose swaps the two
+/// innermost dimensions of a computed float tensor of rank 3 or more and
+/// keeps the others in place; null otherwise.
+Value swappedInnermost(Value v) {
+  auto transpose = v.getDefiningOp<TransposeOp>();
+  if (!transpose || matchPattern(transpose.getInput(), m_Constant()) ||
+      !isa<FloatType>(getElementTypeOrSelf(v.getType())))
+    return {};
+  ArrayRef<int64_t> perm = transpose.getPerm();
+  int64_t rank = perm.size();
+  if (rank < 3 || perm[rank - 2] != rank - 1 || perm[rank - 1] != rank - 2)
+    return {};
+  for (int64_t d = 0; d < rank - 2; ++d)
+    if (perm[d] != d)
+      return {};
+  return transpose.getInput();
+}
+
+/// The tensor whose matrices `v` repeats, each `repeat` times in a row
+/// along its last batch dimension, as grouped-query attention expands its
+/// key and value heads to the query heads: `x` of shape [.., G, R, C] is
+/// reshaped to [.., G, 1, R, C], expanded to [.., G, repeat, R, C] and
+/// reshaped to [.., G * repeat, R, C]. Matrix `i` of `v` is then matrix
+/// `i / repeat` of `x`. Null (and `repeat` 1) for any other `v`.
+Value repeatedMatrices(Value v, int64_t &repeat) {
+  repeat = 1;
+  auto outer = v.getDefiningOp<ReshapeOp>();
+  auto expand = outer ? outer.getInput().getDefiningOp<ExpandOp>() : ExpandOp();
+  auto inner =
+      expand ? expand.getInput().getDefiningOp<ReshapeOp>() : ReshapeOp();
+  if (!inner)
+    return {};
+  Value x = inner.getInput();
+  ArrayRef<int64_t> xs = cast<RankedTensorType>(x.getType()).getShape();
+  ArrayRef<int64_t> is = inner.getType().getShape();
+  ArrayRef<int64_t> es = expand.getType().getShape();
+  ArrayRef<int64_t> os = outer.getType().getShape();
+  int64_t n = xs.size();
+  if (n < 3 || int64_t(is.size()) != n + 1 || es.size() != is.size() ||
+      int64_t(os.size()) != n)
+    return {};
+  // The unit dimension sits before the matrix, after the group dimension.
+  int64_t d = n - 2;
+  SmallVector<int64_t> unit(xs), expanded, merged(xs);
+  unit.insert(unit.begin() + d, 1);
+  expanded = unit;
+  expanded[d] = es[d];
+  merged[d - 1] = xs[d - 1] * es[d];
+  if (is != ArrayRef<int64_t>(unit) || es != ArrayRef<int64_t>(expanded) ||
+      os != ArrayRef<int64_t>(merged) || es[d] < 1)
+    return {};
+  repeat = es[d];
+  return x;
+}
+
 struct DecomposeBatchedMatMul : OpRewritePattern<MatMulOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -275,10 +338,18 @@ struct DecomposeBatchedMatMul : OpRewritePattern<MatMulOp> {
     ArrayRef<int64_t> rs = cast<RankedTensorType>(rhs.getType()).getShape();
     int64_t m = ls[ls.size() - 2], k = ls.back(), n = rs.back();
     ArrayRef<int64_t> lb = ls.drop_back(2), rb = rs.drop_back(2);
+    // The right operand before a transpose of its two innermost
+    // dimensions, [.., N, K], and a matrix of it as the [K, N] it stands for.
+    Value keys = swappedInnermost(rhs);
+    auto transposed = [&](Value matrix) -> Value {
+      return TransposeOp::create(rewriter, loc, withShape(matrix, {k, n}),
+                                 matrix, rewriter.getDenseI64ArrayAttr({1, 0}));
+    };
     if (product(rb) == 1) {
       // One right matrix: [.., M, K] x [K, N], with the result's unit batch
       // dimensions restored by the final reshape.
-      rhs = reshapeTo(rewriter, loc, rhs, {k, n});
+      rhs = keys ? transposed(reshapeTo(rewriter, loc, keys, {n, k}))
+                 : reshapeTo(rewriter, loc, rhs, {k, n});
       SmallVector<int64_t> shape(lb);
       shape.append({m, n});
       Value result = MatMulOp::create(rewriter, loc,
@@ -297,7 +368,15 @@ struct DecomposeBatchedMatMul : OpRewritePattern<MatMulOp> {
     for (size_t i = 0; i < rank; ++i)
       batch[i] = std::max(lDims[i], rDims[i]);
     Value lhs3 = reshapeTo(rewriter, loc, lhs, {product(lb), m, k});
-    Value rhs3 = reshapeTo(rewriter, loc, rhs, {product(rb), k, n});
+    // Matrices repeated for grouped-query attention are sliced once from
+    // before the repeat.
+    int64_t repeat = 1;
+    Value right = keys ? keys : rhs;
+    if (Value unrepeated = repeatedMatrices(right, repeat))
+      right = unrepeated;
+    int64_t rightCount = product(rb) / repeat;
+    Value rhs3 = keys ? reshapeTo(rewriter, loc, right, {rightCount, n, k})
+                      : reshapeTo(rewriter, loc, right, {rightCount, k, n});
     // The matrix at flat index `i` of a [count, rows, cols] operand.
     DenseMap<int64_t, Value> lCache, rCache;
     auto matrix = [&](Value v, int64_t i, int64_t rows, int64_t cols,
@@ -310,6 +389,13 @@ struct DecomposeBatchedMatMul : OpRewritePattern<MatMulOp> {
                                 v, rewriter.getDenseI64ArrayAttr({i, 0, 0}),
                                 rewriter.getDenseI64ArrayAttr({1, 1, 1}));
       return cache[i] = reshapeTo(rewriter, loc, piece, {rows, cols});
+    };
+    DenseMap<int64_t, Value> transposedCache;
+    auto rightMatrix = [&](int64_t i) -> Value {
+      Value &found = transposedCache[i];
+      if (!found)
+        found = transposed(matrix(rhs3, i, n, k, rCache));
+      return found;
     };
     SmallVector<Value> pieces;
     int64_t total = product(batch);
@@ -327,7 +413,8 @@ struct DecomposeBatchedMatMul : OpRewritePattern<MatMulOp> {
         rStride *= rDims[d];
       }
       Value a = matrix(lhs3, li, m, k, lCache);
-      Value b = matrix(rhs3, ri, k, n, rCache);
+      Value b = keys ? rightMatrix(ri / repeat)
+                     : matrix(rhs3, ri / repeat, k, n, rCache);
       Value c = MatMulOp::create(rewriter, loc, withShape(a, {m, n}), a, b);
       pieces.push_back(reshapeTo(rewriter, loc, c, {1, m, n}));
     }

@@ -2,6 +2,7 @@
 
 #include "compiler/passes/Passes.h"
 
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -84,10 +85,23 @@ struct FuseLinear : OpRewritePattern<MatMulOp> {
     if (bias && cast<RankedTensorType>(bias.getType()).getRank() > 1)
       bias = ReshapeOp::create(rewriter, loc,
                                RankedTensorType::get({n}, elementType), bias);
+    // A computed weight that is a transpose is read untransposed: the
+    // planes install its rows as weight columns. A constant one is left to
+    // be folded (and perhaps narrowed) as it is.
+    Value weight = op.getRhs();
+    bool transposed = false;
+    if (auto transpose = weight.getDefiningOp<TransposeOp>())
+      if (transpose.getPerm() == ArrayRef<int64_t>{1, 0} &&
+          isa<FloatType>(elementType) &&
+          !matchPattern(transpose.getInput(), m_Constant())) {
+        weight = transpose.getInput();
+        transposed = true;
+      }
     Value result = LinearOp::create(
         rewriter, loc, RankedTensorType::get({rows, n}, elementType), input,
-        op.getRhs(), bias, /*scale=*/Value(),
-        ActivationAttr::get(rewriter.getContext(), activation));
+        weight, bias, /*scale=*/Value(),
+        ActivationAttr::get(rewriter.getContext(), activation),
+        transposed ? rewriter.getUnitAttr() : UnitAttr());
     if (result.getType() != tail.getType())
       result = ReshapeOp::create(rewriter, loc, tail.getType(), result);
     rewriter.replaceAllUsesWith(tail, result);

@@ -44,8 +44,9 @@ struct HGraphNarrowWeightsPass
     // A weight shared by several layers is narrowed once.
     DenseMap<Value, Replacement> done;
     WalkResult result = getOperation().walk([&](hgraph::LinearOp op) {
-      // A layer that scales its sums already keeps its weight as it is.
-      if (op.getScale())
+      // A layer that scales its sums already keeps its weight as it is, and
+      // a transposed weight (N x K, computed) is the input's type.
+      if (op.getScale() || op.getTransposed())
         return WalkResult::advance();
       DenseElementsAttr dense = constantWeight(op);
       if (!dense)

@@ -121,6 +121,8 @@ def HGraphFuseLinear : Pass<"hetc-hgraph-fuse-linear", "mlir::func::FuncOp"> {
     a row bias, and an optional following `relu`, `sigmoid` or `tanh`, each
     intermediate having one use, and replaces them with one `hgraph.linear`
     that maps to a single matrix-unit kernel with a vector-unit epilogue.
+    A right operand computed as a 2-D `transpose` (not a constant) is taken
+    untransposed, as a `transposed` weight.
   }];
   let dependentDialects = ["::hetc::hgraph::HGraphDialect"];
 }

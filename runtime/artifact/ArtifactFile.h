@@ -22,8 +22,10 @@ namespace hetc::artifact {
 
 /// The format version this build writes and accepts. Version 3 added
 /// native width (Instruction.part, TensorBinding.packed), which a version-2
-/// runtime would ignore and so misplace packed data.
-constexpr uint32_t kFormatVersion = 3;
+/// runtime would ignore and so misplace packed data; version 4 the kernel
+/// plan's transposed matmul weights (PlanKernel.transposed_weight), which a
+/// version-3 CPU backend would multiply untransposed.
+constexpr uint32_t kFormatVersion = 4;
 constexpr size_t kHeaderBytes = 24;
 
 /// Serialises `artifact` with its header, deterministically: the same

@@ -460,8 +460,10 @@ void runMatmul(const Plan &state, const PlanKernelInfo &kernel,
     if (k == 0)
       std::fill(acc, acc + m * n, 0.0f);
     else
-      dnnl_sgemm('N', 'N', dnnl_dim_t(m), dnnl_dim_t(n), dnnl_dim_t(k), 1.0f, x,
-                 dnnl_dim_t(k), w, dnnl_dim_t(n), 0.0f, acc, dnnl_dim_t(n));
+      dnnl_sgemm('N', kernel.transposedWeight ? 'T' : 'N', dnnl_dim_t(m),
+                 dnnl_dim_t(n), dnnl_dim_t(k), 1.0f, x, dnnl_dim_t(k), w,
+                 dnnl_dim_t(kernel.transposedWeight ? k : n), 0.0f, acc,
+                 dnnl_dim_t(n));
   } else {
     // int32 sums with wrap-around, exact for i8 and u8 products.
     std::vector<uint32_t> sums(n);

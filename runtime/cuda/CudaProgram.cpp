@@ -627,11 +627,14 @@ bool launch(const CudaProgram::State &state, const Launch &l, float *result,
               "cudaMemsetAsync", error))
         return false;
     } else {
-      // Row-major Y = X W is column-major Y^T = W^T X^T.
+      // Row-major Y = X W is column-major Y^T = W^T X^T; a transposed
+      // weight (row-major N x K, column-major K x N) is W^T itself.
       const float one = 1.0f, zero = 0.0f;
-      if (!ok(cublasSgemm(state.blas, CUBLAS_OP_N, CUBLAS_OP_N, int(n), int(m),
-                          int(k), &one, w, int(n), operand(0), int(k), &zero,
-                          acc, int(n)),
+      bool t = kernel.transposedWeight;
+      if (!ok(cublasSgemm(state.blas, t ? CUBLAS_OP_T : CUBLAS_OP_N,
+                          CUBLAS_OP_N, int(n), int(m), int(k), &one, w,
+                          t ? int(k) : int(n), operand(0), int(k), &zero, acc,
+                          int(n)),
               "cublasSgemm", error))
         return false;
     }

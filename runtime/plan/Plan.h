@@ -67,10 +67,12 @@ struct PlanKernelInfo {
   /// The vector-unit operation: opcode, operand and result types, cast
   /// modes (as the chip model decodes them).
   sim::Op op;
-  /// PLAN_MATMUL: M x K times K x N, the optional bias and scale buffers,
-  /// the activation (V_RELU, V_SIGMOID, V_TANH) or OPCODE_UNSPECIFIED, and
-  /// an integer weight of a float matmul converted to floats once.
+  /// PLAN_MATMUL: M x K times K x N (a transposed weight: N x K), the
+  /// optional bias and scale buffers, the activation (V_RELU, V_SIGMOID,
+  /// V_TANH) or OPCODE_UNSPECIFIED, and an integer weight of a float matmul
+  /// converted to floats once.
   uint64_t m = 0, k = 0, n = 0;
+  bool transposedWeight = false;
   int bias = -1, scale = -1;
   hetx::Opcode activation = hetx::OPCODE_UNSPECIFIED;
   std::vector<float> floatWeight;

@@ -232,15 +232,19 @@ bool PlanChecker::checkMatmul(const hetx::PlanKernel &kernel,
                               PlanKernelInfo &info) {
   const PlanBufferInfo &x = buffer(info.operands[0]),
                        &w = buffer(info.operands[1]), &y = buffer(info.result);
+  // A transposed weight is N x K.
+  info.transposedWeight = kernel.transposed_weight();
+  size_t kDim = info.transposedWeight ? 1 : 0;
   if (x.shape.size() != 2 || w.shape.size() != 2 || y.shape.size() != 2 ||
-      x.shape[1] != w.shape[0] || y.shape[0] != x.shape[0] ||
-      y.shape[1] != w.shape[1])
+      x.shape[1] != w.shape[kDim] || y.shape[0] != x.shape[0] ||
+      y.shape[1] != w.shape[1 - kDim])
     return fail(info.label, "a matrix product of " + shapeText(x.shape) +
-                                " and " + shapeText(w.shape) + " into " +
-                                shapeText(y.shape));
+                                " and " + shapeText(w.shape) +
+                                (info.transposedWeight ? " transposed" : "") +
+                                " into " + shapeText(y.shape));
   info.m = uint64_t(x.shape[0]);
   info.k = uint64_t(x.shape[1]);
-  info.n = uint64_t(w.shape[1]);
+  info.n = uint64_t(w.shape[1 - kDim]);
   bool isFloat = io::isArithmeticFloat(x.type);
   if (!isFloat && x.type != io::ElementType::I8 &&
       x.type != io::ElementType::U8)
@@ -254,6 +258,10 @@ bool PlanChecker::checkMatmul(const hetx::PlanKernel &kernel,
     return fail(info.label, "a weight of " + io::typeName(w.type) +
                                 " does not go with an input of " +
                                 io::typeName(x.type));
+  if (info.transposedWeight && (!isFloat || w.type != x.type))
+    return fail(info.label, "a transposed weight is a float of the input's "
+                            "type, not " +
+                                io::typeName(w.type));
   io::ElementType acc = isFloat ? io::ElementType::F32 : io::ElementType::I32;
   auto row = [&](uint32_t index, const char *what, int &slot) {
     if (index >= state.buffers.size())

@@ -482,6 +482,34 @@ def kv_cache_step(seed=14, context=64, hidden=24):
     return _model(nodes, inputs, outputs, inits, "kv_cache_step")
 
 
+def multi_head_scores(seed=15, heads=2, queries=3, keys=40, dim=20):
+    """Attention scores of several heads against computed keys, with a mask
+    bias: MatMul(q, Transpose(k, perm=[0, 2, 1])) + bias. Each head's keys
+    are multiplied transposed (installed as weight columns, no transpose of
+    their own); on test-chip a key spans two vectors (K = 20 > 16 lanes)
+    and the 40 scores of a row three, the last one partial."""
+    rng = np.random.default_rng(seed)
+    inits = [
+        numpy_helper.from_array(_weights(rng, dim, heads * dim), "wk"),
+        numpy_helper.from_array(_weights(rng, keys), "mask"),
+    ]
+    nodes = [
+        helper.make_node("MatMul", ["x", "wk"], ["kflat"], name="key"),
+        helper.make_node("Reshape", ["kflat", "kshape"], ["k"], name="heads"),
+        helper.make_node("Transpose", ["k"], ["kh"], name="head_major", perm=[1, 0, 2]),
+        helper.make_node("Transpose", ["kh"], ["kt"], name="keys_t", perm=[0, 2, 1]),
+        helper.make_node("MatMul", ["q", "kt"], ["s"], name="scores"),
+        helper.make_node("Add", ["s", "mask"], ["y"], name="masked"),
+    ]
+    inits.append(numpy_helper.from_array(np.array([keys, heads, dim], np.int64), "kshape"))
+    inputs = [
+        helper.make_tensor_value_info("x", TensorProto.FLOAT, [keys, dim]),
+        helper.make_tensor_value_info("q", TensorProto.FLOAT, [heads, queries, dim]),
+    ]
+    outputs = [helper.make_tensor_value_info("y", TensorProto.FLOAT, [heads, queries, keys])]
+    return _model(nodes, inputs, outputs, inits, "multi_head_scores")
+
+
 # Integer inputs are drawn from [-high, high): the valid ids of a table of
 # `high` rows, negative ones included.
 INDEX_RANGES = {"embedding": {"ids": 700}, "kv_cache_step": {"pos": 64}}
@@ -504,6 +532,7 @@ MODELS = {
     "quant_int8": (quant_int8, {}),
     "embedding": (embedding, {}),
     "kv_cache_step": (kv_cache_step, {}),
+    "multi_head_scores": (multi_head_scores, {}),
 }
 
 

@@ -1,9 +1,9 @@
 //===- LinearAlgebraPatterns.cpp - Matrix products of hgraph to htile
 //-------===//
 //
-// hgraph.linear (a matmul with optional bias and activation) as one
-// htile.matmul tiled for the chip's planes; other matmul shapes are
-// reported.
+// hgraph.linear (a matmul with optional bias and activation, its weight
+// perhaps transposed) as one htile.matmul tiled for the chip's planes;
+// other matmul shapes are reported.
 //
 //===----------------------------------------------------------------------===//
 
@@ -44,9 +44,10 @@ LogicalResult lowerLinear(hgraph::LinearOp op, const KernelBuilder &kernels) {
                                   op.getLoc())
                   : kernels.alloc(op.getResult());
   // One input row per step; the weight tile fills one plane.
-  htile::MatMulOp::create(
-      kernels.builder, op.getLoc(), input, weight, bias, scale, out,
-      static_cast<htile::Activation>(op.getActivation()), kernels.matmulTile());
+  htile::MatMulOp::create(kernels.builder, op.getLoc(), input, weight, bias,
+                          scale, out,
+                          static_cast<htile::Activation>(op.getActivation()),
+                          kernels.matmulTile(), op.getTransposed());
   if (narrow)
     out = kernels.castKernel(op.getLoc(), out, resultType.getElementType());
   kernels.map(op.getResult(), out);

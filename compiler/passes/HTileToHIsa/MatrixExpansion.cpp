@@ -1,10 +1,10 @@
 //===- MatrixExpansion.cpp - Matrix htile kernels to hisa ---------------===//
 //
-// htile.matmul (weight tiles installed row by row in the planes, K tiles
-// summed over plane groups or taken one at a time, partial sums
-// accumulated through the output; int8 weights converted on their way to
-// the planes) and htile.transpose (whole rows moved, or tiles transposed
-// on a plane by multiplying unit vectors).
+// htile.matmul (weight tiles installed row by row in the planes, or column
+// by column for a transposed weight, K tiles summed over plane groups or
+// taken one at a time, partial sums accumulated through the output; int8
+// weights converted on their way to the planes) and htile.transpose (whole rows
+// moved, or tiles transposed on a plane by multiplying unit vectors).
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,14 +30,35 @@ struct Work {
   int64_t rowBegin = 0, rowEnd = 0;
 };
 
+/// A matmul's weight as the planes take it: K x N in tiles of lanes x
+/// lanes, each installed one vector per plane row, or, for a transposed
+/// weight (held N x K), one vector per plane column.
+struct WeightTiles {
+  Tensor tensor;
+  bool transposed;
+  int64_t k, n, lanes;
+
+  /// The SRAM word of the vector installed as row (column) `i` of the tile
+  /// of K tile `jk` and N tile `jn`.
+  int64_t at(int64_t jk, int64_t jn, int64_t i) const {
+    return transposed ? tensor.at(jn * lanes + i, jk)
+                      : tensor.at(jk * lanes + i, jn);
+  }
+  /// How many rows (columns) of that tile hold weights.
+  int64_t installed(int64_t jk, int64_t jn) const {
+    return transposed ? std::min(lanes, n - jn * lanes)
+                      : std::min(lanes, k - jk * lanes);
+  }
+};
+
 class MatrixExpander : public InstructionBuilder {
 public:
   using InstructionBuilder::InstructionBuilder;
   LogicalResult expandMatMul(htile::MatMulOp op);
   SmallVector<SmallVector<uint32_t>> planeGroups() const;
-  SmallVector<int64_t> installOrder(const Tensor &weight,
+  SmallVector<int64_t> installOrder(const WeightTiles &weight,
                                     const Work &piece) const;
-  SmallVector<Work> workOrder(const Tensor &weight, int64_t kTiles,
+  SmallVector<Work> workOrder(const WeightTiles &weight, int64_t kTiles,
                               int64_t nTiles, int64_t groupSize,
                               size_t together) const;
   LogicalResult expandTranspose(htile::TransposeOp op);
@@ -76,13 +97,13 @@ SmallVector<SmallVector<uint32_t>> MatrixExpander::planeGroups() const {
 /// tile lie `vectorsPerRow` apart, which in row order meets one bank of a
 /// slice row after row when that stride is even. A plane that takes one
 /// row a cycle takes them in row order.
-SmallVector<int64_t> MatrixExpander::installOrder(const Tensor &weight,
+SmallVector<int64_t> MatrixExpander::installOrder(const WeightTiles &weight,
                                                   const Work &piece) const {
   if (chip.installRows() == 1)
     return llvm::to_vector(llvm::seq<int64_t>(0, lanes));
   llvm::MapVector<std::pair<uint32_t, uint32_t>, SmallVector<int64_t>> byBank;
   for (int64_t i = 0; i < int64_t(lanes); ++i) {
-    uint64_t row = uint64_t(weight.at(piece.first * lanes + i, piece.jn) / 4);
+    uint64_t row = uint64_t(weight.at(piece.first, piece.jn, i) / 4);
     byBank[{chip.sliceOf(row), chip.bankOf(row)}].push_back(i);
   }
   SmallVector<int64_t> order;
@@ -103,12 +124,12 @@ SmallVector<int64_t> MatrixExpander::installOrder(const Tensor &weight,
 /// are even holds all rows of a column tile in one bank of a slice: taken
 /// column by column, the planes would install from it one row a cycle
 /// between them.
-SmallVector<Work> MatrixExpander::workOrder(const Tensor &weight,
+SmallVector<Work> MatrixExpander::workOrder(const WeightTiles &weight,
                                             int64_t kTiles, int64_t nTiles,
                                             int64_t groupSize,
                                             size_t together) const {
   auto bank = [&](const Work &work) {
-    uint64_t row = uint64_t(weight.at(work.first * lanes, work.jn) / 4);
+    uint64_t row = uint64_t(weight.at(work.first, work.jn, 0) / 4);
     return std::make_pair(chip.sliceOf(row), chip.bankOf(row));
   };
   SmallVector<int64_t> next(nTiles, 0);
@@ -146,8 +167,10 @@ LogicalResult MatrixExpander::expandMatMul(htile::MatMulOp op) {
              << "] does not match chip '" << chip.name() << "' (expected [1, "
              << lanes << ", " << lanes << "])";
   Location loc = op.getLoc();
-  Tensor x = tensor(op.getInput()), w = tensor(op.getWeight()),
-         out = tensor(op.getOutput());
+  Tensor x = tensor(op.getInput()), out = tensor(op.getOutput());
+  bool transposed = op.getTransposed();
+  WeightTiles w{tensor(op.getWeight()), transposed, x.layout.cols,
+                out.layout.cols, int64_t(lanes)};
   std::optional<Tensor> bias, scale;
   if (op.getBias())
     bias = tensor(op.getBias());
@@ -248,23 +271,26 @@ LogicalResult MatrixExpander::expandMatMul(htile::MatMulOp op) {
                                   ? SmallVector<uint32_t>{takePlane()}
                                   : takePlaneGroup(groups, piece.count)});
     }
-    // Install each k x n weight tile, one row per instruction, the
-    // round's planes in turn, the rows round-robin over their banks
-    // (installOrder). Rows past K keep older weights; they meet zero
-    // padding lanes of the input.
+    // Install each k x n weight tile, one row (a transposed weight's
+    // column) per instruction, the round's planes in turn, the rows
+    // round-robin over their banks (installOrder). Rows past K keep older
+    // weights; they meet zero padding lanes of the input. Columns past N
+    // of a transposed weight keep older weights too; the results are
+    // masked to N's lanes.
+    hisa::WeightSlot slot =
+        transposed ? hisa::WeightSlot::column : hisa::WeightSlot::row;
     for (int64_t i : installOrder(w, round.front().work))
       for (const Group &group : round)
         for (int64_t t = 0; t < group.work.count; ++t) {
           int64_t jk = group.work.first + t;
-          if (i >= std::min<int64_t>(lanes, k - jk * lanes))
+          if (i >= w.installed(jk, group.work.jn))
             continue;
-          Value row =
-              read(loc, w.at(jk * lanes + i, group.work.jn), weightType);
+          Value row = read(loc, w.at(jk, group.work.jn, i), weightType);
           if (convertWeights)
             row = convert(loc, row, weightType, type,
                           lanesOf(out.layout.cols, group.work.jn));
           hisa::LoadWeightsOp::create(
-              b, loc, row, group.planes[t], hisa::WeightSlot::row, int32_t(i),
+              b, loc, row, group.planes[t], slot, int32_t(i),
               dtype(convertWeights ? type : weightType), IntegerAttr());
         }
     // Row by row, the groups in turn; the copies of a piece run through
@@ -309,9 +335,16 @@ LogicalResult MatrixExpander::expandMatMul(htile::MatMulOp op) {
         if (last && outType != acc) {
           sum = convert(loc, sum, acc, outType, nLanes);
           write(loc, sum, out.at(r, jn), outType);
-        } else {
-          write(loc, sum, out.at(r, jn), acc);
+          continue;
         }
+        // A vector instruction computes the row's lanes and zeroes the
+        // others; a lone product of a transposed weight's last, partial N
+        // tile is masked so (its lanes past N meet older weight columns).
+        bool unmasked = group.work.count == 1 && first && !(last && scale) &&
+                        !(last && bias) && !(last && activation);
+        if (transposed && unmasked && nLanes < int32_t(lanes))
+          sum = binary(loc, hisa::VBinaryKind::max, sum, sum, nLanes, acc);
+        write(loc, sum, out.at(r, jn), acc);
       }
   }
   return success();

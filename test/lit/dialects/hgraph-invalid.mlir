@@ -81,6 +81,24 @@ func.func @bad_scale(%a: tensor<4x8xf16>, %w: tensor<8x3xi8>, %s: tensor<4xf32>)
 
 // -----
 
+// Tests that a transposed weight (N x K) meets the input on its K.
+func.func @transposed_contraction(%q: tensor<1x64xf32>, %k: tensor<64x128xf32>) -> tensor<1x64xf32> {
+  // expected-error @+1 {{contraction dimensions differ: input has 64, weight has 128 (transposed: N x K)}}
+  %0 = hgraph.linear %q, %k transposed activation(none) : (tensor<1x64xf32>, tensor<64x128xf32>) -> tensor<1x64xf32>
+  return %0 : tensor<1x64xf32>
+}
+
+// -----
+
+// Tests that a transposed weight has the input's type.
+func.func @transposed_type(%q: tensor<1x64xf16>, %k: tensor<128x64xf32>) -> tensor<1x128xf32> {
+  // expected-error @+1 {{a transposed weight must have the input's type ('f16') and no scale}}
+  %0 = hgraph.linear %q, %k transposed activation(none) : (tensor<1x64xf16>, tensor<128x64xf32>) -> tensor<1x128xf32>
+  return %0 : tensor<1x128xf32>
+}
+
+// -----
+
 // Tests that an i8 weight needs a scale and an f16 or bf16 input.
 func.func @int8_weight_without_scale(%a: tensor<4x8xf16>, %w: tensor<8x3xi8>) -> tensor<4x3xf32> {
   // expected-error @+1 {{an i8 weight needs a scale and an f16 or bf16 input, to which its rows are converted}}

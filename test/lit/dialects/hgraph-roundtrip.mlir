@@ -33,6 +33,9 @@ func.func @ops(%x: tensor<4x8xf32> {hgraph.name = "x"}, %b: tensor<8xf32>) -> te
   %11 = hgraph.gemm %x, %wt, %c {alpha = 2.0 : f32, trans_b = true} : (tensor<4x8xf32>, tensor<3x8xf32>, tensor<3xf32>) -> tensor<4x3xf32>
   // CHECK: hgraph.linear %{{.*}}, %{{.*}}, %{{.*}} activation(relu) : (tensor<4x8xf32>, tensor<8x3xf32>, tensor<3xf32>) -> tensor<4x3xf32>
   %12 = hgraph.linear %x, %w, %c activation(relu) : (tensor<4x8xf32>, tensor<8x3xf32>, tensor<3xf32>) -> tensor<4x3xf32>
+  // CHECK: hgraph.linear %{{.*}}, %{{.*}} transposed activation(none) : (tensor<4x8xf32>, tensor<3x8xf32>) -> tensor<4x3xf32>
+  %w3 = hgraph.transpose %w {perm = array<i64: 1, 0>} : tensor<8x3xf32> -> tensor<3x8xf32>
+  %lt = hgraph.linear %x, %w3 transposed activation(none) : (tensor<4x8xf32>, tensor<3x8xf32>) -> tensor<4x3xf32>
   // CHECK: hgraph.linear %{{.*}}, %{{.*}} activation(none)
   %13 = hgraph.linear %x, %w activation(none) : (tensor<4x8xf32>, tensor<8x3xf32>) -> tensor<4x3xf32>
   // CHECK: hgraph.linear %{{.*}}, %{{.*}}, %{{.*}} scale(%{{.*}} : tensor<3xf32>) activation(none) : (tensor<4x8xf16>, tensor<8x3xi8>, tensor<3xf32>) -> tensor<4x3xf32>

@@ -42,6 +42,30 @@ func.func @bad_matmul() {
 
 // -----
 
+// Tests that a transposed weight is N x K.
+func.func @transposed_shape() {
+  %x = htile.alloc : memref<1x64xf32>
+  %w = htile.alloc : memref<64x128xf32>
+  %y = htile.alloc : memref<1x128xf32>
+  // expected-error @+1 {{contraction dimensions differ: input has 64, weight has 128 (transposed: N x K)}}
+  htile.matmul ins(%x, %w) transposed outs(%y) activation(none) : memref<1x64xf32>, memref<64x128xf32>, memref<1x128xf32>
+  return
+}
+
+// -----
+
+// Tests that a transposed weight is a float of the input's type.
+func.func @transposed_integer() {
+  %x = htile.alloc : memref<1x64xi8>
+  %w = htile.alloc : memref<128x64xi8>
+  %y = htile.alloc : memref<1x128xi32>
+  // expected-error @+1 {{a transposed weight must be a float of the input's type ('i8'), without a scale}}
+  htile.matmul ins(%x, %w) transposed outs(%y) activation(none) : memref<1x64xi8>, memref<128x64xi8>, memref<1x128xi32>
+  return
+}
+
+// -----
+
 // Tests that a K spanning several tiles needs an output that holds the
 // f32 partial sums.
 func.func @narrow_partial_sums() {

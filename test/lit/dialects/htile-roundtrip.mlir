@@ -16,6 +16,9 @@ func.func @main() {
   %x16 = htile.alloc : memref<4x32xf16>
   %q = htile.constant dense<3> : tensor<32x10xi8> : memref<32x10xi8>
   htile.matmul ins(%x16, %q) bias(%b : memref<10xf32>) scale(%b : memref<10xf32>) outs(%y) activation(none) : memref<4x32xf16>, memref<32x10xi8>, memref<4x10xf32>
+  // CHECK: htile.matmul ins(%{{.*}}, %{{.*}}) transposed outs(%{{.*}}) activation(none) : memref<4x32xf32>, memref<10x32xf32>, memref<4x10xf32>
+  %k = htile.alloc : memref<10x32xf32>
+  htile.matmul ins(%x, %k) transposed outs(%y) activation(none) : memref<4x32xf32>, memref<10x32xf32>, memref<4x10xf32>
   %z = htile.alloc : memref<4x10xf32>
   // CHECK: htile.binary sub ins(%{{.*}}, %{{.*}}) outs(%{{.*}}) : memref<4x10xf32>, memref<10xf32>, memref<4x10xf32>
   htile.binary sub ins(%y, %b) outs(%z) : memref<4x10xf32>, memref<10xf32>, memref<4x10xf32>

@@ -134,6 +134,81 @@ func.func @batched_matmul(%a: tensor<2x3x4xf32>, %b: tensor<2x4x5xf32>) -> tenso
 
 // -----
 
+// Tests that a right operand that swaps its two innermost dimensions (the
+// keys of attention) is sliced before the swap, each matrix transposed on
+// its own, and that the whole operand is never transposed.
+// CHECK-LABEL: func.func @transposed_keys
+func.func @transposed_keys(%q: tensor<2x1x4xf32>, %k: tensor<2x6x4xf32>) -> tensor<2x1x6xf32> {
+  // CHECK-NOT: tensor<2x4x6xf32>
+  // CHECK: %[[S0:.*]] = hgraph.slice %{{.*}} {starts = array<i64: 0, 0, 0>, steps = array<i64: 1, 1, 1>} : tensor<2x6x4xf32> -> tensor<1x6x4xf32>
+  // CHECK: %[[K0:.*]] = hgraph.reshape %[[S0]] : tensor<1x6x4xf32> -> tensor<6x4xf32>
+  // CHECK: %[[T0:.*]] = hgraph.transpose %[[K0]] {perm = array<i64: 1, 0>} : tensor<6x4xf32> -> tensor<4x6xf32>
+  // CHECK: hgraph.matmul %{{.*}}, %[[T0]] : (tensor<1x4xf32>, tensor<4x6xf32>) -> tensor<1x6xf32>
+  // CHECK: hgraph.slice %{{.*}} {starts = array<i64: 1, 0, 0>, steps = array<i64: 1, 1, 1>} : tensor<2x6x4xf32> -> tensor<1x6x4xf32>
+  // CHECK: hgraph.transpose %{{.*}} {perm = array<i64: 1, 0>} : tensor<6x4xf32> -> tensor<4x6xf32>
+  // CHECK: hgraph.concat
+  %t = hgraph.transpose %k {perm = array<i64: 0, 2, 1>} : tensor<2x6x4xf32> -> tensor<2x4x6xf32>
+  %0 = hgraph.matmul %q, %t : (tensor<2x1x4xf32>, tensor<2x4x6xf32>) -> tensor<2x1x6xf32>
+  return %0 : tensor<2x1x6xf32>
+}
+
+// -----
+
+// Tests that a transpose that also moves a batch dimension is not read
+// through: the batched right operand is sliced after it.
+// CHECK-LABEL: func.func @moved_batch
+func.func @moved_batch(%q: tensor<2x1x4xf32>, %k: tensor<6x2x4xf32>) -> tensor<2x1x6xf32> {
+  // CHECK: hgraph.transpose %{{.*}} {perm = array<i64: 1, 2, 0>} : tensor<6x2x4xf32> -> tensor<2x4x6xf32>
+  // CHECK-COUNT-2: hgraph.matmul %{{.*}}, %{{.*}} : (tensor<1x4xf32>, tensor<4x6xf32>) -> tensor<1x6xf32>
+  %t = hgraph.transpose %k {perm = array<i64: 1, 2, 0>} : tensor<6x2x4xf32> -> tensor<2x4x6xf32>
+  %0 = hgraph.matmul %q, %t : (tensor<2x1x4xf32>, tensor<2x4x6xf32>) -> tensor<2x1x6xf32>
+  return %0 : tensor<2x1x6xf32>
+}
+
+// -----
+
+// Tests that keys repeated for grouped-query attention (two key heads
+// expanded to four query heads) are sliced from before the repeat, each
+// key head once, and multiplied transposed by the two query heads of its
+// group.
+// CHECK-LABEL: func.func @grouped_keys
+func.func @grouped_keys(%q: tensor<1x4x1x8xf32>, %k: tensor<1x2x6x8xf32>) -> tensor<1x4x1x6xf32> {
+  // CHECK-NOT: hgraph.expand
+  // CHECK: %[[K:.*]] = hgraph.reshape %{{.*}} : tensor<1x2x6x8xf32> -> tensor<2x6x8xf32>
+  // CHECK: hgraph.slice %[[K]] {starts = array<i64: 0, 0, 0>
+  // CHECK: %[[T0:.*]] = hgraph.transpose %{{.*}} {perm = array<i64: 1, 0>} : tensor<6x8xf32> -> tensor<8x6xf32>
+  // CHECK: hgraph.matmul %{{.*}}, %[[T0]]
+  // CHECK: hgraph.matmul %{{.*}}, %[[T0]]
+  // CHECK: hgraph.slice %[[K]] {starts = array<i64: 1, 0, 0>
+  // CHECK: %[[T1:.*]] = hgraph.transpose %{{.*}} {perm = array<i64: 1, 0>} : tensor<6x8xf32> -> tensor<8x6xf32>
+  // CHECK: hgraph.matmul %{{.*}}, %[[T1]]
+  // CHECK: hgraph.matmul %{{.*}}, %[[T1]]
+  // CHECK-NOT: hgraph.slice %[[K]]
+  %0 = hgraph.reshape %k : tensor<1x2x6x8xf32> -> tensor<1x2x1x6x8xf32>
+  %1 = hgraph.expand %0 : tensor<1x2x1x6x8xf32> -> tensor<1x2x2x6x8xf32>
+  %2 = hgraph.reshape %1 : tensor<1x2x2x6x8xf32> -> tensor<1x4x6x8xf32>
+  %t = hgraph.transpose %2 {perm = array<i64: 0, 1, 3, 2>} : tensor<1x4x6x8xf32> -> tensor<1x4x8x6xf32>
+  %s = hgraph.matmul %q, %t : (tensor<1x4x1x8xf32>, tensor<1x4x8x6xf32>) -> tensor<1x4x1x6xf32>
+  return %s : tensor<1x4x1x6xf32>
+}
+
+// -----
+
+// Tests that an expand that repeats the heads in another order (the group
+// dimension expanded, not one after it) is not read through.
+// CHECK-LABEL: func.func @tiled_heads
+func.func @tiled_heads(%p: tensor<1x4x1x6xf32>, %v: tensor<1x2x6x8xf32>) -> tensor<1x4x1x8xf32> {
+  // CHECK: hgraph.expand
+  // CHECK-COUNT-4: hgraph.matmul %{{.*}}, %{{.*}} : (tensor<1x6xf32>, tensor<6x8xf32>) -> tensor<1x8xf32>
+  %0 = hgraph.reshape %v : tensor<1x2x6x8xf32> -> tensor<1x1x2x6x8xf32>
+  %1 = hgraph.expand %0 : tensor<1x1x2x6x8xf32> -> tensor<1x2x2x6x8xf32>
+  %2 = hgraph.reshape %1 : tensor<1x2x2x6x8xf32> -> tensor<1x4x6x8xf32>
+  %s = hgraph.matmul %p, %2 : (tensor<1x4x1x6xf32>, tensor<1x4x6x8xf32>) -> tensor<1x4x1x8xf32>
+  return %s : tensor<1x4x1x8xf32>
+}
+
+// -----
+
 // Tests that a broadcast left matrix is sliced once and reused, and that a
 // 1-D right operand becomes a column.
 // CHECK-LABEL: func.func @broadcast_matmul

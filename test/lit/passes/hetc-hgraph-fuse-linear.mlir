@@ -78,3 +78,31 @@ func.func @late_bias(%x: tensor<2x4xf32>, %w: tensor<4x3xf32>, %b: tensor<3xf32>
   %0 = hgraph.add %m, %nb : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
 }
+
+// -----
+
+// Tests that a computed weight that is a 2-D transpose is taken as it was,
+// as a transposed weight, and the transpose goes.
+// CHECK-LABEL: func.func @transposed_keys
+func.func @transposed_keys(%q: tensor<1x64xf32>, %k: tensor<128x64xf32>) -> tensor<1x128xf32> {
+  // CHECK-NOT: hgraph.transpose
+  // CHECK: %[[L:.*]] = hgraph.linear %{{.*}}, %{{.*}} transposed activation(none) : (tensor<1x64xf32>, tensor<128x64xf32>) -> tensor<1x128xf32>
+  // CHECK: return %[[L]]
+  %t = hgraph.transpose %k {perm = array<i64: 1, 0>} : tensor<128x64xf32> -> tensor<64x128xf32>
+  %0 = hgraph.matmul %q, %t : (tensor<1x64xf32>, tensor<64x128xf32>) -> tensor<1x128xf32>
+  return %0 : tensor<1x128xf32>
+}
+
+// -----
+
+// Tests that a constant weight behind a transpose is not taken transposed:
+// it is folded (and may be narrowed) as a plain weight.
+// CHECK-LABEL: func.func @constant_transpose
+func.func @constant_transpose(%x: tensor<1x2xf32>) -> tensor<1x3xf32> {
+  // CHECK: %[[W:.*]] = hgraph.constant dense<{{\[\[}}1.000000e+00, 3.000000e+00, 5.000000e+00]
+  // CHECK: hgraph.linear %{{.*}}, %[[W]] activation(none) : (tensor<1x2xf32>, tensor<2x3xf32>)
+  %w = hgraph.constant dense<[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]> : tensor<3x2xf32>
+  %t = hgraph.transpose %w {perm = array<i64: 1, 0>} : tensor<3x2xf32> -> tensor<2x3xf32>
+  %0 = hgraph.matmul %x, %t : (tensor<1x2xf32>, tensor<2x3xf32>) -> tensor<1x3xf32>
+  return %0 : tensor<1x3xf32>
+}

@@ -145,6 +145,24 @@ TEST_P(PlanBackends, RunsThePlan) {
   EXPECT_EQ(again.outputs[2].tensor.data, outputs[2].tensor.data);
 }
 
+// Tests that a transposed weight is multiplied as its transpose: w held as
+// the 2 x 3 [[1, -1, 2], [0, -1, 1]] gives x * w^T = [[5, 1], [-5, -1]].
+TEST_P(PlanBackends, TransposedWeightIsMultipliedTransposed) {
+  if (!canRun())
+    GTEST_SKIP() << "no CUDA device here";
+  hetx::KernelPlan &plan = *artifact.mutable_kernel_plan();
+  plan.mutable_buffers(1)->set_shape(0, 2);
+  plan.mutable_buffers(1)->set_shape(1, 3);
+  plan.mutable_kernels(0)->set_transposed_weight(true);
+  std::string error;
+  auto program = load(artifact, error);
+  ASSERT_TRUE(program) << error;
+  plan::RunResult result;
+  ASSERT_TRUE(program->run(inputs({3, 0, 2}), result, error)) << error;
+  EXPECT_EQ(result.outputs[0].tensor.data, (std::vector<float>{5, 1, 0, 0}));
+  EXPECT_EQ(result.outputs[1].tensor.data, (std::vector<float>{25, 0, 1, 0}));
+}
+
 // Tests that a row index outside the table stops the run, naming the
 // kernel and its node, as on the chip.
 TEST_P(PlanBackends, RowIndexOutsideTheTableStopsTheRun) {
@@ -226,6 +244,13 @@ TEST_P(PlanBackends, UnboundOutputIsRefused) {
 TEST_P(PlanBackends, MismatchedMatmulIsRefused) {
   artifact.mutable_kernel_plan()->mutable_buffers(2)->set_shape(1, 3);
   expectRefused(artifact, "a matrix product of [2, 3] and [3, 2] into [2, 3]");
+}
+
+TEST_P(PlanBackends, MismatchedTransposedMatmulIsRefused) {
+  artifact.mutable_kernel_plan()->mutable_kernels(0)->set_transposed_weight(
+      true);
+  expectRefused(artifact,
+                "a matrix product of [2, 3] and [3, 2] transposed into [2, 2]");
 }
 
 // Tests that the arena of a backend with memory of its own (CUDA) never

@@ -200,10 +200,13 @@ LogicalResult LinearOp::verify() {
   ShapedType x = getInput().getType(), w = getWeight().getType();
   if (x.getRank() != 2 || w.getRank() != 2)
     return emitOpError("input and weight must be 2-D");
-  if (x.getDimSize(1) != w.getDimSize(0))
+  // A transposed weight is N x K.
+  int64_t kDim = getTransposed() ? 1 : 0;
+  if (x.getDimSize(1) != w.getDimSize(kDim))
     return emitOpError("contraction dimensions differ: input has ")
-           << x.getDimSize(1) << ", weight has " << w.getDimSize(0);
-  SmallVector<int64_t> expected{x.getDimSize(0), w.getDimSize(1)};
+           << x.getDimSize(1) << ", weight has " << w.getDimSize(kDim)
+           << (getTransposed() ? " (transposed: N x K)" : "");
+  SmallVector<int64_t> expected{x.getDimSize(0), w.getDimSize(1 - kDim)};
   if (getType().getShape() != ArrayRef<int64_t>(expected))
     return emitOpError("result shape ")
            << shapeStr(getType().getShape()) << " should be "
@@ -232,6 +235,9 @@ LogicalResult LinearOp::verify() {
       (!getScale() || !(inputType.isF16() || inputType.isBF16())))
     return emitOpError("an i8 weight needs a scale and an f16 or bf16 input, "
                        "to which its rows are converted");
+  if (getTransposed() && (weightType != inputType || getScale()))
+    return emitOpError("a transposed weight must have the input's type (")
+           << inputType << ") and no scale";
   return success();
 }
 

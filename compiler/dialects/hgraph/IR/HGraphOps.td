@@ -170,20 +170,30 @@ def HGraph_LinearOp : HGraph_Op<"linear", [Pure, AttrSizedOperandSegments]> {
     converted to the input's type (f16 or bf16, exact for int8) on its way
     to the matrix unit, and the column scales apply to the sums.
 
+    With `transposed`, `weight` is given as N x K and multiplied
+    transposed: `activation(input * transpose(weight) + bias)`. The matrix
+    unit installs its rows as weight columns, so a product by a computed
+    transpose (the keys of attention, `q * transpose(k)`) needs no transpose
+    of its own. A transposed weight has the input's type and no scale.
+
     ```mlir
     %0 = hgraph.linear %x, %w, %b activation(relu)
         : (tensor<4x32xf32>, tensor<32x10xf32>, tensor<10xf32>) -> tensor<4x10xf32>
     %1 = hgraph.linear %x16, %q, %b scale(%s : tensor<10xf32>) activation(none)
         : (tensor<4x32xf16>, tensor<32x10xi8>, tensor<10xf32>) -> tensor<4x10xf32>
+    %2 = hgraph.linear %q, %k transposed activation(none)
+        : (tensor<1x64xf32>, tensor<128x64xf32>) -> tensor<1x128xf32>
     ```
   }];
   let arguments = (ins HGraph_Tensor:$input, HGraph_Tensor:$weight,
                        Optional<HGraph_Tensor>:$bias,
                        Optional<HGraph_Tensor>:$scale,
-                       HGraph_ActivationAttr:$activation);
+                       HGraph_ActivationAttr:$activation,
+                       UnitAttr:$transposed);
   let results = (outs HGraph_Tensor:$result);
   let assemblyFormat = [{
-    $input `,` $weight (`,` $bias^)? (`scale` `(` $scale^ `:` type($scale) `)`)?
+    $input `,` $weight (`,` $bias^)? (`transposed` $transposed^)?
+    (`scale` `(` $scale^ `:` type($scale) `)`)?
     `activation` `(` $activation `)` attr-dict `:`
     `(` type($input) `,` type($weight) (`,` type($bias)^)? `)` `->` type($result)
   }];

@@ -57,12 +57,21 @@ LogicalResult MatMulOp::verify() {
              y = getOutput().getType();
   if (x.getRank() != 2 || w.getRank() != 2 || y.getRank() != 2)
     return emitOpError("input, weight and output must be 2-D");
-  if (x.getDimSize(1) != w.getDimSize(0))
+  // A transposed weight is N x K.
+  int64_t kDim = getTransposed() ? 1 : 0;
+  if (x.getDimSize(1) != w.getDimSize(kDim))
     return emitOpError("contraction dimensions differ: input has ")
-           << x.getDimSize(1) << ", weight has " << w.getDimSize(0);
-  if (y.getDimSize(0) != x.getDimSize(0) || y.getDimSize(1) != w.getDimSize(1))
+           << x.getDimSize(1) << ", weight has " << w.getDimSize(kDim)
+           << (getTransposed() ? " (transposed: N x K)" : "");
+  if (y.getDimSize(0) != x.getDimSize(0) ||
+      y.getDimSize(1) != w.getDimSize(1 - kDim))
     return emitOpError("output must be ")
-           << x.getDimSize(0) << "x" << w.getDimSize(1);
+           << x.getDimSize(0) << "x" << w.getDimSize(1 - kDim);
+  if (getTransposed() && (w.getElementType() != x.getElementType() ||
+                          getScale() || !hisa::isFloatLane(x.getElementType())))
+    return emitOpError("a transposed weight must be a float of the input's "
+                       "type (")
+           << x.getElementType() << "), without a scale";
   if (Value bias = getBias())
     if (!isRowOf(cast<MemRefType>(bias.getType()), y))
       return emitOpError("bias must be one row of ")

@@ -130,20 +130,29 @@ def HTile_MatMulOp : HTile_KernelOp<"matmul", [AttrSizedOperandSegments]> {
     or bf16 input: each weight row is converted to the input's type on the
     vector unit as it goes to the plane.
 
+    With `transposed`, `weight` is N x K and multiplied transposed: its
+    rows are installed as weight columns (M_LOAD_WEIGHTS_COLUMN), and each
+    tile is a k x n block of the transpose. It has the input's type and no
+    scale.
+
     ```mlir
     htile.matmul ins(%x, %w) bias(%b : memref<10xf32>) outs(%y) activation(relu)
         {tile = array<i64: 1, 16, 16>} : memref<4x32xf32>, memref<32x10xf32>, memref<4x10xf32>
     htile.matmul ins(%x, %q) scale(%s : memref<10xf32>) outs(%y) activation(none)
         : memref<4x32xf16>, memref<32x10xi8>, memref<4x10xf32>
+    htile.matmul ins(%q, %k) transposed outs(%s) activation(none)
+        : memref<1x64xf32>, memref<128x64xf32>, memref<1x128xf32>
     ```
   }];
   let arguments = (ins HTile_Buffer:$input, HTile_Buffer:$weight,
                        Optional<HTile_Buffer>:$bias,
                        Optional<HTile_Buffer>:$scale, HTile_Buffer:$output,
                        HTile_ActivationAttr:$activation,
-                       OptionalAttr<DenseI64ArrayAttr>:$tile);
+                       OptionalAttr<DenseI64ArrayAttr>:$tile,
+                       UnitAttr:$transposed);
   let assemblyFormat = [{
-    `ins` `(` $input `,` $weight `)` (`bias` `(` $bias^ `:` type($bias) `)`)?
+    `ins` `(` $input `,` $weight `)` (`transposed` $transposed^)?
+    (`bias` `(` $bias^ `:` type($bias) `)`)?
     (`scale` `(` $scale^ `:` type($scale) `)`)?
     `outs` `(` $output `)` `activation` `(` $activation `)` attr-dict `:`
     type($input) `,` type($weight) `,` type($output)
