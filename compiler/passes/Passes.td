@@ -193,6 +193,27 @@ def ConvertHGraphToHTile : Pass<"hetc-convert-hgraph-to-htile", "mlir::ModuleOp"
   let dependentDialects = ["::hetc::htile::HTileDialect"];
 }
 
+def HTileFuseGathers : Pass<"hetc-htile-fuse-gathers", "mlir::func::FuncOp"> {
+  let summary = "Fuses a gather of a gather into one gather";
+  let description = [{
+    An `htile.gather` whose one input is an `htile.alloc` that another
+    gather alone fills, and that it alone reads, reads through it: its
+    indices are mapped through the first gather's (`-1` stays zero), and
+    the first gather and the buffer between go. Nothing may write the first
+    gather's inputs between the two. A split followed by a reshape that
+    changes the row length then assembles its vectors on a switch unit
+    once instead of twice. The fused gather is located at both nodes, its
+    own first.
+
+    ```mlir
+    htile.gather ins(%x) outs(%a) indices [2, 3] : (memref<4xf32>) -> memref<2xf32>
+    htile.gather ins(%a) outs(%b) indices [1, -1, 0] : (memref<2xf32>) -> memref<3xf32>
+    // becomes
+    htile.gather ins(%x) outs(%b) indices [3, -1, 2] : (memref<4xf32>) -> memref<3xf32>
+    ```
+  }];
+}
+
 def HTilePlanMemory : Pass<"hetc-htile-plan-memory", "mlir::ModuleOp"> {
   let summary = "Places every htile buffer in SRAM by liveness";
   let description = [{

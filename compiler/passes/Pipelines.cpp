@@ -43,6 +43,7 @@ void hetc::buildHTilePipeline(OpPassManager &pm,
   if (!options.chip.empty())
     pm.addPass(createSetChip({options.chip}));
   pm.addPass(createConvertHGraphToHTile());
+  pm.addNestedPass<func::FuncOp>(createHTileFuseGathers());
   pm.addPass(createHTilePlanMemory());
   pm.addPass(createHTilePhysicalBound());
 }
