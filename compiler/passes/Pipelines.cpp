@@ -34,6 +34,7 @@ void hetc::buildHGraphPipeline(OpPassManager &pm,
   func.addPass(createCanonicalizerPass());
   func.addPass(createHGraphFuseLinear());
   func.addPass(createCanonicalizerPass());
+  func.addPass(createCSEPass());
   if (options.weights != "f32")
     func.addPass(createHGraphNarrowWeights({options.weights}));
 }
