@@ -245,20 +245,6 @@ int64_t product(ArrayRef<int64_t> dims) {
   return n;
 }
 
-/// MatMul with a batched right operand or a 1-D operand, which the chip's
-/// matmul kernel (`[.., M, K] x [K, N]`) does not take: 1-D operands get a
-/// unit dimension as numpy defines (`[K]` -> `[1, K]` on the left, `[K, 1]`
-/// on the right); a right operand whose batch is one element is reshaped to
-/// `[K, N]`; otherwise each batch element (numpy broadcasting) becomes one
-/// `[M, K] x [K, N]` matmul of slices of the operands, and the results are
-/// concatenated. A computed float right operand that is a transpose of its
-/// two innermost dimensions (the keys of attention) is sliced before the
-/// transpose, each `[N, K]` matrix transposed on its own: the 2-D
-/// transposes become transposed weights of `hgraph.linear`
-/// (`hetc-hgraph-fuse-linear`), and the whole operand is never transposed.
-/// Matrices repeated along the last batch dimension (grouped-query
-/// attention's heads, `repeatedMatrices`) are sliced once, before the
-/// repeat.
 /// The input of `v`'s defining transpose when that transpose swaps the two
 /// innermost dimensions of a computed float tensor of rank 3 or more and
 /// keeps the others in place; null otherwise.
@@ -314,6 +300,20 @@ Value repeatedMatrices(Value v, int64_t &repeat) {
   return x;
 }
 
+/// MatMul with a batched right operand or a 1-D operand, which the chip's
+/// matmul kernel (`[.., M, K] x [K, N]`) does not take: 1-D operands get a
+/// unit dimension as numpy defines (`[K]` -> `[1, K]` on the left, `[K, 1]`
+/// on the right); a right operand whose batch is one element is reshaped to
+/// `[K, N]`; otherwise each batch element (numpy broadcasting) becomes one
+/// `[M, K] x [K, N]` matmul of slices of the operands, and the results are
+/// concatenated. A computed float right operand that is a transpose of its
+/// two innermost dimensions (the keys of attention) is sliced before the
+/// transpose, each `[N, K]` matrix transposed on its own: the 2-D
+/// transposes become transposed weights of `hgraph.linear`
+/// (`hetc-hgraph-fuse-linear`), and the whole operand is never transposed.
+/// Matrices repeated along the last batch dimension (grouped-query
+/// attention's heads, `repeatedMatrices`) are sliced once, before the
+/// repeat.
 struct DecomposeBatchedMatMul : OpRewritePattern<MatMulOp> {
   using OpRewritePattern::OpRewritePattern;
 

@@ -93,6 +93,7 @@ struct FuseLinear : OpRewritePattern<MatMulOp> {
     if (auto transpose = weight.getDefiningOp<TransposeOp>())
       if (transpose.getPerm() == ArrayRef<int64_t>{1, 0} &&
           isa<FloatType>(elementType) &&
+          getElementTypeOrSelf(transpose.getType()) == elementType &&
           !matchPattern(transpose.getInput(), m_Constant())) {
         weight = transpose.getInput();
         transposed = true;

@@ -54,6 +54,9 @@ htile::GatherOp soleFiller(Value buffer, htile::GatherOp reader) {
   llvm::SmallPtrSet<Value, 4> read;
   for (Value input : filler.getInputs())
     read.insert(rootOf(input));
+  // The fused gather must not write what it reads.
+  if (read.contains(rootOf(reader.getOutput())))
+    return {};
   for (Operation *op = filler->getNextNode(); op != reader.getOperation();
        op = op->getNextNode())
     if (auto writer = dyn_cast<DestinationStyleOpInterface>(op))

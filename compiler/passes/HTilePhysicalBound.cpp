@@ -48,8 +48,10 @@ KernelWork matmulWork(htile::MatMulOp op) {
   KernelWork work;
   auto input = cast<MemRefType>(op.getInput().getType());
   auto weight = cast<MemRefType>(op.getWeight().getType());
+  // M x K x N, N from the output (a transposed weight is N x K).
+  auto output = cast<MemRefType>(op.getOutput().getType());
   uint64_t macs = uint64_t(input.getDimSize(0)) * input.getDimSize(1) *
-                  weight.getDimSize(1);
+                  output.getDimSize(1);
   // The planes multiply at the width of the weights they hold: an i8
   // weight of a float matmul is converted to the input's type (one vector
   // lane-op per weight) and installed at that width, and its sums are

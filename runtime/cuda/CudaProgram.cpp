@@ -627,8 +627,9 @@ bool launch(const CudaProgram::State &state, const Launch &l, float *result,
               "cudaMemsetAsync", error))
         return false;
     } else {
-      // Row-major Y = X W is column-major Y^T = W^T X^T; a transposed
-      // weight (row-major N x K, column-major K x N) is W^T itself.
+      // Row-major Y = X W is column-major Y^T = W^T X^T. A transposed
+      // weight, row-major N x K, reads column-major as K x N: cuBLAS
+      // transposes it back (OP_T, leading dimension K).
       const float one = 1.0f, zero = 0.0f;
       bool t = kernel.transposedWeight;
       if (!ok(cublasSgemm(state.blas, t ? CUBLAS_OP_T : CUBLAS_OP_N,

@@ -176,7 +176,7 @@ LogicalResult MatrixExpander::expandMatMul(htile::MatMulOp op) {
     bias = tensor(op.getBias());
   if (op.getScale())
     scale = tensor(op.getScale());
-  int64_t k = x.layout.cols, kTiles = x.layout.vectorsPerRow;
+  int64_t kTiles = x.layout.vectorsPerRow;
   // Products of f16 and bf16 inputs accumulate in f32 and of i8 and ui8 in
   // i32 on the plane; partial sums over K tiles stay in that type in the
   // output buffer, which is therefore of that type when K spans several
@@ -340,8 +340,9 @@ LogicalResult MatrixExpander::expandMatMul(htile::MatMulOp op) {
         // A vector instruction computes the row's lanes and zeroes the
         // others; a lone product of a transposed weight's last, partial N
         // tile is masked so (its lanes past N meet older weight columns).
-        bool unmasked = group.work.count == 1 && first && !(last && scale) &&
-                        !(last && bias) && !(last && activation);
+        // A partial sum is masked by the add of the next K tile.
+        bool unmasked = group.work.count == 1 && first && last && !scale &&
+                        !bias && !activation;
         if (transposed && unmasked && nLanes < int32_t(lanes))
           sum = binary(loc, hisa::VBinaryKind::max, sum, sum, nLanes, acc);
         write(loc, sum, out.at(r, jn), acc);

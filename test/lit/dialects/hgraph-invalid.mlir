@@ -92,7 +92,7 @@ func.func @transposed_contraction(%q: tensor<1x64xf32>, %k: tensor<64x128xf32>) 
 
 // Tests that a transposed weight has the input's type.
 func.func @transposed_type(%q: tensor<1x64xf16>, %k: tensor<128x64xf32>) -> tensor<1x128xf32> {
-  // expected-error @+1 {{a transposed weight must have the input's type ('f16') and no scale}}
+  // expected-error @+1 {{a transposed weight must be a float of the input's type ('f16'), without a scale}}
   %0 = hgraph.linear %q, %k transposed activation(none) : (tensor<1x64xf16>, tensor<128x64xf32>) -> tensor<1x128xf32>
   return %0 : tensor<1x128xf32>
 }

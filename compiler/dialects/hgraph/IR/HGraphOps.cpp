@@ -235,9 +235,11 @@ LogicalResult LinearOp::verify() {
       (!getScale() || !(inputType.isF16() || inputType.isBF16())))
     return emitOpError("an i8 weight needs a scale and an f16 or bf16 input, "
                        "to which its rows are converted");
-  if (getTransposed() && (weightType != inputType || getScale()))
-    return emitOpError("a transposed weight must have the input's type (")
-           << inputType << ") and no scale";
+  if (getTransposed() &&
+      (weightType != inputType || getScale() || !isa<FloatType>(inputType)))
+    return emitOpError("a transposed weight must be a float of the input's "
+                       "type (")
+           << inputType << "), without a scale";
   return success();
 }
 

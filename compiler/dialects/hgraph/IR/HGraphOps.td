@@ -174,7 +174,8 @@ def HGraph_LinearOp : HGraph_Op<"linear", [Pure, AttrSizedOperandSegments]> {
     transposed: `activation(input * transpose(weight) + bias)`. The matrix
     unit installs its rows as weight columns, so a product by a computed
     transpose (the keys of attention, `q * transpose(k)`) needs no transpose
-    of its own. A transposed weight has the input's type and no scale.
+    of its own. A transposed weight is a float of the input's type,
+    without a scale.
 
     ```mlir
     %0 = hgraph.linear %x, %w, %b activation(relu)
