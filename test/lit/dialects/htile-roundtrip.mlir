@@ -19,6 +19,11 @@ func.func @main() {
   // CHECK: htile.matmul ins(%{{.*}}, %{{.*}}) transposed outs(%{{.*}}) activation(none) : memref<4x32xf32>, memref<10x32xf32>, memref<4x10xf32>
   %k = htile.alloc : memref<10x32xf32>
   htile.matmul ins(%x, %k) transposed outs(%y) activation(none) : memref<4x32xf32>, memref<10x32xf32>, memref<4x10xf32>
+  // CHECK: htile.matmul ins(%{{.*}}, %{{.*}}) transposed outs(%{{.*}}) activation(none) : memref<1x8xf64>, memref<3x8xf64>, memref<1x3xf64>
+  %q64 = htile.alloc : memref<1x8xf64>
+  %k64 = htile.alloc : memref<3x8xf64>
+  %s64 = htile.alloc : memref<1x3xf64>
+  htile.matmul ins(%q64, %k64) transposed outs(%s64) activation(none) : memref<1x8xf64>, memref<3x8xf64>, memref<1x3xf64>
   %z = htile.alloc : memref<4x10xf32>
   // CHECK: htile.binary sub ins(%{{.*}}, %{{.*}}) outs(%{{.*}}) : memref<4x10xf32>, memref<10xf32>, memref<4x10xf32>
   htile.binary sub ins(%y, %b) outs(%z) : memref<4x10xf32>, memref<10xf32>, memref<4x10xf32>

@@ -68,7 +68,7 @@ LogicalResult MatMulOp::verify() {
     return emitOpError("output must be ")
            << x.getDimSize(0) << "x" << w.getDimSize(1 - kDim);
   if (getTransposed() && (w.getElementType() != x.getElementType() ||
-                          getScale() || !hisa::isFloatLane(x.getElementType())))
+                          getScale() || !isa<FloatType>(x.getElementType())))
     return emitOpError("a transposed weight must be a float of the input's "
                        "type (")
            << x.getElementType() << "), without a scale";
