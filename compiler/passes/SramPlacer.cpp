@@ -67,9 +67,21 @@ hetc::placement::place(const std::vector<Buffer> &buffers, Geometry sram,
   std::vector<int64_t> address(buffers.size(), -1);
   std::vector<size_t> placed;
   placed.reserve(buffers.size());
+  for (size_t index = 0; index < buffers.size(); ++index) {
+    const Buffer &b = buffers[index];
+    if (!b.fixed)
+      continue;
+    if (*b.fixed < 0 || b.size > sram.capacity ||
+        *b.fixed > sram.capacity - b.size)
+      return std::nullopt;
+    address[index] = *b.fixed;
+    placed.push_back(index);
+  }
   std::vector<Range> taken, partnerRanges;
   for (size_t index : order) {
     const Buffer &b = buffers[index];
+    if (b.fixed)
+      continue;
     if (b.size > sram.capacity)
       return std::nullopt;
     taken.clear();

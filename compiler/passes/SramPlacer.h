@@ -44,6 +44,12 @@ struct Buffer {
   /// unit (Geometry::distance): a small intermediate, whose every use is a
   /// trip over the streams that its distance lengthens.
   bool near = false;
+  /// The address the buffer must take: one that another program sharing
+  /// this SRAM layout gave it (a decode step's weights and KV caches, seen
+  /// from its prefill programs). Fixed buffers are placed first, where
+  /// they say, whatever else is fixed there; every other buffer keeps
+  /// clear of them while they are live.
+  std::optional<int64_t> fixed;
 };
 
 /// The SRAM: `capacity` units in slices of `sliceSize` units.
@@ -82,7 +88,7 @@ enum class Preference {
 };
 
 /// Places `buffers` in `sram`; returns one address per buffer, or nothing
-/// when some buffer finds no gap.
+/// when some buffer finds no gap or a fixed one lies outside `sram`.
 std::optional<std::vector<int64_t>> place(const std::vector<Buffer> &buffers,
                                           Geometry sram, Preference preference);
 

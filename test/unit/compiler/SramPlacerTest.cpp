@@ -200,4 +200,39 @@ TEST(SramPlacerTest, LayerChainFitsWhenThePeakFits) {
   expectValid(buffers, *address, sram);
 }
 
+TEST(SramPlacerTest, FixedBuffersStayWhereTheyAreAndOthersKeepClear) {
+  // A decode step's weight at 8 and cache at 20, as its prefill program
+  // sees them: fixed, overlapping each other's reservations freely; the
+  // program's own buffers go around them, in every preference.
+  Geometry sram{32, 4};
+  std::vector<Buffer> buffers = {buffer(4, 0, 9), buffer(8, 0, 9),
+                                 buffer(8, 0, 9), buffer(8, 2, 3),
+                                 buffer(4, 4, 5)};
+  buffers[1].fixed = 8;  // the reservation of the step's weight
+  buffers[2].fixed = 8;  // the program's own use of that weight
+  buffers[0].fixed = 20; // the cache
+  for (Preference preference :
+       {Preference::Spread, Preference::Pack, Preference::PackFirstFit}) {
+    auto address = place(buffers, sram, preference);
+    ASSERT_TRUE(address);
+    EXPECT_EQ((*address)[0], 20);
+    EXPECT_EQ((*address)[1], 8);
+    EXPECT_EQ((*address)[2], 8);
+    for (size_t i : {3, 4}) {
+      int64_t begin = (*address)[i], end = begin + buffers[i].size;
+      EXPECT_TRUE(end <= 8 || (begin >= 16 && end <= 20) || begin >= 24)
+          << "buffer " << i << " at " << begin;
+    }
+  }
+}
+
+TEST(SramPlacerTest, FixedBufferOutsideSramFails) {
+  Geometry sram{16, 4};
+  std::vector<Buffer> buffers = {buffer(8, 0, 1)};
+  buffers[0].fixed = 12;
+  EXPECT_FALSE(place(buffers, sram, Preference::Pack));
+  buffers[0].fixed = -1;
+  EXPECT_FALSE(place(buffers, sram, Preference::Pack));
+}
+
 } // namespace
