@@ -2,6 +2,7 @@
 
 #include "compiler/passes/ChipLoader.h"
 #include "compiler/passes/Passes.h"
+#include "compiler/passes/SharedLayout.h"
 #include "compiler/passes/SramPlacer.h"
 
 #include "llvm/Support/Debug.h"
@@ -96,6 +97,14 @@ struct HTilePlanMemoryPass
 
     placement::Geometry sram{
         int64_t(spec.totalVectors()), int64_t(spec.vectorsPerSlice()), {}};
+    // The figures below are the program's own buffers'; a program sharing
+    // another's layout must also fit beside all that one keeps.
+    size_t own = buffers.size();
+    FailureOr<std::optional<placement::ResidentLayout>> shared =
+        placement::getSharedLayout(func->getParentOfType<ModuleOp>());
+    if (failed(shared) ||
+        (*shared && failed(pin(func, **shared, defs, buffers, end, sram))))
+      return failure();
     sram.distance.reserve(spec.proto().memory().slices());
     for (uint32_t slice = 0; slice < spec.proto().memory().slices(); ++slice)
       sram.distance.push_back(std::abs(int64_t(spec.slicePosition(slice)) -
@@ -104,6 +113,8 @@ struct HTilePlanMemoryPass
     int64_t vectorBytes = int64_t(spec.lanes()) * chip::kElementBytes;
     if (peak.size > sram.capacity)
       return tooBig(func, spec, buffers, defs, peak, vectorBytes);
+    if (buffers.size() > own)
+      peak = placement::peakLive({buffers.begin(), buffers.begin() + own});
     // Buffers spread over slices, clear of their kernels' other operands,
     // as long as that leaves room; otherwise they pack, best fit, then
     // first fit.
@@ -149,6 +160,64 @@ struct HTilePlanMemoryPass
     return success();
   }
 
+  /// Gives the buffers of `defs` that `layout` holds (inputs by name,
+  /// constants by contents) its addresses, and adds a buffer live
+  /// throughout, fixed where it lies, for each other region it keeps.
+  LogicalResult pin(func::FuncOp func, const placement::ResidentLayout &layout,
+                    ArrayRef<Operation *> defs,
+                    std::vector<placement::Buffer> &buffers, int64_t end,
+                    const placement::Geometry &sram) {
+    llvm::DenseMap<uint64_t, int64_t> constants;
+    for (auto [fingerprint, address] : layout.constants)
+      constants.try_emplace(fingerprint, address);
+    for (auto [def, b] : llvm::zip(defs, buffers)) {
+      if (auto constant = dyn_cast<htile::ConstantOp>(def)) {
+        auto it = constants.find(placement::fingerprintConstant(constant));
+        if (it != constants.end())
+          b.fixed = it->second;
+        continue;
+      }
+      auto input = dyn_cast<htile::InputOp>(def);
+      if (!input)
+        continue;
+      auto kept = llvm::find_if(layout.inputs, [&](const auto &in) {
+        return in.name == input.getName();
+      });
+      if (kept == layout.inputs.end())
+        continue;
+      std::string type;
+      llvm::raw_string_ostream os(type);
+      input.getBuffer().getType().print(os);
+      if (type != kept->type)
+        return input.emitError("input '")
+               << input.getName() << "' is " << type
+               << " here, but the program whose SRAM layout this one "
+                  "shares keeps it on the chip as "
+               << kept->type;
+      b.fixed = kept->address;
+    }
+    for (const placement::ResidentLayout::Region &region : layout.kept) {
+      if (region.vectors > sram.capacity ||
+          region.address > sram.capacity - region.vectors)
+        return func.emitError("the shared SRAM layout keeps vectors ")
+               << region.address << " to "
+               << region.address + region.vectors - 1 << ", beyond the "
+               << sram.capacity << " vectors of the chip";
+      bool used = llvm::any_of(buffers, [&](const placement::Buffer &b) {
+        return b.fixed == region.address && b.size == region.vectors;
+      });
+      if (used || region.vectors == 0)
+        continue;
+      placement::Buffer b;
+      b.size = region.vectors;
+      b.first = 0;
+      b.last = end;
+      b.fixed = region.address;
+      buffers.push_back(std::move(b));
+    }
+    return success();
+  }
+
   /// The error of a program whose live data exceed SRAM: the bytes it
   /// needs, where, and how many chips of this kind would hold them.
   LogicalResult tooBig(func::FuncOp func, const chip::ChipSpec &spec,
@@ -159,6 +228,9 @@ struct HTilePlanMemoryPass
     for (auto [b, def] : llvm::zip(buffers, defs))
       if (!isa<htile::AllocOp>(def))
         resident += b.size;
+    // What a shared layout keeps beside the program's own buffers.
+    for (size_t i = defs.size(); i < buffers.size(); ++i)
+      resident += buffers[i].size;
     int64_t capacity = spec.totalVectors();
     int64_t chips = (peak.size + capacity - 1) / capacity;
     // The op at the peak names the node whose data are then live.

@@ -224,9 +224,27 @@ def HTilePlanMemory : Pass<"hetc-htile-plan-memory", "mlir::ModuleOp"> {
     Buffers are placed largest first, each in a gap left by the buffers
     live at the same time (greedy by size): spread over slices, clear of
     the other buffers of its kernels, while that leaves room; otherwise
-    packed, each in the smallest gap that fits (best fit). The function gets `hetc.sram_peak_vectors`, the most
-    vectors live at once. A program whose peak exceeds SRAM is reported
-    with the bytes it needs and the number of chips it would take.
+    packed, each in the smallest gap that fits (best fit). The function
+    gets `hetc.sram_peak_vectors`, the most vectors live at once. A program
+    whose peak exceeds SRAM is reported with the bytes it needs and the
+    number of chips it would take.
+
+    A module with a `hetc.shared_layout` (compiler/passes/SharedLayout.h:
+    what another program on the same SRAM keeps from run to run, such as
+    the decode step a prefill program runs between) is placed into it: an
+    input named as one of its resident inputs takes that input's address
+    (and must have its type), a constant of the same type and contents as
+    one of its constants takes that constant's address, and every other
+    buffer keeps clear of all the layout keeps. The figures count the
+    program's own buffers.
+
+    ```mlir
+    module attributes {hetc.shared_layout = {kept = array<i64: 0, 2>,
+        constants = array<i64>, inputs = {past = [0, "memref<2x32xf32>"]}}} {
+      func.func @main() {
+        %p = htile.input "past" : memref<2x32xf32>   // address = 0
+        ...
+    ```
   }];
 }
 

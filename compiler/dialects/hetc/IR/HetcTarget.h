@@ -17,6 +17,10 @@ namespace hetc::target {
 
 /// The name of the module attribute that holds the chip.
 inline constexpr llvm::StringLiteral kChipAttrName = "hetc.chip";
+/// The name of the module attribute that holds the SRAM layout of another
+/// program that this module's shares (compiler/passes/SharedLayout.h).
+inline constexpr llvm::StringLiteral kSharedLayoutAttrName =
+    "hetc.shared_layout";
 
 /// The figures the passes record on a function they compiled (integers):
 /// the most SRAM vectors live at once and the bytes the tensors live then

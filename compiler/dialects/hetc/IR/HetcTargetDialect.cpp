@@ -49,6 +49,14 @@ LogicalResult HetcDialect::verifyOperationAttribute(Operation *op,
       return op->emitError("'") << name << "' must be a #hetc.chip attribute";
     return success();
   }
+  if (name == kSharedLayoutAttrName) {
+    // Its entries are read, and checked, by hetc-htile-plan-memory.
+    if (!isa<ModuleOp>(op))
+      return op->emitError("'") << name << "' belongs on a module";
+    if (!isa<DictionaryAttr>(attr.getValue()))
+      return op->emitError("'") << name << "' must be a dictionary";
+    return success();
+  }
   // What the passes record on a function they compiled, for the compile
   // summary and the artifact.
   bool integer = llvm::is_contained(kFunctionFigures, name);
