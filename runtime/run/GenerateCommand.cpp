@@ -130,7 +130,7 @@ private:
           // After a prefill on the CPU, the GPU or by a prefill program, the
           // first step on the chip takes the caches it left as the resident
           // inputs' values.
-          if (!prefillHost && buckets.empty())
+          if (!prefillHost && (buckets.empty() || buckets.front()->shared))
             inputs.erase(past);
           resident.push_back(past);
           ++onChip;
@@ -257,7 +257,9 @@ private:
     return true;
   }
 
-  /// Loads the prefill programs, smallest bucket first.
+  /// Loads the prefill programs, smallest bucket first: those --prefill
+  /// names, or else, for a session on the chip alone, those the artifact
+  /// holds (which share the step's SRAM and run in its session).
   bool loadPrefills(std::string &error) {
     decodeInterface = {options.tokenInput,
                        options.positionInput,
@@ -265,22 +267,44 @@ private:
                        vocab,
                        states,
                        &artifact};
+    bool shared = options.prefillPaths.empty() && options.backend == "chip" &&
+                  options.prefillBackend.empty() && options.fallback.empty();
+    if (shared && artifact.prefills_size() > 0 && slots.size() > 1) {
+      error = options.artifactPath +
+              ": its prefill programs write the whole of each cache, and "
+              "serve a step of one batch slot, not " +
+              std::to_string(slots.size());
+      return false;
+    }
+    for (int i = 0; shared && i < artifact.prefills_size(); ++i) {
+      auto prefill = std::make_unique<PrefillProgram>();
+      if (!loadSharedPrefill(options.artifactPath, artifact.prefills(i), chip,
+                             decodeInterface, *prefill, error) ||
+          !addBucket(std::move(prefill), error))
+        return false;
+    }
     for (const std::string &path : options.prefillPaths) {
       auto prefill = std::make_unique<PrefillProgram>();
-      if (!loadPrefill(path, chip, decodeInterface, *prefill, error))
+      if (!loadPrefill(path, chip, decodeInterface, *prefill, error) ||
+          !addBucket(std::move(prefill), error))
         return false;
-      for (const auto &other : buckets)
-        if (other->length == prefill->length) {
-          error = path + " and " + other->path +
-                  " are both prefill buckets of " +
-                  std::to_string(prefill->length) + " tokens";
-          return false;
-        }
-      buckets.push_back(std::move(prefill));
     }
     std::sort(buckets.begin(), buckets.end(), [](const auto &a, const auto &b) {
       return a->length < b->length;
     });
+    return true;
+  }
+
+  /// Adds a prefill program unless one of its bucket is there.
+  bool addBucket(std::unique_ptr<PrefillProgram> prefill, std::string &error) {
+    for (const auto &other : buckets)
+      if (other->length == prefill->length) {
+        error = prefill->path + " and " + other->path +
+                " are both prefill buckets of " +
+                std::to_string(prefill->length) + " tokens";
+        return false;
+      }
+    buckets.push_back(std::move(prefill));
     return true;
   }
 
@@ -308,7 +332,10 @@ private:
     }
     const PrefillProgram &used = *sequence.bucket;
     PrefillResult result;
-    if (!runPrefill(used, decodeInterface, prompt, result, error))
+    if (!(used.shared
+              ? runSharedPrefill(used, decodeInterface, prompt, *session,
+                                 result, error)
+              : runPrefill(used, decodeInterface, prompt, result, error)))
       return false;
     if (result.cycles != used.artifact.predicted_cycles()) {
       error = used.path + ": the prefill took " +
@@ -327,9 +354,11 @@ private:
       if (!handToSlot(past, cache, b, error))
         return false;
     // Out of the prefill's SRAM into host memory, then into the decode
-    // step's: the prompt's rows of one slot, twice.
+    // step's: the prompt's rows of one slot, twice. A shared prefill wrote
+    // them where the step reads them.
     sequence.prefillCycles = result.cycles;
-    sequence.handOverCycles = 2 * handOver(prompt.size(), 1).second;
+    sequence.handOverCycles =
+        used.shared ? 0 : 2 * handOver(prompt.size(), 1).second;
     int64_t next = sequence.sampler.pick(result.logits.data(), vocab);
     sequence.tokens.push_back(next);
     sequence.firstToken = index;
@@ -389,6 +418,23 @@ private:
     uint64_t prefillPredicted = bucket->artifact.predicted_cycles();
     out << "generated: " << generatedTokens() << " tokens: 1 from the prefill, "
         << cycles.size() << " in " << cycles.size() << " decode steps\n";
+    if (bucket->shared) {
+      out << "prefill: " << bucket->path << " for a prompt of " << promptSteps()
+          << ", over the decode step's SRAM layout: predicted "
+          << prefillPredicted << " cycles, simulated " << prefillCycles
+          << " cycles\n";
+      out << "time to first token: predicted " << prefillPredicted
+          << " cycles (" << us(prefillPredicted) << "), simulated "
+          << prefillCycles
+          << " cycles (the prefill, which wrote the caches in place; "
+          << predicted * promptSteps() << " as " << promptSteps()
+          << (promptSteps() == 1 ? " decode step)\n" : " decode steps)\n");
+      if (!cycles.empty())
+        out << "inter-token latency: predicted " << predicted << " cycles ("
+            << us(predicted) << "), simulated " << cycles.back()
+            << " cycles, the same at every step\n";
+      return;
+    }
     out << "prefill: " << bucket->path << " (a bucket of " << bucket->length
         << " tokens for a prompt of " << promptSteps() << "): predicted "
         << prefillPredicted << " cycles, simulated " << prefillCycles

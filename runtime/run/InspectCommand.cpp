@@ -3,6 +3,7 @@
 #include "runtime/run/InspectCommand.h"
 
 #include "runtime/artifact/ArtifactFile.h"
+#include "runtime/io/Tensor.h"
 
 #include <cctype>
 #include <map>
@@ -228,6 +229,20 @@ int inspectCommand(const InspectOptions &options, std::ostream &out,
   } else {
     out << "kernel plan: none (compiled from hisa-level MLIR; only the chip "
            "runs it)\n";
+  }
+  // The decode step's prefill programs, over its SRAM layout.
+  out << "prefill programs: " << a.prefills_size() << "\n";
+  for (const hetx::Artifact &p : a.prefills()) {
+    uint64_t bytes = 0;
+    for (const hetx::Constant &c : p.constants())
+      bytes += c.data().size();
+    out << "  inputs";
+    for (const hetx::TensorBinding &b : p.inputs())
+      out << " " << b.name()
+          << io::shapeString({b.shape().begin(), b.shape().end()});
+    out << ": " << p.instructions_size() << " instructions, predicted "
+        << p.predicted_cycles() << " cycles, " << p.constants_size()
+        << " constants of its own (" << bytes << " bytes)\n";
   }
   if (options.disassemble)
     disassemble(a, out);

@@ -115,16 +115,16 @@ io::Tensor widened(const io::Tensor &present, const hetx::TensorBinding &want) {
 
 } // namespace
 
-bool loadPrefill(const std::string &path, const chip::ChipSpec &chip,
-                 const DecodeInterface &decode, PrefillProgram &prefill,
-                 std::string &error) {
-  prefill.path = path;
-  if (!artifact::readFile(path, prefill.artifact, error) ||
-      !artifact::checkChipMatch(prefill.artifact, chip, error))
+namespace {
+
+/// Checks and loads `prefill.artifact` (loadPrefill()).
+bool checkPrefill(const chip::ChipSpec &chip, const DecodeInterface &decode,
+                  PrefillProgram &prefill, std::string &error) {
+  if (!artifact::checkChipMatch(prefill.artifact, chip, error))
     return false;
   const hetx::Artifact &a = prefill.artifact;
   auto fail = [&](const std::string &why) {
-    error = path + ": not a prefill program of the decode step: " + why;
+    error = prefill.path + ": not a prefill program of the decode step: " + why;
     return false;
   };
   const hetx::TensorBinding *token = findBinding(a.inputs(), decode.tokenInput);
@@ -176,9 +176,11 @@ bool loadPrefill(const std::string &path, const chip::ChipSpec &chip,
   return sim::load(a, chip, prefill.program, error);
 }
 
-bool runPrefill(const PrefillProgram &prefill, const DecodeInterface &decode,
-                const std::vector<int64_t> &prompt, PrefillResult &result,
-                std::string &error) {
+/// The inputs of a run of `prefill` on `prompt` from position 0, the
+/// caches zero unless `shared` (then the session holds them).
+std::map<std::string, io::Tensor>
+prefillInputs(const PrefillProgram &prefill, const DecodeInterface &decode,
+              const std::vector<int64_t> &prompt) {
   const hetx::Artifact &a = prefill.artifact;
   std::map<std::string, io::Tensor> inputs;
   std::vector<int64_t> ids(prompt);
@@ -197,12 +199,86 @@ bool runPrefill(const PrefillProgram &prefill, const DecodeInterface &decode,
     if (const hetx::TensorBinding *mask =
             findBinding(a.inputs(), "attention_mask"))
       inputs[mask->name()] = intTensor(*mask, ones);
-  } else {
-    inputs[decode.positionInput] =
-        intTensor(*findBinding(a.inputs(), decode.positionInput), {0});
+    return inputs;
+  }
+  inputs[decode.positionInput] =
+      intTensor(*findBinding(a.inputs(), decode.positionInput), {0});
+  if (!prefill.shared)
     for (const auto &[past, present] : decode.states)
       inputs[past] = zerosLike(*findBinding(a.inputs(), past));
+  return inputs;
+}
+
+/// The logits row of the prompt's last token, from a prefill's logits.
+void takeLogits(const io::Tensor &logits, const DecodeInterface &decode,
+                size_t promptLength, PrefillResult &result) {
+  size_t row = (promptLength - 1) * decode.vocab;
+  result.logits.assign(logits.data.begin() + long(row),
+                       logits.data.begin() + long(row + decode.vocab));
+}
+
+} // namespace
+
+bool loadPrefill(const std::string &path, const chip::ChipSpec &chip,
+                 const DecodeInterface &decode, PrefillProgram &prefill,
+                 std::string &error) {
+  prefill.path = path;
+  return artifact::readFile(path, prefill.artifact, error) &&
+         checkPrefill(chip, decode, prefill, error);
+}
+
+bool loadSharedPrefill(const std::string &path, const hetx::Artifact &nested,
+                       const chip::ChipSpec &chip,
+                       const DecodeInterface &decode, PrefillProgram &prefill,
+                       std::string &error) {
+  prefill.artifact = nested;
+  prefill.shared = true;
+  const hetx::TensorBinding *token =
+      findBinding(nested.inputs(), decode.tokenInput);
+  prefill.path = path + " (its prefill of " +
+                 std::to_string(token ? elementsOf(*token) : 0) + " tokens)";
+  if (nested.prefills_size() > 0 || nested.has_kernel_plan()) {
+    error = prefill.path + ": a prefill program holds neither prefill "
+                           "programs nor a kernel plan of its own";
+    return false;
   }
+  if (!checkPrefill(chip, decode, prefill, error))
+    return false;
+  if (prefill.pastless) {
+    error = prefill.path + ": a prefill program held in the decode step's "
+                           "artifact takes the step's caches";
+    return false;
+  }
+  return true;
+}
+
+bool runSharedPrefill(const PrefillProgram &prefill,
+                      const DecodeInterface &decode,
+                      const std::vector<int64_t> &prompt, sim::Session &session,
+                      PrefillResult &result, std::string &error) {
+  sim::SimResult simulated;
+  if (!session.runCompanion(prefill.program,
+                            prefillInputs(prefill, decode, prompt), simulated,
+                            error)) {
+    error = prefill.path + ": the prefill run failed: " + error;
+    return false;
+  }
+  result.cycles = simulated.stats.cycles;
+  for (const sim::NamedTensor &output : simulated.outputs)
+    if (output.name == decode.logitsOutput)
+      takeLogits(output.tensor, decode, prompt.size(), result);
+  if (result.logits.size() != decode.vocab) {
+    error = prefill.path + ": the prefill run gave no logits";
+    return false;
+  }
+  return true;
+}
+
+bool runPrefill(const PrefillProgram &prefill, const DecodeInterface &decode,
+                const std::vector<int64_t> &prompt, PrefillResult &result,
+                std::string &error) {
+  std::map<std::string, io::Tensor> inputs =
+      prefillInputs(prefill, decode, prompt);
   sim::SimResult simulated;
   if (!sim::run(prefill.program, inputs, sim::SimOptions(), simulated, error)) {
     error = prefill.path + ": the prefill run failed: " + error;
@@ -211,10 +287,7 @@ bool runPrefill(const PrefillProgram &prefill, const DecodeInterface &decode,
   result.cycles = simulated.stats.cycles;
   for (sim::NamedTensor &output : simulated.outputs) {
     if (output.name == decode.logitsOutput) {
-      size_t row = (prompt.size() - 1) * decode.vocab;
-      result.logits.assign(output.tensor.data.begin() + long(row),
-                           output.tensor.data.begin() +
-                               long(row + decode.vocab));
+      takeLogits(output.tensor, decode, prompt.size(), result);
       continue;
     }
     for (const auto &[past, present] : decode.states)

@@ -48,6 +48,8 @@ struct DecodeInterface {
 };
 
 struct PrefillProgram {
+  /// Its file, or for one held in the decode step's artifact, that
+  /// artifact's with the bucket.
   std::string path;
   hetx::Artifact artifact;
   sim::LoadedProgram program;
@@ -55,6 +57,10 @@ struct PrefillProgram {
   uint64_t length = 0;
   /// Whether it is a decoder without a past (above).
   bool pastless = false;
+  /// Whether it is held in the decode step's artifact (hetx.proto,
+  /// `Artifact.prefills`): compiled into the step's SRAM layout, it runs in
+  /// the step's session, on its SRAM, and writes the caches in place.
+  bool shared = false;
 };
 
 /// Reads and loads `path` for `chip` and checks it against the decode
@@ -67,6 +73,13 @@ struct PrefillProgram {
 bool loadPrefill(const std::string &path, const chip::ChipSpec &chip,
                  const DecodeInterface &decode, PrefillProgram &prefill,
                  std::string &error);
+
+/// Checks and loads the prefill programs held in the decode step's
+/// artifact, as loadPrefill() does a file's; `path` is the artifact's.
+bool loadSharedPrefill(const std::string &path, const hetx::Artifact &nested,
+                       const chip::ChipSpec &chip,
+                       const DecodeInterface &decode, PrefillProgram &prefill,
+                       std::string &error);
 
 /// What a prefill run gave: the caches for the decode step (by past*
 /// name; one batch slot's when the program's are), the logits of the
@@ -82,6 +95,14 @@ struct PrefillResult {
 bool runPrefill(const PrefillProgram &prefill, const DecodeInterface &decode,
                 const std::vector<int64_t> &prompt, PrefillResult &result,
                 std::string &error);
+
+/// Runs a shared prefill program on `prompt` from position 0 in the decode
+/// step's `session`: it writes the prompt's rows of the caches there, in
+/// place; `result.caches` stays empty.
+bool runSharedPrefill(const PrefillProgram &prefill,
+                      const DecodeInterface &decode,
+                      const std::vector<int64_t> &prompt, sim::Session &session,
+                      PrefillResult &result, std::string &error);
 
 } // namespace hetc::run
 

@@ -442,27 +442,18 @@ bool Session::step(const std::map<std::string, io::Tensor> &inputs,
   };
   if (!checkInputs(state.artifact, inputs, error, resident))
     return false;
-  if (first) {
-    sram = std::make_unique<Sram>(*state.constants, /*values=*/true);
-    sram->reserve(state.sramVectors);
-  } else {
+  if (first)
+    start(inputs);
+  else
     sram->settle();
-  }
   HostMemory host(state.chip.lanes(), /*values=*/true);
   std::vector<float> storage;
   for (int i = 0; i < state.artifact.inputs_size(); ++i) {
+    if (residentInput[size_t(i)])
+      continue; // placed by start()
     const Placed &placed = state.preloaded[size_t(i)];
-    auto given = inputs.find(placed.binding->name());
-    if (residentInput[size_t(i)] && !first)
-      continue;
-    const float *words;
-    if (given != inputs.end()) {
-      words = laneWords(given->second, storage);
-    } else {
-      storage.assign(size_t(placed.layout.elements), 0.0f);
-      words = storage.data();
-    }
-    preloadInput(placed, words, *sram, host);
+    preloadInput(placed, laneWords(inputs.at(placed.binding->name()), storage),
+                 *sram, host);
   }
   ++runs;
   SimOptions options;
@@ -478,6 +469,208 @@ bool Session::step(const std::map<std::string, io::Tensor> &inputs,
     if (residentOutput[o])
       continue;
     const Placed &placed = state.outputs[o];
+    NamedTensor output{placed.binding->name(), {}};
+    if (!fetchOutput(placed, *sram, host, output.tensor, error)) {
+      failure = error;
+      return false;
+    }
+    result.outputs.push_back(std::move(output));
+  }
+  return true;
+}
+
+void Session::start(const std::map<std::string, io::Tensor> &inputs) {
+  sram = std::make_unique<Sram>(*state.constants, /*values=*/true);
+  sram->reserve(state.sramVectors);
+  HostMemory host(state.chip.lanes(), /*values=*/true);
+  std::vector<float> storage;
+  for (int i = 0; i < state.artifact.inputs_size(); ++i) {
+    if (!residentInput[size_t(i)])
+      continue;
+    const Placed &placed = state.preloaded[size_t(i)];
+    auto given = inputs.find(placed.binding->name());
+    const float *words;
+    if (given != inputs.end()) {
+      words = laneWords(given->second, storage);
+    } else {
+      storage.assign(size_t(placed.layout.elements), 0.0f);
+      words = storage.data();
+    }
+    preloadInput(placed, words, *sram, host);
+  }
+}
+
+namespace {
+
+/// The SRAM rows [begin, end) a placed binding spans.
+std::pair<uint64_t, uint64_t> rowsOf(const Placed &placed) {
+  uint64_t begin = placed.binding->address();
+  return {begin, begin + placed.layout.sramRows()};
+}
+
+bool sameBinding(const Placed &a, const Placed &b) {
+  const BindingLayout &x = a.layout, &y = b.layout;
+  return a.binding->address() == b.binding->address() &&
+         !a.binding->has_host_address() && !b.binding->has_host_address() &&
+         x.type == y.type && x.rows == y.rows && x.cols == y.cols &&
+         x.vectors == y.vectors && x.word == y.word && x.step == y.step &&
+         x.width == y.width;
+}
+
+} // namespace
+
+bool Session::checkCompanion(const LoadedProgram::State &other,
+                             std::string &error) const {
+  if (&other.chip != &state.chip &&
+      other.chip.fingerprint() != state.chip.fingerprint()) {
+    error = "the prefill program is for another chip";
+    return false;
+  }
+  // What this program keeps from run to run: its constants and its
+  // resident inputs, as SRAM rows.
+  std::vector<std::pair<uint64_t, uint64_t>> kept;
+  size_t inputs = size_t(state.artifact.inputs_size());
+  for (size_t i = 0; i < state.preloaded.size(); ++i)
+    if (i >= inputs || residentInput[i])
+      kept.push_back(rowsOf(state.preloaded[i]));
+  auto clash = [&](uint64_t begin, uint64_t end) {
+    return std::any_of(kept.begin(), kept.end(), [&](const auto &range) {
+      return begin < range.second && range.first < end;
+    });
+  };
+  auto residentOf = [&](const std::string &name,
+                        bool output) -> const Placed * {
+    for (size_t i = 0; i < residentPairs.size(); ++i) {
+      const auto &[input, updated] = residentPairs[i];
+      if ((output ? updated : input) != name)
+        continue;
+      for (size_t j = 0; j < inputs; ++j)
+        if (state.preloaded[j].binding->name() == input)
+          return &state.preloaded[j];
+    }
+    return nullptr;
+  };
+  size_t otherInputs = size_t(other.artifact.inputs_size());
+  for (size_t i = 0; i < other.preloaded.size(); ++i) {
+    const Placed &placed = other.preloaded[i];
+    const Placed *mine =
+        i < otherInputs ? residentOf(placed.binding->name(), false) : nullptr;
+    if (mine && !sameBinding(placed, *mine)) {
+      error = "the prefill program's " + placed.what +
+              " is not where, or not as, the decode step keeps it on the "
+              "chip (address " +
+              std::to_string(mine->binding->address()) + ")";
+      return false;
+    }
+    if (mine || !placed.layout.vectors || placed.binding->has_host_address())
+      continue;
+    auto [begin, end] = rowsOf(placed);
+    if (clash(begin, end)) {
+      error = "the prefill program's " + placed.what + " (SRAM rows " +
+              std::to_string(begin) + " to " + std::to_string(end - 1) +
+              ") would overwrite the decode step's constants or caches";
+      return false;
+    }
+  }
+  for (const Placed &placed : other.outputs) {
+    const Placed *mine = residentOf(placed.binding->name(), true);
+    if (mine && !sameBinding(placed, *mine)) {
+      error = "the prefill program's " + placed.what +
+              " is not where, or not as, the decode step keeps it on the "
+              "chip (address " +
+              std::to_string(mine->binding->address()) + ")";
+      return false;
+    }
+  }
+  // Its writes where it names them: a row, or a scatter's table (whose
+  // rows by index the chip model checks against the table as it runs). A
+  // cache the prefill updates in place is its to write.
+  std::vector<std::pair<uint64_t, uint64_t>> updated;
+  for (const auto &pair : residentPairs)
+    if (const Placed *mine = residentOf(pair.first, false))
+      updated.push_back(rowsOf(*mine));
+  for (size_t i = 0; i < other.ops.size(); ++i) {
+    const Op &op = other.ops[i];
+    bool writes = op.kind == OpClass::MemWrite ||
+                  op.kind == OpClass::MemScatter ||
+                  (op.kind == OpClass::Dma && op.opcode == hetx::DMA_IN);
+    bool intoCache =
+        std::any_of(updated.begin(), updated.end(), [&](const auto &range) {
+          return op.address >= range.first && op.address < range.second;
+        });
+    if (writes && !intoCache && clash(op.address, op.address + 1)) {
+      error = "the prefill program's instruction #" + std::to_string(i) +
+              " writes SRAM row " + std::to_string(op.address) +
+              ", which holds the decode step's constants";
+      return false;
+    }
+  }
+  return true;
+}
+
+bool Session::runCompanion(const LoadedProgram &other,
+                           const std::map<std::string, io::Tensor> &inputs,
+                           SimResult &result, std::string &error,
+                           ExecutionObserver *observer) {
+  if (!failure.empty()) {
+    error =
+        "the session stopped at run " + std::to_string(runs) + ": " + failure;
+    return false;
+  }
+  const LoadedProgram::State &program = *other.state;
+  if (!checkCompanion(program, error))
+    return false;
+  auto onChip = [&](const hetx::TensorBinding &binding) {
+    return isResident(binding.name());
+  };
+  if (!checkInputs(program.artifact, inputs, error, onChip))
+    return false;
+  for (const auto &[input, output] : residentPairs)
+    if (inputs.count(input)) {
+      error = "input '" + input +
+              "' is the decode step's, which the chip holds; the prefill "
+              "program updates it in place";
+      return false;
+    }
+  if (runs == 0)
+    start({});
+  else
+    sram->settle();
+  // Its own constants, over whatever this program's runs left there.
+  size_t otherInputs = size_t(program.artifact.inputs_size());
+  for (int i = 0; i < program.artifact.constants_size(); ++i) {
+    const Placed &placed = program.preloaded[otherInputs + size_t(i)];
+    std::vector<float> words = decodeConstant(
+        program.artifact.constants(i).data(), placed.layout.type);
+    sram->preload(*placed.binding, placed.layout, words.data());
+  }
+  HostMemory host(program.chip.lanes(), /*values=*/true);
+  std::vector<float> storage;
+  for (size_t i = 0; i < otherInputs; ++i) {
+    const Placed &placed = program.preloaded[i];
+    if (!isResident(placed.binding->name()))
+      preloadInput(placed,
+                   laneWords(inputs.at(placed.binding->name()), storage), *sram,
+                   host);
+  }
+  ++runs;
+  SimOptions options;
+  options.observer = observer;
+  Machine machine(program.chip, program.text, program.ops, *sram, host,
+                  options);
+  result = SimResult();
+  if (!machine.run(program.plan, result.stats, error)) {
+    failure = error;
+    return false;
+  }
+  result.stats.sramHighWater = sram->occupied() * program.chip.lanes();
+  for (const Placed &placed : program.outputs) {
+    bool updates = std::any_of(residentPairs.begin(), residentPairs.end(),
+                               [&](const auto &pair) {
+                                 return pair.second == placed.binding->name();
+                               });
+    if (updates)
+      continue;
     NamedTensor output{placed.binding->name(), {}};
     if (!fetchOutput(placed, *sram, host, output.tensor, error)) {
       failure = error;

@@ -158,8 +158,30 @@ public:
   /// value to step().
   bool store(const std::string &name, const io::Tensor &value,
              std::string &error);
+  /// Runs `other`, a program over this one's SRAM layout (a prefill
+  /// program nested in the artifact: hetx.proto, `Artifact.prefills`),
+  /// once on this session's SRAM, between two runs of this program or
+  /// before the first. It reads this program's constants where they lie;
+  /// its inputs and outputs named as this program's resident inputs and
+  /// the outputs that update them are those very tensors, on the chip, and
+  /// are not given: `inputs` gives every other input. Its own constants
+  /// are placed before it runs. Refused, before it runs, when such a
+  /// binding lies elsewhere or in another layout, or when one of its own
+  /// constants, other inputs or writes would land on this program's
+  /// constants or resident inputs. A failed run ends the session.
+  bool runCompanion(const LoadedProgram &other,
+                    const std::map<std::string, io::Tensor> &inputs,
+                    SimResult &result, std::string &error,
+                    ExecutionObserver *observer = nullptr);
 
 private:
+  /// Makes the SRAM of the first run: the constants' image, the resident
+  /// inputs given (zeros otherwise).
+  void start(const std::map<std::string, io::Tensor> &inputs);
+  /// The checks of runCompanion() before it runs.
+  bool checkCompanion(const LoadedProgram::State &other,
+                      std::string &error) const;
+
   const LoadedProgram::State &state;
   std::vector<std::pair<std::string, std::string>> residentPairs;
   /// Per artifact input and output: resident, or updating a resident one.
