@@ -10,6 +10,7 @@
 #include "compiler/frontend/MlirNesting.h"
 #include "compiler/frontend/OnnxImporter.h"
 #include "compiler/passes/Passes.h"
+#include "compiler/passes/SharedLayout.h"
 #include "runtime/artifact/ArtifactFile.h"
 #include "runtime/io/SafeRead.h"
 #include "runtime/io/SafeWrite.h"
@@ -25,6 +26,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <map>
 #include <optional>
 
 using namespace mlir;
@@ -252,16 +254,29 @@ Level levelOf(ModuleOp module) {
 /// Whether `path` names an MLIR file rather than an ONNX model.
 bool isMlirFile(StringRef path) { return path.ends_with(".mlir"); }
 
-int compileCommand(const CompileOptions &options) {
-  if (!parseMlirOptions(options.mlirOptions))
-    return 1;
-  chip::ChipSpec spec;
-  std::string error;
-  if (!chip::ChipSpec::load(options.chip, spec, error)) {
-    llvm::errs() << "error: " << error << "\n";
-    return 1;
-  }
+namespace {
 
+/// One program compiled, and what it keeps in SRAM.
+struct CompiledProgram {
+  hetx::Artifact artifact;
+  std::string summary;
+  /// What the program keeps from run to run, read once it is placed.
+  placement::ResidentLayout layout;
+};
+
+/// What compileProgram() did.
+enum class Outcome { Compiled, Printed, Failed };
+
+/// Compiles `model` for `spec` as `options` say, into `compiled`, or prints
+/// the IR `options.emit` asks for. `shared`, when given, is the SRAM layout
+/// of the decode step whose prefill program `model` is (its placement fits
+/// into it). Every file read goes into `filesRead`; `output` must be none.
+Outcome compileProgram(const std::string &model, const CompileOptions &options,
+                       chip::ChipSpec spec, const std::string &output,
+                       std::vector<std::string> &filesRead,
+                       const placement::ResidentLayout *shared,
+                       TimingScope &rootTimer, CompiledProgram &compiled) {
+  std::string error;
   // Held by pointer so that the module and the context (whose attribute
   // storage holds the constants) go before the artifact is serialized.
   auto context = std::make_unique<MLIRContext>();
@@ -271,19 +286,17 @@ int compileCommand(const CompileOptions &options) {
   context->loadDialect<hgraph::HGraphDialect, htile::HTileDialect,
                        hisa::HIsaDialect, target::HetcDialect,
                        func::FuncDialect>();
-  // Every file the compile reads; the output must be none of them.
-  std::vector<std::string> filesRead{options.chip};
   frontend::ImportOptions importOptions{options.dims, options.inputValues,
                                         &filesRead};
   importOptions.maxElements =
       int64_t(spec.totalVectors() * spec.lanes() * chip::kElementBytes);
   importOptions.evaluateConstants = codegen::constantEvaluator(spec);
   importOptions.maxContext = options.maxContext;
-  std::string output = options.output;
-  if (output.empty() && options.emit == EmitKind::Hetx) {
-    llvm::SmallString<256> path(options.model);
-    llvm::sys::path::replace_extension(path, ".hetx");
-    output = path.str().str();
+  if (shared) {
+    // A prefill program takes the step's dims and precision; its inputs
+    // are its own, and its caches are static already.
+    importOptions.inputValues.clear();
+    importOptions.maxContext = 0;
   }
   auto overwritesInput = [&](const std::vector<std::string> &inputs) {
     if (output.empty() || output == "-" ||
@@ -292,51 +305,42 @@ int compileCommand(const CompileOptions &options) {
     llvm::errs() << "error: " << error << "\n";
     return true;
   };
-  // The model and the chip are checked before the import, the files the
-  // import reads (external data, input values) after it.
-  if (overwritesInput({options.model, options.chip}))
-    return 1;
-  // One timer for the whole compile (--mlir-timing): import, each
-  // pipeline stage with its passes, and the artifact.
-  DefaultTimingManager timing;
-  applyDefaultTimingManagerCLOptions(timing);
-  TimingScope rootTimer = timing.getRootScope();
-  bool mlir = isMlirFile(options.model);
+  bool mlir = isMlirFile(model);
   if (mlir && (!options.dims.empty() || !options.inputValues.empty() ||
                options.maxContext > 0)) {
-    llvm::errs() << "error: " << options.model
+    llvm::errs() << "error: " << model
                  << ": --dim, --input-value and --max-context apply to ONNX "
                     "models, not to MLIR, whose shapes are fixed\n";
-    return 1;
+    return Outcome::Failed;
   }
   // MLIR text is read once: checked, then parsed from the same bytes.
   std::string text;
   if (mlir) {
-    if (!io::readRegularFile(options.model, io::kMaxReadBytes, text, error)) {
-      llvm::errs() << "error: " << options.model << ": " << error << "\n";
-      return 1;
+    if (!io::readRegularFile(model, io::kMaxReadBytes, text, error)) {
+      llvm::errs() << "error: " << model << ": " << error << "\n";
+      return Outcome::Failed;
     }
-    if (!frontend::checkMlirNesting(text, options.model, error)) {
+    if (!frontend::checkMlirNesting(text, model, error)) {
       llvm::errs() << "error: " << error << "\n";
-      return 1;
+      return Outcome::Failed;
     }
   }
   TimingScope importTimer = rootTimer.nest(mlir ? "parse MLIR" : "import ONNX");
   OwningOpRef<ModuleOp> module =
       mlir ? parseSourceString<ModuleOp>(text, ParserConfig(context.get()),
-                                         options.model)
-           : frontend::importOnnxFile(options.model, *context, importOptions);
+                                         model)
+           : frontend::importOnnxFile(model, *context, importOptions);
   importTimer.stop();
   if (!module || overwritesInput(filesRead))
-    return 1;
+    return Outcome::Failed;
   Level level = mlir ? levelOf(*module) : Level::HGraph;
 
   if (options.emit == EmitKind::Import) {
     if (mlir) {
       llvm::errs() << "error: --emit import needs an ONNX model\n";
-      return 1;
+      return Outcome::Failed;
     }
-    return printModule(*module, options);
+    return printModule(*module, options) ? Outcome::Failed : Outcome::Printed;
   }
 
   // The chip file was read once, above; the passes read the module's chip.
@@ -345,16 +349,18 @@ int compileCommand(const CompileOptions &options) {
       module->getOperation()->hasAttr(target::kChipAttrName)) {
     FailureOr<chip::ChipSpec> own = target::getChip(*module, "hetc compile");
     if (failed(own))
-      return 1;
+      return Outcome::Failed;
     spec = *own;
   } else {
     target::setChip(*module, spec);
   }
+  if (shared)
+    placement::setSharedLayout(*module, *shared);
   // Each level the module is already at or past is not produced again.
   auto past = [&](EmitKind emit, Level reached) {
     if (level < reached)
       return false;
-    llvm::errs() << "error: " << options.model << " is already lowered past "
+    llvm::errs() << "error: " << model << " is already lowered past "
                  << (emit == EmitKind::HGraph ? "hgraph" : "htile")
                  << "; --emit a later level\n";
     return true;
@@ -376,72 +382,228 @@ int compileCommand(const CompileOptions &options) {
     pm.enableTiming(timer);
     return succeeded(pm.run(*module));
   };
+  auto printed = [&] {
+    return printModule(*module, options) ? Outcome::Failed : Outcome::Printed;
+  };
   if (options.emit == EmitKind::HGraph && past(EmitKind::HGraph, Level::HTile))
-    return 1;
+    return Outcome::Failed;
   if (options.emit == EmitKind::HTile && past(EmitKind::HTile, Level::HIsa))
-    return 1;
+    return Outcome::Failed;
   if (level == Level::HGraph && !run("hgraph pipeline", [&](PassManager &pm) {
         buildHGraphPipeline(pm, pipeline);
       }))
-    return 1;
+    return Outcome::Failed;
   if (options.emit == EmitKind::HGraph)
-    return printModule(*module, options);
+    return printed();
   if (level == Level::HGraph && !run("htile pipeline", [&](PassManager &pm) {
         buildHTilePipeline(pm, pipeline);
       }))
-    return 1;
+    return Outcome::Failed;
   if (level == Level::HTile && !run("htile pipeline", [&](PassManager &pm) {
         pm.addPass(createHTilePlanMemory());
       }))
-    return 1;
+    return Outcome::Failed;
   if (options.emit == EmitKind::HTile)
-    return printModule(*module, options);
+    return printed();
+  auto funcs = module->getOps<func::FuncOp>();
+  if (level <= Level::HTilePlaced && !funcs.empty())
+    compiled.layout = placement::residentLayout(*funcs.begin(), spec.lanes());
   // The kernel plan is the placed htile program, which the hisa pipeline
-  // consumes: it is taken here, and a module given as hisa has none.
+  // consumes: it is taken here, and a module given as hisa has none. A
+  // prefill program runs on the chip only.
   std::optional<hetx::KernelPlan> plan;
-  if (level <= Level::HTilePlaced && !options.noKernelPlan) {
+  if (level <= Level::HTilePlaced && !options.noKernelPlan && !shared) {
     TimingScope planTimer = rootTimer.nest("emit the kernel plan");
     FailureOr<hetx::KernelPlan> emitted = codegen::emitKernelPlan(*module);
     if (failed(emitted))
-      return 1;
+      return Outcome::Failed;
     plan = std::move(*emitted);
   }
   if (level <= Level::HTilePlaced &&
       !run("hisa pipeline",
            [&](PassManager &pm) { buildHIsaPipeline(pm, pipeline); }))
-    return 1;
+    return Outcome::Failed;
   if (level == Level::HIsa && !run("hisa pipeline", [&](PassManager &pm) {
         if (options.hostIO)
           pm.addPass(createHIsaStageIO());
         pm.addPass(createHIsaSchedule());
       }))
-    return 1;
+    return Outcome::Failed;
   if (options.emit == EmitKind::HIsa)
-    return printModule(*module, options);
+    return printed();
 
-  TimingScope emitTimer = rootTimer.nest("emit and write the artifact");
+  TimingScope emitTimer = rootTimer.nest("emit the artifact");
   // The summary is read off the module, which then goes with its context
   // once the artifact holds the program: the largest programs would
   // otherwise hold their instructions three times over while writing.
-  std::string summary;
-  if (!options.quiet) {
-    llvm::raw_string_ostream os(summary);
+  if (!options.quiet && !shared) {
+    llvm::raw_string_ostream os(compiled.summary);
     printSummary(*module, spec, options, output, os);
   }
   FailureOr<hetx::Artifact> artifact = codegen::emitArtifact(*module, spec);
   if (failed(artifact))
-    return 1;
+    return Outcome::Failed;
   if (plan)
     *artifact->mutable_kernel_plan() = std::move(*plan);
-  module = nullptr;
-  diagnostics.reset();
-  context.reset();
-  if (!artifact::writeFile(*artifact, output, error)) {
+  compiled.artifact = std::move(*artifact);
+  return Outcome::Compiled;
+}
+
+/// The binding named `name` among `bindings`, or null.
+const hetx::TensorBinding *bindingNamed(
+    const google::protobuf::RepeatedPtrField<hetx::TensorBinding> &bindings,
+    const std::string &name) {
+  for (const hetx::TensorBinding &b : bindings)
+    if (b.name() == name)
+      return &b;
+  return nullptr;
+}
+
+/// Makes `prefill` (compiled into `step`'s layout) a prefill program of
+/// `step`: checks that it writes each of the step's caches in place where
+/// the step keeps it, drops the constants it shares with the step, and
+/// says what it shares in `summary`. False, having said why, when it is
+/// not such a program.
+bool nestPrefill(const std::string &path, const hetx::Artifact &step,
+                 const placement::ResidentLayout &layout,
+                 hetx::Artifact &prefill, std::string &summary) {
+  for (const placement::ResidentLayout::Input &cache : layout.inputs) {
+    const hetx::TensorBinding *in = bindingNamed(prefill.inputs(), cache.name);
+    const hetx::TensorBinding *mine = bindingNamed(step.inputs(), cache.name);
+    bool inPlace =
+        in && mine && uint64_t(cache.address) == in->address() &&
+        llvm::any_of(prefill.outputs(), [&](const hetx::TensorBinding &out) {
+          return out.address() == in->address() &&
+                 bindingNamed(step.outputs(), out.name()) &&
+                 bindingNamed(step.outputs(), out.name())->address() ==
+                     mine->address();
+        });
+    if (!inPlace) {
+      llvm::errs() << "error: " << path
+                   << ": not a prefill program of the decode step: it must "
+                      "take the cache '"
+                   << cache.name
+                   << "' and write it in place into the output the step "
+                      "updates it with (a prefill without a past, such as "
+                      "Hugging Face's decoder_model.onnx, is compiled apart "
+                      "and given to hetc generate --prefill)\n";
+      return false;
+    }
+  }
+  // The step's constants, by address and contents: the prefill reads
+  // those it shares where they lie.
+  std::map<uint64_t, const hetx::Constant *> byAddress;
+  for (const hetx::Constant &c : step.constants())
+    byAddress[c.binding().address()] = &c;
+  uint64_t sharedBytes = 0, ownBytes = 0;
+  int shared = 0;
+  auto *constants = prefill.mutable_constants();
+  for (int i = constants->size() - 1; i >= 0; --i) {
+    const hetx::Constant &c = constants->Get(i);
+    auto it = byAddress.find(c.binding().address());
+    if (it != byAddress.end() && it->second->data() == c.data() &&
+        it->second->binding().SerializeAsString() ==
+            c.binding().SerializeAsString()) {
+      sharedBytes += c.data().size();
+      ++shared;
+      constants->DeleteSubrange(i, 1);
+    } else {
+      ownBytes += c.data().size();
+    }
+  }
+  prefill.clear_kernel_plan();
+  int64_t tokens = 0;
+  if (const hetx::TensorBinding *ids =
+          bindingNamed(prefill.inputs(), "input_ids"))
+    tokens = ids->shape_size() == 2 ? ids->shape(1) : 0;
+  llvm::raw_string_ostream os(summary);
+  os << "  prefill:           " << path;
+  if (tokens > 0)
+    os << ", a bucket of " << tokens << " tokens";
+  os << ": " << prefill.predicted_cycles() << " cycles (its time to first "
+     << "token), " << prefill.instructions_size() << " instructions; "
+     << layout.inputs.size() << " caches in place and " << shared
+     << " constants (" << sharedBytes << " bytes) shared with the step, "
+     << constants->size() << " of its own (" << ownBytes << " bytes)\n";
+  return true;
+}
+
+} // namespace
+
+int compileCommand(const CompileOptions &options) {
+  if (!parseMlirOptions(options.mlirOptions))
+    return 1;
+  chip::ChipSpec spec;
+  std::string error;
+  if (!chip::ChipSpec::load(options.chip, spec, error)) {
     llvm::errs() << "error: " << error << "\n";
     return 1;
   }
-  emitTimer.stop();
-  llvm::outs() << summary;
+  if (!options.prefills.empty()) {
+    const char *why =
+        options.emit != EmitKind::Hetx ? "it writes one .hetx, not IR (--emit)"
+        : isMlirFile(options.model)    ? "it compiles ONNX models, not MLIR"
+        : options.hostIO               ? "the KV caches stay in SRAM, which "
+                                         "--host-io moves through the host"
+                                       : nullptr;
+    if (why) {
+      llvm::errs() << "error: --prefill compiles a decode step and its "
+                      "prefill programs into one artifact: "
+                   << why << "\n";
+      return 1;
+    }
+  }
+  // Every file the compile reads; the output must be none of them.
+  std::vector<std::string> filesRead{options.chip};
+  std::string output = options.output;
+  if (output.empty() && options.emit == EmitKind::Hetx) {
+    llvm::SmallString<256> path(options.model);
+    llvm::sys::path::replace_extension(path, ".hetx");
+    output = path.str().str();
+  }
+  // The models and the chip are checked before the import, the files the
+  // import reads (external data, input values) after it.
+  std::vector<std::string> given{options.model, options.chip};
+  given.insert(given.end(), options.prefills.begin(), options.prefills.end());
+  if (!output.empty() && output != "-" &&
+      !io::refuseInputAsOutput(output, given, "-o", error)) {
+    llvm::errs() << "error: " << error << "\n";
+    return 1;
+  }
+  // One timer for the whole compile (--mlir-timing): import, each
+  // pipeline stage with its passes, and the artifact.
+  DefaultTimingManager timing;
+  applyDefaultTimingManagerCLOptions(timing);
+  TimingScope rootTimer = timing.getRootScope();
+  CompiledProgram step;
+  Outcome outcome = compileProgram(options.model, options, spec, output,
+                                   filesRead, nullptr, rootTimer, step);
+  if (outcome != Outcome::Compiled)
+    return outcome == Outcome::Printed ? 0 : 1;
+  if (!options.prefills.empty() && step.layout.inputs.empty()) {
+    llvm::errs() << "error: " << options.model
+                 << ": --prefill needs a decode step, which keeps its KV "
+                    "caches on the chip (inputs that outputs update in "
+                    "place); this program has none\n";
+    return 1;
+  }
+  for (const std::string &path : options.prefills) {
+    CompiledProgram prefill;
+    if (compileProgram(path, options, spec, output, filesRead, &step.layout,
+                       rootTimer, prefill) != Outcome::Compiled ||
+        !nestPrefill(path, step.artifact, step.layout, prefill.artifact,
+                     step.summary))
+      return 1;
+    *step.artifact.add_prefills() = std::move(prefill.artifact);
+  }
+  TimingScope writeTimer = rootTimer.nest("write the artifact");
+  if (!artifact::writeFile(step.artifact, output, error)) {
+    llvm::errs() << "error: " << error << "\n";
+    return 1;
+  }
+  writeTimer.stop();
+  if (!options.quiet)
+    llvm::outs() << step.summary;
   return 0;
 }
 

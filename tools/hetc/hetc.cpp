@@ -81,6 +81,16 @@ int main(int argc, char **argv) {
           "new key into present_*, an attention_mask input) a decode step of "
           "caches N positions long that serves every position")
       ->check(CLI::Range(int64_t(2), int64_t(1) << 20));
+  compileApp
+      ->add_option(
+          "--prefill", compile.prefills,
+          "A prefill program of the decode step (repeatable: one per "
+          "bucket): the step exported for a bucket of L tokens (input_ids "
+          "[1, L], the caches written in place from `position`), compiled "
+          "with the step's --dim and --precision into the step's SRAM "
+          "layout (its weights where the step holds them, its caches the "
+          "step's) and held in the same .hetx, for hetc generate")
+      ->check(CLI::ExistingFile);
   compileApp->add_option(
       "--input-value", inputValues,
       "Fix a graph input's value at compile time, NAME=FILE (.npy or an ONNX "
@@ -199,9 +209,11 @@ int main(int argc, char **argv) {
       "the tokens generated, and its end-of-sequence id stops a sequence");
   generateApp->add_option(
       "--prefill", generate.prefillPaths,
-      "A prefill program (the step compiled for a bucket of L tokens); given "
-      "several times, the smallest bucket that holds the prompt runs it in "
-      "one run");
+      "A prefill program compiled on its own (the step compiled for a "
+      "bucket of L tokens); given several times, the smallest bucket that "
+      "holds the prompt runs it in one run. Without it, the prefill "
+      "programs the artifact holds (hetc compile --prefill) do, on "
+      "--backend chip");
   generateApp->add_option(
       "--trace", generate.tracePath,
       "Write a Chrome trace-event JSON file (Perfetto) of the steps run on "
