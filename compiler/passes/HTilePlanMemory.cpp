@@ -113,8 +113,11 @@ struct HTilePlanMemoryPass
     int64_t vectorBytes = int64_t(spec.lanes()) * chip::kElementBytes;
     if (peak.size > sram.capacity)
       return tooBig(func, spec, buffers, defs, peak, vectorBytes);
+    int64_t live = peak.size;
     if (buffers.size() > own)
       peak = placement::peakLive({buffers.begin(), buffers.begin() + own});
+    if (packResident)
+      packWholeProgram(defs, buffers, sram);
     // Buffers spread over slices, clear of their kernels' other operands,
     // as long as that leaves room; otherwise they pack, best fit, then
     // first fit.
@@ -133,8 +136,8 @@ struct HTilePlanMemoryPass
     }
     if (!addresses)
       return func.emitError("SRAM placement failed: at most ")
-             << peak.size << " of chip '" << spec.name() << "''s "
-             << sram.capacity << " vectors are live at once, but no "
+             << live << " of chip '" << spec.name() << "''s " << sram.capacity
+             << " vectors are live at once, but no "
              << "placement of the buffers was found that leaves room for "
              << "each (the live buffers fragment SRAM)";
 
@@ -158,6 +161,35 @@ struct HTilePlanMemoryPass
                             << " buffers, peak " << peak.size << " of "
                             << sram.capacity << " vectors\n");
     return success();
+  }
+
+  /// Fixes the inputs and constants among `defs` that nothing fixed yet
+  /// at the two ends of SRAM (placement::packAtEnds).
+  static void packWholeProgram(ArrayRef<Operation *> defs,
+                               std::vector<placement::Buffer> &buffers,
+                               const placement::Geometry &sram) {
+    // Partners keep apart (two operands of one kernel read in one cycle
+    // from one bank cannot be scheduled), among those placed here.
+    std::vector<placement::Buffer> resident;
+    std::vector<size_t> index;
+    std::vector<int64_t> at(buffers.size(), -1);
+    for (size_t i = 0; i < defs.size(); ++i) {
+      if (isa<htile::AllocOp>(defs[i]) || buffers[i].fixed)
+        continue;
+      at[i] = int64_t(resident.size());
+      resident.push_back(buffers[i]);
+      index.push_back(i);
+    }
+    for (placement::Buffer &b : resident) {
+      std::vector<size_t> partners;
+      for (size_t p : b.partners)
+        if (at[p] >= 0)
+          partners.push_back(size_t(at[p]));
+      b.partners = std::move(partners);
+    }
+    placement::packAtEnds(resident, sram);
+    for (auto [i, b] : llvm::zip(index, resident))
+      buffers[i].fixed = b.fixed;
   }
 
   /// Gives the buffers of `defs` that `layout` holds (inputs by name,

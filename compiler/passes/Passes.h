@@ -34,6 +34,10 @@ struct PipelineOptions {
   /// The element type of matrix-unit weights: "f32" (as the model has
   /// them), "f16", "bf16" or "i8" (hetc-hgraph-narrow-weights).
   std::string weights = "f32";
+  /// Place the inputs and constants packed, first, so that the SRAM left
+  /// is one run (hetc-htile-plan-memory's pack-resident): for a decode
+  /// step whose prefill programs share its layout.
+  bool packResident = false;
 };
 
 /// hgraph to hgraph: decompose, fold constants, fuse, and narrow the

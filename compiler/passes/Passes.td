@@ -216,6 +216,11 @@ def HTileFuseGathers : Pass<"hetc-htile-fuse-gathers", "mlir::func::FuncOp"> {
 
 def HTilePlanMemory : Pass<"hetc-htile-plan-memory", "mlir::ModuleOp"> {
   let summary = "Places every htile buffer in SRAM by liveness";
+  let options = [
+    Option<"packResident", "pack-resident", "bool", /*default=*/"false",
+           "Place the inputs and constants packed from the lowest address "
+           "first, leaving the rest of SRAM one run">
+  ];
   let description = [{
     Gives each `htile.input`, `htile.constant` and `htile.alloc` an
     `address` (its first vector). Inputs, constants and outputs live for
@@ -237,6 +242,12 @@ def HTilePlanMemory : Pass<"hetc-htile-plan-memory", "mlir::ModuleOp"> {
     one of its constants takes that constant's address, and every other
     buffer keeps clear of all the layout keeps. The figures count the
     program's own buffers.
+
+    With `pack-resident`, the buffers live for the whole program (inputs
+    and constants) are placed first, packed from the lowest address up,
+    and the others then as above: the SRAM they leave is one run, which a
+    program sharing this one's layout can use whole (`hetc compile
+    --prefill` places a decode step so).
 
     ```mlir
     module attributes {hetc.shared_layout = {kept = array<i64: 0, 2>,

@@ -23,7 +23,14 @@ struct PipelineCLOptions
       llvm::cl::desc("Element type of matrix-unit weights: f32 (as the "
                      "model has them), f16, bf16 or i8"),
       llvm::cl::init("f32")};
-  hetc::PipelineOptions get() const { return {chip, hostIO, weights}; }
+  Option<bool> packResident{
+      *this, "pack-resident",
+      llvm::cl::desc("Place the inputs and constants packed, first, so "
+                     "that the SRAM left is one run"),
+      llvm::cl::init(false)};
+  hetc::PipelineOptions get() const {
+    return {chip, hostIO, weights, packResident};
+  }
 };
 } // namespace
 
@@ -45,7 +52,7 @@ void hetc::buildHTilePipeline(OpPassManager &pm,
     pm.addPass(createSetChip({options.chip}));
   pm.addPass(createConvertHGraphToHTile());
   pm.addNestedPass<func::FuncOp>(createHTileFuseGathers());
-  pm.addPass(createHTilePlanMemory());
+  pm.addPass(createHTilePlanMemory({options.packResident}));
   pm.addPass(createHTilePhysicalBound());
 }
 

@@ -150,3 +150,51 @@ hetc::placement::place(const std::vector<Buffer> &buffers, Geometry sram,
   }
   return address;
 }
+
+void hetc::placement::packAtEnds(std::vector<Buffer> &buffers,
+                                 const Geometry &sram) {
+  int64_t slices = std::max<int64_t>(sram.capacity / sram.sliceSize, 1);
+  int64_t centre = sram.capacity / 2;
+  if (!sram.distance.empty()) {
+    auto nearest = std::min_element(sram.distance.begin(), sram.distance.end());
+    // The boundary after the nearest slice when its eastern neighbour is
+    // as near (the vector unit sits between them), else its middle.
+    int64_t s = nearest - sram.distance.begin();
+    bool between = s + 1 < slices && sram.distance[size_t(s + 1)] == *nearest;
+    centre = between ? (s + 1) * sram.sliceSize
+                     : s * sram.sliceSize + sram.sliceSize / 2;
+  }
+  std::vector<size_t> order(buffers.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return buffers[a].size > buffers[b].size;
+  });
+  std::vector<Range> placed(buffers.size(), Range{-1, -1});
+  int64_t west = 0, east = sram.capacity;
+  for (size_t index : order) {
+    Buffer &b = buffers[index];
+    if (b.fixed || b.size > east - west)
+      continue;
+    std::vector<Range> partners;
+    for (size_t p : b.partners)
+      if (placed[p].begin >= 0)
+        partners.push_back(placed[p]);
+    bool westClear = partners.empty() ||
+                     !sharesSlice(west, b.size, partners, sram.sliceSize);
+    bool eastClear = partners.empty() || !sharesSlice(east - b.size, b.size,
+                                                      partners, sram.sliceSize);
+    // The free run's middle after each choice, against the centre.
+    int64_t offWest = std::abs((west + b.size + east) / 2 - centre);
+    int64_t offEast = std::abs((west + east - b.size) / 2 - centre);
+    bool takeWest = westClear && (!eastClear || offWest <= offEast);
+    if (!westClear && !eastClear)
+      continue;
+    int64_t begin = takeWest ? west : east - b.size;
+    if (takeWest)
+      west += b.size;
+    else
+      east -= b.size;
+    b.fixed = begin;
+    placed[index] = {begin, begin + b.size};
+  }
+}

@@ -92,6 +92,16 @@ enum class Preference {
 std::optional<std::vector<int64_t>> place(const std::vector<Buffer> &buffers,
                                           Geometry sram, Preference preference);
 
+/// Fixes `buffers` (all live throughout: a program's inputs and constants)
+/// packed at the two ends of `sram`, each the next from one end, largest
+/// first, the side taken that keeps the free run between them centred on
+/// the slice nearest the vector unit (Geometry::distance; the middle of
+/// SRAM without distances). What they leave is one run around the vector
+/// unit, where small intermediates like to lie, for the buffers placed
+/// after them and for the programs that share this one's SRAM. A buffer
+/// that would share a slice with a partner on both sides stays free.
+void packAtEnds(std::vector<Buffer> &buffers, const Geometry &sram);
+
 } // namespace hetc::placement
 
 #endif // HETC_COMPILER_PASSES_SRAMPLACER_H

@@ -373,6 +373,9 @@ Outcome compileProgram(const std::string &model, const CompileOptions &options,
                            : options.precision == "bf16" ? "bf16"
                            : options.precision == "int8" ? "i8"
                                                          : "f32"};
+  // A decode step with prefill programs leaves them the rest of SRAM as
+  // one run.
+  pipeline.packResident = !shared && !options.prefills.empty();
   auto run = [&](StringRef stage, auto build) {
     PassManager pm(context.get());
     build(pm);
@@ -490,27 +493,32 @@ bool nestPrefill(const std::string &path, const hetx::Artifact &step,
       return false;
     }
   }
-  // The step's constants, by address and contents: the prefill reads
-  // those it shares where they lie.
+  // The step's constants, by address: the prefill reads those it shares
+  // (the same data, placed alike; their names come from the nodes, which
+  // differ between the two graphs) where they lie.
   std::map<uint64_t, const hetx::Constant *> byAddress;
   for (const hetx::Constant &c : step.constants())
     byAddress[c.binding().address()] = &c;
+  auto placedAlike = [](hetx::TensorBinding a, hetx::TensorBinding b) {
+    a.clear_name();
+    b.clear_name();
+    return a.SerializeAsString() == b.SerializeAsString();
+  };
   uint64_t sharedBytes = 0, ownBytes = 0;
   int shared = 0;
-  auto *constants = prefill.mutable_constants();
-  for (int i = constants->size() - 1; i >= 0; --i) {
-    const hetx::Constant &c = constants->Get(i);
+  google::protobuf::RepeatedPtrField<hetx::Constant> own;
+  for (hetx::Constant &c : *prefill.mutable_constants()) {
     auto it = byAddress.find(c.binding().address());
     if (it != byAddress.end() && it->second->data() == c.data() &&
-        it->second->binding().SerializeAsString() ==
-            c.binding().SerializeAsString()) {
+        placedAlike(it->second->binding(), c.binding())) {
       sharedBytes += c.data().size();
       ++shared;
-      constants->DeleteSubrange(i, 1);
-    } else {
-      ownBytes += c.data().size();
+      continue;
     }
+    ownBytes += c.data().size();
+    *own.Add() = std::move(c);
   }
+  prefill.mutable_constants()->Swap(&own);
   prefill.clear_kernel_plan();
   int64_t tokens = 0;
   if (const hetx::TensorBinding *ids =
@@ -524,7 +532,7 @@ bool nestPrefill(const std::string &path, const hetx::Artifact &step,
      << "token), " << prefill.instructions_size() << " instructions; "
      << layout.inputs.size() << " caches in place and " << shared
      << " constants (" << sharedBytes << " bytes) shared with the step, "
-     << constants->size() << " of its own (" << ownBytes << " bytes)\n";
+     << prefill.constants_size() << " of its own (" << ownBytes << " bytes)\n";
   return true;
 }
 

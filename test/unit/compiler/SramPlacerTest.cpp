@@ -235,4 +235,30 @@ TEST(SramPlacerTest, FixedBufferOutsideSramFails) {
   EXPECT_FALSE(place(buffers, sram, Preference::Pack));
 }
 
+TEST(SramPlacerTest, PackAtEndsLeavesOneRunAroundTheVectorUnit) {
+  // The vector unit between slices 1 and 2: the free run stays centred on
+  // address 16, the largest buffer first at one end, the others where they
+  // keep it centred.
+  Geometry sram{32, 8, {2, 1, 1, 2}};
+  std::vector<Buffer> buffers = {buffer(4, 0, 9), buffer(8, 0, 9),
+                                 buffer(4, 0, 9)};
+  packAtEnds(buffers, sram);
+  ASSERT_TRUE(buffers[0].fixed && buffers[1].fixed && buffers[2].fixed);
+  EXPECT_EQ(*buffers[1].fixed, 0);
+  EXPECT_EQ(*buffers[0].fixed, 28);
+  EXPECT_EQ(*buffers[2].fixed, 24);
+}
+
+TEST(SramPlacerTest, PackAtEndsKeepsPartnersInSlicesOfTheirOwn) {
+  // Slices of 16: the second buffer would share the first one's slice at
+  // the west end, so it takes the east end.
+  Geometry sram{32, 16};
+  std::vector<Buffer> buffers = {buffer(8, 0, 9), buffer(8, 0, 9, {0})};
+  buffers[0].partners = {1};
+  packAtEnds(buffers, sram);
+  ASSERT_TRUE(buffers[0].fixed && buffers[1].fixed);
+  EXPECT_EQ(*buffers[0].fixed, 0);
+  EXPECT_EQ(*buffers[1].fixed, 24);
+}
+
 } // namespace
