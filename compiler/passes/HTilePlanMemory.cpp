@@ -116,24 +116,18 @@ struct HTilePlanMemoryPass
     int64_t live = peak.size;
     if (buffers.size() > own)
       peak = placement::peakLive({buffers.begin(), buffers.begin() + own});
-    if (packResident)
-      packWholeProgram(defs, buffers, sram);
-    // Buffers spread over slices, clear of their kernels' other operands,
-    // as long as that leaves room; otherwise they pack, best fit, then
-    // first fit.
-    std::optional<std::vector<int64_t>> addresses =
-        placement::place(buffers, sram, placement::Preference::Spread);
-    if (!addresses) {
-      LLVM_DEBUG(llvm::dbgs() << "@" << func.getName() << ": spreading left a "
-                              << "buffer without room; packing\n");
-      addresses = placement::place(buffers, sram, placement::Preference::Pack);
+    std::optional<std::vector<int64_t>> addresses;
+    if (packResident) {
+      std::vector<placement::Buffer> packed(buffers);
+      packWholeProgram(defs, packed, sram);
+      addresses = placeAll(func, packed, sram);
+      LLVM_DEBUG(if (!addresses) llvm::dbgs()
+                 << "@" << func.getName()
+                 << ": the packed inputs and constants leave a buffer "
+                    "without room; placing them with the rest\n");
     }
-    if (!addresses) {
-      LLVM_DEBUG(llvm::dbgs() << "@" << func.getName() << ": best fit left a "
-                              << "buffer without room; first fit\n");
-      addresses =
-          placement::place(buffers, sram, placement::Preference::PackFirstFit);
-    }
+    if (!addresses)
+      addresses = placeAll(func, buffers, sram);
     if (!addresses)
       return func.emitError("SRAM placement failed: at most ")
              << live << " of chip '" << spec.name() << "''s " << sram.capacity
@@ -163,18 +157,43 @@ struct HTilePlanMemoryPass
     return success();
   }
 
-  /// Fixes the inputs and constants among `defs` that nothing fixed yet
-  /// at the two ends of SRAM (placement::packAtEnds).
+  /// Places `buffers`: spread over slices, clear of their kernels' other
+  /// operands, as long as that leaves room; otherwise packed, best fit,
+  /// then first fit.
+  static std::optional<std::vector<int64_t>>
+  placeAll(func::FuncOp func, const std::vector<placement::Buffer> &buffers,
+           const placement::Geometry &sram) {
+    std::optional<std::vector<int64_t>> addresses =
+        placement::place(buffers, sram, placement::Preference::Spread);
+    if (!addresses) {
+      LLVM_DEBUG(llvm::dbgs() << "@" << func.getName() << ": spreading left a "
+                              << "buffer without room; packing\n");
+      addresses = placement::place(buffers, sram, placement::Preference::Pack);
+    }
+    if (!addresses) {
+      LLVM_DEBUG(llvm::dbgs() << "@" << func.getName() << ": best fit left a "
+                              << "buffer without room; first fit\n");
+      addresses =
+          placement::place(buffers, sram, placement::Preference::PackFirstFit);
+    }
+    return addresses;
+  }
+
+  /// Fixes the inputs and constants among `defs` at the two ends of SRAM
+  /// (placement::packAtEnds). A program placed into a shared layout, whose
+  /// ends another program holds, places its few own ones with the rest.
   static void packWholeProgram(ArrayRef<Operation *> defs,
                                std::vector<placement::Buffer> &buffers,
                                const placement::Geometry &sram) {
+    if (llvm::any_of(buffers, [](const auto &b) { return b.fixed; }))
+      return;
     // Partners keep apart (two operands of one kernel read in one cycle
     // from one bank cannot be scheduled), among those placed here.
     std::vector<placement::Buffer> resident;
     std::vector<size_t> index;
     std::vector<int64_t> at(buffers.size(), -1);
     for (size_t i = 0; i < defs.size(); ++i) {
-      if (isa<htile::AllocOp>(defs[i]) || buffers[i].fixed)
+      if (isa<htile::AllocOp>(defs[i]))
         continue;
       at[i] = int64_t(resident.size());
       resident.push_back(buffers[i]);

@@ -34,10 +34,12 @@ struct PipelineOptions {
   /// The element type of matrix-unit weights: "f32" (as the model has
   /// them), "f16", "bf16" or "i8" (hetc-hgraph-narrow-weights).
   std::string weights = "f32";
-  /// Place the inputs and constants packed, first, so that the SRAM left
-  /// is one run (hetc-htile-plan-memory's pack-resident): for a decode
-  /// step whose prefill programs share its layout.
-  bool packResident = false;
+  /// Place the inputs and constants first, packed at the two ends of
+  /// SRAM, so that the SRAM left is one run around the vector unit
+  /// (hetc-htile-plan-memory's pack-resident): room for the prefill
+  /// programs that share a decode step's layout, and the weights nearer
+  /// the matrix planes.
+  bool packResident = true;
 };
 
 /// hgraph to hgraph: decompose, fold constants, fuse, and narrow the

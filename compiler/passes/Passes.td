@@ -243,11 +243,16 @@ def HTilePlanMemory : Pass<"hetc-htile-plan-memory", "mlir::ModuleOp"> {
     buffer keeps clear of all the layout keeps. The figures count the
     program's own buffers.
 
-    With `pack-resident`, the buffers live for the whole program (inputs
-    and constants) are placed first, packed from the lowest address up,
-    and the others then as above: the SRAM they leave is one run, which a
-    program sharing this one's layout can use whole (`hetc compile
-    --prefill` places a decode step so).
+    With `pack-resident` (which the compile pipeline sets), the buffers
+    live for the whole program (inputs and constants) are placed first,
+    packed at the two ends of SRAM, largest first, the free run between
+    them kept centred on the vector unit; the others then as above, in
+    that run. The weights lie nearer the matrix planes at the chip's
+    edges, the intermediates near the vector unit, and a program sharing
+    this one's layout (a decode step's prefill) finds the run whole. When
+    that leaves some buffer without room, everything is placed together
+    as without the option. A program placed into a shared layout does not
+    pack its own.
 
     ```mlir
     module attributes {hetc.shared_layout = {kept = array<i64: 0, 2>,

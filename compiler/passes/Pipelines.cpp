@@ -25,9 +25,9 @@ struct PipelineCLOptions
       llvm::cl::init("f32")};
   Option<bool> packResident{
       *this, "pack-resident",
-      llvm::cl::desc("Place the inputs and constants packed, first, so "
-                     "that the SRAM left is one run"),
-      llvm::cl::init(false)};
+      llvm::cl::desc("Place the inputs and constants first, packed at the "
+                     "two ends of SRAM, so that the SRAM left is one run"),
+      llvm::cl::init(true)};
   hetc::PipelineOptions get() const {
     return {chip, hostIO, weights, packResident};
   }

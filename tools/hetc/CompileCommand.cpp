@@ -373,9 +373,6 @@ Outcome compileProgram(const std::string &model, const CompileOptions &options,
                            : options.precision == "bf16" ? "bf16"
                            : options.precision == "int8" ? "i8"
                                                          : "f32"};
-  // A decode step with prefill programs leaves them the rest of SRAM as
-  // one run.
-  pipeline.packResident = !shared && !options.prefills.empty();
   auto run = [&](StringRef stage, auto build) {
     PassManager pm(context.get());
     build(pm);
