@@ -405,47 +405,41 @@ private:
     return session->store(past, cache, error);
   }
 
-  /// The prompt in a prefill program, the caches moved to the decode step,
-  /// then the decode steps' exact cycles.
+  /// The prompt in a prefill program, the caches moved to the decode step
+  /// (or written in place by a prefill over its SRAM layout), then the
+  /// decode steps' exact cycles.
   void reportBucket() {
     uint64_t predicted = artifact.predicted_cycles();
-    // Out of the prefill's SRAM into host memory, then into the decode
-    // step's: the prompt's rows twice.
-    auto [bytes, oneWay] = handOver(promptSteps());
-    uint64_t moved = 2 * oneWay;
     const PrefillProgram *bucket = sequences.front().bucket;
     uint64_t prefillCycles = sequences.front().prefillCycles;
     uint64_t prefillPredicted = bucket->artifact.predicted_cycles();
     out << "generated: " << generatedTokens() << " tokens: 1 from the prefill, "
         << cycles.size() << " in " << cycles.size() << " decode steps\n";
+    uint64_t moved = 0;
     if (bucket->shared) {
       out << "prefill: " << bucket->path << " for a prompt of " << promptSteps()
           << ", over the decode step's SRAM layout: predicted "
           << prefillPredicted << " cycles, simulated " << prefillCycles
           << " cycles\n";
-      out << "time to first token: predicted " << prefillPredicted
-          << " cycles (" << us(prefillPredicted) << "), simulated "
-          << prefillCycles
-          << " cycles (the prefill, which wrote the caches in place; "
-          << predicted * promptSteps() << " as " << promptSteps()
-          << (promptSteps() == 1 ? " decode step)\n" : " decode steps)\n");
-      if (!cycles.empty())
-        out << "inter-token latency: predicted " << predicted << " cycles ("
-            << us(predicted) << "), simulated " << cycles.back()
-            << " cycles, the same at every step\n";
-      return;
+    } else {
+      // Out of the prefill's SRAM into host memory, then into the decode
+      // step's: the prompt's rows twice.
+      auto [bytes, oneWay] = handOver(promptSteps());
+      moved = 2 * oneWay;
+      out << "prefill: " << bucket->path << " (a bucket of " << bucket->length
+          << " tokens for a prompt of " << promptSteps() << "): predicted "
+          << prefillPredicted << " cycles, simulated " << prefillCycles
+          << " cycles\n";
+      out << "hand-over: " << states.size() << " cache tensors, " << bytes
+          << " bytes of the prompt's positions, out of the prefill's SRAM and "
+             "into the decode step's over the chip's DMA engines: "
+          << moved << " cycles\n";
     }
-    out << "prefill: " << bucket->path << " (a bucket of " << bucket->length
-        << " tokens for a prompt of " << promptSteps() << "): predicted "
-        << prefillPredicted << " cycles, simulated " << prefillCycles
-        << " cycles\n";
-    out << "hand-over: " << states.size() << " cache tensors, " << bytes
-        << " bytes of the prompt's positions, out of the prefill's SRAM and "
-           "into the decode step's over the chip's DMA engines: "
-        << moved << " cycles\n";
     out << "time to first token: predicted " << prefillPredicted + moved
         << " cycles (" << us(prefillPredicted + moved) << "), simulated "
-        << prefillCycles + moved << " cycles (the prefill and the hand-over; "
+        << prefillCycles + moved << " cycles ("
+        << (bucket->shared ? "the prefill, which wrote the caches in place; "
+                           : "the prefill and the hand-over; ")
         << predicted * promptSteps() << " as " << promptSteps()
         << (promptSteps() == 1 ? " decode step)\n" : " decode steps)\n");
     if (!cycles.empty())

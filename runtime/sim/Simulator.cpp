@@ -419,14 +419,18 @@ bool Session::isResident(const std::string &name) const {
   return false;
 }
 
+bool Session::stopped(std::string &error) const {
+  if (failure.empty())
+    return false;
+  error = "the session stopped at run " + std::to_string(runs) + ": " + failure;
+  return true;
+}
+
 bool Session::step(const std::map<std::string, io::Tensor> &inputs,
                    SimResult &result, std::string &error,
                    ExecutionObserver *observer) {
-  if (!failure.empty()) {
-    error =
-        "the session stopped at run " + std::to_string(runs) + ": " + failure;
+  if (stopped(error))
     return false;
-  }
   bool first = runs == 0;
   if (!first)
     for (const auto &[input, output] : residentPairs)
@@ -456,19 +460,27 @@ bool Session::step(const std::map<std::string, io::Tensor> &inputs,
                  *sram, host);
   }
   ++runs;
+  return execute(state, host, residentOutput, observer, result, error);
+}
+
+bool Session::execute(const LoadedProgram::State &program, HostMemory &host,
+                      const std::vector<bool> &kept,
+                      ExecutionObserver *observer, SimResult &result,
+                      std::string &error) {
   SimOptions options;
   options.observer = observer;
-  Machine machine(state.chip, state.text, state.ops, *sram, host, options);
+  Machine machine(program.chip, program.text, program.ops, *sram, host,
+                  options);
   result = SimResult();
-  if (!machine.run(state.plan, result.stats, error)) {
+  if (!machine.run(program.plan, result.stats, error)) {
     failure = error;
     return false;
   }
-  result.stats.sramHighWater = sram->occupied() * state.chip.lanes();
-  for (size_t o = 0; o < state.outputs.size(); ++o) {
-    if (residentOutput[o])
+  result.stats.sramHighWater = sram->occupied() * program.chip.lanes();
+  for (size_t o = 0; o < program.outputs.size(); ++o) {
+    if (kept[o])
       continue;
-    const Placed &placed = state.outputs[o];
+    const Placed &placed = program.outputs[o];
     NamedTensor output{placed.binding->name(), {}};
     if (!fetchOutput(placed, *sram, host, output.tensor, error)) {
       failure = error;
@@ -550,18 +562,20 @@ bool Session::checkCompanion(const LoadedProgram::State &other,
     }
     return nullptr;
   };
+  auto misplaced = [&](const Placed &placed, const Placed &mine) {
+    error = "the prefill program's " + placed.what +
+            " is not where, or not as, the decode step keeps it on the chip "
+            "(address " +
+            std::to_string(mine.binding->address()) + ")";
+    return false;
+  };
   size_t otherInputs = size_t(other.artifact.inputs_size());
   for (size_t i = 0; i < other.preloaded.size(); ++i) {
     const Placed &placed = other.preloaded[i];
     const Placed *mine =
         i < otherInputs ? residentOf(placed.binding->name(), false) : nullptr;
-    if (mine && !sameBinding(placed, *mine)) {
-      error = "the prefill program's " + placed.what +
-              " is not where, or not as, the decode step keeps it on the "
-              "chip (address " +
-              std::to_string(mine->binding->address()) + ")";
-      return false;
-    }
+    if (mine && !sameBinding(placed, *mine))
+      return misplaced(placed, *mine);
     if (mine || !placed.layout.vectors || placed.binding->has_host_address())
       continue;
     auto [begin, end] = rowsOf(placed);
@@ -574,13 +588,8 @@ bool Session::checkCompanion(const LoadedProgram::State &other,
   }
   for (const Placed &placed : other.outputs) {
     const Placed *mine = residentOf(placed.binding->name(), true);
-    if (mine && !sameBinding(placed, *mine)) {
-      error = "the prefill program's " + placed.what +
-              " is not where, or not as, the decode step keeps it on the "
-              "chip (address " +
-              std::to_string(mine->binding->address()) + ")";
-      return false;
-    }
+    if (mine && !sameBinding(placed, *mine))
+      return misplaced(placed, *mine);
   }
   // Its writes where it names them: a row, or a scatter's table (whose
   // rows by index the chip model checks against the table as it runs). A
@@ -612,11 +621,8 @@ bool Session::runCompanion(const LoadedProgram &other,
                            const std::map<std::string, io::Tensor> &inputs,
                            SimResult &result, std::string &error,
                            ExecutionObserver *observer) {
-  if (!failure.empty()) {
-    error =
-        "the session stopped at run " + std::to_string(runs) + ": " + failure;
+  if (stopped(error))
     return false;
-  }
   const LoadedProgram::State &program = *other.state;
   if (!checkCompanion(program, error))
     return false;
@@ -654,31 +660,14 @@ bool Session::runCompanion(const LoadedProgram &other,
                    host);
   }
   ++runs;
-  SimOptions options;
-  options.observer = observer;
-  Machine machine(program.chip, program.text, program.ops, *sram, host,
-                  options);
-  result = SimResult();
-  if (!machine.run(program.plan, result.stats, error)) {
-    failure = error;
-    return false;
-  }
-  result.stats.sramHighWater = sram->occupied() * program.chip.lanes();
-  for (const Placed &placed : program.outputs) {
-    bool updates = std::any_of(residentPairs.begin(), residentPairs.end(),
+  // Its outputs that update the decode step's caches stay on the chip.
+  std::vector<bool> kept;
+  for (const Placed &placed : program.outputs)
+    kept.push_back(std::any_of(residentPairs.begin(), residentPairs.end(),
                                [&](const auto &pair) {
                                  return pair.second == placed.binding->name();
-                               });
-    if (updates)
-      continue;
-    NamedTensor output{placed.binding->name(), {}};
-    if (!fetchOutput(placed, *sram, host, output.tensor, error)) {
-      failure = error;
-      return false;
-    }
-    result.outputs.push_back(std::move(output));
-  }
-  return true;
+                               }));
+  return execute(program, host, kept, observer, result, error);
 }
 
 bool Session::fetch(const std::string &name, io::Tensor &out,

@@ -119,6 +119,7 @@ bool run(const LoadedProgram &program,
          const std::map<std::string, io::Tensor> &inputs,
          const SimOptions &options, SimResult &result, std::string &error);
 
+class HostMemory;
 class Sram;
 
 /// One program run step after step on one SRAM, as a chip runs it: what a
@@ -178,9 +179,17 @@ private:
   /// Makes the SRAM of the first run: the constants' image, the resident
   /// inputs given (zeros otherwise).
   void start(const std::map<std::string, io::Tensor> &inputs);
+  /// Whether a run failed, which ended the session; `error` says so.
+  bool stopped(std::string &error) const;
   /// The checks of runCompanion() before it runs.
   bool checkCompanion(const LoadedProgram::State &other,
                       std::string &error) const;
+  /// Runs `program` (this one or a companion), its inputs placed in the
+  /// session's SRAM and `host`, and reads its outputs but those `kept`
+  /// marks (they stay on the chip). A failure ends the session.
+  bool execute(const LoadedProgram::State &program, HostMemory &host,
+               const std::vector<bool> &kept, ExecutionObserver *observer,
+               SimResult &result, std::string &error);
 
   const LoadedProgram::State &state;
   std::vector<std::pair<std::string, std::string>> residentPairs;

@@ -143,3 +143,48 @@ TEST(SessionTest, NothingResident) {
 }
 
 } // namespace
+
+// Tests that a program over the session's SRAM layout (here the
+// accumulator itself, as a prefill program over its decode step's) runs on
+// the session's SRAM: before the first step it starts from zero, and it
+// updates the resident input in place for the steps after it.
+TEST_F(AccumulatorSession, CompanionRunsOnTheSessionsSram) {
+  sim::LoadedProgram companion;
+  ASSERT_TRUE(sim::load(artifact, chip, companion, error)) << error;
+  sim::Session session(program);
+  sim::SimResult result;
+  ASSERT_TRUE(session.runCompanion(
+      companion, {{"x", filled(chip.lanes(), 2.0f)}}, result, error))
+      << error;
+  EXPECT_EQ(result.stats.cycles, artifact.predicted_cycles());
+  EXPECT_TRUE(result.outputs.empty()) << "acc_out stays on the chip";
+  ASSERT_TRUE(session.step({{"x", filled(chip.lanes(), 1.5f)}}, result, error))
+      << error;
+  io::Tensor acc;
+  ASSERT_TRUE(session.fetch("acc", acc, error)) << error;
+  EXPECT_EQ(acc.data, std::vector<float>(chip.lanes(), 3.5f));
+  // The resident input is the session's, never the companion's to give.
+  EXPECT_FALSE(session.runCompanion(
+      companion,
+      {{"x", filled(chip.lanes(), 1.0f)}, {"acc", filled(chip.lanes(), 1.0f)}},
+      result, error));
+  EXPECT_NE(error.find("input 'acc' is the decode step's"), std::string::npos)
+      << error;
+}
+
+// Tests that a companion whose binding of a resident input lies elsewhere
+// is refused before it runs, naming the binding and where the step keeps
+// it.
+TEST_F(AccumulatorSession, CompanionWithTheCacheElsewhereIsRefused) {
+  hetx::Artifact moved = artifact;
+  moved.mutable_inputs(0)->set_address(8);
+  moved.mutable_outputs(0)->set_address(8);
+  sim::LoadedProgram companion;
+  ASSERT_TRUE(sim::load(moved, chip, companion, error)) << error;
+  sim::Session session(program);
+  sim::SimResult result;
+  EXPECT_FALSE(session.runCompanion(
+      companion, {{"x", filled(chip.lanes(), 2.0f)}}, result, error));
+  EXPECT_EQ(error, "the prefill program's input 'acc' is not where, or not "
+                   "as, the decode step keeps it on the chip (address 0)");
+}
