@@ -54,6 +54,10 @@ PREFILLS = {"gpt2_step": "gpt2_prefill16", "llama_step": "llama_prefill16",
             "gpt2_with_past": "gpt2_without_past", "llama_with_past": "llama_without_past"}
 PREFILL_FLAGS = {name: ["--dim", "batch_size=1", "--dim", "sequence_length=16"]
                  for name in ("gpt2_without_past", "llama_without_past")}
+# The static-cache steps whose prefill takes and updates their caches:
+# compiled with it into one artifact over one SRAM layout (hetc compile
+# --prefill), whose prefill writes the caches in place.
+SHARED_PREFILLS = {"gpt2_step": "gpt2_prefill16", "llama_step": "llama_prefill16"}
 # A prompt that fills the bucket.
 LONG_PROMPT = "3,1,4,1,5,9,2,6,5,3,5,8,9,7,9,3"
 # The prompts beside --prompt for a step with batch slots.
@@ -224,8 +228,52 @@ def check(name, args, work):
     if single in PREFILLS and not check_prefill(row, args, work, hetx, reference, want,
                                                 prompts):
         return row
+    if name in SHARED_PREFILLS and not check_shared_prefill(row, args, work, reference, want,
+                                                            prompts):
+        return row
     row["status"] = "pass"
     return row
+
+
+def check_shared_prefill(row, args, work, reference, want, prompts):
+    """The step and its prefill program compiled into one artifact (hetc
+    compile --prefill): the same tokens for `prompts` and for a prompt that
+    fills the bucket, each prompt's first token after the prefill's cycles
+    exactly, no hand-over; its time to first token and its step's
+    inter-token latency."""
+    name = row["name"]
+    shared = os.path.join(work, name + "_shared.hetx")
+    compiled = subprocess.run(
+        [args.hetc, "compile", os.path.join(args.models_dir, name + ".onnx"), "--prefill",
+         os.path.join(args.models_dir, SHARED_PREFILLS[name] + ".onnx"), "-o", shared],
+        capture_output=True, text=True)
+    if compiled.returncode != 0:
+        row["error"] = "compile --prefill: " + (compiled.stderr.strip().splitlines() or ["?"])[0]
+        return False
+    for some, expected, key in [(prompts, want, "shared_ttft"),
+                                ([LONG_PROMPT], None, "shared_ttft16")]:
+        if expected is None:
+            expected = [ort_tokens(reference, [int(t) for t in p.split(",")], args.tokens)
+                        for p in some]
+        flags = [f for p in some for f in ("--prompt-ids", p)]
+        ran = subprocess.run([args.hetc, "generate", shared, *flags, "--max-new-tokens",
+                              str(args.tokens)], capture_output=True, text=True)
+        if ran.returncode != 0:
+            row["error"] = ("generate (prefill in the artifact): " +
+                            (ran.stderr.strip().splitlines() or ["?"])[-1])
+            return False
+        if compare(sequence_tokens(ran.stdout, len(some)), expected):
+            row["error"] = "generate (prefill in the artifact): the tokens differ"
+            return False
+        predicted = field(r"time to first token: predicted (\d+)", ran.stdout)
+        if ("hand-over" in ran.stdout or predicted != field(
+                r"time to first token: predicted \d+ cycles \([^)]*\), simulated (\d+)",
+                ran.stdout)):
+            row["error"] = "prefill in the artifact: not its predicted cycles alone"
+            return False
+        row[key] = predicted
+        row["shared_itl"] = field(r"inter-token latency: predicted (\d+)", ran.stdout)
+    return True
 
 
 def check_prefill(row, args, work, hetx, reference, want, prompts):
@@ -287,6 +335,14 @@ def long_ttft(row):
     return f"{row['prefill_ttft16']} / {16 * row['itl']}"
 
 
+def shared(row):
+    """The times to first token and the inter-token latency with the
+    prefill in the step's artifact."""
+    if not row.get("shared_ttft"):
+        return ""
+    return f"{row['shared_ttft']}, {row['shared_ttft16']}, {row['shared_itl']}"
+
+
 def report(rows, args):
     lines = [
         "# Generation",
@@ -330,8 +386,15 @@ def report(rows, args):
         "`hetc generate --prefill`), for the prompt above and for the 16-token prompt "
         f"`{LONG_PROMPT}`; the tokens must be ONNX Runtime's, and the time to first token "
         "is the prefill's cycles and the hand-over of the prompt's cache rows out of the "
-        "prefill's SRAM and into the decode step's (the two programs do not share an SRAM "
-        "layout yet), exactly as predicted.",
+        "prefill's SRAM and into the decode step's (compiled apart, the two programs have "
+        "SRAM layouts of their own), exactly as predicted.",
+        "",
+        "`gpt2_step` and `llama_step` are also compiled with their prefill program into "
+        "one artifact over one SRAM layout (`hetc compile STEP --prefill PREFILL`: the "
+        "weights placed once, the prefill writing the step's caches in place) and generate "
+        "from it without `--prefill`, for both prompts: the tokens must be ONNX Runtime's, "
+        "with no hand-over, and the time to first token must be the prefill's predicted "
+        "cycles.",
         "",
         "Columns: the batch slots; time to first token (the prompt run as decode steps; "
         "with slots, the first sequence's) and inter-token latency in cycles, predicted at "
@@ -339,14 +402,16 @@ def report(rows, args):
         "the whole session: every token over every step); the step's physical bound from "
         "the compile summary (what bounds it) and the inter-token latency over it; the time "
         "to first token with the prefill program, for the prompt above and for the "
-        "16-token prompt (against 16 decode steps); the CPU "
+        "16-token prompt (against 16 decode steps), and with the prefill in the step's "
+        "artifact (the two prompts; the step's inter-token latency there); the CPU "
         "backend's inter-token latency (wall, the median step); the cycles of handing the "
         "caches over to the chip after a prompt on the CPU (the chip's DMA engines).",
         "",
         "| model | slots | tokens | TTFT predicted | TTFT simulated | ITL predicted "
         "| ITL simulated | tokens/s | physical bound | ITL / bound | TTFT with prefill "
-        "| 16-token TTFT with prefill / as steps | CPU ITL ms | hand-over cycles | result |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---|---:|---:|---|",
+        "| 16-token TTFT with prefill / as steps | TTFT, 16-token TTFT, ITL with the prefill "
+        "in the artifact | CPU ITL ms | hand-over cycles | result |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---|---|---:|---:|---|",
     ]
     for r in rows:
         bound = (f"{r['bound']} ({r['bound_reason']})" if r.get("bound") else "")
@@ -357,6 +422,7 @@ def report(rows, args):
             f"| {r.get('ttft', '') or ''} | {r.get('ttft_sim', '') or ''} "
             f"| {r.get('itl', '')} | {r.get('itl_sim', '')} | {r.get('rate', '') or ''} "
             f"| {bound} | {ratio} | {r.get('prefill_ttft', '') or ''} | {long_ttft(r)} "
+            f"| {shared(r)} "
             f"| {r.get('cpu_itl_ms', '') or ''} | {r.get('handover', '') or ''} "
             f"| {result} |")
     lines += suite_common.summary(rows, "decode steps generate the tokens ONNX Runtime does")
