@@ -5,6 +5,7 @@
 #include "compiler/passes/SharedLayout.h"
 #include "compiler/passes/SramPlacer.h"
 
+#include "mlir/AsmParser/AsmParser.h"
 #include "llvm/Support/Debug.h"
 
 #include <cstdlib>
@@ -50,6 +51,7 @@ struct HTilePlanMemoryPass
   }
 
   LogicalResult plan(func::FuncOp func, const chip::ChipSpec &spec) {
+    lanes = spec.lanes();
     // Number the ops and collect buffers with their live ranges.
     DenseMap<Operation *, int64_t> index;
     std::vector<placement::Buffer> buffers;
@@ -211,6 +213,42 @@ struct HTilePlanMemoryPass
       buffers[i].fixed = b.fixed;
   }
 
+  /// Where `input` lies in a shared layout that keeps `kept` of its name:
+  /// at its address when the types agree; for a program of one batch slot
+  /// (`slot`), at that slot's rows of it, when `input` is one slot of it.
+  FailureOr<int64_t> pinnedAddress(htile::InputOp input,
+                                   const placement::ResidentLayout::Input &kept,
+                                   std::optional<int64_t> slot) {
+    auto printed = [](Type type) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      type.print(os);
+      return text;
+    };
+    auto mine = cast<MemRefType>(input.getBuffer().getType());
+    std::string type = printed(mine);
+    if (type == kept.type)
+      return kept.address;
+    auto whole =
+        dyn_cast_or_null<MemRefType>(parseType(kept.type, input.getContext()));
+    if (slot && whole && whole.getRank() == mine.getRank() &&
+        mine.getRank() > 0 && mine.getDimSize(0) == 1 &&
+        *slot < whole.getDimSize(0) &&
+        mine.getElementType() == whole.getElementType() &&
+        mine.getShape().drop_front() == whole.getShape().drop_front()) {
+      int64_t rows = layoutOf(mine, lanes).sramRows();
+      if (rows * whole.getDimSize(0) == layoutOf(whole, lanes).sramRows())
+        return kept.address + *slot * rows;
+    }
+    return input.emitError("input '")
+           << input.getName() << "' is " << type
+           << " here, but the program whose SRAM layout this one shares "
+              "keeps it on the chip as "
+           << kept.type
+           << (slot ? " (of which one batch slot's rows would be [1, ...])"
+                    : "");
+  }
+
   /// Gives the buffers of `defs` that `layout` holds (inputs by name,
   /// constants by contents) its addresses, and adds a buffer live
   /// throughout, fixed where it lies, for each other region it keeps.
@@ -236,16 +274,10 @@ struct HTilePlanMemoryPass
       });
       if (kept == layout.inputs.end())
         continue;
-      std::string type;
-      llvm::raw_string_ostream os(type);
-      input.getBuffer().getType().print(os);
-      if (type != kept->type)
-        return input.emitError("input '")
-               << input.getName() << "' is " << type
-               << " here, but the program whose SRAM layout this one "
-                  "shares keeps it on the chip as "
-               << kept->type;
-      b.fixed = kept->address;
+      FailureOr<int64_t> address = pinnedAddress(input, *kept, layout.slot);
+      if (failed(address))
+        return failure();
+      b.fixed = *address;
     }
     for (const placement::ResidentLayout::Region &region : layout.kept) {
       if (region.vectors > sram.capacity ||
@@ -268,6 +300,9 @@ struct HTilePlanMemoryPass
     }
     return success();
   }
+
+  /// The chip's lanes, for the layouts of buffers.
+  uint32_t lanes = 1;
 
   /// The error of a program whose live data exceed SRAM: the bytes it
   /// needs, where, and how many chips of this kind would hold them.

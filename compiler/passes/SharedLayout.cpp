@@ -116,12 +116,14 @@ void hetc::placement::setSharedLayout(ModuleOp module,
     inputs.push_back(b.getNamedAttr(
         input.name, b.getArrayAttr({b.getI64IntegerAttr(input.address),
                                     b.getStringAttr(input.type)})));
-  module->setAttr(
-      target::kSharedLayoutAttrName,
-      b.getDictionaryAttr(
-          {b.getNamedAttr("kept", b.getDenseI64ArrayAttr(kept)),
-           b.getNamedAttr("constants", b.getDenseI64ArrayAttr(constants)),
-           b.getNamedAttr("inputs", b.getDictionaryAttr(inputs))}));
+  SmallVector<NamedAttribute> entries{
+      b.getNamedAttr("kept", b.getDenseI64ArrayAttr(kept)),
+      b.getNamedAttr("constants", b.getDenseI64ArrayAttr(constants)),
+      b.getNamedAttr("inputs", b.getDictionaryAttr(inputs))};
+  if (layout.slot)
+    entries.push_back(
+        b.getNamedAttr("slot", b.getI64IntegerAttr(*layout.slot)));
+  module->setAttr(target::kSharedLayoutAttrName, b.getDictionaryAttr(entries));
 }
 
 FailureOr<std::optional<ResidentLayout>>
@@ -133,16 +135,22 @@ hetc::placement::getSharedLayout(ModuleOp module) {
     return module.emitError(target::kSharedLayoutAttrName)
            << " must be {kept = array<i64: address, vectors, ...>, constants "
               "= array<i64: fingerprint, address, ...>, inputs = {NAME = "
-              "[address, \"memref type\"], ...}} with addresses and sizes of "
-              "0 or more";
+              "[address, \"memref type\"], ...}[, slot = b]} with "
+              "addresses, sizes and the slot 0 or more";
   };
   auto dict = dyn_cast<DictionaryAttr>(attr);
   auto kept = dict ? dict.getAs<DenseI64ArrayAttr>("kept") : nullptr;
   auto constants = dict ? dict.getAs<DenseI64ArrayAttr>("constants") : nullptr;
   auto inputs = dict ? dict.getAs<DictionaryAttr>("inputs") : nullptr;
-  if (!kept || !constants || !inputs || kept.size() % 2 || constants.size() % 2)
+  Attribute slot = dict ? dict.get("slot") : nullptr;
+  if (!kept || !constants || !inputs || kept.size() % 2 ||
+      constants.size() % 2 ||
+      (slot &&
+       (!isa<IntegerAttr>(slot) || cast<IntegerAttr>(slot).getInt() < 0)))
     return fail();
   ResidentLayout layout;
+  if (slot)
+    layout.slot = cast<IntegerAttr>(slot).getInt();
   for (int64_t i = 0; i < kept.size(); i += 2) {
     if (kept[i] < 0 || kept[i + 1] < 0)
       return fail();

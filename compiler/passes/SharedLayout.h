@@ -13,7 +13,7 @@
 // The module attribute `hetc.shared_layout` holds it:
 //   {kept = array<i64: address, vectors, ...>,
 //    constants = array<i64: fingerprint, address, ...>,
-//    inputs = {NAME = [address : i64, memref type], ...}}
+//    inputs = {NAME = [address : i64, memref type], ...}[, slot = b]}
 //
 //===----------------------------------------------------------------------===//
 #ifndef HETC_COMPILER_PASSES_SHAREDLAYOUT_H
@@ -51,6 +51,11 @@ struct ResidentLayout {
     std::string type;
   };
   std::vector<Input> inputs;
+  /// For a program of one batch slot sharing the layout of one of several
+  /// (a prefill of one sequence for a decode step of B slots): the slot
+  /// whose rows of each resident input (batch its first dimension) its
+  /// input of that name, with a first dimension of 1, takes.
+  std::optional<int64_t> slot;
 };
 
 /// A fingerprint of a constant's type and contents (FNV-1a 64): equal for

@@ -116,6 +116,8 @@ private:
       return false;
     if (!allHost && !sim::load(artifact, chip, program, error))
       return false;
+    if (!allHost)
+      session = std::make_unique<sim::Session>(program);
     if (!loadPrefills(error))
       return false;
     // A cache the step updates in place stays on the chip from step to
@@ -124,7 +126,6 @@ private:
     // the GPU every cache is in that backend's memory between steps.
     size_t onChip = 0;
     if (!allHost) {
-      session = std::make_unique<sim::Session>(program);
       for (const auto &[past, present] : states)
         if (session->isResident(past)) {
           // After a prefill on the CPU, the GPU or by a prefill program, the
@@ -269,18 +270,19 @@ private:
                        &artifact};
     bool shared = options.prefillPaths.empty() && options.backend == "chip" &&
                   options.prefillBackend.empty() && options.fallback.empty();
-    if (shared && artifact.prefills_size() > 0 && slots.size() > 1) {
-      error = options.artifactPath +
-              ": its prefill programs write the whole of each cache, and "
-              "serve a step of one batch slot, not " +
-              std::to_string(slots.size());
-      return false;
-    }
     for (int i = 0; shared && i < artifact.prefills_size(); ++i) {
       auto prefill = std::make_unique<PrefillProgram>();
       if (!loadSharedPrefill(options.artifactPath, artifact.prefills(i), chip,
-                             decodeInterface, *prefill, error) ||
-          !addBucket(std::move(prefill), error))
+                             decodeInterface, *session, *prefill, error))
+        return false;
+      if (slots.size() > 1 && prefill->slot < 0) {
+        error = prefill->path +
+                ": it writes every batch slot's caches at once; a step of " +
+                std::to_string(slots.size()) +
+                " slots takes its prompts one slot at a time";
+        return false;
+      }
+      if (!addBucket(std::move(prefill), error))
         return false;
     }
     for (const std::string &path : options.prefillPaths) {
@@ -298,7 +300,7 @@ private:
   /// Adds a prefill program unless one of its bucket is there.
   bool addBucket(std::unique_ptr<PrefillProgram> prefill, std::string &error) {
     for (const auto &other : buckets)
-      if (other->length == prefill->length) {
+      if (other->length == prefill->length && other->slot == prefill->slot) {
         error = prefill->path + " and " + other->path +
                 " are both prefill buckets of " +
                 std::to_string(prefill->length) + " tokens";
@@ -317,7 +319,8 @@ private:
     Sequence &sequence = sequences[i];
     const std::vector<int64_t> &prompt = sequence.prompt;
     for (const auto &candidate : buckets)
-      if (candidate->length >= prompt.size()) {
+      if (candidate->length >= prompt.size() &&
+          (candidate->slot < 0 || candidate->slot == int64_t(b))) {
         sequence.bucket = candidate.get();
         break;
       }
@@ -912,7 +915,8 @@ private:
     if (s.bucket) {
       out << ", first token from a prefill of " << s.bucket->length
           << " tokens, " << s.prefillCycles + s.handOverCycles
-          << " cycles with the hand-over";
+          << (s.bucket->shared ? " cycles, the caches written in place"
+                               : " cycles with the hand-over");
     } else {
       int64_t steps = s.firstToken - s.entered + 1;
       out << ", first token after " << steps
@@ -974,7 +978,11 @@ private:
       }
     if (prefilled)
       out << "prefill: " << prefilled << " prompts in prefill programs, "
-          << prefill << " cycles with their hand-overs, between the steps\n";
+          << prefill
+          << (buckets.front()->shared
+                  ? " cycles, over the decode step's SRAM layout"
+                  : " cycles with their hand-overs")
+          << ", between the steps\n";
     if (history.empty())
       return; // every token came from a prefill
     std::ostringstream rate;

@@ -229,7 +229,8 @@ bool loadPrefill(const std::string &path, const chip::ChipSpec &chip,
 
 bool loadSharedPrefill(const std::string &path, const hetx::Artifact &nested,
                        const chip::ChipSpec &chip,
-                       const DecodeInterface &decode, PrefillProgram &prefill,
+                       const DecodeInterface &decode,
+                       const sim::Session &session, PrefillProgram &prefill,
                        std::string &error) {
   prefill.artifact = nested;
   prefill.shared = true;
@@ -249,6 +250,13 @@ bool loadSharedPrefill(const std::string &path, const hetx::Artifact &nested,
                            "artifact takes the step's caches";
     return false;
   }
+  if (!session.companionSlot(prefill.program, prefill.slot, error)) {
+    error = prefill.path + ": " + error;
+    return false;
+  }
+  if (prefill.slot >= 0)
+    prefill.path.insert(prefill.path.size() - 1,
+                        " into slot " + std::to_string(prefill.slot));
   return true;
 }
 

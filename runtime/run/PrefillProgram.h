@@ -61,6 +61,9 @@ struct PrefillProgram {
   /// `Artifact.prefills`): compiled into the step's SRAM layout, it runs in
   /// the step's session, on its SRAM, and writes the caches in place.
   bool shared = false;
+  /// For a shared one of one sequence for a step of several batch slots:
+  /// the slot whose rows of the caches it writes; -1 for all of them.
+  int64_t slot = -1;
 };
 
 /// Reads and loads `path` for `chip` and checks it against the decode
@@ -74,11 +77,13 @@ bool loadPrefill(const std::string &path, const chip::ChipSpec &chip,
                  const DecodeInterface &decode, PrefillProgram &prefill,
                  std::string &error);
 
-/// Checks and loads the prefill programs held in the decode step's
-/// artifact, as loadPrefill() does a file's; `path` is the artifact's.
+/// Checks and loads a prefill program held in the decode step's artifact,
+/// as loadPrefill() does a file's, and against the step's `session` (the
+/// slot it writes); `path` is the artifact's.
 bool loadSharedPrefill(const std::string &path, const hetx::Artifact &nested,
                        const chip::ChipSpec &chip,
-                       const DecodeInterface &decode, PrefillProgram &prefill,
+                       const DecodeInterface &decode,
+                       const sim::Session &session, PrefillProgram &prefill,
                        std::string &error);
 
 /// What a prefill run gave: the caches for the decode step (by past*

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstring>
 #include <functional>
+#include <optional>
 #include <set>
 
 namespace hetc::sim {
@@ -529,10 +530,40 @@ bool sameBinding(const Placed &a, const Placed &b) {
          x.width == y.width;
 }
 
+/// The batch slot of `whole` (first dimension B > 1) whose rows `part`
+/// (first dimension 1, otherwise the same) is; none when it is no slot.
+std::optional<int64_t> slotOf(const Placed &part, const Placed &whole) {
+  const hetx::TensorBinding &p = *part.binding, &w = *whole.binding;
+  const BindingLayout &x = part.layout, &y = whole.layout;
+  if (p.has_host_address() || w.has_host_address() || p.shape_size() == 0 ||
+      p.shape_size() != w.shape_size() || p.shape(0) != 1 || w.shape(0) <= 1 ||
+      !std::equal(p.shape().begin() + 1, p.shape().end(),
+                  w.shape().begin() + 1) ||
+      x.type != y.type || x.cols != y.cols || x.step != y.step ||
+      x.width != y.width)
+    return std::nullopt;
+  // A slot's vectors fill whole SRAM rows, so slot b starts b of them on.
+  uint64_t batch = uint64_t(w.shape(0)), words = x.vectors * x.step;
+  if (words == 0 || words % 4 || x.rows * batch != y.rows ||
+      x.vectors * batch != y.vectors || x.word < y.word ||
+      (x.word - y.word) % words || (x.word - y.word) / words >= batch)
+    return std::nullopt;
+  uint64_t slot = (x.word - y.word) / words;
+  if (p.address() != w.address() + slot * words / 4)
+    return std::nullopt;
+  return int64_t(slot);
+}
+
 } // namespace
 
-bool Session::checkCompanion(const LoadedProgram::State &other,
+bool Session::companionSlot(const LoadedProgram &other, int64_t &slot,
+                            std::string &error) const {
+  return checkCompanion(*other.state, slot, error);
+}
+
+bool Session::checkCompanion(const LoadedProgram::State &other, int64_t &slot,
                              std::string &error) const {
+  slot = -1;
   if (&other.chip != &state.chip &&
       other.chip.fingerprint() != state.chip.fingerprint()) {
     error = "the prefill program is for another chip";
@@ -562,6 +593,21 @@ bool Session::checkCompanion(const LoadedProgram::State &other,
     }
     return nullptr;
   };
+  // A cache binding is the step's, or (a prefill of one sequence for a
+  // step of several slots) one slot's rows of it, the same slot for all.
+  bool whole = false, sliced = false;
+  auto matches = [&](const Placed &placed, const Placed &mine) {
+    if (sameBinding(placed, mine)) {
+      whole = true;
+      return !sliced;
+    }
+    std::optional<int64_t> part = slotOf(placed, mine);
+    if (!part || whole || (sliced && *part != slot))
+      return false;
+    sliced = true;
+    slot = *part;
+    return true;
+  };
   auto misplaced = [&](const Placed &placed, const Placed &mine) {
     error = "the prefill program's " + placed.what +
             " is not where, or not as, the decode step keeps it on the chip "
@@ -574,7 +620,7 @@ bool Session::checkCompanion(const LoadedProgram::State &other,
     const Placed &placed = other.preloaded[i];
     const Placed *mine =
         i < otherInputs ? residentOf(placed.binding->name(), false) : nullptr;
-    if (mine && !sameBinding(placed, *mine))
+    if (mine && !matches(placed, *mine))
       return misplaced(placed, *mine);
     if (mine || !placed.layout.vectors || placed.binding->has_host_address())
       continue;
@@ -588,7 +634,7 @@ bool Session::checkCompanion(const LoadedProgram::State &other,
   }
   for (const Placed &placed : other.outputs) {
     const Placed *mine = residentOf(placed.binding->name(), true);
-    if (mine && !sameBinding(placed, *mine))
+    if (mine && !matches(placed, *mine))
       return misplaced(placed, *mine);
   }
   // Its writes where it names them: a row, or a scatter's table (whose
@@ -624,7 +670,8 @@ bool Session::runCompanion(const LoadedProgram &other,
   if (stopped(error))
     return false;
   const LoadedProgram::State &program = *other.state;
-  if (!checkCompanion(program, error))
+  int64_t slot;
+  if (!checkCompanion(program, slot, error))
     return false;
   auto onChip = [&](const hetx::TensorBinding &binding) {
     return isResident(binding.name());

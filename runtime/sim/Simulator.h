@@ -170,6 +170,13 @@ public:
   /// binding lies elsewhere or in another layout, or when one of its own
   /// constants, other inputs or writes would land on this program's
   /// constants or resident inputs. A failed run ends the session.
+  /// Checks `other` as runCompanion() does before it runs; `slot` is the
+  /// batch slot whose rows of the resident inputs it takes (a program of
+  /// one sequence for a step of several slots: its bindings of them have
+  /// a first dimension of 1 and lie at that slot's rows), -1 when it takes
+  /// them whole.
+  bool companionSlot(const LoadedProgram &other, int64_t &slot,
+                     std::string &error) const;
   bool runCompanion(const LoadedProgram &other,
                     const std::map<std::string, io::Tensor> &inputs,
                     SimResult &result, std::string &error,
@@ -182,7 +189,7 @@ private:
   /// Whether a run failed, which ended the session; `error` says so.
   bool stopped(std::string &error) const;
   /// The checks of runCompanion() before it runs.
-  bool checkCompanion(const LoadedProgram::State &other,
+  bool checkCompanion(const LoadedProgram::State &other, int64_t &slot,
                       std::string &error) const;
   /// Runs `program` (this one or a companion), its inputs placed in the
   /// session's SRAM and `host`, and reads its outputs but those `kept`

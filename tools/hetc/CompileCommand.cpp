@@ -470,8 +470,12 @@ bool nestPrefill(const std::string &path, const hetx::Artifact &step,
   for (const placement::ResidentLayout::Input &cache : layout.inputs) {
     const hetx::TensorBinding *in = bindingNamed(prefill.inputs(), cache.name);
     const hetx::TensorBinding *mine = bindingNamed(step.inputs(), cache.name);
+    // The whole cache, or with a slot one batch slot's rows of it.
+    bool where = in && mine &&
+                 (layout.slot ? in->address() >= uint64_t(cache.address)
+                              : in->address() == uint64_t(cache.address));
     bool inPlace =
-        in && mine && uint64_t(cache.address) == in->address() &&
+        where &&
         llvm::any_of(prefill.outputs(), [&](const hetx::TensorBinding &out) {
           return out.address() == in->address() &&
                  bindingNamed(step.outputs(), out.name()) &&
@@ -525,6 +529,10 @@ bool nestPrefill(const std::string &path, const hetx::Artifact &step,
   os << "  prefill:           " << path;
   if (tokens > 0)
     os << ", a bucket of " << tokens << " tokens";
+  const hetx::TensorBinding *first =
+      bindingNamed(prefill.inputs(), layout.inputs.front().name);
+  if (layout.slot && first && first->shape_size() > 0 && first->shape(0) == 1)
+    os << " into batch slot " << *layout.slot;
   os << ": " << prefill.predicted_cycles() << " cycles (its time to first "
      << "token), " << prefill.instructions_size() << " instructions; "
      << layout.inputs.size() << " caches in place and " << shared
@@ -592,14 +600,32 @@ int compileCommand(const CompileOptions &options) {
                     "place); this program has none\n";
     return 1;
   }
+  // A step of several batch slots: a prefill of one sequence is compiled
+  // once per slot, each into that slot's rows of the caches.
+  const placement::ResidentLayout::Input &cache = step.layout.inputs.front();
+  const hetx::TensorBinding *stepCache =
+      bindingNamed(step.artifact.inputs(), cache.name);
+  int64_t batch =
+      stepCache && stepCache->shape_size() > 0 ? stepCache->shape(0) : 1;
   for (const std::string &path : options.prefills) {
-    CompiledProgram prefill;
-    if (compileProgram(path, options, spec, output, filesRead, &step.layout,
-                       rootTimer, prefill) != Outcome::Compiled ||
-        !nestPrefill(path, step.artifact, step.layout, prefill.artifact,
-                     step.summary))
-      return 1;
-    *step.artifact.add_prefills() = std::move(prefill.artifact);
+    placement::ResidentLayout layout = step.layout;
+    for (int64_t slot = 0; slot < batch; ++slot) {
+      if (batch > 1)
+        layout.slot = slot;
+      CompiledProgram prefill;
+      if (compileProgram(path, options, spec, output, filesRead, &layout,
+                         rootTimer, prefill) != Outcome::Compiled ||
+          !nestPrefill(path, step.artifact, layout, prefill.artifact,
+                       step.summary))
+        return 1;
+      // A prefill of every slot at once takes the caches whole: once.
+      const hetx::TensorBinding *own =
+          bindingNamed(prefill.artifact.inputs(), cache.name);
+      bool whole = own && own->shape_size() > 0 && own->shape(0) == batch;
+      *step.artifact.add_prefills() = std::move(prefill.artifact);
+      if (whole)
+        break;
+    }
   }
   TimingScope writeTimer = rootTimer.nest("write the artifact");
   if (!artifact::writeFile(step.artifact, output, error)) {

@@ -44,6 +44,24 @@ module attributes {hetc.shared_layout = {kept = array<i64: 0, 8>, constants = ar
 
 // -----
 
+// Tests that a program of one batch slot (slot = 1) takes that slot's rows
+// of a resident input of two slots: the cache's 16 vectors from 16, the
+// second slot's 8 from 24.
+// CHECK-LABEL: func.func @main()
+module attributes {hetc.shared_layout = {kept = array<i64: 16, 16>, constants = array<i64>, inputs = {past = [16, "memref<2x8x16xf32>"]}, slot = 1}} {
+  func.func @main() {
+    // CHECK: htile.input "past" {address = 24 : i64} : memref<1x8x16xf32>
+    %past = htile.input "past" : memref<1x8x16xf32>
+    // CHECK: htile.input "x" {address = {{0|8}} : i64}
+    %x = htile.input "x" : memref<1x8x16xf32>
+    htile.binary add ins(%x, %past) outs(%past) : memref<1x8x16xf32>, memref<1x8x16xf32>, memref<1x8x16xf32>
+    htile.output "present", %past : memref<1x8x16xf32>
+    return
+  }
+}
+
+// -----
+
 // Tests that an input of a resident input's name but another type is an
 // error naming both types.
 module attributes {hetc.shared_layout = {kept = array<i64: 16, 8>, constants = array<i64>, inputs = {past = [16, "memref<8x16xf32>"]}}} {
@@ -70,7 +88,7 @@ module attributes {hetc.shared_layout = {kept = array<i64: 28, 8>, constants = a
 // -----
 
 // Tests that a malformed layout is an error on the module.
-// expected-error @+1 {{hetc.shared_layout must be {kept = array<i64: address, vectors, ...>, constants = array<i64: fingerprint, address, ...>, inputs = {NAME = [address, "memref type"], ...}} with addresses and sizes of 0 or more}}
+// expected-error @+1 {{hetc.shared_layout must be {kept = array<i64: address, vectors, ...>, constants = array<i64: fingerprint, address, ...>, inputs = {NAME = [address, "memref type"], ...}[, slot = b]} with addresses, sizes and the slot 0 or more}}
 module attributes {hetc.shared_layout = {kept = array<i64: 3>, constants = array<i64>, inputs = {}}} {
   func.func @main() {
     %x = htile.input "x" : memref<8x16xf32>
