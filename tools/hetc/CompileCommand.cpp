@@ -602,12 +602,13 @@ int compileCommand(const CompileOptions &options) {
   }
   // A step of several batch slots: a prefill of one sequence is compiled
   // once per slot, each into that slot's rows of the caches.
-  const placement::ResidentLayout::Input &cache = step.layout.inputs.front();
-  const hetx::TensorBinding *stepCache =
-      bindingNamed(step.artifact.inputs(), cache.name);
-  int64_t batch =
-      stepCache && stepCache->shape_size() > 0 ? stepCache->shape(0) : 1;
   for (const std::string &path : options.prefills) {
+    // A step with prefills has a cache (checked above).
+    const placement::ResidentLayout::Input &cache = step.layout.inputs.front();
+    const hetx::TensorBinding *stepCache =
+        bindingNamed(step.artifact.inputs(), cache.name);
+    int64_t batch =
+        stepCache && stepCache->shape_size() > 0 ? stepCache->shape(0) : 1;
     placement::ResidentLayout layout = step.layout;
     for (int64_t slot = 0; slot < batch; ++slot) {
       if (batch > 1)
