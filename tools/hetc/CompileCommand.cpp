@@ -516,6 +516,16 @@ bool nestPrefill(const std::string &path, const hetx::Artifact &step,
       ++shared;
       continue;
     }
+    if (it != byAddress.end()) {
+      // Placed where the step's constant lies, but not that constant: two
+      // contents of one fingerprint.
+      llvm::errs() << "error: " << path << ": the prefill's constant '"
+                   << c.binding().name() << "' was placed over the step's '"
+                   << it->second->binding().name()
+                   << "', whose contents differ (their fingerprints "
+                      "collide)\n";
+      return false;
+    }
     ownBytes += c.data().size();
     *own.Add() = std::move(c);
   }
