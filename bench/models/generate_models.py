@@ -272,20 +272,25 @@ def check_shared_prefill(row, args, work, reference, want, prompts):
             row["error"] = "prefill in the artifact: a hand-over"
             return False
         row["shared_itl"] = field(r"inter-token latency: predicted (\d+)", ran.stdout)
-        if len(some) > 1:
-            # Each prefill's cycles are checked against its prediction by
-            # hetc generate; the first sequence's, in its slot.
-            row[key] = field(r"sequence 0 \(slot \d+, steps [\d-]+, first token from a prefill "
-                             r"of \d+ tokens, (\d+) cycles, the caches written in place",
-                             ran.stdout)
-            continue
-        predicted = field(r"time to first token: predicted (\d+)", ran.stdout)
-        if predicted != field(r"time to first token: predicted \d+ cycles \([^)]*\), "
-                              r"simulated (\d+)", ran.stdout):
+        row[key] = prefill_ttft(ran.stdout, len(some))
+        if row[key] is None:
             row["error"] = "prefill in the artifact: not its predicted cycles"
             return False
-        row[key] = predicted
     return True
+
+
+def prefill_ttft(out, sequences):
+    """The first sequence's time to first token from a prefill program: with
+    several sequences, its line's (hetc generate checks each prefill's
+    cycles against its prediction); else the predicted one, None when the
+    simulated one differs."""
+    if sequences > 1:
+        return field(r"sequence 0 \(slot \d+, steps [\d-]+, first token from a prefill "
+                     r"of \d+ tokens, (\d+) cycles", out)
+    predicted = field(r"time to first token: predicted (\d+)", out)
+    simulated = field(r"time to first token: predicted \d+ cycles \([^)]*\), "
+                      r"simulated (\d+)", out)
+    return predicted if predicted == simulated else None
 
 
 def check_prefill(row, args, work, hetx, reference, want, prompts):
@@ -324,18 +329,10 @@ def check_prefill(row, args, work, hetx, reference, want, prompts):
             row["error"] = (f"generate (prefill, prompts {' '.join(some)}): the tokens differ "
                             "from ONNX Runtime's")
             return False
-        if len(some) > 1:
-            # Each prefill's cycles are checked against its prediction by
-            # hetc generate; the first sequence's, with its hand-over.
-            row[key] = field(r"sequence 0 \(slot \d+, steps [\d-]+, first token from a prefill "
-                             r"of \d+ tokens, (\d+) cycles", ran.stdout)
-            continue
-        predicted = field(r"time to first token: predicted (\d+)", ran.stdout)
-        if predicted != field(r"time to first token: predicted \d+ cycles \([^)]*\), "
-                              r"simulated (\d+)", ran.stdout):
+        row[key] = prefill_ttft(ran.stdout, len(some))
+        if row[key] is None:
             row["error"] = "prefill: simulated cycles differ from the prediction"
             return False
-        row[key] = predicted
     return True
 
 
