@@ -926,15 +926,24 @@ hetc::frontend::importOnnxModel(const onnx::ModelProto &model,
                                 const std::string &source,
                                 MLIRContext &context,
                                 const ImportOptions &options) {
-  if (options.maxContext <= 0)
+  if (options.maxContext <= 0 && !options.prefill)
     return Importer(model, source, context, options).run();
+  // The rewrites work on a copy, and a bucket's length on the options'.
   onnx::ModelProto copy(model);
+  ImportOptions adjusted(options);
   std::string error;
-  if (!makeCacheStatic(copy, options.maxContext, error)) {
+  bool rewritten =
+      (options.maxContext <= 0 ||
+       makeCacheStatic(copy, options.maxContext, error)) &&
+      (!options.prefill ||
+       pinPrefillDims(copy, options.prefillTokens, adjusted.dims, error)) &&
+      (!options.prefill || !isPastless(copy, options.prefillCaches) ||
+       writeCachesInPlace(copy, options.prefillCaches, error));
+  if (!rewritten) {
     emitError(FileLineColLoc::get(&context, source, 0, 0)) << error;
     return nullptr;
   }
-  return Importer(copy, source, context, options).run();
+  return Importer(copy, source, context, adjusted).run();
 }
 
 OwningOpRef<ModuleOp>

@@ -11,6 +11,8 @@
 #ifndef HETC_COMPILER_FRONTEND_ONNXIMPORTER_H
 #define HETC_COMPILER_FRONTEND_ONNXIMPORTER_H
 
+#include "compiler/frontend/PrefillCaches.h"
+
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -61,6 +63,17 @@ struct ImportOptions {
   /// Above 0: a decoder with a growing KV cache becomes a decode step of
   /// caches this many positions long (StaticCache.h).
   int64_t maxContext = 0;
+  /// Whether the model is a prefill program of a decode step: one sequence
+  /// (a symbolic batch dimension of `input_ids` is 1) of `prefillTokens`
+  /// tokens when that is above 0 (its symbolic sequence dimension is
+  /// pinned to it; PrefillCaches.h: pinPrefillDims).
+  bool prefill = false;
+  int64_t prefillTokens = 0;
+  /// The decode step's KV caches, for a prefill: a graph without a past
+  /// (no input of a cache's name) is rewritten to write them in place
+  /// (PrefillCaches.h: writeCachesInPlace); one with its caches as inputs
+  /// is left as it is.
+  std::vector<PrefillCache> prefillCaches;
 };
 
 /// Reads and imports the ONNX file at `path`. Returns null after emitting

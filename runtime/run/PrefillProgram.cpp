@@ -136,23 +136,38 @@ bool checkPrefill(const chip::ChipSpec &chip, const DecodeInterface &decode,
   if (prefill.pastless)
     return checkPastless(a, decode, token, logits, prefill, fail) &&
            sim::load(a, chip, prefill.program, error);
+  // The first token's position, or (a decoder without a past rewritten
+  // to write the caches, PrefillCaches.h) each token's, with the mask.
   const hetx::TensorBinding *position =
       findBinding(a.inputs(), decode.positionInput);
+  const hetx::TensorBinding *mask = nullptr;
+  if (!position) {
+    position = findBinding(a.inputs(), "position_ids");
+    mask = findBinding(a.inputs(), "attention_mask");
+    prefill.positionPerToken = position != nullptr;
+  }
   if (!token || !position || !logits)
     return fail("it needs the inputs '" + decode.tokenInput + "' and '" +
-                decode.positionInput + "' and the output '" +
+                decode.positionInput + "' (or position_ids) and the output '" +
                 decode.logitsOutput + "' (its inputs: " + namesOf(a.inputs()) +
                 "; its outputs: " + namesOf(a.outputs()) + ")");
   prefill.length = elementsOf(*token);
+  uint64_t positions = prefill.positionPerToken ? prefill.length : 1;
   if (!isIntegerBinding(*token) || prefill.length == 0 ||
-      !isIntegerBinding(*position) || elementsOf(*position) != 1)
+      !isIntegerBinding(*position) || elementsOf(*position) != positions)
     return fail("input '" + token->name() +
                 "' must hold the bucket's token ids ([1, L]) and '" +
-                position->name() + "' one integer, the first token's position");
+                position->name() +
+                (prefill.positionPerToken
+                     ? "' each token's position ([1, L])"
+                     : "' one integer, the first token's position"));
+  if (mask && (!isIntegerBinding(*mask) || elementsOf(*mask) != positions))
+    return fail("input '" + mask->name() +
+                "' must hold one integer per token ([1, L])");
   if (!checkLogits(*logits, prefill.length, decode.vocab, fail))
     return false;
   for (const hetx::TensorBinding &input : a.inputs()) {
-    if (&input == token || &input == position)
+    if (&input == token || &input == position || &input == mask)
       continue;
     auto state = std::find_if(
         decode.states.begin(), decode.states.end(),
@@ -187,8 +202,10 @@ prefillInputs(const PrefillProgram &prefill, const DecodeInterface &decode,
   ids.resize(prefill.length, 0);
   inputs[decode.tokenInput] =
       intTensor(*findBinding(a.inputs(), decode.tokenInput), ids);
-  if (prefill.pastless) {
-    // Each token's position, and the padding masked out.
+  if (prefill.pastless || prefill.positionPerToken) {
+    // Each token's position, and the padding masked out. Padding writes
+    // cache rows past the prompt, which the decode steps write before
+    // they read them.
     std::vector<int64_t> at(prefill.length), ones(prefill.length, 0);
     for (uint64_t i = 0; i < prefill.length; ++i) {
       at[i] = int64_t(i);
@@ -199,10 +216,12 @@ prefillInputs(const PrefillProgram &prefill, const DecodeInterface &decode,
     if (const hetx::TensorBinding *mask =
             findBinding(a.inputs(), "attention_mask"))
       inputs[mask->name()] = intTensor(*mask, ones);
-    return inputs;
+  } else {
+    inputs[decode.positionInput] =
+        intTensor(*findBinding(a.inputs(), decode.positionInput), {0});
   }
-  inputs[decode.positionInput] =
-      intTensor(*findBinding(a.inputs(), decode.positionInput), {0});
+  if (prefill.pastless)
+    return inputs;
   if (!prefill.shared)
     for (const auto &[past, present] : decode.states)
       inputs[past] = zerosLike(*findBinding(a.inputs(), past));

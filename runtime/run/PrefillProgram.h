@@ -12,7 +12,11 @@
 //   decoder_with_past_model.onnx, compiled for L tokens): no cache inputs,
 //   an attention_mask [1, L] (the padding 0) and position_ids [1, L] where
 //   it takes them, and present* outputs of L positions, which become the
-//   first L rows of the decode step's caches.
+//   first L rows of the decode step's caches;
+// - such a decoder compiled into the decode step's artifact (hetc compile
+//   STEP --prefill FILE --prefill-buckets L), which takes the caches as the
+//   first form does, but each token's position (position_ids) and the
+//   mask as the second, and writes its rows of the caches in place.
 // Its caches are the decode step's, or one batch slot's of them (first
 // dimension 1) when the step decodes several sequences side by side: each
 // prompt then runs as its sequence takes a slot, into that slot's rows.
@@ -57,6 +61,11 @@ struct PrefillProgram {
   uint64_t length = 0;
   /// Whether it is a decoder without a past (above).
   bool pastless = false;
+  /// Whether it takes the caches and each token's position (position_ids
+  /// [1, L], with an attention_mask [1, L] where it takes one): a decoder
+  /// without a past compiled into the decode step's artifact, rewritten to
+  /// write the caches in place (compiler/frontend/PrefillCaches.h).
+  bool positionPerToken = false;
   /// Whether it is held in the decode step's artifact (hetx.proto,
   /// `Artifact.prefills`): compiled into the step's SRAM layout, it runs in
   /// the step's session, on its SRAM, and writes the caches in place.

@@ -26,6 +26,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 
@@ -267,15 +268,26 @@ struct CompiledProgram {
 /// What compileProgram() did.
 enum class Outcome { Compiled, Printed, Failed };
 
+/// What a prefill program is compiled against: the SRAM layout of its
+/// decode step (its placement fits into it), the step's caches (which a
+/// prefill without a past is rewritten to write), and its bucket's tokens
+/// (0: as exported).
+struct PrefillTarget {
+  const placement::ResidentLayout *layout = nullptr;
+  std::vector<frontend::PrefillCache> caches;
+  int64_t tokens = 0;
+};
+
 /// Compiles `model` for `spec` as `options` say, into `compiled`, or prints
-/// the IR `options.emit` asks for. `shared`, when given, is the SRAM layout
-/// of the decode step whose prefill program `model` is (its placement fits
-/// into it). Every file read goes into `filesRead`; `output` must be none.
+/// the IR `options.emit` asks for. `prefill`, when given, makes it a
+/// prefill program of a decode step. Every file read goes into
+/// `filesRead`; `output` must be none.
 Outcome compileProgram(const std::string &model, const CompileOptions &options,
                        chip::ChipSpec spec, const std::string &output,
                        std::vector<std::string> &filesRead,
-                       const placement::ResidentLayout *shared,
-                       TimingScope &rootTimer, CompiledProgram &compiled) {
+                       const PrefillTarget *prefill, TimingScope &rootTimer,
+                       CompiledProgram &compiled) {
+  const placement::ResidentLayout *shared = prefill ? prefill->layout : nullptr;
   std::string error;
   // Held by pointer so that the module and the context (whose attribute
   // storage holds the constants) go before the artifact is serialized.
@@ -292,11 +304,16 @@ Outcome compileProgram(const std::string &model, const CompileOptions &options,
       int64_t(spec.totalVectors() * spec.lanes() * chip::kElementBytes);
   importOptions.evaluateConstants = codegen::constantEvaluator(spec);
   importOptions.maxContext = options.maxContext;
-  if (shared) {
-    // A prefill program takes the step's dims and precision; its inputs
-    // are its own, and its caches are static already.
+  if (prefill) {
+    // A prefill program takes the step's dims and precision, but one
+    // sequence of its bucket's tokens; its inputs are its own, and its
+    // caches are static already, or written in place by the rewrite of a
+    // prefill without a past.
     importOptions.inputValues.clear();
     importOptions.maxContext = 0;
+    importOptions.prefill = true;
+    importOptions.prefillTokens = prefill->tokens;
+    importOptions.prefillCaches = prefill->caches;
   }
   auto overwritesInput = [&](const std::vector<std::string> &inputs) {
     if (output.empty() || output == "-" ||
@@ -551,9 +568,108 @@ bool nestPrefill(const std::string &path, const hetx::Artifact &step,
   return true;
 }
 
+/// The element type of a cache binding's `dtype`, or none for a type a
+/// KV cache does not take.
+std::optional<frontend::PrefillCache::Element>
+cacheElementOf(hetx::DataType dtype) {
+  switch (dtype) {
+  case hetx::F32:
+    return frontend::PrefillCache::Element::F32;
+  case hetx::F16:
+    return frontend::PrefillCache::Element::F16;
+  case hetx::BF16:
+    return frontend::PrefillCache::Element::BF16;
+  default:
+    return std::nullopt;
+  }
+}
+
+/// The caches of decode step `step` (compiled from `model`) as its prefill
+/// programs write them: each resident input with the output that updates
+/// it in place, for one sequence (a batch of 1). Checks that every bucket
+/// fits in the caches' positions. False, having said why, otherwise.
+bool prefillCachesOf(const std::string &model, const CompiledProgram &step,
+                     const std::vector<int64_t> &buckets,
+                     std::vector<frontend::PrefillCache> &caches) {
+  for (const placement::ResidentLayout::Input &cache : step.layout.inputs) {
+    const hetx::TensorBinding *in =
+        bindingNamed(step.artifact.inputs(), cache.name);
+    if (!in)
+      continue;
+    const hetx::TensorBinding *out = nullptr;
+    for (const hetx::TensorBinding &b : step.artifact.outputs())
+      if (!b.has_host_address() && b.address() == in->address() &&
+          b.dtype() == in->dtype())
+        out = &b;
+    if (!out)
+      continue;
+    std::optional<frontend::PrefillCache::Element> element =
+        cacheElementOf(in->dtype());
+    // A prefill without a past writes float caches (keys and values);
+    // nestPrefill() refuses one that leaves a cache of another type alone.
+    if (!element)
+      continue;
+    frontend::PrefillCache entry{out->name(), in->name(),
+                                 {in->shape().begin(), in->shape().end()},
+                                 *element};
+    if (entry.shape.size() == 4) {
+      entry.shape[0] = 1;
+      for (int64_t tokens : buckets)
+        if (tokens > entry.shape[2]) {
+          llvm::errs() << "error: " << model << ": a prefill bucket of "
+                       << tokens << " tokens does not fit in the cache '"
+                       << in->name() << "' of " << entry.shape[2]
+                       << " positions (--prefill-buckets)\n";
+          return false;
+        }
+    }
+    caches.push_back(std::move(entry));
+  }
+  return true;
+}
+
+/// The files of a decoder exported as Hugging Face Optimum writes one, in
+/// folder `dir`: the decode step from decoder_with_past_model.onnx and,
+/// when prefill buckets are given and the folder has one, the prefill
+/// from decoder_model.onnx. False, having said why, when the folder has no
+/// decode step.
+bool resolveFolder(const std::string &dir, CompileOptions &options) {
+  llvm::SmallString<256> step(dir), prefill(dir);
+  llvm::sys::path::append(step, "decoder_with_past_model.onnx");
+  llvm::sys::path::append(prefill, "decoder_model.onnx");
+  if (!llvm::sys::fs::is_regular_file(step)) {
+    llvm::errs() << "error: " << dir
+                 << ": a folder to compile holds a decoder as Hugging Face "
+                    "Optimum exports one: decoder_with_past_model.onnx (the "
+                    "decode step) and decoder_model.onnx (its prefill); it "
+                    "has no decoder_with_past_model.onnx\n";
+    return false;
+  }
+  options.model = step.str().str();
+  if (options.prefills.empty() && !options.prefillBuckets.empty() &&
+      llvm::sys::fs::is_regular_file(prefill))
+    options.prefills.push_back(prefill.str().str());
+  return true;
+}
+
 } // namespace
 
-int compileCommand(const CompileOptions &options) {
+int compileCommand(const CompileOptions &asGiven) {
+  CompileOptions options = asGiven;
+  if (llvm::sys::fs::is_directory(options.model) &&
+      !resolveFolder(asGiven.model, options))
+    return 1;
+  if (!options.prefillBuckets.empty() && options.prefills.empty()) {
+    llvm::errs() << "error: --prefill-buckets sets the lengths of the "
+                    "--prefill programs, and none is given\n";
+    return 1;
+  }
+  std::vector<int64_t> sorted = options.prefillBuckets;
+  std::sort(sorted.begin(), sorted.end());
+  if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) {
+    llvm::errs() << "error: --prefill-buckets names a length twice\n";
+    return 1;
+  }
   if (!parseMlirOptions(options.mlirOptions))
     return 1;
   chip::ChipSpec spec;
@@ -610,32 +726,44 @@ int compileCommand(const CompileOptions &options) {
                     "place); this program has none\n";
     return 1;
   }
-  // A step of several batch slots: a prefill of one sequence is compiled
-  // once per slot, each into that slot's rows of the caches.
+  std::vector<frontend::PrefillCache> caches;
+  if (!options.prefills.empty() &&
+      !prefillCachesOf(options.model, step, options.prefillBuckets, caches))
+    return 1;
+  // Each prefill once per bucket (once as exported without buckets); for
+  // a step of several batch slots, a prefill of one sequence once per
+  // slot, each into that slot's rows of the caches.
+  std::vector<int64_t> buckets = options.prefillBuckets;
+  if (buckets.empty())
+    buckets.push_back(0);
   for (const std::string &path : options.prefills) {
-    // A step with prefills has a cache (checked above).
-    const placement::ResidentLayout::Input &cache = step.layout.inputs.front();
-    const hetx::TensorBinding *stepCache =
-        bindingNamed(step.artifact.inputs(), cache.name);
-    int64_t batch =
-        stepCache && stepCache->shape_size() > 0 ? stepCache->shape(0) : 1;
-    placement::ResidentLayout layout = step.layout;
-    for (int64_t slot = 0; slot < batch; ++slot) {
-      if (batch > 1)
-        layout.slot = slot;
-      CompiledProgram prefill;
-      if (compileProgram(path, options, spec, output, filesRead, &layout,
-                         rootTimer, prefill) != Outcome::Compiled ||
-          !nestPrefill(path, step.artifact, layout, prefill.artifact,
-                       step.summary))
-        return 1;
-      // A prefill of every slot at once takes the caches whole: once.
-      const hetx::TensorBinding *own =
-          bindingNamed(prefill.artifact.inputs(), cache.name);
-      bool whole = own && own->shape_size() > 0 && own->shape(0) == batch;
-      *step.artifact.add_prefills() = std::move(prefill.artifact);
-      if (whole)
-        break;
+    for (int64_t tokens : buckets) {
+      // A step with prefills has a cache (checked above).
+      const placement::ResidentLayout::Input &cache =
+          step.layout.inputs.front();
+      const hetx::TensorBinding *stepCache =
+          bindingNamed(step.artifact.inputs(), cache.name);
+      int64_t batch =
+          stepCache && stepCache->shape_size() > 0 ? stepCache->shape(0) : 1;
+      placement::ResidentLayout layout = step.layout;
+      PrefillTarget target{&layout, caches, tokens};
+      for (int64_t slot = 0; slot < batch; ++slot) {
+        if (batch > 1)
+          layout.slot = slot;
+        CompiledProgram prefill;
+        if (compileProgram(path, options, spec, output, filesRead, &target,
+                           rootTimer, prefill) != Outcome::Compiled ||
+            !nestPrefill(path, step.artifact, layout, prefill.artifact,
+                         step.summary))
+          return 1;
+        // A prefill of every slot at once takes the caches whole: once.
+        const hetx::TensorBinding *own =
+            bindingNamed(prefill.artifact.inputs(), cache.name);
+        bool whole = own && own->shape_size() > 0 && own->shape(0) == batch;
+        *step.artifact.add_prefills() = std::move(prefill.artifact);
+        if (whole)
+          break;
+      }
     }
   }
   TimingScope writeTimer = rootTimer.nest("write the artifact");

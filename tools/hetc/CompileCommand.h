@@ -30,6 +30,9 @@ struct CompileOptions {
   /// Prefill programs of the decode step `model` (ONNX files), compiled
   /// into its SRAM layout and nested in its artifact.
   std::vector<std::string> prefills;
+  /// --prefill-buckets: each prefill is compiled once per length, its
+  /// symbolic sequence axis pinned to it.
+  std::vector<int64_t> prefillBuckets;
   bool quiet = false;
   /// Print every kernel's cycles, not only the three least busy.
   bool allKernels = false;

@@ -55,9 +55,14 @@ int main(int argc, char **argv) {
   compileApp->add_option("model", compile.model,
                          "The ONNX model (.onnx), or MLIR (.mlir) at any "
                          "level: hgraph, htile (placed or not) or hisa "
-                         "(scheduled or not); compiling goes on from there")
+                         "(scheduled or not); compiling goes on from there. "
+                         "A folder holding a decoder as Hugging Face Optimum "
+                         "exports one compiles its "
+                         "decoder_with_past_model.onnx, with its "
+                         "decoder_model.onnx as the prefill when "
+                         "--prefill-buckets is given")
       ->required()
-      ->check(CLI::ExistingFile);
+      ->check(CLI::ExistingPath);
   compileApp->add_option("-o,--output", compile.output,
                          "Output file (default: the model's name with .hetx; "
                          "with --emit of an IR level, standard output)");
@@ -91,6 +96,16 @@ int main(int argc, char **argv) {
           "layout (its weights where the step holds them, its caches the "
           "step's) and held in the same .hetx, for hetc generate")
       ->check(CLI::ExistingFile);
+  compileApp
+      ->add_option(
+          "--prefill-buckets", compile.prefillBuckets,
+          "Compile each --prefill once per bucket length, L1,L2,...: its "
+          "input_ids' symbolic sequence axis pinned to the length (a prefill "
+          "exported with dynamic axes, such as Hugging Face's "
+          "decoder_model.onnx, which is rewritten to write the step's caches "
+          "in place at its position_ids)")
+      ->delimiter(',')
+      ->check(CLI::Range(int64_t(1), int64_t(1) << 20));
   compileApp->add_option(
       "--input-value", inputValues,
       "Fix a graph input's value at compile time, NAME=FILE (.npy or an ONNX "

@@ -387,6 +387,21 @@ def growing_lm_pastless(path):
     growing_lm(path, pastless=True)
 
 
+def growing_lm_pastless_no_positions(path):
+    """growing_lm's decoder without a past whose positions input is not
+    named position_ids, so that its rows' places in a cache are unknown."""
+    growing_lm(path, pastless=True)
+    model = onnx.load(path)
+    for value in model.graph.input:
+        if value.name == "position_ids":
+            value.name = "token_places"
+    for node in model.graph.node:
+        for i, name in enumerate(node.input):
+            if name == "position_ids":
+                node.input[i] = "token_places"
+    onnx.save(model, path)
+
+
 def growing_lm_unmasked(path):
     """growing_lm without an attention_mask input."""
     growing_lm(path, masked=False)
