@@ -54,11 +54,16 @@ PREFILLS = {"gpt2_step": "gpt2_prefill16", "llama_step": "llama_prefill16",
             "gpt2_with_past": "gpt2_without_past", "llama_with_past": "llama_without_past"}
 PREFILL_FLAGS = {name: ["--dim", "batch_size=1", "--dim", "sequence_length=16"]
                  for name in ("gpt2_without_past", "llama_without_past")}
-# The static-cache steps whose prefill takes and updates their caches:
-# compiled with it into one artifact over one SRAM layout (hetc compile
-# --prefill), whose prefill writes the caches in place.
+# The steps compiled with their prefill into one artifact over one SRAM
+# layout (hetc compile --prefill), whose prefill writes the caches in
+# place: the static-cache steps with their 16-token exports, which take and
+# update the caches, and the growing-cache steps with their decoders
+# without a past at a bucket of 16 (--prefill-buckets), which hetc
+# rewrites to write the caches at their position_ids.
 SHARED_PREFILLS = {"gpt2_step": "gpt2_prefill16", "llama_step": "llama_prefill16",
-                   "gpt2_step_b4": "gpt2_prefill16", "llama_step_b4": "llama_prefill16"}
+                   "gpt2_step_b4": "gpt2_prefill16", "llama_step_b4": "llama_prefill16",
+                   "gpt2_with_past": "gpt2_without_past",
+                   "llama_with_past": "llama_without_past"}
 # A prompt that fills the bucket.
 LONG_PROMPT = "3,1,4,1,5,9,2,6,5,3,5,8,9,7,9,3"
 # The prompts beside --prompt for a step with batch slots.
@@ -244,9 +249,11 @@ def check_shared_prefill(row, args, work, reference, want, prompts):
     inter-token latency."""
     name = row["name"]
     shared = os.path.join(work, name + "_shared.hetx")
+    buckets = ["--prefill-buckets", "16"] if name in GROWING else []
     compiled = subprocess.run(
         [args.hetc, "compile", os.path.join(args.models_dir, name + ".onnx"), "--prefill",
-         os.path.join(args.models_dir, SHARED_PREFILLS[name] + ".onnx"), "-o", shared],
+         os.path.join(args.models_dir, SHARED_PREFILLS[name] + ".onnx"),
+         *GROWING.get(name, []), *buckets, "-o", shared],
         capture_output=True, text=True)
     if compiled.returncode != 0:
         row["error"] = "compile --prefill: " + (compiled.stderr.strip().splitlines() or ["?"])[0]
@@ -256,7 +263,8 @@ def check_shared_prefill(row, args, work, reference, want, prompts):
         runs.append(([LONG_PROMPT], None, "shared_ttft16"))
     for some, expected, key in runs:
         if expected is None:
-            expected = [ort_tokens(reference, [int(t) for t in p.split(",")], args.tokens)
+            loop = ort_growing_tokens if name in GROWING else ort_tokens
+            expected = [loop(reference, [int(t) for t in p.split(",")], args.tokens)
                         for p in some]
         flags = [f for p in some for f in ("--prompt-ids", p)]
         ran = subprocess.run([args.hetc, "generate", shared, *flags, "--max-new-tokens",
@@ -403,7 +411,11 @@ def report(rows, args):
         "artifact over one SRAM layout (`hetc compile STEP --prefill PREFILL`: the "
         "weights placed once, the prefill writing the step's caches in place; for a step "
         "of four slots the one-sequence prefill is compiled once per slot, into that "
-        "slot's rows) and generates from it without `--prefill`, for the prompts above "
+        "slot's rows), and so is every growing-cache step with its decoder without a "
+        "past at a bucket of 16 tokens (`--prefill-buckets 16`: rewritten to write its "
+        "keys and values into the step's caches at its `position_ids`, as a folder "
+        "exported by Optimum compiles in one command); each "
+        "generates from its artifact without `--prefill`, for the prompts above "
         "and, with one slot, the 16-token prompt: the tokens must be ONNX Runtime's, with "
         "no hand-over, and each prefill must take its predicted cycles.",
         "",

@@ -637,7 +637,9 @@ bool resolveFolder(const std::string &dir, CompileOptions &options) {
   llvm::SmallString<256> step(dir), prefill(dir);
   llvm::sys::path::append(step, "decoder_with_past_model.onnx");
   llvm::sys::path::append(prefill, "decoder_model.onnx");
-  if (!llvm::sys::fs::is_regular_file(step)) {
+  // What is there but no regular file (a FIFO, a device) the import
+  // refuses by name.
+  if (!llvm::sys::fs::exists(step)) {
     llvm::errs() << "error: " << dir
                  << ": a folder to compile holds a decoder as Hugging Face "
                     "Optimum exports one: decoder_with_past_model.onnx (the "
