@@ -335,10 +335,19 @@ private:
     }
     const PrefillProgram &used = *sequence.bucket;
     PrefillResult result;
-    if (!(used.shared
-              ? runSharedPrefill(used, decodeInterface, prompt, *session,
-                                 result, error)
-              : runPrefill(used, decodeInterface, prompt, result, error)))
+    // On the trace's timeline, the prefill runs where the steps stand.
+    bool tracing = !options.tracePath.empty();
+    if (tracing) {
+      recorder.setOffset(traceCycles);
+      recorder.setProgram(traceProgram(used));
+    }
+    sim::ExecutionObserver *observer = tracing ? &recorder : nullptr;
+    bool ran = used.shared ? runSharedPrefill(used, decodeInterface, prompt,
+                                              *session, result, error, observer)
+                           : runPrefill(used, decodeInterface, prompt, result,
+                                        error, observer);
+    recorder.setProgram(0);
+    if (!ran)
       return false;
     if (result.cycles != used.artifact.predicted_cycles()) {
       error = used.path + ": the prefill took " +
@@ -362,6 +371,21 @@ private:
     sequence.prefillCycles = result.cycles;
     sequence.handOverCycles =
         used.shared ? 0 : 2 * handOver(prompt.size(), 1).second;
+    if (tracing) {
+      spans.push_back({"prefill " + std::to_string(i), traceCycles,
+                       result.cycles,
+                       "\"sequence\":" + std::to_string(i) +
+                           ",\"tokens\":" + std::to_string(prompt.size()) +
+                           ",\"bucket\":" + std::to_string(used.length) +
+                           ",\"slot\":" + std::to_string(b)});
+      traceCycles += result.cycles;
+      if (sequence.handOverCycles) {
+        spans.push_back({"hand-over " + std::to_string(i), traceCycles,
+                         sequence.handOverCycles,
+                         "\"sequence\":" + std::to_string(i)});
+        traceCycles += sequence.handOverCycles;
+      }
+    }
     int64_t next = sequence.sampler.pick(result.logits.data(), vocab);
     sequence.tokens.push_back(next);
     sequence.firstToken = index;
@@ -833,18 +857,41 @@ private:
     return true;
   }
 
-  /// Writes the trace atomically: every instruction of the steps on the
-  /// chip (up to kMaxTraceEvents) on the units' tracks, and a span per
-  /// step on the track "steps".
+  /// The trace's index of prefill program `used` (TraceEvent::program):
+  /// the decode step is 0, the buckets follow.
+  uint32_t traceProgram(const PrefillProgram &used) const {
+    for (size_t k = 0; k < buckets.size(); ++k)
+      if (buckets[k].get() == &used)
+        return uint32_t(k + 1);
+    return 0;
+  }
+
+  /// Writes the trace atomically: every instruction of the steps and the
+  /// prefills on the chip (up to kMaxTraceEvents) on the units' tracks,
+  /// and a span per step, prefill and hand-over on the track "steps".
   bool writeTrace(std::string &error) {
+    std::vector<const hetx::Artifact *> programs{&artifact};
+    for (const auto &bucket : buckets)
+      programs.push_back(&bucket->artifact);
     std::ostringstream trace;
-    TraceCounts counts = run::writeTrace(trace, artifact, chip,
+    TraceCounts counts = run::writeTrace(trace, programs, chip,
                                          recorder.recorded(), spans, "steps");
     if (!io::writeFileAtomically(options.tracePath, trace.str(), error))
       return false;
-    out << "trace: " << spans.size() << " steps, " << counts.events
-        << " events on " << counts.tracks << " tracks -> " << options.tracePath
-        << "\n";
+    size_t prefills = size_t(std::count_if(
+        spans.begin(), spans.end(),
+        [](const TraceSpan &span) { return span.name.rfind("prefill", 0) == 0; }));
+    size_t handOvers = size_t(std::count_if(
+        spans.begin(), spans.end(), [](const TraceSpan &span) {
+          return span.name.rfind("hand-over", 0) == 0;
+        }));
+    out << "trace: " << spans.size() - prefills - handOvers << " steps, ";
+    if (prefills)
+      out << prefills << " prefills, ";
+    if (handOvers)
+      out << handOvers << " hand-overs, ";
+    out << counts.events << " events on " << counts.tracks << " tracks -> "
+        << options.tracePath << "\n";
     if (recorder.dropped())
       out << "trace: " << recorder.dropped()
           << " instructions of the last steps left out (at most "

@@ -282,11 +282,12 @@ bool loadSharedPrefill(const std::string &path, const hetx::Artifact &nested,
 bool runSharedPrefill(const PrefillProgram &prefill,
                       const DecodeInterface &decode,
                       const std::vector<int64_t> &prompt, sim::Session &session,
-                      PrefillResult &result, std::string &error) {
+                      PrefillResult &result, std::string &error,
+                      sim::ExecutionObserver *observer) {
   sim::SimResult simulated;
   if (!session.runCompanion(prefill.program,
                             prefillInputs(prefill, decode, prompt), simulated,
-                            error)) {
+                            error, observer)) {
     error = prefill.path + ": the prefill run failed: " + error;
     return false;
   }
@@ -303,11 +304,13 @@ bool runSharedPrefill(const PrefillProgram &prefill,
 
 bool runPrefill(const PrefillProgram &prefill, const DecodeInterface &decode,
                 const std::vector<int64_t> &prompt, PrefillResult &result,
-                std::string &error) {
+                std::string &error, sim::ExecutionObserver *observer) {
   std::map<std::string, io::Tensor> inputs =
       prefillInputs(prefill, decode, prompt);
+  sim::SimOptions options;
+  options.observer = observer;
   sim::SimResult simulated;
-  if (!sim::run(prefill.program, inputs, sim::SimOptions(), simulated, error)) {
+  if (!sim::run(prefill.program, inputs, options, simulated, error)) {
     error = prefill.path + ": the prefill run failed: " + error;
     return false;
   }

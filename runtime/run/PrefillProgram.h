@@ -105,10 +105,11 @@ struct PrefillResult {
 };
 
 /// Runs `prefill` on `prompt` (1 to length tokens) from position 0 with
-/// zero caches.
+/// zero caches; `observer`, when given, is told of each instruction (for
+/// a trace), as it is by the run below.
 bool runPrefill(const PrefillProgram &prefill, const DecodeInterface &decode,
                 const std::vector<int64_t> &prompt, PrefillResult &result,
-                std::string &error);
+                std::string &error, sim::ExecutionObserver *observer = nullptr);
 
 /// Runs a shared prefill program on `prompt` from position 0 in the decode
 /// step's `session`: it writes the prompt's rows of the caches there, in
@@ -116,7 +117,8 @@ bool runPrefill(const PrefillProgram &prefill, const DecodeInterface &decode,
 bool runSharedPrefill(const PrefillProgram &prefill,
                       const DecodeInterface &decode,
                       const std::vector<int64_t> &prompt, sim::Session &session,
-                      PrefillResult &result, std::string &error);
+                      PrefillResult &result, std::string &error,
+                      sim::ExecutionObserver *observer = nullptr);
 
 } // namespace hetc::run
 

@@ -153,7 +153,8 @@ std::string jsonString(const std::string &text) {
   return out + "\"";
 }
 
-TraceCounts writeTrace(std::ostream &out, const hetx::Artifact &artifact,
+TraceCounts writeTrace(std::ostream &out,
+                       const std::vector<const hetx::Artifact *> &programs,
                        const chip::ChipSpec &chip,
                        const std::vector<TraceEvent> &events,
                        const std::vector<TraceSpan> &spans,
@@ -168,7 +169,8 @@ TraceCounts writeTrace(std::ostream &out, const hetx::Artifact &artifact,
   std::vector<size_t> tids(events.size());
   for (size_t e = 0; e < events.size(); ++e) {
     const TraceEvent &event = events[e];
-    const hetx::Instruction &instr = artifact.instructions(int(event.index));
+    const hetx::Instruction &instr =
+        programs[event.program]->instructions(int(event.index));
     uint32_t position = unitPosition(instr, chip);
     auto &own = unitTracks[position];
     size_t k = 0;
@@ -206,6 +208,7 @@ TraceCounts writeTrace(std::ostream &out, const hetx::Artifact &artifact,
                  << (span.args.empty() ? "" : "," + span.args) << "}}";
   for (size_t e = 0; e < events.size(); ++e) {
     const TraceEvent &event = events[e];
+    const hetx::Artifact &artifact = *programs[event.program];
     const hetx::Instruction &instr = artifact.instructions(int(event.index));
     std::string node = instr.node() < uint32_t(artifact.nodes_size())
                            ? artifact.nodes(int(instr.node()))

@@ -23,11 +23,13 @@
 
 namespace hetc::run {
 
-/// One executed instruction.
+/// One executed instruction: its index in program `program` of those the
+/// trace is written for (0: the first, the decode step of a generation).
 struct TraceEvent {
   uint32_t index;
   uint64_t cycle;
   uint32_t latency;
+  uint32_t program = 0;
 };
 
 /// Collects the instructions the chip model executes, in order. Runs one
@@ -38,18 +40,21 @@ class TraceRecorder : public sim::ExecutionObserver {
 public:
   void executed(uint32_t index, uint64_t cycle, uint32_t latency) override {
     if (events.size() < limit)
-      events.push_back({index, offset + cycle, latency});
+      events.push_back({index, offset + cycle, latency, program});
     else
       ++droppedEvents;
   }
   const std::vector<TraceEvent> &recorded() const { return events; }
   void setOffset(uint64_t cycles) { offset = cycles; }
+  /// The program the next instructions belong to (TraceEvent::program).
+  void setProgram(uint32_t index) { program = index; }
   void setLimit(size_t count) { limit = count; }
   size_t dropped() const { return droppedEvents; }
 
 private:
   std::vector<TraceEvent> events;
   uint64_t offset = 0;
+  uint32_t program = 0;
   size_t limit = std::numeric_limits<size_t>::max();
   size_t droppedEvents = 0;
 };
@@ -76,11 +81,24 @@ struct TraceCounts {
 /// unit issues before its last result is out) go on further tracks of that
 /// unit, since trace viewers need the events on one track to nest.
 /// `spans`, when given, go on a track named `spanTrack`, first.
-TraceCounts writeTrace(std::ostream &out, const hetx::Artifact &artifact,
+/// `programs` holds the programs the events' indices are of, by
+/// TraceEvent::program: a generation's decode step and its prefills.
+TraceCounts writeTrace(std::ostream &out,
+                       const std::vector<const hetx::Artifact *> &programs,
                        const chip::ChipSpec &chip,
                        const std::vector<TraceEvent> &events,
                        const std::vector<TraceSpan> &spans = {},
                        const std::string &spanTrack = "");
+/// As above, for the events of one program.
+inline TraceCounts writeTrace(std::ostream &out,
+                              const hetx::Artifact &artifact,
+                              const chip::ChipSpec &chip,
+                              const std::vector<TraceEvent> &events,
+                              const std::vector<TraceSpan> &spans = {},
+                              const std::string &spanTrack = "") {
+  return writeTrace(out, std::vector<const hetx::Artifact *>{&artifact}, chip,
+                    events, spans, spanTrack);
+}
 
 /// Returns `text` as a JSON string literal, quotes included. Bytes that are
 /// not valid UTF-8 become U+FFFD.
