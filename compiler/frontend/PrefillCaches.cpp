@@ -1,6 +1,7 @@
 //===- PrefillCaches.cpp - A prefill without a past, writing the caches -===//
 
 #include "compiler/frontend/PrefillCaches.h"
+#include "compiler/frontend/OnnxGraphEdit.h"
 
 #include <onnx/onnx_pb.h>
 
@@ -13,13 +14,6 @@ namespace {
 /// The name prefix of the tensors the rewrite adds; no exporter uses it.
 const char *const kPrefix = "hetc_prefill_cache/";
 
-int64_t defaultOpset(const onnx::ModelProto &model) {
-  for (const onnx::OperatorSetIdProto &id : model.opset_import())
-    if (id.domain().empty() || id.domain() == "ai.onnx")
-      return id.version();
-  return 0;
-}
-
 const onnx::ValueInfoProto *findValue(
     const google::protobuf::RepeatedPtrField<onnx::ValueInfoProto> &values,
     const std::string &name) {
@@ -29,33 +23,14 @@ const onnx::ValueInfoProto *findValue(
   return nullptr;
 }
 
-int rankOf(const onnx::ValueInfoProto &info) {
-  if (!info.type().has_tensor_type() || !info.type().tensor_type().has_shape())
-    return -1;
-  return info.type().tensor_type().shape().dim_size();
-}
-
-onnx::NodeProto makeNode(const std::string &op,
-                         const std::vector<std::string> &inputs,
-                         const std::string &output) {
-  onnx::NodeProto node;
-  node.set_op_type(op);
-  node.set_name(kPrefix + output);
-  for (const std::string &input : inputs)
-    node.add_input(input);
-  node.add_output(output);
-  return node;
-}
-
 /// Sets `info` to a tensor of `element` and `shape`.
 void setTensorType(onnx::ValueInfoProto &info, PrefillCache::Element element,
                    const std::vector<int64_t> &shape) {
   auto *tensor = info.mutable_type()->mutable_tensor_type();
-  tensor->set_elem_type(element == PrefillCache::Element::F16
-                            ? onnx::TensorProto::FLOAT16
-                        : element == PrefillCache::Element::BF16
-                            ? onnx::TensorProto::BFLOAT16
-                            : onnx::TensorProto::FLOAT);
+  tensor->set_elem_type(
+      element == PrefillCache::Element::F16    ? onnx::TensorProto::FLOAT16
+      : element == PrefillCache::Element::BF16 ? onnx::TensorProto::BFLOAT16
+                                               : onnx::TensorProto::FLOAT);
   auto *dims = tensor->mutable_shape();
   dims->clear_dim();
   for (int64_t d : shape)
@@ -141,16 +116,17 @@ bool writeCachesInPlace(onnx::ModelProto &model,
   shape->add_dims(4);
   for (int64_t d : {0, 1, -1, 1})
     shape->add_int64_data(d);
-  *graph.add_node() =
-      makeNode("Reshape", {"position_ids", p + "slot_shape"}, p + "slots");
+  *graph.add_node() = makeNode(kPrefix, "Reshape",
+                               {"position_ids", p + "slot_shape"}, p + "slots");
   for (const PrefillCache &cache : caches) {
     std::string rows = inner(cache.present);
     std::string at = p + cache.present;
-    *graph.add_node() = makeNode("Shape", {rows}, at + "/shape");
-    *graph.add_node() =
-        makeNode("Expand", {p + "slots", at + "/shape"}, at + "/indices");
-    onnx::NodeProto scatter = makeNode(
-        "ScatterElements", {cache.past, at + "/indices", rows}, cache.present);
+    *graph.add_node() = makeNode(kPrefix, "Shape", {rows}, at + "/shape");
+    *graph.add_node() = makeNode(kPrefix, "Expand",
+                                 {p + "slots", at + "/shape"}, at + "/indices");
+    onnx::NodeProto scatter =
+        makeNode(kPrefix, "ScatterElements",
+                 {cache.past, at + "/indices", rows}, cache.present);
     onnx::AttributeProto *axis = scatter.add_attribute();
     axis->set_name("axis");
     axis->set_type(onnx::AttributeProto::INT);

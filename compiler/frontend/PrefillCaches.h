@@ -1,4 +1,5 @@
-//===- PrefillCaches.h - A prefill without a past, writing the caches -*- C++ -*-===//
+//===- PrefillCaches.h - A prefill without a past, writing the caches -*- C++
+//-*-===//
 //
 // A decoder exported without a past (Hugging Face's `decoder_model.onnx`
 // beside `decoder_with_past_model.onnx`) runs a prompt of L tokens at once

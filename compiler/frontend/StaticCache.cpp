@@ -1,6 +1,7 @@
 //===- StaticCache.cpp - A growing KV cache made static ----------------===//
 
 #include "compiler/frontend/StaticCache.h"
+#include "compiler/frontend/OnnxGraphEdit.h"
 
 #include <map>
 #include <optional>
@@ -15,25 +16,6 @@ namespace {
 const char *const kPrefix = "hetc_static_cache/";
 
 bool isCacheName(const std::string &name) { return name.rfind("past", 0) == 0; }
-
-int64_t defaultOpset(const onnx::ModelProto &model) {
-  for (const onnx::OperatorSetIdProto &id : model.opset_import())
-    if (id.domain().empty() || id.domain() == "ai.onnx")
-      return id.version();
-  return 0;
-}
-
-onnx::NodeProto makeNode(const std::string &op,
-                         const std::vector<std::string> &inputs,
-                         const std::string &output) {
-  onnx::NodeProto node;
-  node.set_op_type(op);
-  node.set_name(kPrefix + output);
-  for (const std::string &input : inputs)
-    node.add_input(input);
-  node.add_output(output);
-  return node;
-}
 
 void setIntAttr(onnx::NodeProto &node, const std::string &name, int64_t value) {
   onnx::AttributeProto *attr = node.add_attribute();
@@ -59,12 +41,6 @@ void setDim(onnx::ValueInfoProto &info, int d, int64_t value) {
   auto *shape = info.mutable_type()->mutable_tensor_type()->mutable_shape();
   if (d < shape->dim_size())
     shape->mutable_dim(d)->set_dim_value(value);
-}
-
-int rankOf(const onnx::ValueInfoProto &info) {
-  if (!info.type().has_tensor_type() || !info.type().tensor_type().has_shape())
-    return -1;
-  return info.type().tensor_type().shape().dim_size();
 }
 
 /// The Concat's axis; none when it has no axis attribute.
@@ -178,15 +154,16 @@ bool makeCacheStatic(onnx::ModelProto &model, int64_t maxContext,
   // over each cache's heads and head size.
   std::string p = kPrefix;
   std::vector<onnx::NodeProto> head;
-  onnx::NodeProto cast = makeNode("Cast", {"attention_mask"}, p + "mask");
+  onnx::NodeProto cast =
+      makeNode(kPrefix, "Cast", {"attention_mask"}, p + "mask");
   setIntAttr(cast, "to", onnx::TensorProto::INT64);
   head.push_back(cast);
   onnx::NodeProto sum;
   if (defaultOpset(model) >= 13) {
     addInt64Initializer(graph, p + "axes", {1});
-    sum = makeNode("ReduceSum", {p + "mask", p + "axes"}, p + "count");
+    sum = makeNode(kPrefix, "ReduceSum", {p + "mask", p + "axes"}, p + "count");
   } else {
-    sum = makeNode("ReduceSum", {p + "mask"}, p + "count");
+    sum = makeNode(kPrefix, "ReduceSum", {p + "mask"}, p + "count");
     onnx::AttributeProto *axes = sum.add_attribute();
     axes->set_name("axes");
     axes->set_type(onnx::AttributeProto::INTS);
@@ -195,10 +172,11 @@ bool makeCacheStatic(onnx::ModelProto &model, int64_t maxContext,
   setIntAttr(sum, "keepdims", 1);
   head.push_back(sum);
   addInt64Initializer(graph, p + "one", {1});
-  head.push_back(makeNode("Sub", {p + "count", p + "one"}, p + "position"));
-  addInt64Initializer(graph, p + "slot_shape", {-1, 1, 1, 1});
   head.push_back(
-      makeNode("Reshape", {p + "position", p + "slot_shape"}, p + "slots"));
+      makeNode(kPrefix, "Sub", {p + "count", p + "one"}, p + "position"));
+  addInt64Initializer(graph, p + "slot_shape", {-1, 1, 1, 1});
+  head.push_back(makeNode(kPrefix, "Reshape",
+                          {p + "position", p + "slot_shape"}, p + "slots"));
 
   // Each Concat(past, new) becomes ScatterElements(past, position expanded
   // to new's shape, new) along axis 2: the new rows written at the
@@ -212,11 +190,13 @@ bool makeCacheStatic(onnx::ModelProto &model, int64_t maxContext,
       continue;
     }
     std::string out = node.output(0);
-    nodes.push_back(makeNode("Shape", {node.input(1)}, p + out + "/shape"));
-    nodes.push_back(makeNode("Expand", {p + "slots", p + out + "/shape"},
+    nodes.push_back(
+        makeNode(kPrefix, "Shape", {node.input(1)}, p + out + "/shape"));
+    nodes.push_back(makeNode(kPrefix, "Expand",
+                             {p + "slots", p + out + "/shape"},
                              p + out + "/indices"));
     onnx::NodeProto scatter =
-        makeNode("ScatterElements",
+        makeNode(kPrefix, "ScatterElements",
                  {node.input(0), p + out + "/indices", node.input(1)}, out);
     scatter.set_name(node.name());
     setIntAttr(scatter, "axis", 2);

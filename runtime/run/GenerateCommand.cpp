@@ -372,12 +372,11 @@ private:
     sequence.handOverCycles =
         used.shared ? 0 : 2 * handOver(prompt.size(), 1).second;
     if (tracing) {
-      spans.push_back({"prefill " + std::to_string(i), traceCycles,
-                       result.cycles,
-                       "\"sequence\":" + std::to_string(i) +
-                           ",\"tokens\":" + std::to_string(prompt.size()) +
-                           ",\"bucket\":" + std::to_string(used.length) +
-                           ",\"slot\":" + std::to_string(b)});
+      spans.push_back(
+          {"prefill " + std::to_string(i), traceCycles, result.cycles,
+           "\"sequence\":" + std::to_string(i) +
+               ",\"tokens\":" + std::to_string(prompt.size()) + ",\"bucket\":" +
+               std::to_string(used.length) + ",\"slot\":" + std::to_string(b)});
       traceCycles += result.cycles;
       if (sequence.handOverCycles) {
         spans.push_back({"hand-over " + std::to_string(i), traceCycles,
@@ -878,11 +877,12 @@ private:
                                          recorder.recorded(), spans, "steps");
     if (!io::writeFileAtomically(options.tracePath, trace.str(), error))
       return false;
-    size_t prefills = size_t(std::count_if(
-        spans.begin(), spans.end(),
-        [](const TraceSpan &span) { return span.name.rfind("prefill", 0) == 0; }));
-    size_t handOvers = size_t(std::count_if(
-        spans.begin(), spans.end(), [](const TraceSpan &span) {
+    size_t prefills = size_t(
+        std::count_if(spans.begin(), spans.end(), [](const TraceSpan &span) {
+          return span.name.rfind("prefill", 0) == 0;
+        }));
+    size_t handOvers = size_t(
+        std::count_if(spans.begin(), spans.end(), [](const TraceSpan &span) {
           return span.name.rfind("hand-over", 0) == 0;
         }));
     out << "trace: " << spans.size() - prefills - handOvers << " steps, ";

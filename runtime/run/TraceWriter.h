@@ -90,8 +90,7 @@ TraceCounts writeTrace(std::ostream &out,
                        const std::vector<TraceSpan> &spans = {},
                        const std::string &spanTrack = "");
 /// As above, for the events of one program.
-inline TraceCounts writeTrace(std::ostream &out,
-                              const hetx::Artifact &artifact,
+inline TraceCounts writeTrace(std::ostream &out, const hetx::Artifact &artifact,
                               const chip::ChipSpec &chip,
                               const std::vector<TraceEvent> &events,
                               const std::vector<TraceSpan> &spans = {},

@@ -609,7 +609,8 @@ bool prefillCachesOf(const std::string &model, const CompiledProgram &step,
     // nestPrefill() refuses one that leaves a cache of another type alone.
     if (!element)
       continue;
-    frontend::PrefillCache entry{out->name(), in->name(),
+    frontend::PrefillCache entry{out->name(),
+                                 in->name(),
                                  {in->shape().begin(), in->shape().end()},
                                  *element};
     if (entry.shape.size() == 4) {
