@@ -1,7 +1,9 @@
 //===- FuzzOnnx.cpp - ONNX models from import through code generation ===//
 //
 // The input is an ONNX model compiled as `hetc compile MODEL --chip
-// test-chip.chip` would: imported with the chip's size limits, lowered
+// test-chip.chip` would (and, when it gives present* outputs, imported as
+// a prefill program that writes them, as `--prefill` does): imported with
+// the chip's size limits, lowered
 // through the hgraph, htile and hisa pipelines, scheduled (when it has at
 // most kMaxInstructions instructions) and emitted as an artifact with its
 // kernel plan, which the CPU backend then checks and runs on zeros. Any
@@ -38,6 +40,44 @@ using namespace hetc;
 /// The most hisa instructions an input's program may have to be scheduled.
 constexpr int64_t kMaxInstructions = 20000;
 
+/// Imports `model` as a prefill program of a decode step whose caches are
+/// the model's outputs named present* (as `hetc compile STEP --prefill
+/// MODEL --prefill-buckets 4` does): a graph without their past* inputs
+/// is rewritten to write them in place (compiler/frontend/PrefillCaches.h).
+/// Only the import runs; the lowering is the model's own, below.
+void importAsPrefill(const onnx::ModelProto &model,
+                     const frontend::ImportOptions &base) {
+  frontend::ImportOptions options = base;
+  options.prefill = true;
+  options.prefillTokens = 4;
+  for (const onnx::ValueInfoProto &output : model.graph().output()) {
+    if (output.name().rfind("present", 0) != 0)
+      continue;
+    // Caches of 8 positions, their heads and head size as the output
+    // gives them where it does.
+    std::vector<int64_t> shape{1, 2, 8, 4};
+    const auto &dims = output.type().tensor_type().shape().dim();
+    for (int d : {1, 3})
+      if (d < dims.size() && dims[d].has_dim_value())
+        shape[size_t(d)] = dims[d].dim_value();
+    options.prefillCaches.push_back({output.name(), "past/" + output.name(),
+                                     shape,
+                                     frontend::PrefillCache::Element::F32});
+  }
+  if (options.prefillCaches.empty())
+    return;
+  MLIRContext context(MLIRContext::Threading::DISABLED);
+  ScopedDiagnosticHandler quiet(&context, [](Diagnostic &) {
+    return success();
+  });
+  // As the driver's context: the constant evaluator lowers constant
+  // subgraphs for the chip.
+  context.loadDialect<hgraph::HGraphDialect, htile::HTileDialect,
+                      hisa::HIsaDialect, target::HetcDialect,
+                      func::FuncDialect>();
+  (void)frontend::importOnnxModel(model, "fuzz.onnx", context, options);
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   onnx::ModelProto model;
   if (size > size_t(INT_MAX) || !model.ParseFromArray(data, int(size)) ||
@@ -55,6 +95,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   options.maxElements =
       int64_t(chip.totalVectors() * chip.lanes() * chip::kElementBytes);
   options.evaluateConstants = codegen::constantEvaluator(chip);
+  importAsPrefill(model, options);
   OwningOpRef<ModuleOp> module =
       frontend::importOnnxModel(model, "fuzz.onnx", context, options);
   if (!module)
