@@ -926,13 +926,17 @@ hetc::frontend::importOnnxModel(const onnx::ModelProto &model,
                                 const std::string &source,
                                 MLIRContext &context,
                                 const ImportOptions &options) {
-  if (options.maxContext <= 0 && !options.prefill)
+  if (options.maxContext <= 0 && options.maxBatch <= 0 && !options.prefill)
     return Importer(model, source, context, options).run();
   // The rewrites work on a copy, and a bucket's length on the options'.
   onnx::ModelProto copy(model);
   ImportOptions adjusted(options);
   std::string error;
+  bool step = !options.prefill &&
+              (options.maxContext > 0 || options.maxBatch > 0);
   bool rewritten =
+      (!step ||
+       pinDecodeStepDims(copy, options.maxBatch, adjusted.dims, error)) &&
       (options.maxContext <= 0 ||
        makeCacheStatic(copy, options.maxContext, error)) &&
       (!options.prefill ||

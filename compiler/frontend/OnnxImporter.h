@@ -63,6 +63,12 @@ struct ImportOptions {
   /// Above 0: a decoder with a growing KV cache becomes a decode step of
   /// caches this many positions long (StaticCache.h).
   int64_t maxContext = 0;
+  /// Above 0: a decode step of this many batch slots; the batch dimension
+  /// of `input_ids`, when symbolic, is pinned to it. With `maxContext` and
+  /// without it, a symbolic batch not in `dims` is 1; either way, a
+  /// symbolic sequence not in `dims` is 1 (StaticCache.h:
+  /// pinDecodeStepDims).
+  int64_t maxBatch = 0;
   /// Whether the model is a prefill program of a decode step: one sequence
   /// (a symbolic batch dimension of `input_ids` is 1) of `prefillTokens`
   /// tokens when that is above 0 (its symbolic sequence dimension is

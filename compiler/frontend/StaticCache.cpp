@@ -208,4 +208,44 @@ bool makeCacheStatic(onnx::ModelProto &model, int64_t maxContext,
   return true;
 }
 
+bool pinDecodeStepDims(const onnx::ModelProto &model, int64_t batch,
+                       std::map<std::string, int64_t> &dims,
+                       std::string &error) {
+  const onnx::ValueInfoProto *ids = nullptr;
+  for (const onnx::ValueInfoProto &input : model.graph().input())
+    if (input.name() == "input_ids")
+      ids = &input;
+  if (!ids || rankOf(*ids) != 2) {
+    if (batch <= 0)
+      return true;
+    error = "--max-batch sets the batch of the input_ids input [batch, "
+            "sequence], which this model lacks";
+    return false;
+  }
+  const auto &shape = ids->type().tensor_type().shape();
+  const onnx::TensorShapeProto::Dimension &slots = shape.dim(0);
+  if (slots.has_dim_value()) {
+    if (batch > 0 && slots.dim_value() != batch) {
+      error = "input_ids takes a batch of " +
+              std::to_string(slots.dim_value()) + ", not --max-batch " +
+              std::to_string(batch) +
+              " (export the step with a symbolic batch axis)";
+      return false;
+    }
+  } else if (!slots.dim_param().empty()) {
+    auto given = dims.find(slots.dim_param());
+    if (batch > 0 && given != dims.end() && given->second != batch) {
+      error = "--dim " + slots.dim_param() + "=" +
+              std::to_string(given->second) + " and --max-batch " +
+              std::to_string(batch) + " give the batch two sizes";
+      return false;
+    }
+    dims.emplace(slots.dim_param(), batch > 0 ? batch : 1);
+  }
+  const onnx::TensorShapeProto::Dimension &sequence = shape.dim(1);
+  if (!sequence.has_dim_value() && !sequence.dim_param().empty())
+    dims.emplace(sequence.dim_param(), 1);
+  return true;
+}
+
 } // namespace hetc::frontend

@@ -21,6 +21,7 @@
 #include <onnx/onnx_pb.h>
 
 #include <cstdint>
+#include <map>
 #include <string>
 
 namespace hetc::frontend {
@@ -33,6 +34,16 @@ namespace hetc::frontend {
 /// is not of that form; what is wrong is named.
 bool makeCacheStatic(onnx::ModelProto &model, int64_t maxContext,
                      std::string &error);
+
+/// Adds to `dims` what makes `model` a decode step of `batch` sequences
+/// (0: one, unless `dims` names its batch dimension already) of one token
+/// each: the symbolic dimensions of its `input_ids` input [batch,
+/// sequence], the batch set to `batch` and the sequence to 1 unless
+/// `dims` names it. Returns false with `error` set when `batch` is given
+/// and the model has no such input, or its batch is fixed at another size.
+bool pinDecodeStepDims(const onnx::ModelProto &model, int64_t batch,
+                       std::map<std::string, int64_t> &dims,
+                       std::string &error);
 
 } // namespace hetc::frontend
 

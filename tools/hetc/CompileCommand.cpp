@@ -304,6 +304,7 @@ Outcome compileProgram(const std::string &model, const CompileOptions &options,
       int64_t(spec.totalVectors() * spec.lanes() * chip::kElementBytes);
   importOptions.evaluateConstants = codegen::constantEvaluator(spec);
   importOptions.maxContext = options.maxContext;
+  importOptions.maxBatch = options.maxBatch;
   if (prefill) {
     // A prefill program takes the step's dims and precision, but one
     // sequence of its bucket's tokens; its inputs are its own, and its
@@ -311,6 +312,7 @@ Outcome compileProgram(const std::string &model, const CompileOptions &options,
     // prefill without a past.
     importOptions.inputValues.clear();
     importOptions.maxContext = 0;
+    importOptions.maxBatch = 0;
     importOptions.prefill = true;
     importOptions.prefillTokens = prefill->tokens;
     importOptions.prefillCaches = prefill->caches;
@@ -324,10 +326,11 @@ Outcome compileProgram(const std::string &model, const CompileOptions &options,
   };
   bool mlir = isMlirFile(model);
   if (mlir && (!options.dims.empty() || !options.inputValues.empty() ||
-               options.maxContext > 0)) {
+               options.maxContext > 0 || options.maxBatch > 0)) {
     llvm::errs() << "error: " << model
-                 << ": --dim, --input-value and --max-context apply to ONNX "
-                    "models, not to MLIR, whose shapes are fixed\n";
+                 << ": --dim, --input-value, --max-context and --max-batch "
+                    "apply to ONNX models, not to MLIR, whose shapes are "
+                    "fixed\n";
     return Outcome::Failed;
   }
   // MLIR text is read once: checked, then parsed from the same bytes.

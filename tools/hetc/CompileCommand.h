@@ -27,6 +27,9 @@ struct CompileOptions {
   /// Above 0: turn a growing KV cache into a static one of this many
   /// positions (a decode step for every position).
   int64_t maxContext = 0;
+  /// Above 0: the decode step's batch slots (the symbolic batch axis of
+  /// its input_ids).
+  int64_t maxBatch = 0;
   /// Prefill programs of the decode step `model` (ONNX files), compiled
   /// into its SRAM layout and nested in its artifact.
   std::vector<std::string> prefills;

@@ -87,6 +87,13 @@ int main(int argc, char **argv) {
           "caches N positions long that serves every position")
       ->check(CLI::Range(int64_t(2), int64_t(1) << 20));
   compileApp
+      ->add_option("--max-batch", compile.maxBatch,
+                   "The decode step's batch slots: the symbolic batch axis of "
+                   "its input_ids is B, whatever its name (with "
+                   "--max-context, a symbolic batch is 1 and a symbolic "
+                   "sequence 1 unless --dim or this says otherwise)")
+      ->check(CLI::Range(int64_t(1), int64_t(4096)));
+  compileApp
       ->add_option(
           "--prefill", compile.prefills,
           "A prefill program of the decode step (repeatable: one per "
