@@ -26,6 +26,8 @@ struct Stage {
   std::vector<std::pair<int, hetx::StreamRef>> sources;
   hetx::StreamRef dst;
   uint32_t node;
+  /// The element type it works on (hetx.proto, Instruction.dtype).
+  hetx::DataType dtype = hetx::F32;
 };
 
 hetx::StreamRef stream(uint32_t id, hetx::Direction dir) {
@@ -36,9 +38,9 @@ hetx::StreamRef stream(uint32_t id, hetx::Direction dir) {
 }
 
 void bind(hetx::TensorBinding &binding, const std::string &name,
-          uint64_t address, uint32_t lanes) {
+          uint64_t address, uint32_t lanes, hetx::DataType dtype = hetx::F32) {
   binding.set_name(name);
-  binding.set_dtype(hetx::F32);
+  binding.set_dtype(dtype);
   binding.add_shape(int64_t(kSpan));
   binding.add_shape(lanes);
   binding.set_address(address);
@@ -113,21 +115,32 @@ bool buildSyntheticProgram(const chip::ChipSpec &chip, uint64_t instructions,
        {{2, stream(4, E)}},
        {},
        1},
-      {hetx::MEM_READ, sliceW, 0, sliceW * perSlice, {}, stream(4, W), 2},
+      // The product of int8 inputs (int32 sums), which the published
+      // chip multiplies at its full rate: a matmul every cycle.
+      {hetx::MEM_READ,
+       sliceW,
+       0,
+       sliceW * perSlice,
+       {},
+       stream(4, W),
+       2,
+       hetx::I8},
       {hetx::M_MATMUL,
        firstPlane,
        multiply,
        0,
        {{4, stream(4, W)}},
        stream(8, E),
-       2},
+       2,
+       hetx::I8},
       {hetx::MEM_WRITE,
        sliceProduct,
        multiply + lat.matrix_mul() + span(westPlane, slicePos(sliceProduct)),
        sliceProduct * perSlice,
        {{5, stream(8, E)}},
        {},
-       2},
+       2,
+       hetx::I32},
       {hetx::MEM_READ, sliceL, 0, sliceL * perSlice, {}, stream(12, E), 3},
       {hetx::M_LOAD_WEIGHTS,
        lastPlane,
@@ -162,20 +175,52 @@ bool buildSyntheticProgram(const chip::ChipSpec &chip, uint64_t instructions,
   inputs.clear();
   for (auto [name, slice] :
        {std::pair{"a", sliceA}, {"b", sliceB}, {"w", sliceW}, {"l", sliceL}}) {
-    bind(*artifact.add_inputs(), name, slice * perSlice, lanes);
+    bool bytes = std::string(name) == "w";
+    bind(*artifact.add_inputs(), name, slice * perSlice, lanes,
+         bytes ? hetx::I8 : hetx::F32);
     io::Tensor &tensor = inputs[name];
     tensor.shape = {int64_t(kSpan), int64_t(lanes)};
+    if (bytes) {
+      tensor.type = io::ElementType::I8;
+      tensor.ints.resize(kSpan * lanes);
+      for (size_t i = 0; i < tensor.ints.size(); ++i)
+        tensor.ints[i] = int64_t(i % 7) - 3;
+      continue;
+    }
     tensor.data.resize(kSpan * lanes);
     for (size_t i = 0; i < tensor.data.size(); ++i)
       tensor.data[i] = float(int(i % 7) - 3) * 0.25f;
   }
   bind(*artifact.add_outputs(), "sum", sliceSum * perSlice, lanes);
-  bind(*artifact.add_outputs(), "product", sliceProduct * perSlice, lanes);
+  bind(*artifact.add_outputs(), "product", sliceProduct * perSlice, lanes,
+       hetx::I32);
 
   int64_t iterations =
       int64_t(std::max<uint64_t>(kSpan, instructions / kSyntheticStride));
   auto *list = artifact.mutable_instructions();
-  list->Reserve(int(iterations * int64_t(stages.size())));
+  list->Reserve(int(iterations * int64_t(stages.size()) + 2));
+  // A prologue gives the western plane int8 weights (a row of `w`), which
+  // its products need; the iterations start once they are installed.
+  int64_t installed = read + span(slicePos(sliceW), westPlane);
+  {
+    hetx::Instruction &load = *list->Add();
+    load.set_opcode(hetx::MEM_READ);
+    load.set_unit(sliceW);
+    load.set_address(sliceW * perSlice);
+    load.set_dtype(hetx::I8);
+    load.set_node(2);
+    *load.mutable_dst() = stream(4, W);
+    hetx::Instruction &install = *list->Add();
+    install.set_cycle(uint64_t(installed));
+    install.set_opcode(hetx::M_LOAD_WEIGHTS);
+    install.set_unit(firstPlane);
+    install.set_dtype(hetx::I8);
+    install.set_node(2);
+    hetx::StreamRef &src = *install.add_src();
+    src = stream(4, W);
+    src.set_producer(0);
+  }
+  int64_t start = installed + lat.matrix_load() + 1;
   // Where each stage of the iterations in flight landed, for the sources'
   // producer indices.
   size_t window = size_t(last) + 2;
@@ -189,10 +234,12 @@ bool buildSyntheticProgram(const chip::ChipSpec &chip, uint64_t instructions,
         continue;
       placed[size_t(i) % window][s] = uint32_t(list->size());
       hetx::Instruction &instr = *list->Add();
-      instr.set_cycle(uint64_t(t));
+      instr.set_cycle(uint64_t(start + t));
       instr.set_opcode(stage.opcode);
       instr.set_unit(stage.unit);
       instr.set_node(stage.node);
+      if (stage.dtype != hetx::F32)
+        instr.set_dtype(stage.dtype);
       if (stage.opcode == hetx::MEM_READ || stage.opcode == hetx::MEM_WRITE)
         instr.set_address(stage.base + uint64_t(i) % kSpan);
       if (stage.opcode == hetx::V_ADD)
@@ -212,7 +259,7 @@ bool buildSyntheticProgram(const chip::ChipSpec &chip, uint64_t instructions,
                          : stage.opcode == hetx::V_ADD     ? lat.vector_op()
                          : stage.opcode == hetx::M_MATMUL  ? lat.matrix_mul()
                                                            : lat.matrix_load();
-      cycles = std::max(cycles, uint64_t(t) + latency);
+      cycles = std::max(cycles, uint64_t(start + t) + latency);
     }
   }
   artifact.set_predicted_cycles(cycles);
