@@ -218,43 +218,67 @@ bool checkInputs(
   return true;
 }
 
-namespace {} // namespace
+namespace {
+/// Fills `words` with `decode` of each little-endian element of `bytes`,
+/// `Width` bytes each: one loop per element type, so that the type is not
+/// asked again for each of a model's millions of weights.
+template <unsigned Width, typename Decode>
+void decodeEach(const std::string &bytes, std::vector<float> &words,
+                Decode decode) {
+  const auto *in = reinterpret_cast<const unsigned char *>(bytes.data());
+  for (size_t i = 0; i < words.size(); ++i, in += Width) {
+    uint32_t bits = 0;
+    for (unsigned b = 0; b < Width; ++b)
+      bits |= uint32_t(in[b]) << (8 * b);
+    words[i] = decode(bits);
+  }
+}
+} // namespace
 
 /// Decodes a constant's little-endian bytes of `type` into lane words.
 std::vector<float> decodeConstant(const std::string &bytes,
                                   io::ElementType type) {
   unsigned width = io::byteWidth(type);
   std::vector<float> words(bytes.size() / width);
-  for (size_t i = 0; i < words.size(); ++i) {
-    uint32_t bits = 0;
-    for (unsigned b = 0; b < width; ++b)
-      bits |= uint32_t(static_cast<unsigned char>(bytes[width * i + b]))
-              << (8 * b);
-    switch (type) {
-    case io::ElementType::F32:
-      std::memcpy(&words[i], &bits, 4);
-      break;
-    case io::ElementType::F16:
-      words[i] = io::halfValue(uint16_t(bits));
-      break;
-    case io::ElementType::BF16:
-      words[i] = io::bf16Value(uint16_t(bits));
-      break;
-    case io::ElementType::I8:
-    case io::ElementType::I4: // sign-extended to a byte
-    case io::ElementType::I2:
-      words[i] = wordOfInt(int8_t(bits));
-      break;
-    case io::ElementType::Bool:
-      words[i] = wordOfInt(bits != 0);
-      break;
-    default: // U8, I32, U4, U2 and the narrow floats
-      if (io::isNarrowFloat(type))
-        words[i] = io::narrowFloatValue(type, uint8_t(bits));
-      else
-        words[i] = wordOfInt(int32_t(bits));
-      break;
-    }
+  switch (type) {
+  case io::ElementType::F32:
+    // The lane word is the element's own bits (x86 and Arm are
+    // little-endian, as the artifact is).
+    std::memcpy(words.data(), bytes.data(), words.size() * sizeof(float));
+    break;
+  case io::ElementType::F16:
+    decodeEach<2>(bytes, words,
+                  [](uint32_t bits) { return io::halfValue(uint16_t(bits)); });
+    break;
+  case io::ElementType::BF16:
+    decodeEach<2>(bytes, words,
+                  [](uint32_t bits) { return io::bf16Value(uint16_t(bits)); });
+    break;
+  case io::ElementType::I8:
+  case io::ElementType::I4: // sign-extended to a byte
+  case io::ElementType::I2:
+    decodeEach<1>(bytes, words,
+                  [](uint32_t bits) { return wordOfInt(int8_t(bits)); });
+    break;
+  case io::ElementType::Bool:
+    decodeEach<1>(bytes, words,
+                  [](uint32_t bits) { return wordOfInt(bits != 0); });
+    break;
+  default: // U8, I32, U4, U2 and the narrow floats
+    if (io::isNarrowFloat(type))
+      decodeEach<1>(bytes, words, [type](uint32_t bits) {
+        return io::narrowFloatValue(type, uint8_t(bits));
+      });
+    else if (width == 1)
+      decodeEach<1>(bytes, words,
+                    [](uint32_t bits) { return wordOfInt(int32_t(bits)); });
+    else if (width == 2)
+      decodeEach<2>(bytes, words,
+                    [](uint32_t bits) { return wordOfInt(int32_t(bits)); });
+    else
+      decodeEach<4>(bytes, words,
+                    [](uint32_t bits) { return wordOfInt(int32_t(bits)); });
+    break;
   }
   return words;
 }
