@@ -563,6 +563,11 @@ MODELS = {
                      {}, False),
     "llama_step_b4": (lambda: LlamaDecodeStep(batch=4), step_inputs(32000, 128, 4, 2, 32, 4),
                       {}, False),
+    # A GPT-2-style step whose weights fill most of the chip's SRAM at
+    # --precision fp16 (4 layers of hidden 1024, 16 heads, a vocabulary of
+    # 8192: 59 M parameters): decode bound by installing its weights.
+    "gpt2_step_h1024": (lambda: Gpt2DecodeStep(vocab=8192, hidden=1024, layers=4, heads=16),
+                        step_inputs(8192, 128, 4, 16, 64), {}, False),
     # The GPT-2 style as Hugging Face exports it with a growing cache.
     "gpt2_with_past": (Gpt2WithPast, with_past_inputs(50257, 4, 4, 64), with_past_axes(4),
                        False),
