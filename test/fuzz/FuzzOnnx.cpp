@@ -44,9 +44,11 @@ constexpr int64_t kMaxInstructions = 20000;
 /// the model's outputs named present* (as `hetc compile STEP --prefill
 /// MODEL --prefill-buckets 4` does): a graph without their past* inputs
 /// is rewritten to write them in place (compiler/frontend/PrefillCaches.h).
-/// Only the import runs; the lowering is the model's own, below.
+/// Only the import runs, in `context`; the lowering is the model's own,
+/// below.
 void importAsPrefill(const onnx::ModelProto &model,
-                     const frontend::ImportOptions &base) {
+                     const frontend::ImportOptions &base,
+                     MLIRContext &context) {
   frontend::ImportOptions options = base;
   options.prefill = true;
   options.prefillTokens = 4;
@@ -66,15 +68,6 @@ void importAsPrefill(const onnx::ModelProto &model,
   }
   if (options.prefillCaches.empty())
     return;
-  MLIRContext context(MLIRContext::Threading::DISABLED);
-  ScopedDiagnosticHandler quiet(&context, [](Diagnostic &) {
-    return success();
-  });
-  // As the driver's context: the constant evaluator lowers constant
-  // subgraphs for the chip.
-  context.loadDialect<hgraph::HGraphDialect, htile::HTileDialect,
-                      hisa::HIsaDialect, target::HetcDialect,
-                      func::FuncDialect>();
   (void)frontend::importOnnxModel(model, "fuzz.onnx", context, options);
 }
 
@@ -95,7 +88,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   options.maxElements =
       int64_t(chip.totalVectors() * chip.lanes() * chip::kElementBytes);
   options.evaluateConstants = codegen::constantEvaluator(chip);
-  importAsPrefill(model, options);
+  importAsPrefill(model, options, context);
   OwningOpRef<ModuleOp> module =
       frontend::importOnnxModel(model, "fuzz.onnx", context, options);
   if (!module)
