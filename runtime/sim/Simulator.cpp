@@ -243,8 +243,10 @@ std::vector<float> decodeConstant(const std::string &bytes,
   switch (type) {
   case io::ElementType::F32:
     // The lane word is the element's own bits (x86 and Arm are
-    // little-endian, as the artifact is).
-    std::memcpy(words.data(), bytes.data(), words.size() * sizeof(float));
+    // little-endian, as the artifact is). An empty constant has no
+    // storage to copy into.
+    if (!words.empty())
+      std::memcpy(words.data(), bytes.data(), words.size() * sizeof(float));
     break;
   case io::ElementType::F16:
     decodeEach<2>(bytes, words,
