@@ -1,8 +1,8 @@
 //===- OnnxGraphEdit.h - Helpers of the rewrites of ONNX graphs -*- C++ -*-===//
 //
 // What the rewrites that run on an ONNX graph before its import share
-// (StaticCache.h, PrefillCaches.h): its default opset, a value's rank and
-// the nodes they add.
+// (StaticCache.h, PrefillCaches.h): its default opset, a graph value by
+// name, a value's rank and the nodes they add.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HETC_COMPILER_FRONTEND_ONNXGRAPHEDIT_H
@@ -19,6 +19,16 @@ namespace hetc::frontend {
 /// The version of the default (ai.onnx) operator set `model` imports; 0
 /// when it imports none.
 int64_t defaultOpset(const onnx::ModelProto &model);
+
+/// The value named `name` among `values` (a graph's inputs or outputs), or
+/// null.
+const onnx::ValueInfoProto *findValue(
+    const google::protobuf::RepeatedPtrField<onnx::ValueInfoProto> &values,
+    const std::string &name);
+
+/// The recorded shape of `model`'s token ids, its `input_ids` input
+/// [batch, sequence], or null when it has no such input of rank 2.
+const onnx::TensorShapeProto *tokenShape(const onnx::ModelProto &model);
 
 /// The rank a value's recorded shape gives, or -1 without one.
 int rankOf(const onnx::ValueInfoProto &info);

@@ -14,15 +14,6 @@ namespace {
 /// The name prefix of the tensors the rewrite adds; no exporter uses it.
 const char *const kPrefix = "hetc_prefill_cache/";
 
-const onnx::ValueInfoProto *findValue(
-    const google::protobuf::RepeatedPtrField<onnx::ValueInfoProto> &values,
-    const std::string &name) {
-  for (const onnx::ValueInfoProto &value : values)
-    if (value.name() == name)
-      return &value;
-  return nullptr;
-}
-
 /// Sets `info` to a tensor of `element` and `shape`.
 void setTensorType(onnx::ValueInfoProto &info, PrefillCache::Element element,
                    const std::vector<int64_t> &shape) {
@@ -147,16 +138,15 @@ bool writeCachesInPlace(onnx::ModelProto &model,
 
 bool pinPrefillDims(const onnx::ModelProto &model, int64_t tokens,
                     std::map<std::string, int64_t> &dims, std::string &error) {
-  const onnx::ValueInfoProto *ids =
-      findValue(model.graph().input(), "input_ids");
-  if (!ids || rankOf(*ids) != 2) {
+  const onnx::TensorShapeProto *ids = tokenShape(model);
+  if (!ids) {
     if (tokens <= 0)
       return true;
     error = "a prefill bucket sets the sequence length of the input_ids "
             "input [batch, sequence], which this model lacks";
     return false;
   }
-  const auto &shape = ids->type().tensor_type().shape();
+  const onnx::TensorShapeProto &shape = *ids;
   // One sequence: a batch dimension of a name takes 1.
   if (shape.dim(0).has_dim_param() && !shape.dim(0).dim_param().empty())
     dims[shape.dim(0).dim_param()] = 1;

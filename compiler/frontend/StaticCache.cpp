@@ -211,18 +211,15 @@ bool makeCacheStatic(onnx::ModelProto &model, int64_t maxContext,
 bool pinDecodeStepDims(const onnx::ModelProto &model, int64_t batch,
                        std::map<std::string, int64_t> &dims,
                        std::string &error) {
-  const onnx::ValueInfoProto *ids = nullptr;
-  for (const onnx::ValueInfoProto &input : model.graph().input())
-    if (input.name() == "input_ids")
-      ids = &input;
-  if (!ids || rankOf(*ids) != 2) {
+  const onnx::TensorShapeProto *ids = tokenShape(model);
+  if (!ids) {
     if (batch <= 0)
       return true;
     error = "--max-batch sets the batch of the input_ids input [batch, "
             "sequence], which this model lacks";
     return false;
   }
-  const auto &shape = ids->type().tensor_type().shape();
+  const onnx::TensorShapeProto &shape = *ids;
   const onnx::TensorShapeProto::Dimension &slots = shape.dim(0);
   if (slots.has_dim_value()) {
     if (batch > 0 && slots.dim_value() != batch) {

@@ -378,11 +378,13 @@ private:
                ",\"tokens\":" + std::to_string(prompt.size()) + ",\"bucket\":" +
                std::to_string(used.length) + ",\"slot\":" + std::to_string(b)});
       traceCycles += result.cycles;
+      ++tracedPrefills;
       if (sequence.handOverCycles) {
         spans.push_back({"hand-over " + std::to_string(i), traceCycles,
                          sequence.handOverCycles,
                          "\"sequence\":" + std::to_string(i)});
         traceCycles += sequence.handOverCycles;
+        ++tracedHandOvers;
       }
     }
     int64_t next = sequence.sampler.pick(result.logits.data(), vocab);
@@ -877,19 +879,12 @@ private:
                                          recorder.recorded(), spans, "steps");
     if (!io::writeFileAtomically(options.tracePath, trace.str(), error))
       return false;
-    size_t prefills = size_t(
-        std::count_if(spans.begin(), spans.end(), [](const TraceSpan &span) {
-          return span.name.rfind("prefill", 0) == 0;
-        }));
-    size_t handOvers = size_t(
-        std::count_if(spans.begin(), spans.end(), [](const TraceSpan &span) {
-          return span.name.rfind("hand-over", 0) == 0;
-        }));
-    out << "trace: " << spans.size() - prefills - handOvers << " steps, ";
-    if (prefills)
-      out << prefills << " prefills, ";
-    if (handOvers)
-      out << handOvers << " hand-overs, ";
+    out << "trace: " << spans.size() - tracedPrefills - tracedHandOvers
+        << " steps, ";
+    if (tracedPrefills)
+      out << tracedPrefills << " prefills, ";
+    if (tracedHandOvers)
+      out << tracedHandOvers << " hand-overs, ";
     out << counts.events << " events on " << counts.tracks << " tracks -> "
         << options.tracePath << "\n";
     if (recorder.dropped())
@@ -1261,6 +1256,9 @@ private:
   TraceRecorder recorder;
   std::vector<TraceSpan> spans;
   uint64_t traceCycles = 0;
+  /// The spans of `spans` that are prefills and hand-overs; the rest are
+  /// steps.
+  size_t tracedPrefills = 0, tracedHandOvers = 0;
   bool ready = false;
 };
 

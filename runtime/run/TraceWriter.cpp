@@ -75,8 +75,8 @@ std::string operandArgs(const hetx::Instruction &instr) {
   case hetx::MEM_GATHER:
   case hetx::MEM_SCATTER:
     return ",\"address\":" + std::to_string(instr.address()) +
-           ",\"stride\":" + std::to_string(instr.stride()) + ",\"rows\":[" +
-           std::to_string(instr.row_begin()) + "," +
+           ",\"stride\":" + std::to_string(instr.stride()) +
+           ",\"rows\":[" + std::to_string(instr.row_begin()) + "," +
            std::to_string(instr.row_end()) + "]";
   case hetx::M_LOAD_WEIGHTS:
     return ",\"row\":" + std::to_string(instr.row());
