@@ -92,6 +92,50 @@ bool isBufferOp(Operation *op) {
              htile::OutputOp>(op);
 }
 
+/// Two operands of one instruction that are read from SRAM are read in the
+/// same cycle when their slice is the same: they travel the same hops to
+/// meet at the reader. In one bank of that slice the reads would need two
+/// of its ports at once, a conflict no schedule resolves. The same holds
+/// one V_CAST back, for the index and vector pairs that a scatter's chain
+/// takes from the vector unit together. Such an operand (on a chip whose
+/// addresses are interleaved over the slices, rows of large tensors share
+/// a bank whichever way the placer turns) passes through one more V_CAST
+/// to its own type, which reads it a vector-op latency earlier.
+void separateBankTies(func::FuncOp func, const chip::ChipSpec &spec) {
+  for (Operation &op : llvm::make_early_inc_range(func.getBody().front())) {
+    if (op.getNumOperands() < 2 || !isa<hisa::InstructionOpInterface>(op))
+      continue;
+    SmallVector<std::pair<uint64_t, Operation *>> banks;
+    for (OpOperand &use : op.getOpOperands()) {
+      // The read behind the operand, and the use of its vector to move.
+      OpOperand *tied = &use;
+      if (auto cast = use.get().getDefiningOp<hisa::VCastOp>())
+        tied = &cast.getInputMutable();
+      auto read = tied->get().getDefiningOp<hisa::ReadOp>();
+      if (!read)
+        continue;
+      uint64_t address = uint64_t(read.getAddress());
+      uint64_t bank = uint64_t(spec.sliceOf(address)) *
+                          spec.proto().memory().banks_per_slice() +
+                      spec.bankOf(address);
+      auto same = llvm::find_if(banks, [&](auto &entry) {
+        return entry.first == bank && entry.second != read;
+      });
+      if (same == banks.end()) {
+        banks.push_back({bank, read});
+        continue;
+      }
+      OpBuilder b(tied->getOwner());
+      Type type = hisa::dtypeOf(read);
+      tied->set(hisa::VCastOp::create(
+          b, read.getLoc(), read.getType(), read, TypeAttr::get(type),
+          TypeAttr::get(type), hisa::CastOverflowAttr(),
+          hisa::E8M0RoundingAttr(), b.getI32IntegerAttr(int32_t(spec.lanes())),
+          IntegerAttr(), hisa::StreamAttr()));
+    }
+  }
+}
+
 /// Expands `func`'s kernels into its instructions, in place.
 LogicalResult expandFunction(func::FuncOp func, const chip::ChipSpec &spec) {
   MLIRContext *context = func.getContext();
@@ -133,6 +177,7 @@ LogicalResult expandFunction(func::FuncOp func, const chip::ChipSpec &spec) {
   for (Operation &op : llvm::make_early_inc_range(llvm::reverse(body)))
     if (isBufferOp(&op))
       op.erase();
+  separateBankTies(func, spec);
   return success();
 }
 
