@@ -69,11 +69,12 @@ bool buildSyntheticProgram(const chip::ChipSpec &chip, uint64_t instructions,
   if (west.size() < 3 || east.size() < 3 || proto.matrix().planes() < 2 ||
       chip.planePosition(firstPlane) > chip.slicePosition(west[2]) ||
       chip.planePosition(lastPlane) < chip.slicePosition(east[2]) ||
-      proto.streams().per_direction() < 16 || chip.vectorsPerSlice() < kSpan) {
+      proto.streams().per_direction() < 16 || chip.runVectors() < kSpan) {
     error = "chip '" + chip.name() +
             "' lacks what the synthetic program needs: three MEM slices on "
             "each side of the vector unit, a matrix plane beyond them at "
-            "each end, 16 streams per direction and 64 vectors per slice";
+            "each end, 16 streams per direction and runs of 64 consecutive "
+            "addresses in a slice";
     return false;
   }
   uint32_t sliceA = west[0], sliceW = west[1], sliceL = west[2];
@@ -86,7 +87,9 @@ bool buildSyntheticProgram(const chip::ChipSpec &chip, uint64_t instructions,
   auto slicePos = [&](uint32_t s) { return chip.slicePosition(s); };
   uint32_t westPlane = chip.planePosition(firstPlane);
   uint32_t eastPlane = chip.planePosition(lastPlane);
-  uint64_t perSlice = chip.vectorsPerSlice();
+  // The first address of slice s's first run: s runs in (with or
+  // without interleaving).
+  uint64_t perSlice = chip.runVectors();
 
   int64_t read = lat.mem_read();
   int64_t add = read + span(slicePos(sliceA), vector);

@@ -95,15 +95,15 @@ private:
   /// Adds a scatter's chain: one op per slice holding rows of its table,
   /// each reading the pair of index and value that passes its slice.
   LogicalResult addScatter(hisa::ScatterOp op);
-  /// Calls `each` once for every SRAM row that holds a vector of `band`'s
-  /// table rows: the table's first vector at SRAM word `first`, `step`
-  /// words from row to row (narrow rows share SRAM rows).
-  static void forEachTableRow(const hisa::GatherBand &band, int64_t first,
-                              int64_t step, function_ref<void(int64_t)> each) {
+  /// Calls `each` once for every SRAM row of `band`'s slice that holds a
+  /// vector of its table rows: the table's first vector at SRAM word
+  /// `first`, `step` words from row to row (narrow rows share SRAM rows).
+  void forEachTableRow(const hisa::GatherBand &band, int64_t first,
+                       int64_t step, function_ref<void(int64_t)> each) const {
     int64_t previous = -1;
     for (int64_t row = band.rowBegin; row < band.rowEnd; ++row) {
       int64_t address = (first + row * step) / 4;
-      if (address != previous)
+      if (address != previous && chip.sliceOf(uint64_t(address)) == band.slice)
         each(address);
       previous = address;
     }

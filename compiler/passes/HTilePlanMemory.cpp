@@ -75,7 +75,8 @@ struct HTilePlanMemoryPass
       // Small intermediates pass between kernels over the streams, one
       // trip a use; near the vector unit, each trip is short.
       b.near = !wholeProgram &&
-               b.size * kNearFraction <= int64_t(spec.vectorsPerSlice());
+               b.size * kNearFraction <= int64_t(spec.vectorsPerSlice()) &&
+               b.size <= int64_t(spec.runVectors());
       buffers.push_back(std::move(b));
     });
     func.walk([&](Operation *op) {
@@ -98,7 +99,8 @@ struct HTilePlanMemoryPass
     });
 
     placement::Geometry sram{
-        int64_t(spec.totalVectors()), int64_t(spec.vectorsPerSlice()), {}};
+        int64_t(spec.totalVectors()), int64_t(spec.runVectors()), {},
+        spec.interleaved() ? int64_t(spec.proto().memory().slices()) : 0};
     // The figures below are the program's own buffers'; a program sharing
     // another's layout must also fit beside all that one keeps.
     size_t own = buffers.size();

@@ -40,12 +40,20 @@ bool liveTogether(const Buffer &a, const Buffer &b) {
   return a.first <= b.last && b.first <= a.last;
 }
 
-/// True when [begin, begin + size) shares a slice with one of `ranges`.
+/// True when [begin, begin + size) shares a slice with one of `ranges`:
+/// their runs (Geometry) meet, counted round the slices.
 bool sharesSlice(int64_t begin, int64_t size, const std::vector<Range> &ranges,
-                 int64_t sliceSize) {
-  int64_t first = begin / sliceSize, last = (begin + size - 1) / sliceSize;
+                 const Geometry &sram) {
+  int64_t slices = sram.sliceCount();
+  int64_t first = begin / sram.sliceSize;
+  int64_t runs = (begin + size - 1) / sram.sliceSize - first + 1;
   return std::any_of(ranges.begin(), ranges.end(), [&](const Range &r) {
-    return r.begin / sliceSize <= last && first <= (r.end - 1) / sliceSize;
+    int64_t other = r.begin / sram.sliceSize;
+    int64_t otherRuns = (r.end - 1) / sram.sliceSize - other + 1;
+    // Runs [first, first + runs) and [other, other + otherRuns) share a
+    // slice when one starts, modulo the slices, within the other.
+    return (other - first % slices + slices) % slices < runs ||
+           (first - other % slices + slices) % slices < otherRuns;
   });
 }
 
@@ -57,6 +65,8 @@ hetc::placement::place(const std::vector<Buffer> &buffers, Geometry sram,
   bool spread = preference == Preference::Spread;
   int64_t slices = std::max<int64_t>(sram.capacity / sram.sliceSize, 1);
   int64_t nextSlice = 0;
+  // Past this many runs of a gap, its slices come round again.
+  int64_t boundaries = sram.sliceCount() + 1;
   std::vector<size_t> order(buffers.size());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
@@ -105,15 +115,17 @@ hetc::placement::place(const std::vector<Buffer> &buffers, Geometry sram,
     int64_t bestAddress = -1;
     auto consider = [&](int64_t begin, int64_t gapSize) {
       bool conflict = !partnerRanges.empty() &&
-                      sharesSlice(begin, b.size, partnerRanges, sram.sliceSize);
+                      sharesSlice(begin, b.size, partnerRanges, sram);
       int64_t distance =
           spread ? (begin / sram.sliceSize - nextSlice + slices) % slices : 0;
       // A near buffer is as far as its farthest slice.
       int64_t hops = 0;
       if (near)
-        for (int64_t s = begin / sram.sliceSize;
-             s <= (begin + b.size - 1) / sram.sliceSize; ++s)
-          hops = std::max(hops, sram.distance[size_t(s)]);
+        for (int64_t s = begin / sram.sliceSize, k = 0;
+             s <= (begin + b.size - 1) / sram.sliceSize && k < boundaries;
+             ++s, ++k)
+          hops = std::max(hops,
+                          sram.distance[size_t(s % sram.sliceCount())]);
       bool firstFit = preference == Preference::PackFirstFit;
       Score score{conflict, hops, distance, firstFit ? 0 : gapSize, begin};
       if (score < best) {
@@ -131,8 +143,9 @@ hetc::placement::place(const std::vector<Buffer> &buffers, Geometry sram,
       // continue the round-robin: the gap's end, and the slice boundaries
       // in between.
       consider(hi - b.size, hi - lo);
+      int64_t k = 0;
       for (int64_t s = (lo / sram.sliceSize + 1) * sram.sliceSize;
-           s + b.size <= hi; s += sram.sliceSize)
+           s + b.size <= hi && k < boundaries; s += sram.sliceSize, ++k)
         consider(s, hi - lo);
     };
     int64_t cursor = 0;
@@ -155,7 +168,9 @@ void hetc::placement::packAtEnds(std::vector<Buffer> &buffers,
                                  const Geometry &sram) {
   int64_t slices = std::max<int64_t>(sram.capacity / sram.sliceSize, 1);
   int64_t centre = sram.capacity / 2;
-  if (!sram.distance.empty()) {
+  // Interleaved over the slices, no run of addresses lies nearer the
+  // vector unit than another: the middle.
+  if (!sram.distance.empty() && !sram.interleaved()) {
     auto nearest = std::min_element(sram.distance.begin(), sram.distance.end());
     // The boundary after the nearest slice when its eastern neighbour is
     // as near (the vector unit sits between them), else its middle.
@@ -179,10 +194,10 @@ void hetc::placement::packAtEnds(std::vector<Buffer> &buffers,
     for (size_t p : b.partners)
       if (placed[p].begin >= 0)
         partners.push_back(placed[p]);
-    bool westClear = partners.empty() ||
-                     !sharesSlice(west, b.size, partners, sram.sliceSize);
-    bool eastClear = partners.empty() || !sharesSlice(east - b.size, b.size,
-                                                      partners, sram.sliceSize);
+    bool westClear =
+        partners.empty() || !sharesSlice(west, b.size, partners, sram);
+    bool eastClear = partners.empty() ||
+                     !sharesSlice(east - b.size, b.size, partners, sram);
     // The free run's middle after each choice, against the centre.
     int64_t offWest = std::abs((west + b.size + east) / 2 - centre);
     int64_t offEast = std::abs((west + east - b.size) / 2 - centre);

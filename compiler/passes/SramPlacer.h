@@ -25,6 +25,7 @@
 #ifndef HETC_COMPILER_PASSES_SRAMPLACER_H
 #define HETC_COMPILER_PASSES_SRAMPLACER_H
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -52,13 +53,26 @@ struct Buffer {
   std::optional<int64_t> fixed;
 };
 
-/// The SRAM: `capacity` units in slices of `sliceSize` units.
+/// The SRAM: `capacity` units in runs of `sliceSize` units, each run in
+/// one slice. Without `slices`, each slice is one run; with it, the runs
+/// go to the `slices` slices round-robin (a chip whose addresses are
+/// interleaved over its slices).
 struct Geometry {
   int64_t capacity = 0;
   int64_t sliceSize = 1;
   /// Per slice, its distance from the vector unit in stream hops; empty
   /// when the placer need not weigh distances.
   std::vector<int64_t> distance;
+  int64_t slices = 0;
+  /// The slices addresses go round-robin to (each run its own when not
+  /// interleaved).
+  int64_t sliceCount() const {
+    return slices > 0 ? slices : std::max<int64_t>(capacity / sliceSize, 1);
+  }
+  int64_t sliceOf(int64_t address) const {
+    return (address / sliceSize) % sliceCount();
+  }
+  bool interleaved() const { return sliceCount() * sliceSize < capacity; }
 };
 
 /// The most units live at one program point, and the first point at which

@@ -111,6 +111,15 @@ bool ChipSpec::validate(const std::string &source, std::string &error) {
           "memory.slice_bytes",
           "times memory.slices must be at most " +
               std::to_string(kMaxSramBytes) + " bytes of SRAM");
+  // A run of interleaved addresses stays in one slice, and every slice
+  // takes whole runs.
+  if (memory.interleave_vectors() != 0 && memory.slice_bytes() >= vectorBytes)
+    require((memory.slice_bytes() / vectorBytes) %
+                    memory.interleave_vectors() == 0,
+            "memory.interleave_vectors",
+            "must divide the vectors one slice holds (slice_bytes / (lanes * " +
+                std::to_string(kElementBytes) + ") = " +
+                std::to_string(memory.slice_bytes() / vectorBytes) + ")");
   const MatrixUnit &matrix = chip.matrix();
   require(matrix.planes() > 0, "matrix.planes", "must be > 0");
   require(matrix.rows() == chip.lanes() && matrix.cols() == chip.lanes(),
@@ -214,6 +223,9 @@ bool ChipSpec::validate(const std::string &source, std::string &error) {
     return false;
   }
   vectorsPerSliceValue = memory.slice_bytes() / vectorBytes;
+  interleaveValue = memory.interleave_vectors() == vectorsPerSliceValue
+                        ? 0
+                        : memory.interleave_vectors();
   std::string canonical;
   chip.SerializeToString(&canonical);
   fingerprintValue = fnv1a64(canonical);

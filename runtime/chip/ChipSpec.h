@@ -43,12 +43,32 @@ public:
   uint64_t totalVectors() const {
     return vectorsPerSliceValue * chip.memory().slices();
   }
+  /// The slice that holds `address`, and the address's row within it
+  /// (docs/chip-model.md, "Addresses"): runs of `memory.interleave_vectors`
+  /// addresses go to slice after slice, or, without interleaving, each
+  /// slice holds `vectorsPerSlice()` consecutive addresses.
   uint32_t sliceOf(uint64_t address) const {
-    return static_cast<uint32_t>(address / vectorsPerSliceValue);
+    if (interleaveValue == 0)
+      return static_cast<uint32_t>(address / vectorsPerSliceValue);
+    return static_cast<uint32_t>((address / interleaveValue) %
+                                 chip.memory().slices());
+  }
+  uint64_t rowInSlice(uint64_t address) const {
+    if (interleaveValue == 0)
+      return address % vectorsPerSliceValue;
+    uint64_t run = interleaveValue * chip.memory().slices();
+    return address / run * interleaveValue + address % interleaveValue;
   }
   uint32_t bankOf(uint64_t address) const {
-    return static_cast<uint32_t>((address % vectorsPerSliceValue) %
+    return static_cast<uint32_t>(rowInSlice(address) %
                                  chip.memory().banks_per_slice());
+  }
+  /// Whether addresses are interleaved over the slices.
+  bool interleaved() const { return interleaveValue != 0; }
+  /// The consecutive addresses one slice holds: a run of the interleaving,
+  /// or the whole slice.
+  uint64_t runVectors() const {
+    return interleaveValue ? interleaveValue : vectorsPerSliceValue;
   }
   /// Stream groups (one vector each) per direction, and their width.
   uint32_t streamGroupWidth() const { return kElementBytes; }
@@ -107,6 +127,8 @@ private:
 
   Chip chip;
   uint64_t vectorsPerSliceValue = 0;
+  /// memory.interleave_vectors, 0 when a slice holds one range.
+  uint64_t interleaveValue = 0;
   std::vector<uint32_t> slicePos;
   std::vector<uint32_t> planePos;
   std::vector<uint32_t> switchPos;

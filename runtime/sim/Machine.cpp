@@ -33,6 +33,13 @@ Machine::Machine(const chip::ChipSpec &chip, const HazardText &text,
       dmaCycles(chip.dmaCyclesPerVector()), switchIssue(chip.switches()),
       links(chip.proto().c2c().links()),
       linkCycles(chip.proto().c2c().links() ? chip.linkCyclesPerVector() : 0) {
+  if (chip.interleaved())
+    for (uint32_t i = 0; i < ops.size(); ++i)
+      if (ops[i].indexed())
+        chainBands[ops[i].chain].push_back(
+            {ops[i].unit, ops[i].rowBegin, ops[i].rowEnd});
+  for (auto &entry : chainBands)
+    std::sort(entry.second.begin(), entry.second.end());
   stats.slices.resize(sliceIssue.size());
   stats.planes.resize(planes.size());
   stats.dma.resize(dmaBusy.size());
@@ -80,6 +87,31 @@ bool Machine::failIndex(const Op &op, uint32_t index, int64_t cycle,
   return false;
 }
 
+bool Machine::holdsRow(const Op &op, uint64_t row) const {
+  if (row < op.rowBegin || row >= op.rowEnd)
+    return false;
+  return !chip.interleaved() ||
+         chip.sliceOf((op.word + row * op.stride * op.width) / 4) == op.unit;
+}
+
+bool Machine::checkChainHolds(const Op &op, uint32_t index, int64_t cycle,
+                              uint64_t row) {
+  if (!chip.interleaved() || op.chain != index)
+    return true;
+  uint32_t slice = chip.sliceOf((op.word + row * op.stride * op.width) / 4);
+  const std::vector<ChainBand> &bands = chainBands[index];
+  auto it = std::lower_bound(bands.begin(), bands.end(),
+                             ChainBand{slice, 0, 0});
+  if (it != bands.end() && it->slice == slice && row >= it->rowBegin &&
+      row < it->rowEnd)
+    return true;
+  bool gather = op.kind == OpClass::MemGather;
+  return fail(gather ? "bad gather chain" : "bad scatter chain", cycle, index,
+              "row " + std::to_string(row) + " of the table lies in MEM slice " +
+                  std::to_string(slice) +
+                  ", where no instruction of the chain takes it");
+}
+
 bool Machine::executeGather(const Step &step, const float *indices) {
   const Op &op = ops[step.index];
   uint64_t row = op.rowBegin;
@@ -94,7 +126,9 @@ bool Machine::executeGather(const Step &step, const float *indices) {
     if (value < 0 || uint64_t(value) >= op.rows)
       return failIndex(op, step.index, step.cycle, value);
     row = uint64_t(value);
-    if (row < op.rowBegin || row >= op.rowEnd)
+    if (!checkChainHolds(op, step.index, step.cycle, row))
+      return false;
+    if (!holdsRow(op, row))
       return complete(step); // another slice of the chain holds it
   }
   uint64_t address = op.word + row * op.stride * op.width;
@@ -121,7 +155,9 @@ bool Machine::executeScatter(const Step &step, const float *indices,
   if (index < 0 || uint64_t(index) >= op.rows)
     return failIndex(op, step.index, step.cycle, index);
   uint64_t row = uint64_t(index);
-  if (row < op.rowBegin || row >= op.rowEnd)
+  if (!checkChainHolds(op, step.index, step.cycle, row))
+    return false;
+  if (!holdsRow(op, row))
     return complete(step); // another slice of the chain holds it
   sram.write(op.word + row * op.stride * op.width, op.width, value, step.index,
              step.cycle + int64_t(step.latency));

@@ -19,6 +19,7 @@
 #include "runtime/sim/VectorMath.h"
 
 #include <cstdint>
+#include <map>
 #include <deque>
 #include <limits>
 #include <memory>
@@ -209,6 +210,14 @@ private:
   /// vector if this slice holds the row.
   bool executeScatter(const Step &step, const float *indices,
                       const float *value);
+  /// Whether `op`, a MEM_GATHER or MEM_SCATTER, takes table row `row`:
+  /// the row is in its band and, with interleaved addresses, in its slice.
+  bool holdsRow(const Op &op, uint64_t row) const;
+  /// With interleaved addresses, the first instruction of a chain checks
+  /// that some instruction of the chain takes `row`; false with a "bad
+  /// gather chain" or "bad scatter chain" error when none does.
+  bool checkChainHolds(const Op &op, uint32_t index, int64_t cycle,
+                       uint64_t row);
   [[gnu::cold, gnu::noinline]] bool failIndex(const Op &op, uint32_t index,
                                               int64_t cycle, int64_t value);
   [[gnu::cold, gnu::noinline]] bool
@@ -232,6 +241,14 @@ private:
   /// Weight loads a plane takes per cycle (matrix.install_rows).
   uint32_t installRows;
   std::vector<Issue> banks;
+  /// With interleaved addresses: per chain's first instruction, the slice
+  /// and band of each of its instructions, by slice.
+  struct ChainBand {
+    uint32_t slice;
+    uint64_t rowBegin, rowEnd;
+    bool operator<(const ChainBand &o) const { return slice < o.slice; }
+  };
+  std::map<uint32_t, std::vector<ChainBand>> chainBands;
   Issue vectorIssue;
   std::vector<uint32_t> vectorIssued;
   std::vector<Plane> planes;

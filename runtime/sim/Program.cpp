@@ -427,15 +427,23 @@ bool decodeIndexed(const hetx::Instruction &instr, const chip::ChipSpec &chip,
   if (op.address >= total || last >= total || chip.sliceOf(first) != op.unit ||
       chip.sliceOf(last) != op.unit) {
     kind = "bad address";
+    // With interleaved addresses a band holds rows of other slices
+    // between its ends, which the instruction leaves to them.
     details = "rows [" + std::to_string(op.rowBegin) + ", " +
               std::to_string(op.rowEnd) + ") of the table at " +
               std::to_string(op.address) + " (stride " +
-              std::to_string(op.stride) + ") are not all in MEM slice " +
-              std::to_string(op.unit) + ", vectors [" +
-              std::to_string(uint64_t(op.unit) * chip.vectorsPerSlice()) +
-              ", " +
-              std::to_string(uint64_t(op.unit + 1) * chip.vectorsPerSlice()) +
-              ")";
+              std::to_string(op.stride) + ") " +
+              (chip.interleaved()
+                   ? "do not begin and end in MEM slice " +
+                         std::to_string(op.unit)
+                   : "are not all in MEM slice " + std::to_string(op.unit) +
+                         ", vectors [" +
+                         std::to_string(uint64_t(op.unit) *
+                                        chip.vectorsPerSlice()) +
+                         ", " +
+                         std::to_string(uint64_t(op.unit + 1) *
+                                        chip.vectorsPerSlice()) +
+                         ")");
     return false;
   }
   return true;
@@ -450,7 +458,8 @@ bool decodeIndexed(const hetx::Instruction &instr, const chip::ChipSpec &chip,
 /// scatter's may read their index and vector from different streams, as
 /// they pass on either side of the unit that sends them. On failure
 /// `error` is set.
-bool checkIndexedChains(const std::vector<Op> &ops, const HazardText &text,
+bool checkIndexedChains(const std::vector<Op> &ops,
+                        const chip::ChipSpec &chip, const HazardText &text,
                         std::string &error) {
   auto same = [](const Op &a, const Op &b) {
     bool sameTable = a.opcode == b.opcode && a.word == b.word &&
@@ -466,6 +475,7 @@ bool checkIndexedChains(const std::vector<Op> &ops, const HazardText &text,
   };
   // The bands of each chain, by its first instruction.
   std::map<uint32_t, std::vector<std::pair<uint64_t, uint64_t>>> bands;
+  std::map<uint32_t, std::vector<std::pair<uint32_t, uint32_t>>> slicesOf;
   for (uint32_t i = 0; i < ops.size(); ++i) {
     const Op &op = ops[i];
     if (!op.indexed())
@@ -485,7 +495,31 @@ bool checkIndexedChains(const std::vector<Op> &ops, const HazardText &text,
       return false;
     }
     bands[head].push_back({op.rowBegin, op.rowEnd});
+    if (chip.interleaved())
+      slicesOf[head].push_back({op.unit, i});
   }
+  // With interleaved addresses the bands of a chain overlap, each
+  // instruction taking its slice's rows: one instruction a slice, and the
+  // chain's first checks at run time that the row it is given lies in a
+  // slice of the chain (Machine::checkChainHolds).
+  for (auto &[head, list] : slicesOf) {
+    std::sort(list.begin(), list.end());
+    for (size_t k = 1; k < list.size(); ++k)
+      if (list[k].first == list[k - 1].first) {
+        error = text.format(
+            ops[head].kind == OpClass::MemGather ? "bad gather chain"
+                                                 : "bad scatter chain",
+            uint64_t(ops[list[k].second].cycle), list[k].second,
+            "the chain of instruction " + std::to_string(head) +
+                " has two instructions on MEM slice " +
+                std::to_string(list[k].first) + " (#" +
+                std::to_string(list[k - 1].second) + " and #" +
+                std::to_string(list[k].second) + ")");
+        return false;
+      }
+  }
+  if (chip.interleaved())
+    return true;
   for (auto &[head, list] : bands) {
     std::sort(list.begin(), list.end());
     uint64_t next = 0;
@@ -807,7 +841,7 @@ bool decodeProgram(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
               std::to_string(ops[port.producer].chain));
       return false;
     }
-  return checkIndexedChains(ops, text, error);
+  return checkIndexedChains(ops, chip, text, error);
 }
 
 } // namespace hetc::sim

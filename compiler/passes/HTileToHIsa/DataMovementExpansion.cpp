@@ -211,11 +211,22 @@ LogicalResult DataMovementExpander::expandScatterRows(htile::ScatterRowsOp op) {
       op, op.getTable(), op.getIndices(), [&](const RowVector &v) {
         int64_t word = table.layout.word(table.base, v.j);
         // The sides of the vector unit the table's slices lie on: slices
-        // are numbered west to east.
-        int64_t last =
-            table.layout.word(table.base, (v.rows - 1) * v.stride + v.j) / 4;
-        bool west = chip.slicePosition(chip.sliceOf(uint64_t(word / 4))) < unit;
-        bool east = chip.slicePosition(chip.sliceOf(uint64_t(last))) > unit;
+        // are numbered west to east, and a table on a chip whose addresses
+        // are interleaved over the slices may lie on both sides whatever
+        // its ends.
+        bool west = false, east = false;
+        auto side = [&](int64_t row) {
+          int64_t at = table.layout.word(table.base, row * v.stride + v.j) / 4;
+          int64_t position = chip.slicePosition(chip.sliceOf(uint64_t(at)));
+          west |= position < unit;
+          east |= position > unit;
+        };
+        side(0);
+        side(v.rows - 1);
+        for (int64_t row = 1; chip.interleaved() && !(west && east) &&
+                              row + 1 < v.rows;
+             ++row)
+          side(row);
         Value index = read(loc, v.indexWord, i32);
         Value value = read(
             loc, updates.layout.word(updates.base, v.n * v.stride + v.j), type);

@@ -134,6 +134,37 @@ TEST(SramPlacerTest, NearBuffersTakeTheSlicesClosestToTheVectorUnit) {
   EXPECT_EQ((*address)[1] / 8, 1);
 }
 
+TEST(SramPlacerTest, InterleavedRunsCountAsTheirSlices) {
+  // Four slices take runs of 4 units round-robin: run r is in slice r % 4.
+  // The vector unit sits by slice 2.
+  Geometry sram{64, 4, {2, 1, 0, 1}, 4};
+  EXPECT_TRUE(sram.interleaved());
+  EXPECT_EQ(sram.sliceOf(17), 0);
+  EXPECT_EQ(sram.sliceOf(27), 2);
+  // The whole-program buffer takes runs 0 and 1 (slices 0 and 1); its
+  // partner keeps clear of both, in whatever run, and a near buffer takes
+  // a run of slice 2.
+  Buffer big = buffer(8, 0, 9);
+  Buffer partner = buffer(4, 1, 2, {0});
+  Buffer scratch = buffer(2, 3, 4);
+  scratch.near = true;
+  big.partners = {1};
+  std::vector<Buffer> buffers = {big, partner, scratch};
+  auto address = place(buffers, sram, Preference::Spread);
+  ASSERT_TRUE(address);
+  expectValid(buffers, *address, sram);
+  EXPECT_EQ((*address)[0], 0);
+  int64_t partnerSlice = sram.sliceOf((*address)[1]);
+  EXPECT_TRUE(partnerSlice == 2 || partnerSlice == 3) << (*address)[1];
+  EXPECT_EQ(sram.sliceOf((*address)[2]), 2);
+  // A partner that covers a whole round of the slices shares one with
+  // anything: placing beside it still succeeds.
+  buffers = {buffer(16, 0, 9, {1}), buffer(4, 1, 2, {0})};
+  address = place(buffers, sram, Preference::Pack);
+  ASSERT_TRUE(address);
+  expectValid(buffers, *address, sram);
+}
+
 // Spreading puts each buffer in a slice of its own and leaves holes too
 // small for the last one; packing leaves one run that holds it. The pass
 // falls back to packing for this reason.

@@ -48,6 +48,39 @@ TEST(ChipSpecTest, BundledChipsLoad) {
   EXPECT_EQ(tsp.vectorsPerSlice(), 2048u);
   EXPECT_EQ(tsp.positions(), 95u);
   EXPECT_NE(tsp.fingerprint(), test.fingerprint());
+  // Neither bundled chip interleaves its addresses (docs/chip-model.md).
+  EXPECT_FALSE(tsp.interleaved());
+  EXPECT_FALSE(test.interleaved());
+}
+
+TEST(ChipSpecTest, InterleavedAddressesGoToSliceAfterSlice) {
+  chip::Chip proto = loadChip("test-chip").proto();
+  proto.mutable_memory()->set_interleave_vectors(4);
+  std::string text, error;
+  google::protobuf::TextFormat::PrintToString(proto, &text);
+  chip::ChipSpec spec;
+  ASSERT_TRUE(chip::ChipSpec::parse(text, "interleaved.chip", spec, error))
+      << error;
+  ASSERT_EQ(spec.proto().memory().slices(), 8u);
+  EXPECT_EQ(spec.runVectors(), 4u);
+  // Runs of 4: addresses 0-3 in slice 0, 4-7 in slice 1, ..., 28-31 in
+  // slice 7, then 32-35 back in slice 0 at rows 4-7.
+  EXPECT_EQ(spec.sliceOf(3), 0u);
+  EXPECT_EQ(spec.sliceOf(4), 1u);
+  EXPECT_EQ(spec.sliceOf(31), 7u);
+  EXPECT_EQ(spec.sliceOf(33), 0u);
+  EXPECT_EQ(spec.rowInSlice(33), 5u);
+  EXPECT_EQ(spec.bankOf(33), 1u);
+  EXPECT_EQ(spec.bankOf(32), 0u);
+  EXPECT_EQ(spec.sliceOf(spec.totalVectors() - 1), 7u);
+  EXPECT_EQ(spec.rowInSlice(spec.totalVectors() - 1),
+            spec.vectorsPerSlice() - 1);
+  // A run of a whole slice is no interleaving at all.
+  proto.mutable_memory()->set_interleave_vectors(1024);
+  google::protobuf::TextFormat::PrintToString(proto, &text);
+  ASSERT_TRUE(chip::ChipSpec::parse(text, "whole.chip", spec, error));
+  EXPECT_FALSE(spec.interleaved());
+  EXPECT_EQ(spec.sliceOf(1025), 1u);
 }
 
 TEST(ChipSpecTest, EachInvalidFieldIsNamed) {
@@ -58,6 +91,8 @@ TEST(ChipSpecTest, EachInvalidFieldIsNamed) {
   const std::vector<Case> cases = {
       {"name", [](chip::Chip &c) { c.clear_name(); }},
       {"clock_mhz", [](chip::Chip &c) { c.set_clock_mhz(0); }},
+      {"memory.interleave_vectors",
+       [](chip::Chip &c) { c.mutable_memory()->set_interleave_vectors(3); }},
       {"lanes", [](chip::Chip &c) { c.set_lanes(0); }},
       {"streams.per_direction",
        [](chip::Chip &c) { c.mutable_streams()->set_per_direction(6); }},

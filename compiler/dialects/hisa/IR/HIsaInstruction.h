@@ -58,7 +58,9 @@ struct LinkUse {
 };
 
 /// One MEM_GATHER of a gather's chain: a slice holding rows of the table,
-/// and the rows [rowBegin, rowEnd) it holds.
+/// and the rows [rowBegin, rowEnd) from its first to its last. On a chip
+/// whose addresses are interleaved over the slices, rows of other slices
+/// lie between them; the instruction takes only its slice's.
 struct GatherBand {
   uint32_t slice = 0;
   int64_t position = 0;

@@ -122,10 +122,29 @@ std::vector<GatherBand> bandsOf(IndexedOp op, const chip::ChipSpec &chip) {
   auto [first, step] = tableWords(op);
   int64_t table = int64_t(first), stride = int64_t(step);
   int64_t rows = op.getRows();
+  auto sliceOfRow = [&](int64_t row) {
+    return chip.sliceOf(uint64_t(table + row * stride) / 4);
+  };
+  if (chip.interleaved()) {
+    // Each slice's band runs from its first row to its last.
+    std::vector<std::optional<GatherBand>> bySlice(
+        chip.proto().memory().slices());
+    for (int64_t row = 0; row < rows; ++row) {
+      uint32_t slice = sliceOfRow(row);
+      std::optional<GatherBand> &band = bySlice[slice];
+      if (!band)
+        band = GatherBand{slice, int64_t(chip.slicePosition(slice)), row, row};
+      band->rowEnd = row + 1;
+    }
+    for (const std::optional<GatherBand> &band : bySlice)
+      if (band)
+        bands.push_back(*band);
+    return bands;
+  }
   int64_t perSlice = int64_t(chip.vectorsPerSlice()) * 4;
   int64_t row = 0;
   while (row < rows) {
-    uint32_t slice = chip.sliceOf(uint64_t(table + row * stride) / 4);
+    uint32_t slice = sliceOfRow(row);
     // The first row whose vector lies past this slice.
     int64_t sliceEnd = int64_t(slice + 1) * perSlice;
     int64_t end = std::min(rows, (sliceEnd - table + stride - 1) / stride);
