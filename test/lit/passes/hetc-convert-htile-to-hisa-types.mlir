@@ -62,16 +62,17 @@ func.func @main() {
 // Tests that comparisons become vcompare on the operands' type (greater is
 // lt with the operands swapped), that a one-element i1 condition row is
 // spread over the vector by a permute, and that select, cast and the
-// i64-held-as-i32 buffers get their lane types.
+// i64-held-as-i32 buffers get their lane types. Operands read together
+// lie in different banks (odd and even addresses).
 // CHECK-LABEL: func.func @main()
 // CHECK: %[[A:.*]] = hisa.read 0 as bf16
-// CHECK-NEXT: %[[B:.*]] = hisa.read 64 as bf16
+// CHECK-NEXT: %[[B:.*]] = hisa.read 65 as bf16
 // CHECK-NEXT: %[[G:.*]] = hisa.vcompare lt %[[B]], %[[A]] lanes 8 as bf16
 // CHECK-NEXT: hisa.write %[[G]] to 128 as i1
 // CHECK: %[[C:.*]] = hisa.read 192 as i1
 // CHECK-NEXT: %[[CS:.*]] = hisa.permute %[[C]] switch 0 map [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0] as i1
 // CHECK-NEXT: %[[L:.*]] = hisa.read 256 as i32
-// CHECK-NEXT: %[[R:.*]] = hisa.read 320 as i32
+// CHECK-NEXT: %[[R:.*]] = hisa.read 321 as i32
 // CHECK-NEXT: %[[S:.*]] = hisa.vselect %[[CS]], %[[L]], %[[R]] lanes 8 as i32
 // CHECK-NEXT: hisa.write %[[S]] to 384 as i32
 // CHECK: %[[I:.*]] = hisa.read 384 as i32
@@ -79,12 +80,12 @@ func.func @main() {
 // CHECK-NEXT: hisa.write %[[F]] to 448{{$}}
 func.func @main() {
   %a = htile.input "a" {address = 0 : i64} : memref<1x8xbf16>
-  %b = htile.input "b" {address = 64 : i64} : memref<1x8xbf16>
+  %b = htile.input "b" {address = 65 : i64} : memref<1x8xbf16>
   %g = htile.alloc {address = 128 : i64} : memref<1x8xi1>
   htile.binary greater ins(%a, %b) outs(%g) : memref<1x8xbf16>, memref<1x8xbf16>, memref<1x8xi1>
   %c = htile.input "c" {address = 192 : i64} : memref<1x1xi1>
   %l = htile.input "l" {address = 256 : i64} : memref<1x8xi64>
-  %r = htile.input "r" {address = 320 : i64} : memref<1x8xi64>
+  %r = htile.input "r" {address = 321 : i64} : memref<1x8xi64>
   %s = htile.alloc {address = 384 : i64} : memref<1x8xi64>
   htile.select ins(%c, %l, %r) outs(%s) : memref<1x1xi1>, memref<1x8xi64>, memref<1x8xi64>, memref<1x8xi64>
   %f = htile.alloc {address = 448 : i64} : memref<1x8xf32>

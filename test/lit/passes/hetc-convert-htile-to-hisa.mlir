@@ -102,7 +102,8 @@ func.func @softmax() {
 // CHECK-NEXT: hisa.write %[[M]] to 10
 // CHECK-NEXT: %[[X:.*]] = hisa.read 0
 // CHECK-NEXT: %[[MR:.*]] = hisa.read 10
-// CHECK-NEXT: hisa.vbinary sub %[[X]], %[[MR]] lanes 16
+// CHECK-NEXT: %[[MC:.*]] = hisa.vcast %[[MR]] from f32 to f32 lanes 16
+// CHECK-NEXT: hisa.vbinary sub %[[X]], %[[MC]] lanes 16
 // CHECK-NEXT: hisa.vunary exp %{{.*}} lanes 16
 // CHECK-NEXT: hisa.write %{{.*}} to 20
 // CHECK: hisa.vbinary sub %{{.*}}, %{{.*}} lanes 4
@@ -125,13 +126,18 @@ func.func @wide_softmax() {
 // -----
 
 // Tests an elementwise kernel over rows of two vectors with a row operand.
+// The operands lie in one bank of slice 0 (even addresses, then odd):
+// each second operand passes through a V_CAST so that the two reads need
+// not share the bank's port in one cycle.
 // CHECK-LABEL: func.func @rows()
 // CHECK: %[[A:.*]] = hisa.read 0
 // CHECK-NEXT: %[[B:.*]] = hisa.read 100
-// CHECK-NEXT: %[[C:.*]] = hisa.vbinary mul %[[A]], %[[B]] lanes 16
+// CHECK-NEXT: %[[BC:.*]] = hisa.vcast %[[B]] from f32 to f32 lanes 16
+// CHECK-NEXT: %[[C:.*]] = hisa.vbinary mul %[[A]], %[[BC]] lanes 16
 // CHECK-NEXT: hisa.write %[[C]] to 200
 // CHECK-NEXT: hisa.read 1
 // CHECK-NEXT: hisa.read 101
+// CHECK-NEXT: hisa.vcast
 // CHECK-NEXT: hisa.vbinary mul %{{.*}}, %{{.*}} lanes 4
 // CHECK-NEXT: hisa.write %{{.*}} to 201
 // CHECK-NEXT: hisa.read 2
