@@ -10,6 +10,7 @@
 
 #include "compiler/passes/HTileToHIsa/Expansion.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 
 using namespace mlir;
@@ -265,11 +266,32 @@ LogicalResult MatrixExpander::expandMatMul(htile::MatMulOp op) {
   }
   for (size_t next = 0; next < work.size();) {
     SmallVector<Group> round;
+    // The pieces of a round install their weights side by side: each takes
+    // planes no other piece of the round has. A lone K tile takes the next
+    // plane, round-robin, and a group the next group, each skipping what
+    // the round holds: a lone tile taken before a group could otherwise
+    // sit in that group's planes and have its weights overwritten. A round
+    // of k lone tiles and perRound - k groups always finds room: the lone
+    // tiles take planes of at most k groups.
+    llvm::SmallDenseSet<uint32_t> used;
+    auto taken = [&](ArrayRef<uint32_t> planes) {
+      return llvm::any_of(planes, [&](uint32_t p) { return used.count(p); });
+    };
+    uint32_t planeCount = chip.proto().matrix().planes();
     while (round.size() < perRound && next < work.size()) {
       const Work &piece = work[next++];
-      round.push_back({piece, groups.empty() || piece.count == 1
-                                  ? SmallVector<uint32_t>{takePlane()}
-                                  : takePlaneGroup(groups, piece.count)});
+      SmallVector<uint32_t> planes;
+      if (groups.empty() || piece.count == 1) {
+        planes = {takePlane()};
+        for (uint32_t tries = 1; taken(planes) && tries < planeCount; ++tries)
+          planes = {takePlane()};
+      } else {
+        planes = takePlaneGroup(groups, piece.count);
+        for (size_t tries = 1; taken(planes) && tries < groups.size(); ++tries)
+          planes = takePlaneGroup(groups, piece.count);
+      }
+      used.insert(planes.begin(), planes.end());
+      round.push_back({piece, std::move(planes)});
     }
     // Install each k x n weight tile, one row (a transposed weight's
     // column) per instruction, the round's planes in turn, the rows

@@ -486,5 +486,15 @@ def deep_matmul(path):
     _save(nodes, [_t("x", [64, 72])], [_t("y", [64, 20])], inits, path)
 
 
+def wide_deep_matmul(path):
+    """A matmul of 64 rows whose K spans five 16-lane tiles and N three:
+    a round of the plane groups holds a lone K tile beside a group."""
+    rng = np.random.default_rng(3)
+    inits = [numpy_helper.from_array(
+        rng.standard_normal((80, 48)).astype(np.float32) / 8, "w")]
+    nodes = [helper.make_node("MatMul", ["x", "w"], ["y"], name="matmul")]
+    _save(nodes, [_t("x", [64, 80])], [_t("y", [64, 48])], inits, path)
+
+
 if __name__ == "__main__":
     globals()[sys.argv[1]](sys.argv[2])
