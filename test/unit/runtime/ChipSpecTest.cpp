@@ -48,8 +48,9 @@ TEST(ChipSpecTest, BundledChipsLoad) {
   EXPECT_EQ(tsp.vectorsPerSlice(), 2048u);
   EXPECT_EQ(tsp.positions(), 95u);
   EXPECT_NE(tsp.fingerprint(), test.fingerprint());
-  // Neither bundled chip interleaves its addresses (docs/chip-model.md).
-  EXPECT_FALSE(tsp.interleaved());
+  // tsp-v1 interleaves its addresses in runs of 64 vectors.
+  EXPECT_TRUE(tsp.interleaved());
+  EXPECT_EQ(tsp.runVectors(), 64u);
   EXPECT_FALSE(test.interleaved());
 }
 
