@@ -58,6 +58,12 @@ ALSO = [("resnet50", "fp16"), ("resnet50", "int8"),
 # (ATOL, RTOL) per precision: fp16 weights round each to 11 significant
 # bits, so outputs carry relative errors of about 2^-11 per layer.
 TOLERANCE = {"fp32": (ATOL, RTOL), "fp16": (1e-2, 1e-2), "bf16": (5e-2, 5e-2)}
+# Models in PRECISION whose outputs are measured by RELATIVE_L2, as the
+# rows of ALSO are: gpt2_step_h1024's logits over a vocabulary of 8192,
+# after four layers of hidden 1024 with fp16 weights, carry elements near
+# zero that rounding moves by about twice the elementwise fp16 bound
+# (its greedy tokens equal ONNX Runtime's: bench/models/generate_models.py).
+BY_NORM = {"gpt2_step_h1024"}
 # int8 weights carry an error of up to half a step of their column's
 # largest magnitude over 127, about 1% of a typical weight: an element
 # near zero in a large output (logits) is off by more than any
@@ -249,7 +255,7 @@ def report(rows, args):
         "output's relative error as a whole, ||hetc - ort|| / ||ort||, against "
         f"{RELATIVE_L2['fp16']:g} (fp16) or {RELATIVE_L2['int8']:g} (int8): rounding moves an "
         "element near zero of a large output (logits) by more than any elementwise bound "
-        "of that size.",
+        "of that size. gpt2_step_h1024, compiled at fp16 only, is measured that way too.",
         "",
         "Columns: parameters; the precision of the matrix-unit weights; compile wall time "
         "and peak memory; instructions; predicted "
@@ -304,7 +310,8 @@ def main():
         runs += [(name, precision) for name, precision in ALSO if name in names]
     with tempfile.TemporaryDirectory(prefix="hetc-models-") as work:
         for name, precision in runs:
-            row = check_model(name, args, work, precision, by_norm=precision is not None)
+            row = check_model(name, args, work, precision,
+                              by_norm=precision is not None or name in BY_NORM)
             rows.append(row)
             print(f"{name}{' at ' + precision if precision else ''}: {row['status']}"
                   + (f" ({row['error']})" if row["status"] != "pass" else
