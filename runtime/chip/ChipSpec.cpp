@@ -113,7 +113,8 @@ bool ChipSpec::validate(const std::string &source, std::string &error) {
               std::to_string(kMaxSramBytes) + " bytes of SRAM");
   // A run of interleaved addresses stays in one slice, and every slice
   // takes whole runs.
-  if (memory.interleave_vectors() != 0 && memory.slice_bytes() >= vectorBytes)
+  if (memory.interleave_vectors() != 0 && vectorBytes != 0 &&
+      memory.slice_bytes() >= vectorBytes)
     require((memory.slice_bytes() / vectorBytes) %
                     memory.interleave_vectors() == 0,
             "memory.interleave_vectors",
