@@ -1,7 +1,8 @@
 //===- FuzzArtifact.cpp - .hetx files through `hetc run` ---------------===//
 //
 // The input is a .hetx file run as `hetc run FILE --chip test-chip.chip`
-// would: loaded, checked, inputs generated, simulated; then as
+// and `--chip tsp-v1.chip` would: loaded, checked, inputs generated,
+// simulated; then as
 // `--backend cpu` runs it: its kernel plan checked and run. Inputs whose first
 // byte is odd are taken as a payload (the rest of the input) behind a valid
 // header, so that mutations reach past the checksum into the schema, the
@@ -46,14 +47,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     std::ofstream file(path, std::ios::binary | std::ios::trunc);
     file.write(bytes.data(), bytes.size());
   }
-  // On the chip model, then on the CPU backend (its kernel plan).
-  for (const char *backend : {"chip", "cpu"}) {
-    run::RunOptions options;
-    options.artifactPath = path;
-    options.chipPath = fuzz::chipPath("test-chip.chip");
-    options.backend = backend;
-    std::ostringstream out, err;
-    run::runCommand(options, out, err);
-  }
+  // On the chip model, then on the CPU backend (its kernel plan), for
+  // test-chip and for tsp-v1, whose addresses are interleaved over its
+  // slices (an artifact for the other chip is refused as it loads).
+  for (const char *chipFile : {"test-chip.chip", "tsp-v1.chip"})
+    for (const char *backend : {"chip", "cpu"}) {
+      run::RunOptions options;
+      options.artifactPath = path;
+      options.chipPath = fuzz::chipPath(chipFile);
+      options.backend = backend;
+      std::ostringstream out, err;
+      run::runCommand(options, out, err);
+    }
   return 0;
 }
