@@ -33,13 +33,6 @@ Machine::Machine(const chip::ChipSpec &chip, const HazardText &text,
       dmaCycles(chip.dmaCyclesPerVector()), switchIssue(chip.switches()),
       links(chip.proto().c2c().links()),
       linkCycles(chip.proto().c2c().links() ? chip.linkCyclesPerVector() : 0) {
-  if (chip.interleaved())
-    for (uint32_t i = 0; i < ops.size(); ++i)
-      if (ops[i].indexed())
-        chainBands[ops[i].chain].push_back(
-            {ops[i].unit, ops[i].rowBegin, ops[i].rowEnd});
-  for (auto &entry : chainBands)
-    std::sort(entry.second.begin(), entry.second.end());
   stats.slices.resize(sliceIssue.size());
   stats.planes.resize(planes.size());
   stats.dma.resize(dmaBusy.size());
@@ -87,19 +80,22 @@ bool Machine::failIndex(const Op &op, uint32_t index, int64_t cycle,
   return false;
 }
 
+uint32_t Machine::sliceOfRow(const Op &op, uint64_t row) const {
+  return chip.sliceOf((op.word + row * op.stride * op.width) / 4);
+}
+
 bool Machine::holdsRow(const Op &op, uint64_t row) const {
   if (row < op.rowBegin || row >= op.rowEnd)
     return false;
-  return !chip.interleaved() ||
-         chip.sliceOf((op.word + row * op.stride * op.width) / 4) == op.unit;
+  return !chip.interleaved() || sliceOfRow(op, row) == op.unit;
 }
 
 bool Machine::checkChainHolds(const Op &op, uint32_t index, int64_t cycle,
                               uint64_t row) {
   if (!chip.interleaved() || op.chain != index)
     return true;
-  uint32_t slice = chip.sliceOf((op.word + row * op.stride * op.width) / 4);
-  const std::vector<ChainBand> &bands = chainBands[index];
+  uint32_t slice = sliceOfRow(op, row);
+  const std::vector<ChainBand> &bands = chainBands->at(index);
   auto it = std::lower_bound(bands.begin(), bands.end(),
                              ChainBand{slice, 0, 0});
   if (it != bands.end() && it->slice == slice && row >= it->rowBegin &&
@@ -861,6 +857,13 @@ ExecutionPlan Machine::plan(const std::vector<Op> &ops,
   plan.outTypes.reserve(ops.size());
   for (const Op &op : ops)
     plan.outTypes.push_back(op.outType);
+  if (chip.interleaved())
+    for (uint32_t i = 0; i < ops.size(); ++i)
+      if (ops[i].indexed())
+        plan.chainBands[ops[i].chain].push_back(
+            {ops[i].unit, ops[i].rowBegin, ops[i].rowEnd});
+  for (auto &entry : plan.chainBands)
+    std::sort(entry.second.begin(), entry.second.end());
   uint32_t banks = chip.proto().memory().banks_per_slice();
   auto add = [&](uint32_t index) {
     const Op &op = ops[index];
@@ -911,6 +914,7 @@ ExecutionPlan Machine::plan(const std::vector<Op> &ops,
 bool Machine::run(const ExecutionPlan &plan, SimStats &out,
                   std::string &errorOut) {
   outTypes = plan.outTypes.data();
+  chainBands = &plan.chainBands;
   const std::vector<Step> &steps = plan.steps;
   int64_t current = 0;
   for (size_t k = 0; k < steps.size(); ++k) {

@@ -67,10 +67,22 @@ static_assert(sizeof(Step) == 64, "a Step fills one cache line");
 
 /// A program's steps in the order run() executes them, and what the
 /// checks look up by instruction index.
+/// One instruction of a MEM_GATHER or MEM_SCATTER chain: its slice and
+/// band, ordered by slice.
+struct ChainBand {
+  uint32_t slice;
+  uint64_t rowBegin, rowEnd;
+  bool operator<(const ChainBand &o) const { return slice < o.slice; }
+};
+
 struct ExecutionPlan {
   std::vector<Step> steps;
   /// Per instruction: the element type of its result.
   std::vector<io::ElementType> outTypes;
+  /// With interleaved addresses: per chain's first instruction, the band
+  /// of each of its instructions, by slice (one a slice, as the loader
+  /// checks).
+  std::map<uint32_t, std::vector<ChainBand>> chainBands;
 };
 
 /// Runs a decoded program against an SRAM that already holds the inputs
@@ -210,6 +222,9 @@ private:
   /// vector if this slice holds the row.
   bool executeScatter(const Step &step, const float *indices,
                       const float *value);
+  /// The slice that holds table row `row` of `op`, a MEM_GATHER or
+  /// MEM_SCATTER.
+  uint32_t sliceOfRow(const Op &op, uint64_t row) const;
   /// Whether `op`, a MEM_GATHER or MEM_SCATTER, takes table row `row`:
   /// the row is in its band and, with interleaved addresses, in its slice.
   bool holdsRow(const Op &op, uint64_t row) const;
@@ -241,14 +256,8 @@ private:
   /// Weight loads a plane takes per cycle (matrix.install_rows).
   uint32_t installRows;
   std::vector<Issue> banks;
-  /// With interleaved addresses: per chain's first instruction, the slice
-  /// and band of each of its instructions, by slice.
-  struct ChainBand {
-    uint32_t slice;
-    uint64_t rowBegin, rowEnd;
-    bool operator<(const ChainBand &o) const { return slice < o.slice; }
-  };
-  std::map<uint32_t, std::vector<ChainBand>> chainBands;
+  /// ExecutionPlan::chainBands of the plan being run.
+  const std::map<uint32_t, std::vector<ChainBand>> *chainBands = nullptr;
   Issue vectorIssue;
   std::vector<uint32_t> vectorIssued;
   std::vector<Plane> planes;
