@@ -22,12 +22,19 @@ static LowerBound resourceBound(const Problem &problem,
   constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
   std::vector<uint64_t> uses(count, 0);
   std::vector<int64_t> minHead(count, kMax), minTail(count, kMax);
-  for (OpId op = 0; op < problem.getNumOperations(); ++op)
-    for (ResourceId resource : problem.getOperation(op).uses) {
-      ++uses[resource];
+  for (OpId op = 0; op < problem.getNumOperations(); ++op) {
+    const Operation &operation = problem.getOperation(op);
+    // A train's last issue is followed by its tail less the issues before.
+    auto add = [&](ResourceId resource, uint32_t count, int64_t lastTail) {
+      uses[resource] += count;
       minHead[resource] = std::min(minHead[resource], head[op]);
-      minTail[resource] = std::min(minTail[resource], tail[op]);
-    }
+      minTail[resource] = std::min(minTail[resource], lastTail);
+    };
+    for (ResourceId resource : operation.uses)
+      add(resource, operation.repeat, tail[op] - operation.lastIssue());
+    for (ResourceId resource : operation.firstUses)
+      add(resource, 1, tail[op]);
+  }
   LowerBound best;
   for (ResourceId id = 0; id < count; ++id) {
     if (uses[id] == 0)
@@ -67,7 +74,7 @@ static std::vector<int64_t> computeTails(const Problem &problem,
     for (const uint32_t *m = clusters.members.begin(cluster);
          m != clusters.members.end(cluster); ++m)
       fromBase = std::max(fromBase, clusters.offset[*m] +
-                                        problem.getOperation(*m).latency);
+                                        problem.getOperation(*m).span());
     for (const uint32_t *d = clusters.depsOut.begin(cluster);
          d != clusters.depsOut.end(cluster); ++d) {
       const Dependence &dep = problem.getDependence(*d);
@@ -98,9 +105,9 @@ namespace {
 /// ends (a floorplan has few positions, a program millions of transfers).
 class StreamLoad {
 public:
-  void add(int64_t low, int64_t high) {
-    ++change[low];
-    --change[high + 1];
+  void add(int64_t low, int64_t high, int64_t count) {
+    change[low] += count;
+    change[high + 1] -= count;
   }
   /// Returns the largest count and the first position where it is reached.
   std::pair<int64_t, int64_t> busiest() const {
@@ -136,11 +143,12 @@ static LowerBound streamBound(const Problem &problem) {
     for (OpId consumer : transfer.consumers)
       minLatency = std::min(minLatency, problem.getOperation(consumer).latency);
     DirectionChoice choice = problem.getDirectionChoice(id);
+    int64_t values = problem.getOperation(transfer.producer).repeat;
     if (choice == DirectionChoice::East)
-      east.add(low, high);
+      east.add(low, high, values);
     if (choice == DirectionChoice::West)
-      west.add(low, high);
-    both.add(low, high);
+      west.add(low, high, values);
+    both.add(low, high, values);
   }
   int64_t groups = problem.getStreams().groups;
   LowerBound best;
@@ -188,7 +196,7 @@ LowerBound hetc::sched::computeLowerBound(const Problem &problem,
     for (const uint32_t *it = clusters.members.begin(cluster);
          it != clusters.members.end(cluster); ++it) {
       int64_t end =
-          base + clusters.offset[*it] + problem.getOperation(*it).latency;
+          base + clusters.offset[*it] + problem.getOperation(*it).span();
       if (path.kind != BoundKind::Empty && end <= path.cycles)
         continue;
       path.cycles = end;

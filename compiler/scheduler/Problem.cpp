@@ -19,7 +19,7 @@ ResourceId Problem::addResource(std::string name, uint32_t capacity) {
 OpId Problem::addOperation(std::string name, int64_t latency, int64_t position,
                            std::vector<ResourceId> uses) {
   operations.push_back(
-      Operation{std::move(name), latency, position, std::move(uses)});
+      Operation{std::move(name), latency, position, std::move(uses), {}});
   return OpId(operations.size() - 1);
 }
 
@@ -69,12 +69,21 @@ std::optional<Error> Problem::checkOperation(OpId id) const {
                        std::to_string(op.position) +
                        "; positions are -1 (none) or in [0, 2^30]",
                    {id});
-  for (ResourceId use : op.uses)
-    if (use >= resources.size())
-      return invalid("op " + describeOp(id) + " uses resource #" +
-                         std::to_string(use) + ", but there are only " +
-                         std::to_string(resources.size()),
-                     {id});
+  for (const std::vector<ResourceId> *uses : {&op.uses, &op.firstUses})
+    for (ResourceId use : *uses)
+      if (use >= resources.size())
+        return invalid("op " + describeOp(id) + " uses resource #" +
+                           std::to_string(use) + ", but there are only " +
+                           std::to_string(resources.size()),
+                       {id});
+  if (op.repeat == 0 || op.every < 1 ||
+      (op.repeat > 1 && op.every > kMaxMagnitude / int64_t(op.repeat - 1)))
+    return invalid("op " + describeOp(id) + " repeats " +
+                       std::to_string(op.repeat) + " times every " +
+                       std::to_string(op.every) +
+                       " cycles; a train issues at least once, at least a "
+                       "cycle apart, within 2^30 cycles",
+                   {id});
   return std::nullopt;
 }
 
@@ -113,6 +122,15 @@ std::optional<Error> Problem::checkTransfer(TransferId id) const {
                      {producer, consumer});
     east |= to > from;
     west |= to < from;
+    const Operation &p = operations[producer], &c = operations[consumer];
+    if (p.repeat != c.repeat || (p.repeat > 1 && p.every != c.every))
+      return invalid(what + " carries " + std::to_string(p.repeat) +
+                         " value(s) " + std::to_string(p.every) +
+                         " cycle(s) apart, but consumer " +
+                         describeOp(consumer) + " repeats " +
+                         std::to_string(c.repeat) + " time(s) every " +
+                         std::to_string(c.every),
+                     {producer, consumer});
   }
   if (east && west)
     return invalid(what + " (position " + std::to_string(from) +

@@ -30,7 +30,8 @@ using DependenceId = uint32_t;
 
 /// Position of an operation that is not on the floorplan.
 constexpr int64_t kNoPosition = -1;
-/// Largest latency, |delay|, position or hop time a problem may use; keeps
+/// Largest latency, |delay|, position, hop time or span of a train's issues
+/// a problem may use; keeps
 /// every cycle computation far from int64 overflow.
 constexpr int64_t kMaxMagnitude = int64_t(1) << 30;
 
@@ -46,17 +47,31 @@ struct Resource {
   uint32_t capacity = 1;
 };
 
-/// An instruction. It issues at its cycle, completes at cycle + latency and
-/// occupies each entry of `uses` (repeats count twice) in its issue cycle.
+/// An instruction. It issues at its cycle and `repeat - 1` more times,
+/// `every` cycles apart (a train: the TSP's Repeat), completes at
+/// lastIssue + latency, occupies each entry of `uses` (repeats count twice)
+/// at every issue and each entry of `firstUses` at its first issue only
+/// (the dispatcher, which places a train once). Its cycle is the first
+/// issue's; transfers and dependences are written in terms of it.
 struct Operation {
   std::string name;
   int64_t latency = 0;
   int64_t position = kNoPosition;
   std::vector<ResourceId> uses;
+  std::vector<ResourceId> firstUses;
+  uint32_t repeat = 1;
+  int64_t every = 1;
+
+  /// Cycles from the first issue to the last.
+  int64_t lastIssue() const { return int64_t(repeat - 1) * every; }
+  /// Cycles from the first issue to completion.
+  int64_t span() const { return lastIssue() + latency; }
 };
 
 /// A value streamed from `producer` to `consumers`. Each consumer issues at
 /// exactly cycle(producer) + latency(producer) + |distance| * hopCycles.
+/// A train's transfer carries one value per issue, all on one stream group:
+/// its consumers repeat as often and as far apart as the producer.
 struct Transfer {
   OpId producer = 0;
   std::vector<OpId> consumers;
@@ -107,6 +122,15 @@ public:
   /// Adds the next operation in program order.
   OpId addOperation(std::string name, int64_t latency, int64_t position,
                     std::vector<ResourceId> uses = {});
+  /// Makes `op` a train: `count` issues, `every` cycles apart.
+  void setRepeat(OpId op, uint32_t count, int64_t every) {
+    operations[op].repeat = count;
+    operations[op].every = every;
+  }
+  /// Adds a resource `op` takes at its first issue only.
+  void addFirstUse(OpId op, ResourceId resource) {
+    operations[op].firstUses.push_back(resource);
+  }
   /// Adds a stream transfer from `producer` to `consumers`.
   TransferId addTransfer(OpId producer, std::vector<OpId> consumers);
   /// Adds cycle(to) >= cycle(from) + delay.

@@ -60,9 +60,12 @@ private:
   bool assignStreams(uint32_t cluster, int64_t base, StreamTable *table,
                      int64_t &retry);
   /// Returns the lowest group free for [low, high] at this direction and
-  /// phase, beside the table (if any) and `pending`; `groups` if none is.
+  /// phase, and at the `repeat - 1` phases `every` apart after it (a
+  /// train's values), beside the table (if any) and `pending`; `groups` if
+  /// none is.
   uint32_t pickGroup(const StreamTable *table, Direction direction,
-                     int64_t phase, int32_t low, int32_t high);
+                     int64_t phase, int32_t low, int32_t high,
+                     uint32_t repeat = 1, int64_t every = 1);
   /// Returns the first phase >= `phase` worth trying for a transfer that
   /// found no group at `phase`.
   int64_t nextPhase(StreamTable &table, Direction direction, int64_t phase,
@@ -145,10 +148,16 @@ void ListScheduler::addEndpointTables() {
 
 std::optional<Error> ListScheduler::collectDemands(uint32_t cluster) {
   demands.clear();
-  for (const uint32_t *op = clusters.members.begin(cluster);
-       op != clusters.members.end(cluster); ++op)
-    for (ResourceId resource : problem.getOperation(*op).uses)
-      demands.push_back(Demand{resource, clusters.offset[*op], 1});
+  for (const uint32_t *it = clusters.members.begin(cluster);
+       it != clusters.members.end(cluster); ++it) {
+    const Operation &op = problem.getOperation(*it);
+    for (ResourceId resource : op.firstUses)
+      demands.push_back(Demand{resource, clusters.offset[*it], 1});
+    for (uint32_t r = 0; r < op.repeat; ++r)
+      for (ResourceId resource : op.uses)
+        demands.push_back(
+            Demand{resource, clusters.offset[*it] + int64_t(r) * op.every, 1});
+  }
   int64_t hop = problem.getStreams().hopCycles;
   for (const uint32_t *it = clusters.transfers.begin(cluster);
        it != clusters.transfers.end(cluster); ++it) {
@@ -158,12 +167,16 @@ std::optional<Error> ListScheduler::collectDemands(uint32_t cluster) {
     const Operation &op = problem.getOperation(producer);
     int64_t skew = op.position * hop;
     bool east = problem.getDirectionChoice(*it) == DirectionChoice::East;
-    // The phase of the transfer minus the base, made non-negative.
+    // The phase of the transfer minus the base, made non-negative; a
+    // train's values pass `every` phases apart.
     int64_t offset = clusters.offset[producer] + op.latency +
                      (east ? -skew : skew) + phaseBias;
-    demands.push_back(Demand{endpointLow[*it], offset, 1});
-    if (endpointHigh[*it] != endpointLow[*it])
-      demands.push_back(Demand{endpointHigh[*it], offset, 1});
+    for (uint32_t r = 0; r < op.repeat; ++r) {
+      int64_t at = offset + int64_t(r) * op.every;
+      demands.push_back(Demand{endpointLow[*it], at, 1});
+      if (endpointHigh[*it] != endpointLow[*it])
+        demands.push_back(Demand{endpointHigh[*it], at, 1});
+    }
   }
   if (demands.size() < 2)
     return std::nullopt;
@@ -231,14 +244,18 @@ int64_t ListScheduler::fitResources(int64_t base, int64_t limit) {
 }
 
 uint32_t ListScheduler::pickGroup(const StreamTable *table, Direction direction,
-                                  int64_t phase, int32_t low, int32_t high) {
+                                  int64_t phase, int32_t low, int32_t high,
+                                  uint32_t repeat, int64_t every) {
   std::fill(used.begin(), used.end(), 0);
-  if (table)
-    table->markClashes(direction, phase, low, high, used);
-  for (const PendingStream &other : pending)
-    if (other.direction == direction && other.phase == phase &&
-        other.segment.overlaps(low, high))
-      used[other.segment.group] = 1;
+  for (uint32_t r = 0; r < repeat; ++r) {
+    int64_t at = phase + int64_t(r) * every;
+    if (table)
+      table->markClashes(direction, at, low, high, used);
+    for (const PendingStream &other : pending)
+      if (other.direction == direction && other.phase == at &&
+          other.segment.overlaps(low, high))
+        used[other.segment.group] = 1;
+  }
   return uint32_t(std::find(used.begin(), used.end(), 0) - used.begin());
 }
 
@@ -292,19 +309,24 @@ bool ListScheduler::assignStreams(uint32_t cluster, int64_t base,
         continue;
       int64_t skew = op.position * config.hopCycles;
       int64_t phase = direction == Direction::East ? emit - skew : emit + skew;
-      uint32_t group = pickGroup(table, direction, phase, low, high);
+      uint32_t group =
+          pickGroup(table, direction, phase, low, high, op.repeat, op.every);
       if (group < config.groups) {
-        pending.push_back(
-            PendingStream{*it, direction, phase, {group, low, high}});
+        for (uint32_t r = 0; r < op.repeat; ++r)
+          pending.push_back(PendingStream{*it, direction,
+                                          phase + int64_t(r) * op.every,
+                                          {group, low, high}});
         break;
       }
       failure.tried[unsigned(direction)] = true;
       failure.phase[unsigned(direction)] = phase;
       // Phases move with the base, so the base can skip what the phase must.
+      // A train may clash at any of its phases: it tries the next base.
       if (table)
-        next =
-            std::min(next, base - phase +
-                               nextPhase(*table, direction, phase, low, high));
+        next = op.repeat > 1
+                   ? base + 1
+                   : std::min(next, base - phase + nextPhase(*table, direction,
+                                                             phase, low, high));
     }
     if (!pending.empty() && pending.back().transfer == *it)
       continue;
@@ -351,7 +373,8 @@ std::optional<Error> ListScheduler::place(uint32_t cluster) {
   int64_t span = 0;
   for (const uint32_t *op = clusters.members.begin(cluster);
        op != clusters.members.end(cluster); ++op)
-    span = std::max(span, clusters.offset[*op]);
+    span = std::max(span, clusters.offset[*op] +
+                              problem.getOperation(*op).lastIssue());
 
   // Dependences on placed clusters bound the base from both sides.
   int64_t earliest = 0, latest = kMaxCycle - span;
@@ -476,7 +499,7 @@ Expected<Schedule> hetc::sched::schedule(const Problem &problem,
   result.streams = scheduler.takeStreams();
   for (OpId op = 0; op < problem.getNumOperations(); ++op)
     result.length = std::max(
-        result.length, result.cycles[op] + problem.getOperation(op).latency);
+        result.length, result.cycles[op] + problem.getOperation(op).span());
   result.bound = computeLowerBound(problem, *clusters, order);
   result.efficiency = result.length == 0
                           ? 1.0
@@ -498,9 +521,12 @@ hetc::sched::computeUtilisation(const Problem &problem, int64_t length) {
   std::vector<ResourceUsage> usage(problem.getNumResources());
   for (ResourceId id = 0; id < usage.size(); ++id)
     usage[id].resource = id;
-  for (const Operation &op : problem.getOperations())
+  for (const Operation &op : problem.getOperations()) {
     for (ResourceId resource : op.uses)
+      usage[resource].uses += op.repeat;
+    for (ResourceId resource : op.firstUses)
       ++usage[resource].uses;
+  }
   if (length > 0)
     for (ResourceUsage &entry : usage)
       entry.utilisation =

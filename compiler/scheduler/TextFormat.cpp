@@ -175,9 +175,10 @@ std::optional<Error> Parser::parseResource(const Tokens &tokens) {
 std::optional<Error> Parser::parseOp(const Tokens &tokens) {
   if (tokens.size() < 2)
     return error("expected 'op <name> latency <n> [position <p>] "
+                 "[repeat <n>] [every <d>] [first <resource>]... "
                  "[uses <resource>...]'");
-  int64_t latency = -1, position = kNoPosition;
-  std::vector<ResourceId> uses;
+  int64_t latency = -1, position = kNoPosition, repeat = 1, every = 1;
+  std::vector<ResourceId> uses, firstUses;
   size_t index = 2;
   while (index < tokens.size()) {
     std::string_view key = tokens[index];
@@ -191,6 +192,25 @@ std::optional<Error> Parser::parseOp(const Tokens &tokens) {
                                   kMaxMagnitude, position))
         return failure;
       index += 2;
+    } else if (key == "repeat") {
+      if (auto failure = parseInt(tokens, index + 1, "a repeat count", 1,
+                                  kMaxMagnitude, repeat))
+        return failure;
+      index += 2;
+    } else if (key == "every") {
+      if (auto failure = parseInt(tokens, index + 1, "a repeat interval", 1,
+                                  kMaxMagnitude, every))
+        return failure;
+      index += 2;
+    } else if (key == "first") {
+      if (index + 1 == tokens.size())
+        return error("expected a resource after 'first'");
+      auto it = resources.find(std::string(tokens[index + 1]));
+      if (it == resources.end())
+        return error("unknown resource '" + std::string(tokens[index + 1]) +
+                     "'");
+      firstUses.push_back(it->second.id);
+      index += 2;
     } else if (key == "uses") {
       if (index + 1 == tokens.size())
         return error("expected a resource after 'uses'");
@@ -202,13 +222,17 @@ std::optional<Error> Parser::parseOp(const Tokens &tokens) {
       }
     } else {
       return error("unexpected '" + std::string(key) +
-                   "' in op; expected 'latency', 'position' or 'uses'");
+                   "' in op; expected 'latency', 'position', 'repeat', "
+                   "'every', 'first' or 'uses'");
     }
   }
   if (latency < 0)
     return error("op '" + std::string(tokens[1]) + "' needs a latency");
   OpId id = problem.addOperation(std::string(tokens[1]), latency, position,
                                  std::move(uses));
+  problem.setRepeat(id, uint32_t(repeat), every);
+  for (ResourceId resource : firstUses)
+    problem.addFirstUse(id, resource);
   return define(ops, "op", tokens[1], id);
 }
 

@@ -102,7 +102,10 @@ void Verifier::checkStreamClashes() {
     bool east = stream.direction == Direction::East;
     int64_t phase =
         east ? emit - producer.position * hop : emit + producer.position * hop;
-    uses.emplace_back(east ? 0 : 1, stream.group, phase, low, high, id);
+    // A train's values take the group at `every` phases apart.
+    for (uint32_t r = 0; r < producer.repeat; ++r)
+      uses.emplace_back(east ? 0 : 1, stream.group,
+                        phase + int64_t(r) * producer.every, low, high, id);
   }
   std::sort(uses.begin(), uses.end());
   for (size_t i = 1, reach = 0; i < uses.size(); ++i) {
@@ -129,9 +132,15 @@ void Verifier::checkStreamClashes() {
 
 void Verifier::checkResources() {
   std::vector<std::pair<ResourceId, int64_t>> uses;
-  for (OpId op = 0; op < problem.getNumOperations(); ++op)
-    for (ResourceId resource : problem.getOperation(op).uses)
+  for (OpId op = 0; op < problem.getNumOperations(); ++op) {
+    const Operation &operation = problem.getOperation(op);
+    for (uint32_t r = 0; r < operation.repeat; ++r)
+      for (ResourceId resource : operation.uses)
+        uses.emplace_back(resource,
+                          schedule.cycles[op] + int64_t(r) * operation.every);
+    for (ResourceId resource : operation.firstUses)
       uses.emplace_back(resource, schedule.cycles[op]);
+  }
   std::sort(uses.begin(), uses.end());
   for (size_t first = 0, next = 0; first < uses.size(); first = next) {
     while (next < uses.size() && uses[next] == uses[first])
@@ -158,7 +167,7 @@ void Verifier::checkLength() {
   int64_t length = 0;
   for (OpId op = 0; op < problem.getNumOperations(); ++op)
     length = std::max(length,
-                      schedule.cycles[op] + problem.getOperation(op).latency);
+                      schedule.cycles[op] + problem.getOperation(op).span());
   if (schedule.length != length)
     fail("the schedule claims length " + std::to_string(schedule.length) +
              ", but its ops complete at " + std::to_string(length),

@@ -145,3 +145,50 @@ transfer v4 -> v5
 }
 
 } // namespace
+
+namespace {
+
+// Two read trains of one slice's banks, each feeding a load train on the
+// same side: the first values of the second train would share phases with
+// the first train's later values, so it takes the other group; with one
+// group it waits until the first train's values have all passed.
+const char *kTwoTrains = R"(
+resource bank0 1
+resource bank1 1
+op r0 latency 1 position 0 repeat 4 every 1 uses bank0
+op l0 latency 1 position 3 repeat 4 every 1
+transfer r0 -> l0
+op r1 latency 1 position 0 repeat 4 every 1 uses bank1
+op l1 latency 1 position 3 repeat 4 every 1
+transfer r1 -> l1
+)";
+
+TEST(StreamTest, TrainsInFlightTogetherTakeTwoGroups) {
+  Problem problem = parse(std::string("groups 2 width 4\n") + kTwoTrains);
+  Schedule result = scheduleChecked(problem);
+  EXPECT_EQ(result.cycles[0], 0);
+  EXPECT_EQ(result.cycles[2], 0);
+  EXPECT_NE(result.streams[0].group, result.streams[1].group);
+}
+
+TEST(StreamTest, ATrainWaitsForEveryPhaseOfItsGroup) {
+  Problem problem = parse(std::string("groups 1 width 4\n") + kTwoTrains);
+  Schedule result = scheduleChecked(problem);
+  EXPECT_EQ(result.cycles[0], 0);
+  EXPECT_EQ(result.cycles[2], 4);
+  EXPECT_EQ(result.length, 4 + 3 + 1 + 3 + 1);
+}
+
+TEST(StreamTest, VerifierCatchesTrainsSharingAGroup) {
+  Problem problem = parse(std::string("groups 1 width 4\n") + kTwoTrains);
+  Schedule result = scheduleChecked(problem);
+  // Start the second train while the first one's last value is in flight.
+  result.cycles[2] = 3;
+  result.cycles[3] = 3 + 1 + 3;
+  std::optional<Error> failure = verifySchedule(problem, result);
+  ASSERT_TRUE(failure);
+  EXPECT_NE(failure->message.find("meet on east group 0"), std::string::npos)
+      << failure->message;
+}
+
+} // namespace
