@@ -287,6 +287,11 @@ LogicalResult Emitter::addInstruction(hisa::InstructionOpInterface op) {
   if (hisa::StreamAttr stream = op.getResultStream())
     setStream(*inst.mutable_dst(), stream);
   setDtype(inst, op);
+  if (hisa::TrainAttr train = op.getTrain()) {
+    inst.set_repeat(train.getCount());
+    inst.set_repeat_cycles(train.getEvery());
+    inst.set_repeat_step(train.getStep());
+  }
   auto memory = [&](int64_t address, hetx::Opcode opcode) {
     inst.set_opcode(opcode);
     inst.set_address(address);

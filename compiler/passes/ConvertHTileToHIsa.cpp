@@ -131,7 +131,7 @@ void separateBankTies(func::FuncOp func, const chip::ChipSpec &spec) {
           b, read.getLoc(), read.getType(), read, TypeAttr::get(type),
           TypeAttr::get(type), hisa::CastOverflowAttr(),
           hisa::E8M0RoundingAttr(), b.getI32IntegerAttr(int32_t(spec.lanes())),
-          IntegerAttr(), hisa::StreamAttr()));
+          read.getRepeatAttr(), IntegerAttr(), hisa::StreamAttr()));
     }
   }
 }

@@ -111,10 +111,11 @@ private:
   /// The scheduling resources of every bank port of `slice`, and the
   /// dispatcher: what an indexed access takes.
   std::vector<sched::ResourceId> indexedUses(uint32_t slice);
-  /// Orders an access to SRAM `address` after the earlier ones; a write
-  /// stores `latency` cycles after it issues.
+  /// Orders an access to SRAM `address`, made `offset` cycles after `id`
+  /// issues (a later issue of a train), after the earlier ones; a write
+  /// stores `latency` cycles after that.
   void addMemoryAccess(sched::OpId id, int64_t address, bool isWrite,
-                       int64_t latency = 0);
+                       int64_t latency = 0, int64_t offset = 0);
   /// Adds the barrier a plane needs before a load or matmul that starts a
   /// new phase (loading or computing) of its weight buffer.
   void beginPlaneOp(int32_t plane, bool isLoad);
@@ -122,11 +123,13 @@ private:
   /// matmul that keeps the plane `busy` cycles before the next one.
   void endPlaneOp(sched::OpId id, int32_t plane, bool isLoad, uint32_t busy);
 
-  /// SRAM order per address: the last write and the reads since.
+  /// SRAM order per address: the last write, the cycles after its op's
+  /// issue at which it issued and stored, and the reads since, each with
+  /// the cycles after its op's issue at which it read.
   struct AddressState {
     std::optional<sched::OpId> lastWrite;
-    int64_t lastWriteLatency = 0;
-    std::vector<sched::OpId> reads;
+    int64_t lastWriteIssue = 0, lastWriteStore = 0;
+    std::vector<std::pair<sched::OpId, int64_t>> reads;
   };
   /// Weight-buffer order per plane: the current tile's loads and matmuls,
   /// and the barrier ops that separate tiles.
@@ -169,26 +172,31 @@ private:
 };
 
 void ProblemBuilder::addMemoryAccess(sched::OpId id, int64_t address,
-                                     bool isWrite, int64_t latency) {
+                                     bool isWrite, int64_t latency,
+                                     int64_t offset) {
   AddressState &state = addresses[address];
   if (!isWrite) {
     // Read after write: the write has stored its vector.
     if (state.lastWrite)
-      problem.addDependence(*state.lastWrite, id, state.lastWriteLatency);
-    state.reads.push_back(id);
+      problem.addDependence(*state.lastWrite, id,
+                            state.lastWriteStore - offset);
+    state.reads.push_back({id, offset});
     return;
   }
   // Write after read / write: the write issues after them, so no read sees
   // it in flight, and it stores after the previous write stored, so writes
   // land in program order.
-  for (sched::OpId read : state.reads)
-    problem.addDependence(read, id, 1);
+  for (auto [read, at] : state.reads)
+    problem.addDependence(read, id, at + 1 - offset);
   if (state.lastWrite)
-    problem.addDependence(*state.lastWrite, id,
-                          std::max<int64_t>(
-                              1, state.lastWriteLatency - latency + 1));
+    problem.addDependence(
+        *state.lastWrite, id,
+        std::max(state.lastWriteIssue + 1,
+                 state.lastWriteStore - latency + 1) -
+            offset);
   state.lastWrite = id;
-  state.lastWriteLatency = latency;
+  state.lastWriteIssue = offset;
+  state.lastWriteStore = offset + latency;
   state.reads.clear();
 }
 
@@ -199,13 +207,16 @@ void ProblemBuilder::beginPlaneOp(int32_t plane, bool isLoad) {
   if (isLoad && state.computing) {
     sched::OpId barrier = addOp(nullptr, 0, sched::kNoPosition, {});
     for (sched::OpId mm : state.matmuls)
-      problem.addDependence(mm, barrier, state.busy);
+      problem.addDependence(
+          mm, barrier, problem.getOperation(mm).lastIssue() + state.busy);
     state = PlaneState{false, {}, {}, std::nullopt, barrier};
   } else if (!isLoad && !state.computing) {
     sched::OpId barrier = addOp(nullptr, 0, sched::kNoPosition, {});
+    // A train's last row is installed after its last issue.
     for (sched::OpId load : state.loads)
       problem.addDependence(load, barrier,
-                            chip.proto().latency().matrix_load());
+                            problem.getOperation(load).lastIssue() +
+                                chip.proto().latency().matrix_load());
     state.computing = true;
     state.loaded = barrier;
   }
@@ -226,7 +237,9 @@ void ProblemBuilder::endPlaneOp(sched::OpId id, int32_t plane, bool isLoad,
     // 32-bit inputs) lets the next one issue only after them; the plane
     // takes its matmuls in program order then.
     if (busy > 1 && !state.matmuls.empty())
-      problem.addDependence(state.matmuls.back(), id, busy);
+      problem.addDependence(
+          state.matmuls.back(), id,
+          problem.getOperation(state.matmuls.back()).lastIssue() + busy);
     state.busy = busy;
     state.matmuls.push_back(id);
   }
@@ -439,20 +452,34 @@ LogicalResult ProblemBuilder::add(Operation *op) {
   std::optional<hisa::PlaneUse> plane = inst.getPlaneUse();
   if (plane)
     beginPlaneOp(plane->plane, plane->isLoad);
-  std::vector<sched::ResourceId> uses = {
-      resource(info->unit, info->capacity),
-      resource("dispatch", chip.proto().dispatch().per_cycle())};
+  std::vector<sched::ResourceId> uses = {resource(info->unit, info->capacity)};
   // A matmul takes its plane whole: no weight load beside it.
   if (plane && !plane->isLoad)
     uses.insert(uses.end(), info->capacity - 1, uses.front());
   sched::OpId id = addOp(op, info->latency, info->position, std::move(uses));
+  // The dispatcher places an instruction, and a train, once.
+  problem.addFirstUse(id,
+                      resource("dispatch", chip.proto().dispatch().per_cycle()));
+  hisa::TrainAttr train = inst.getTrain();
+  if (train)
+    problem.setRepeat(id, train.getCount(), train.getEvery());
   if (plane)
     endPlaneOp(id, plane->plane, plane->isLoad, info->occupancy);
   // A write (MEM_WRITE, DMA_IN) stores its vector `latency` cycles after
-  // it issues.
-  if (std::optional<hisa::MemoryAccess> access = inst.getMemoryAccess())
-    addMemoryAccess(id, access->row, access->isWrite,
-                    access->isWrite ? info->latency : 0);
+  // it issues; a train accesses one row at each issue.
+  if (std::optional<hisa::MemoryAccess> access = inst.getMemoryAccess()) {
+    uint32_t count = train ? train.getCount() : 1;
+    for (uint32_t k = 0; k < count; ++k) {
+      int64_t row =
+          train ? hisa::issueWord(access->row, int32_t(access->part),
+                                  hisa::dtypeOf(op), train.getStep(), k) /
+                      4
+                : access->row;
+      addMemoryAccess(id, row, access->isWrite,
+                      access->isWrite ? info->latency : 0,
+                      train ? int64_t(k) * train.getEvery() : 0);
+    }
+  }
   if (std::optional<hisa::LinkUse> link = inst.getLinkUse())
     addLinkOrder(id, link->link, link->isSend);
   if (std::optional<int32_t> engine = inst.getDmaEngine()) {

@@ -24,8 +24,10 @@ namespace hetc::artifact {
 /// native width (Instruction.part, TensorBinding.packed), which a version-2
 /// runtime would ignore and so misplace packed data; version 4 the kernel
 /// plan's transposed matmul weights (PlanKernel.transposed_weight), which a
-/// version-3 CPU backend would multiply untransposed.
-constexpr uint32_t kFormatVersion = 4;
+/// version-3 CPU backend would multiply untransposed; version 5 trains
+/// (Instruction.repeat, repeat_cycles, repeat_step), which a version-4
+/// runtime would issue once.
+constexpr uint32_t kFormatVersion = 5;
 constexpr size_t kHeaderBytes = 24;
 
 /// Serialises `artifact` with its header, deterministically: the same

@@ -155,6 +155,10 @@ void disassemble(const hetx::Artifact &a, std::ostream &out) {
       out << " map " << in.lane_map();
     if (in.dtype() != hetx::DTYPE_UNSPECIFIED && in.dtype() != hetx::F32)
       out << " " << hetx::DataType_Name(in.dtype());
+    if (in.repeat() > 1)
+      out << " repeat " << in.repeat() << " every " << in.repeat_cycles()
+          << (in.repeat_step() ? " step " + std::to_string(in.repeat_step())
+                               : "");
     for (int s = 0; s < in.src_size(); ++s) {
       out << (s ? ", " : " ") << streamText(in.src(s));
       if (in.src(s).has_producer())
@@ -196,11 +200,16 @@ int inspectCommand(const InspectOptions &options, std::ostream &out,
       << " bytes of data)\n";
 
   std::map<std::string, uint64_t> byOpcode, byUnit;
+  uint64_t issues = 0, trains = 0;
   for (const hetx::Instruction &in : a.instructions()) {
     ++byOpcode[hetx::Opcode_Name(in.opcode())];
     ++byUnit[unitClass(in.opcode())];
+    issues += std::max<uint32_t>(1, in.repeat());
+    trains += in.repeat() > 1;
   }
   out << "instructions: " << a.instructions_size() << "\n";
+  out << "  issues: " << issues << " (" << trains
+      << " trains, each issue counted)\n";
   out << "  by unit:";
   for (const auto &[unit, count] : byUnit)
     out << " " << unit << " " << count << ";";

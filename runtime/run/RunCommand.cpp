@@ -394,7 +394,8 @@ private:
 
   bool report(const sim::SimStats &stats, std::string &error) {
     uint64_t predicted = artifact.predicted_cycles();
-    out << "instructions: " << stats.instructions << "\n";
+    out << "instructions: " << artifact.instructions_size() << " ("
+        << stats.instructions << " issues)\n";
     out << "simulated cycles: " << stats.cycles << "\n";
     out << "predicted cycles: " << predicted << "\n";
     std::ostringstream time;

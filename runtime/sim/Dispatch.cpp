@@ -67,6 +67,9 @@ bool checkDispatch(const std::vector<Op> &ops, const chip::ChipSpec &chip,
   uint32_t placed = 0;     // instructions placed in `cycle`
   for (size_t i = 0; i < ops.size(); ++i) {
     const Op &op = ops[i];
+    // The dispatcher places a train once, as its first issue.
+    if (op.issue != 0)
+      continue;
     Queue &queue = queues[queueOf(op)];
     if (queue.issue.empty()) {
       queue.issue.resize(queue.capacity);
@@ -102,7 +105,8 @@ bool checkDispatch(const std::vector<Op> &ops, const chip::ChipSpec &chip,
                               std::to_string(at) + " at the earliest: " + why);
       return false;
     }
-    queue.issue[slot] = op.cycle;
+    // A train holds its entry until its last issue.
+    queue.issue[slot] = op.cycle + int64_t(op.repeat - 1) * op.every;
     queue.index[slot] = uint32_t(i);
     ++queue.count;
   }

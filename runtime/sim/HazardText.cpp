@@ -57,9 +57,15 @@ std::string HazardText::unitName(const hetx::Instruction &instr) {
 }
 
 std::string HazardText::instruction(uint32_t index) const {
-  std::string text = "#" + std::to_string(index);
-  if (index < uint32_t(artifact.instructions_size()))
-    text += " " + opcodeName(artifact.instructions(int(index)).opcode());
+  uint32_t instr = instructionOf(index);
+  std::string text = "#" + std::to_string(instr);
+  if (instr >= uint32_t(artifact.instructions_size()))
+    return text;
+  const hetx::Instruction &in = artifact.instructions(int(instr));
+  text += " " + opcodeName(in.opcode());
+  if (in.repeat() > 1 && index < issueNumber.size())
+    text += " (issue " + std::to_string(issueNumber[index] + 1) + " of " +
+            std::to_string(in.repeat()) + ")";
   return text;
 }
 
@@ -87,9 +93,10 @@ std::string HazardText::describe(const std::string &what, uint64_t cycle,
                                  const std::string &details) const {
   std::string text = what + " at cycle " + std::to_string(cycle) +
                      ": instruction " + instruction(index);
-  if (index >= uint32_t(artifact.instructions_size()))
+  uint32_t which = instructionOf(index);
+  if (which >= uint32_t(artifact.instructions_size()))
     return text + ": " + details;
-  const hetx::Instruction &instr = artifact.instructions(int(index));
+  const hetx::Instruction &instr = artifact.instructions(int(which));
   text += " on " + unitName(instr);
   if (instr.node() < uint32_t(artifact.nodes_size()))
     text += " (node '" + artifact.nodes(int(instr.node())) + "')";

@@ -32,8 +32,19 @@ public:
                               uint32_t index,
                               const std::string &details) const;
 
-  /// Returns "#<index> <OPCODE>", naming another instruction in details.
+  /// Returns "#<index> <OPCODE>", naming another instruction in details;
+  /// for an issue of a train, "#<index> <OPCODE> (issue <k> of <n>)".
   std::string instruction(uint32_t index) const;
+
+  /// Sets what the indices the chip model passes mean once its trains are
+  /// expanded: per issue, the artifact instruction and which of its issues
+  /// (from 0) it is. Until then, and with empty lists, an index is an
+  /// artifact instruction's.
+  void setIssues(std::vector<uint32_t> instructionOf,
+                 std::vector<uint32_t> issueOf) {
+    issueInstruction = std::move(instructionOf);
+    issueNumber = std::move(issueOf);
+  }
 
   /// Names the unit at a floorplan position, e.g. "position 6 (vector
   /// unit)".
@@ -54,8 +65,14 @@ private:
   std::string describe(const std::string &what, uint64_t cycle,
                        uint32_t index, const std::string &details) const;
 
+  /// The artifact instruction of a chip-model index, and the issue of it.
+  uint32_t instructionOf(uint32_t index) const {
+    return index < issueInstruction.size() ? issueInstruction[index] : index;
+  }
+
   const hetx::Artifact &artifact;
   std::vector<std::string> positionNames;
+  std::vector<uint32_t> issueInstruction, issueNumber;
 };
 
 } // namespace hetc::sim

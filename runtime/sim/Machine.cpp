@@ -493,7 +493,8 @@ inline bool Machine::complete(const Step &step) {
   stats.cycles =
       std::max(stats.cycles, uint64_t(step.cycle + int64_t(step.latency)));
   if (observer)
-    observer->executed(step.index, uint64_t(step.cycle), step.latency);
+    observer->executed(ops[step.index].instruction, uint64_t(step.cycle),
+                       step.latency);
   return true;
 }
 

@@ -753,6 +753,182 @@ bool decodeOne(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
   return true;
 }
 
+/// Decodes the train fields of `instr` into `op` (decoded otherwise): a
+/// train repeats an instruction that may repeat, within the limits, and
+/// each of its issues stays on the instruction's unit (a MEM slice's
+/// vectors, a plane's rows). On failure sets `kind` and `details`.
+bool decodeRepeat(const hetx::Instruction &instr, const chip::ChipSpec &chip,
+                  Op &op, std::string &kind, std::string &details) {
+  kind = "bad repeat";
+  if (instr.repeat() <= 1) {
+    if (instr.repeat_cycles() == 0 && instr.repeat_step() == 0) {
+      kind.clear();
+      return true;
+    }
+    details = "repeat_cycles or repeat_step is set, but the instruction "
+              "issues once (repeat is " +
+              std::to_string(instr.repeat()) + ")";
+    return false;
+  }
+  bool stepped = op.kind == OpClass::MemRead || op.kind == OpClass::MemWrite ||
+                 op.kind == OpClass::LoadWeights;
+  if (!stepped && op.kind != OpClass::MatMul && !isVector(op.kind)) {
+    details = HazardText::opcodeName(op.opcode) +
+              " does not repeat; trains are of MEM_READ, MEM_WRITE, "
+              "M_LOAD_WEIGHTS(_COLUMN), M_MATMUL and vector instructions";
+    return false;
+  }
+  if (instr.repeat() > kMaxRepeat || instr.repeat_cycles() < 1 ||
+      instr.repeat_cycles() > kMaxRepeatCycles) {
+    details = "it repeats " + std::to_string(instr.repeat()) +
+              " times every " + std::to_string(instr.repeat_cycles()) +
+              " cycles; a train issues at most " + std::to_string(kMaxRepeat) +
+              " times, 1 to " + std::to_string(kMaxRepeatCycles) +
+              " cycles apart";
+    return false;
+  }
+  if (!stepped && instr.repeat_step() != 0) {
+    details = "repeat_step is " + std::to_string(instr.repeat_step()) +
+              ", but only MEM_READ, MEM_WRITE and M_LOAD_WEIGHTS(_COLUMN) "
+              "step from issue to issue";
+    return false;
+  }
+  op.repeat = instr.repeat();
+  op.every = instr.repeat_cycles();
+  int64_t last = int64_t(op.repeat - 1);
+  int64_t step = instr.repeat_step();
+  if (op.kind == OpClass::LoadWeights) {
+    int64_t end = int64_t(op.row) + last * step;
+    if (end < 0 || end >= int64_t(chip.lanes())) {
+      details = "its last issue would install weight row " +
+                std::to_string(end) + ", but a plane has rows 0 to " +
+                std::to_string(chip.lanes() - 1);
+      return false;
+    }
+  } else if (stepped) {
+    // Vectors `step` apart, in words of the type's width; every issue's
+    // vector lies in the instruction's slice.
+    int64_t words = int64_t(chip.totalVectors()) * 4;
+    for (int64_t k = 1; k <= last; ++k) {
+      int64_t word = int64_t(op.word) + k * step * op.width;
+      if (word < 0 || word >= words ||
+          chip.sliceOf(uint64_t(word / 4)) != op.unit) {
+        details = "issue " + std::to_string(k + 1) + " would " +
+                  (op.kind == OpClass::MemRead ? "read" : "write") +
+                  (word < 0 || word >= words
+                       ? " outside SRAM"
+                       : " row " + std::to_string(word / 4) +
+                             ", which is in MEM slice " +
+                             std::to_string(chip.sliceOf(uint64_t(word / 4)))) +
+                  "; every issue of a train stays in its instruction's "
+                  "slice, " +
+                  std::to_string(op.unit);
+        return false;
+      }
+    }
+  }
+  if (op.cycle + last * int64_t(op.every) > int64_t(kMaxCycle)) {
+    details = "its last issue would be past cycle " + std::to_string(kMaxCycle);
+    return false;
+  }
+  kind.clear();
+  return true;
+}
+
+/// Issue `k` of the train decoded as `first`.
+Op issueOf(const Op &first, uint32_t k, int64_t step,
+           const chip::ChipSpec &chip) {
+  Op op = first;
+  op.issue = k;
+  op.cycle = first.cycle + int64_t(k) * first.every;
+  if (op.kind == OpClass::LoadWeights) {
+    op.row = uint32_t(int64_t(first.row) + int64_t(k) * step);
+  } else if (op.kind == OpClass::MemRead || op.kind == OpClass::MemWrite) {
+    op.word = uint64_t(int64_t(first.word) + int64_t(k) * step * first.width);
+    op.address = op.word / 4;
+    op.bank = chip.bankOf(op.address);
+  }
+  return op;
+}
+
+/// Expands the trains among `decoded` (one Op per instruction) into one Op
+/// per issue, sorted by cycle, and points sources and chains at issues:
+/// issue k of a train reads issue k of its producer. On failure sets
+/// `error`.
+bool expandTrains(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
+                  HazardText &text, std::vector<Op> &ops, std::string &error) {
+  size_t count = ops.size();
+  // The first issue of each instruction among the expanded ones.
+  std::vector<uint64_t> first(count + 1, 0);
+  for (size_t i = 0; i < count; ++i)
+    first[i + 1] = first[i] + ops[i].repeat;
+  if (first[count] == count)
+    return true;
+  if (first[count] > kMaxIssues) {
+    error = "the program issues " + std::to_string(first[count]) +
+            " instructions (each issue of a train counted), more than the " +
+            std::to_string(kMaxIssues) + " the chip model holds";
+    return false;
+  }
+  // Sources name producers that are trains as long and as spaced, or
+  // instructions that issue once read by instructions that issue once.
+  for (size_t i = 0; i < count; ++i)
+    for (uint8_t s = 0; s < ops[i].sources; ++s) {
+      const StreamPort &port = ops[i].src[s];
+      if (!port.hasProducer || port.producer >= count)
+        continue;
+      const Op &producer = ops[port.producer];
+      if (producer.repeat == ops[i].repeat &&
+          (producer.repeat == 1 || producer.every == ops[i].every))
+        continue;
+      error = text.format(
+          "bad producer", uint64_t(ops[i].cycle), uint32_t(i),
+          "src[" + std::to_string(s) + "] names instruction " +
+              text.instruction(port.producer) + ", which issues " +
+              std::to_string(producer.repeat) + " time(s) " +
+              std::to_string(producer.every) +
+              " cycle(s) apart, but this instruction issues " +
+              std::to_string(ops[i].repeat) + " time(s) " +
+              std::to_string(ops[i].every) +
+              " apart; a train reads a train as long and as spaced");
+      return false;
+    }
+  std::vector<Op> issues;
+  issues.reserve(size_t(first[count]));
+  for (size_t i = 0; i < count; ++i) {
+    int64_t step = artifact.instructions(int(i)).repeat_step();
+    for (uint32_t k = 0; k < ops[i].repeat; ++k)
+      issues.push_back(issueOf(ops[i], k, step, chip));
+  }
+  // By cycle, then instruction, then issue: the order they were listed in.
+  std::vector<uint32_t> order(issues.size());
+  for (uint32_t j = 0; j < order.size(); ++j)
+    order[j] = j;
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    return issues[a].cycle < issues[b].cycle;
+  });
+  std::vector<uint32_t> position(issues.size());
+  for (uint32_t j = 0; j < order.size(); ++j)
+    position[order[j]] = j;
+  ops.clear();
+  ops.reserve(issues.size());
+  std::vector<uint32_t> instructionOf(issues.size()), issueOf(issues.size());
+  for (uint32_t j : order) {
+    Op &op = issues[j];
+    for (uint8_t s = 0; s < op.sources; ++s)
+      if (op.src[s].hasProducer && op.src[s].producer < count)
+        op.src[s].producer =
+            position[first[op.src[s].producer] + op.issue];
+    if (op.indexed())
+      op.chain = position[first[op.chain]];
+    instructionOf[ops.size()] = op.instruction;
+    issueOf[ops.size()] = op.issue;
+    ops.push_back(op);
+  }
+  text.setIssues(std::move(instructionOf), std::move(issueOf));
+  return true;
+}
+
 /// Checks every entry of the artifact's lane maps once: a lane of the chip
 /// or LANE_KEEP.
 bool checkLaneMaps(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
@@ -782,7 +958,7 @@ bool checkLaneMaps(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
 } // namespace
 
 bool decodeProgram(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
-                   const HazardText &text, std::vector<Op> &ops,
+                   HazardText &text, std::vector<Op> &ops,
                    std::string &error) {
   if (!checkLaneMaps(artifact, chip, error))
     return false;
@@ -801,8 +977,10 @@ bool decodeProgram(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
                 ", before instruction " + text.instruction(uint32_t(i - 1)) +
                 " at cycle " + std::to_string(previous) +
                 "; instructions must be sorted by cycle";
-    } else {
-      decodeOne(artifact, chip, i, ops[size_t(i)], kind, details);
+    } else if (decodeOne(artifact, chip, i, ops[size_t(i)], kind, details)) {
+      ops[size_t(i)].instruction = uint32_t(i);
+      decodeRepeat(artifact.instructions(i), chip, ops[size_t(i)], kind,
+                   details);
     }
     if (!kind.empty()) {
       error = text.format(kind, cycle, uint32_t(i), details);
@@ -841,7 +1019,8 @@ bool decodeProgram(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
               std::to_string(ops[port.producer].chain));
       return false;
     }
-  return checkIndexedChains(ops, chip, text, error);
+  return expandTrains(artifact, chip, text, ops, error) &&
+         checkIndexedChains(ops, chip, text, error);
 }
 
 } // namespace hetc::sim

@@ -99,6 +99,13 @@ struct Op {
   StreamPort dst;
   /// Whether the instruction puts a value on `dst`.
   bool produces = false;
+  /// The artifact instruction this is an issue of, and, for a train (the
+  /// instruction's `repeat` > 1), which of its `repeat` issues, `every`
+  /// cycles apart, it is (from 0). The chip model holds one Op per issue.
+  uint32_t instruction = 0;
+  uint32_t issue = 0;
+  uint32_t repeat = 1;
+  uint32_t every = 1;
   /// Element type of the source operands (and of the weights a load
   /// installs), and of the result.
   io::ElementType inType = io::ElementType::F32;
@@ -125,6 +132,12 @@ struct Op {
 
 /// Host memory holds at most this many vectors.
 constexpr uint64_t kMaxHostVectors = uint64_t(1) << 32;
+/// A train issues at most this many times, at most this many cycles apart.
+constexpr uint32_t kMaxRepeat = 65536;
+constexpr uint32_t kMaxRepeatCycles = 65536;
+/// A program issues at most this many instructions, each issue of a train
+/// counted: the chip model holds a record per issue.
+constexpr uint64_t kMaxIssues = uint64_t(1) << 25;
 
 /// The class of `opcode`, or nullopt for an unknown opcode: the one list of
 /// which unit runs which opcode.
@@ -142,10 +155,13 @@ bool decodeTypes(const hetx::Instruction &instr, Op &op, std::string &kind,
 /// and in range, lane, row and lane-map fields in range, operand counts,
 /// element types the opcode is defined for, node index, and cycles in
 /// non-decreasing order, and that each MEM_GATHER or MEM_SCATTER chain
-/// reads or writes one table whose rows its slices cover exactly once. On
+/// reads or writes one table whose rows its slices cover exactly once.
+/// Trains are expanded: `ops` holds one Op per issue, sorted by cycle (and
+/// by instruction within a cycle), their producers and chains given as
+/// indices into `ops`, and `text` learns what those indices mean. On
 /// failure `error` is a hazard message for the first bad instruction.
 bool decodeProgram(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
-                   const HazardText &text, std::vector<Op> &ops,
+                   HazardText &text, std::vector<Op> &ops,
                    std::string &error);
 
 } // namespace hetc::sim

@@ -26,7 +26,7 @@ namespace hetc::sim {
 
 /// How much one functional unit was used.
 struct UnitBusy {
-  /// Instructions issued on the unit.
+  /// Instructions issued on the unit, each issue of a train counted.
   uint64_t instructions = 0;
   /// Cycles in which the unit issued at least one instruction.
   uint64_t cycles = 0;
@@ -36,7 +36,7 @@ struct UnitBusy {
 struct SimStats {
   /// max(cycle + latency) over all instructions; 0 for an empty program.
   uint64_t cycles = 0;
-  /// Instructions executed.
+  /// Instructions executed, each issue of a train counted.
   uint64_t instructions = 0;
   UnitBusy vector;
   /// One entry per MEM slice.

@@ -127,7 +127,7 @@ py::tuple runResult(const hetx::Artifact &proto, const chip::ChipSpec &chip,
   py::dict stats;
   stats["simulated_cycles"] = s.cycles;
   stats["predicted_cycles"] = proto.predicted_cycles();
-  stats["instructions"] = s.instructions;
+  stats["issues"] = s.instructions;
   stats["clock_mhz"] = chip.clockMHz();
   stats["sram_high_water_bytes"] = s.sramHighWater;
   stats["vector"] = unitBusy(s.vector);
@@ -290,6 +290,14 @@ PYBIND11_MODULE(_runtime, m) {
       .def_property_readonly(
           "instructions",
           [](const Artifact &a) { return a.proto.instructions_size(); })
+      .def_property_readonly("issues",
+                             [](const Artifact &a) {
+                               uint64_t issues = 0;
+                               for (const hetx::Instruction &in :
+                                    a.proto.instructions())
+                                 issues += std::max<uint32_t>(1, in.repeat());
+                               return issues;
+                             })
       .def_property_readonly("inputs",
                              [](const Artifact &a) { return a.bindings(true); })
       .def_property_readonly(

@@ -78,9 +78,10 @@ protected:
   /// The `part` attribute of the vector of `type` at SRAM `word`: none
   /// for part 0.
   mlir::IntegerAttr partOf(int64_t word, mlir::Type type) const;
-  /// Reads the vector of `type` (f32 if null) at SRAM `word` (Tensor::at).
-  mlir::Value read(mlir::Location loc, int64_t word,
-                   mlir::Type type = {}) const;
+  /// Reads the vector of `type` (f32 if null) at SRAM `word` (Tensor::at);
+  /// with `train`, a train of reads from there.
+  mlir::Value read(mlir::Location loc, int64_t word, mlir::Type type = {},
+                   hisa::TrainAttr train = {}) const;
   void write(mlir::Location loc, mlir::Value v, int64_t word,
              mlir::Type type = {}) const;
   mlir::Value binary(mlir::Location loc, hisa::VBinaryKind kind, mlir::Value x,
@@ -92,7 +93,8 @@ protected:
   mlir::Value convert(mlir::Location loc, mlir::Value x, mlir::Type from,
                       mlir::Type to, int32_t n,
                       hisa::CastOverflowAttr overflow = {},
-                      hisa::E8M0RoundingAttr rounding = {}) const;
+                      hisa::E8M0RoundingAttr rounding = {},
+                      hisa::TrainAttr train = {}) const;
   mlir::Value permute(mlir::Location loc, mlir::Value input, mlir::Value into,
                       uint32_t unit, llvm::ArrayRef<int32_t> map,
                       mlir::Type type = {}) const;

@@ -28,10 +28,11 @@ IntegerAttr InstructionBuilder::partOf(int64_t word, Type type) const {
   return part ? b.getI32IntegerAttr(int32_t(part)) : IntegerAttr();
 }
 
-Value InstructionBuilder::read(Location loc, int64_t word, Type type) const {
+Value InstructionBuilder::read(Location loc, int64_t word, Type type,
+                               hisa::TrainAttr train) const {
   return hisa::ReadOp::create(b, loc, vec(), b.getI64IntegerAttr(word / 4),
-                              partOf(word, type), dtype(type), IntegerAttr(),
-                              hisa::StreamAttr());
+                              partOf(word, type), dtype(type), train,
+                              IntegerAttr(), hisa::StreamAttr());
 }
 
 void InstructionBuilder::write(Location loc, Value v, int64_t word,
@@ -60,10 +61,12 @@ Value InstructionBuilder::reduce(Location loc, hisa::VReduceKind kind, Value x,
 
 Value InstructionBuilder::convert(Location loc, Value x, Type from, Type to,
                                   int32_t n, hisa::CastOverflowAttr overflow,
-                                  hisa::E8M0RoundingAttr rounding) const {
-  return hisa::VCastOp::create(
-      b, loc, vec(), x, TypeAttr::get(from), TypeAttr::get(to), overflow,
-      rounding, b.getI32IntegerAttr(n), IntegerAttr(), hisa::StreamAttr());
+                                  hisa::E8M0RoundingAttr rounding,
+                                  hisa::TrainAttr train) const {
+  return hisa::VCastOp::create(b, loc, vec(), x, TypeAttr::get(from),
+                               TypeAttr::get(to), overflow, rounding,
+                               b.getI32IntegerAttr(n), train, IntegerAttr(),
+                               hisa::StreamAttr());
 }
 
 Value InstructionBuilder::permute(Location loc, Value input, Value into,

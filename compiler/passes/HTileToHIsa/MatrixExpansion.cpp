@@ -23,6 +23,22 @@ namespace {
 /// a matmul takes its K tiles in rounds of plane groups.
 constexpr int64_t kComputeToInstall = 4;
 
+/// The most weight rows one train installs. Trains take their bank, stream
+/// group and install slot for as many cycles as they have rows; short ones
+/// fit between other work, long ones need fewer instructions. At 8 rows a
+/// read and a load train install a plane's 4 rows a cycle with one
+/// dispatch a cycle of the 16 tsp-v1 has. Measured on tsp-v1 (4, 8, 16
+/// rows): the GPT-2-style fp16 step of hidden 1024 took 24,027, 24,179 and
+/// 24,641 cycles, the roofline's decode layer 5,581, 5,598 and 5,660.
+constexpr int64_t kTrainRows = 8;
+
+/// Weight rows `row`, `row + rowStep`, ... installed by one read train
+/// from SRAM `word` on, `wordStep` words apart.
+struct InstallTrain {
+  int64_t word, row, count;
+  int64_t wordStep = 0, rowStep = 0;
+};
+
 /// K tiles [first, first + count) of output column tile `jn`, for the
 /// input rows [rowBegin, rowEnd): what one plane group (or one plane) of a
 /// matmul computes in one go.
@@ -57,8 +73,8 @@ public:
   using InstructionBuilder::InstructionBuilder;
   LogicalResult expandMatMul(htile::MatMulOp op);
   SmallVector<SmallVector<uint32_t>> planeGroups() const;
-  SmallVector<int64_t> installOrder(const WeightTiles &weight,
-                                    const Work &piece) const;
+  SmallVector<InstallTrain> installTrains(const WeightTiles &weight,
+                                          int64_t jk, int64_t jn) const;
   SmallVector<Work> workOrder(const WeightTiles &weight, int64_t kTiles,
                               int64_t nTiles, int64_t groupSize,
                               size_t together) const;
@@ -91,28 +107,45 @@ SmallVector<SmallVector<uint32_t>> MatrixExpander::planeGroups() const {
   return groups;
 }
 
-/// The order in which the weight rows of `piece` (and of the pieces
-/// installed beside it) are installed: round-robin over the banks that hold
-/// them, so that consecutive rows come from different banks. A plane takes
-/// several rows a cycle (matrix.install_rows), and the rows of a column
-/// tile lie `vectorsPerRow` apart, which in row order meets one bank of a
-/// slice row after row when that stride is even. A plane that takes one
-/// row a cycle takes them in row order.
-SmallVector<int64_t> MatrixExpander::installOrder(const WeightTiles &weight,
-                                                  const Work &piece) const {
-  if (chip.installRows() == 1)
-    return llvm::to_vector(llvm::seq<int64_t>(0, lanes));
-  llvm::MapVector<std::pair<uint32_t, uint32_t>, SmallVector<int64_t>> byBank;
-  for (int64_t i = 0; i < int64_t(lanes); ++i) {
-    uint64_t row = uint64_t(weight.at(piece.first, piece.jn, i) / 4);
-    byBank[{chip.sliceOf(row), chip.bankOf(row)}].push_back(i);
+/// The trains that install the weight tile of K tile `jk` and N tile `jn`:
+/// its rows grouped by the bank (and part of a row) that holds them, each
+/// group cut into runs of evenly spaced rows of evenly spaced vectors, at
+/// most kTrainRows long. A train reads one bank a row a cycle. They come
+/// round-robin over the groups, so that trains next to each other in
+/// program order read different banks and run side by side.
+SmallVector<InstallTrain>
+MatrixExpander::installTrains(const WeightTiles &weight, int64_t jk,
+                              int64_t jn) const {
+  llvm::MapVector<std::tuple<uint32_t, uint32_t, int64_t>,
+                  SmallVector<InstallTrain>>
+      groups;
+  size_t longest = 0;
+  for (int64_t i = 0; i < weight.installed(jk, jn); ++i) {
+    int64_t word = weight.at(jk, jn, i);
+    uint64_t row = uint64_t(word / 4);
+    SmallVector<InstallTrain> &trains =
+        groups[{chip.sliceOf(row), chip.bankOf(row), word % 4}];
+    if (!trains.empty()) {
+      InstallTrain &train = trains.back();
+      int64_t lastWord = train.word + (train.count - 1) * train.wordStep;
+      int64_t lastRow = train.row + (train.count - 1) * train.rowStep;
+      if (train.count < kTrainRows &&
+          (train.count == 1 || (word - lastWord == train.wordStep &&
+                                i - lastRow == train.rowStep))) {
+        train.wordStep = word - lastWord;
+        train.rowStep = i - lastRow;
+        ++train.count;
+        continue;
+      }
+    }
+    trains.push_back(InstallTrain{word, i, 1});
+    longest = std::max(longest, trains.size());
   }
-  SmallVector<int64_t> order;
-  order.reserve(lanes);
-  for (size_t k = 0; order.size() < lanes; ++k)
-    for (auto &[bank, rows] : byBank)
-      if (k < rows.size())
-        order.push_back(rows[k]);
+  SmallVector<InstallTrain> order;
+  for (size_t k = 0; k < longest; ++k)
+    for (auto &entry : groups)
+      if (k < entry.second.size())
+        order.push_back(entry.second[k]);
   return order;
 }
 
@@ -293,28 +326,56 @@ LogicalResult MatrixExpander::expandMatMul(htile::MatMulOp op) {
       used.insert(planes.begin(), planes.end());
       round.push_back({piece, std::move(planes)});
     }
-    // Install each k x n weight tile, one row (a transposed weight's
-    // column) per instruction, the round's planes in turn, the rows
-    // round-robin over their banks (installOrder). Rows past K keep older
-    // weights; they meet zero padding lanes of the input. Columns past N
-    // of a transposed weight keep older weights too; the results are
-    // masked to N's lanes.
+    // Install each k x n weight tile, a row (a transposed weight's
+    // column) per issue of a train of reads and a train of loads (and of
+    // conversions), each train from one bank (installTrains), the round's
+    // tiles in turn, train by train. Rows past K keep older weights; they
+    // meet zero padding lanes of the input. Columns past N of a transposed
+    // weight keep older weights too; the results are masked to N's lanes.
     hisa::WeightSlot slot =
         transposed ? hisa::WeightSlot::column : hisa::WeightSlot::row;
-    for (int64_t i : installOrder(w, round.front().work))
-      for (const Group &group : round)
-        for (int64_t t = 0; t < group.work.count; ++t) {
-          int64_t jk = group.work.first + t;
-          if (i >= w.installed(jk, group.work.jn))
-            continue;
-          Value row = read(loc, w.at(jk, group.work.jn, i), weightType);
-          if (convertWeights)
-            row = convert(loc, row, weightType, type,
-                          lanesOf(out.layout.cols, group.work.jn));
-          hisa::LoadWeightsOp::create(
-              b, loc, row, group.planes[t], slot, int32_t(i),
-              dtype(convertWeights ? type : weightType), IntegerAttr());
-        }
+    struct Tile {
+      uint32_t plane;
+      int32_t lanes;
+      SmallVector<InstallTrain> trains;
+    };
+    SmallVector<Tile> tiles;
+    size_t most = 0;
+    for (const Group &group : round)
+      for (int64_t t = 0; t < group.work.count; ++t) {
+        tiles.push_back({group.planes[t],
+                         lanesOf(out.layout.cols, group.work.jn),
+                         installTrains(w, group.work.first + t,
+                                       group.work.jn)});
+        most = std::max(most, tiles.back().trains.size());
+      }
+    int64_t width = hisa::sramLaneBytes(weightType);
+    for (size_t k = 0; k < most; ++k)
+      for (const Tile &tile : tiles) {
+        if (k >= tile.trains.size())
+          continue;
+        const InstallTrain &install = tile.trains[k];
+        hisa::TrainAttr train;
+        if (install.count > 1)
+          train = hisa::TrainAttr::get(
+              b.getContext(), uint32_t(install.count), 1,
+              install.wordStep / width);
+        Value row = read(loc, install.word, weightType, train);
+        if (convertWeights)
+          row = convert(loc, row, weightType, type, tile.lanes, {}, {},
+                        train ? hisa::TrainAttr::get(b.getContext(),
+                                                     uint32_t(install.count),
+                                                     1, 0)
+                              : hisa::TrainAttr());
+        hisa::LoadWeightsOp::create(
+            b, loc, row, tile.plane, slot, int32_t(install.row),
+            dtype(convertWeights ? type : weightType),
+            train ? hisa::TrainAttr::get(b.getContext(),
+                                         uint32_t(install.count), 1,
+                                         install.rowStep)
+                  : hisa::TrainAttr(),
+            IntegerAttr());
+      }
     // Row by row, the groups in turn; the copies of a piece run through
     // their rows side by side.
     int64_t longest = 0;
@@ -431,7 +492,7 @@ LogicalResult MatrixExpander::expandTranspose(htile::TransposeOp op) {
           hisa::LoadWeightsOp::create(
               b, loc, read(loc, in.at(source * m + mi * lanes + i, ki), type),
               plane, hisa::WeightSlot::column, int32_t(i), dtype(type),
-              IntegerAttr());
+              hisa::TrainAttr(), IntegerAttr());
         for (int64_t c = 0; c < tileCols; ++c) {
           Value column = hisa::MatMulOp::create(
               b, loc, vec(), read(loc, eye.at(c, 0), type), plane, dtype(type),

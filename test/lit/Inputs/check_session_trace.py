@@ -1,8 +1,8 @@
 """Checks the trace `hetc generate --trace` wrote: a span per step on the
 track "steps", back to back, each as long as the step's predicted cycles;
-every instruction of every step on the units' tracks, inside its step's
-span, named by its ONNX node. Prints a summary line.
-Usage: check_session_trace.py TRACE.json STEPS INSTRUCTIONS CYCLES"""
+every issue (each of a train's) of every step on the units' tracks, inside
+its step's span, named by its ONNX node. Prints a summary line.
+Usage: check_session_trace.py TRACE.json STEPS ISSUES CYCLES"""
 import json
 import sys
 

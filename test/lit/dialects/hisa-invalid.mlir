@@ -308,3 +308,53 @@ func.func @bad_scatter_rows() {
   hisa.scatter %1 by %0 lane 0 table 8 stride 1 rows 0
   return
 }
+
+// -----
+
+// Tests that a train issues at least twice.
+func.func @train_of_one() {
+  // expected-error @+1 {{a train issues at least twice, at least a cycle apart, got #hisa.train<1 every 1 step 1>}}
+  %0 = hisa.read 0 repeat <1 every 1 step 1>
+  return
+}
+
+// -----
+
+// Tests that a train's issues are at least a cycle apart.
+func.func @train_in_one_cycle() {
+  // expected-error @+1 {{a train issues at least twice, at least a cycle apart, got #hisa.train<4 every 0>}}
+  %0 = hisa.read 0 repeat <4 every 0>
+  return
+}
+
+// -----
+
+// Tests that a conversion, which has no address or row, repeats without a
+// step.
+func.func @cast_with_step() {
+  %0 = hisa.read 0 as f16 repeat <4 every 1 step 1>
+  // expected-error @+1 {{repeats without a step, got #hisa.train<4 every 1 step 2>}}
+  %1 = hisa.vcast %0 from f16 to f32 lanes 16 repeat <4 every 1 step 2>
+  return
+}
+
+// -----
+
+// Tests that a train reads a train as long and as spaced: issue k reads
+// what issue k of its operand's train brought.
+func.func @train_of_another_length() {
+  %0 = hisa.read 0 repeat <4 every 1 step 1>
+  // expected-error @+1 {{issues 8 time(s) every 1, but its operand comes from an instruction that issues 4 time(s) every 1; a train reads a train as long and as spaced}}
+  hisa.load_weights %0 plane 0 row 0 repeat <8 every 1 step 1>
+  return
+}
+
+// -----
+
+// Tests that an instruction that issues once reads no train.
+func.func @single_reads_train() {
+  %0 = hisa.read 0 repeat <4 every 2 step 1>
+  // expected-error @+1 {{issues 1 time(s), but its operand comes from an instruction that issues 4 time(s) every 2}}
+  hisa.load_weights %0 plane 0 row 0
+  return
+}

@@ -38,6 +38,13 @@ func.func @main() {
   %7 = hisa.read 2
   // CHECK: hisa.load_weights %{{.*}} plane 0 column 15
   hisa.load_weights %7 plane 0 column 15
+  // A train: a read, a conversion and a weight load issued 8 times.
+  // CHECK: %[[T:.*]] = hisa.read 64 part 1 as f16 repeat <8 every 1 step 2> at 3 on <west, 0>
+  %t = hisa.read 64 part 1 as f16 repeat <8 every 1 step 2> at 3 on <west, 0>
+  // CHECK: %[[TC:.*]] = hisa.vcast %[[T]] from f16 to f32 lanes 16 repeat <8 every 1>
+  %tc = hisa.vcast %t from f16 to f32 lanes 16 repeat <8 every 1>
+  // CHECK: hisa.load_weights %[[TC]] plane 2 row 1 repeat <8 every 1 step 2>
+  hisa.load_weights %tc plane 2 row 1 repeat <8 every 1 step 2>
   %5 = hisa.read 2
   // CHECK: hisa.matmul %{{.*}} plane 1 on <east, 8>
   %6 = hisa.matmul %5 plane 1 on <east, 8>

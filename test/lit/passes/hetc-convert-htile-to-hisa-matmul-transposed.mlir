@@ -1,15 +1,15 @@
 // RUN: hetc-opt %s --split-input-file --hetc-set-chip=file=%chips/tsp-v1.chip --hetc-convert-htile-to-hisa | FileCheck %s
 
 // Tests that a transposed weight (N x K) goes to the plane a row per weight
-// column, with no transpose of its own, and that the product of its
-// partial N tile is masked to N's lanes: the plane's columns past N hold
-// older weights.
+// column, with no transpose of its own (trains of eight rows of one bank,
+// each row a column), and that the product of its partial N tile is
+// masked to N's lanes: the plane's columns past N hold older weights.
 // CHECK-LABEL: func.func @keys()
-// CHECK: %[[K0:.*]] = hisa.read 16{{$}}
-// CHECK-NEXT: hisa.load_weights %[[K0]] plane 0 column 0{{$}}
-// CHECK-NEXT: %[[K1:.*]] = hisa.read 17{{$}}
-// CHECK-NEXT: hisa.load_weights %[[K1]] plane 0 column 1{{$}}
-// CHECK-COUNT-126: hisa.load_weights %{{.*}} plane 0 column
+// CHECK: %[[K0:.*]] = hisa.read 16 repeat <8 every 1 step 2>{{$}}
+// CHECK-NEXT: hisa.load_weights %[[K0]] plane 0 column 0 repeat <8 every 1 step 2>{{$}}
+// CHECK-NEXT: %[[K1:.*]] = hisa.read 17 repeat <8 every 1 step 2>{{$}}
+// CHECK-NEXT: hisa.load_weights %[[K1]] plane 0 column 1 repeat <8 every 1 step 2>{{$}}
+// CHECK-COUNT-14: hisa.load_weights %{{.*}} plane 0 column
 // CHECK-NOT: hisa.load_weights
 // CHECK: %[[Q:.*]] = hisa.read 0{{$}}
 // CHECK-NEXT: %[[P:.*]] = hisa.matmul %[[Q]] plane 0{{$}}
@@ -29,7 +29,7 @@ func.func @keys() {
 // Tests that a product whose epilogue masks it already (a bias added to the
 // row's lanes) gets no mask of its own.
 // CHECK-LABEL: func.func @keys_with_bias()
-// CHECK-COUNT-128: hisa.load_weights %{{.*}} plane {{[0-3]}} column
+// CHECK-COUNT-16: hisa.load_weights %{{.*}} plane {{[0-3]}} column {{[0-9]+}} repeat <8 every 1 step 2>
 // CHECK: %[[P:.*]] = hisa.matmul
 // CHECK-NEXT: %[[B:.*]] = hisa.read 600{{$}}
 // CHECK-NEXT: %[[S:.*]] = hisa.vbinary add %[[P]], %[[B]] lanes 128{{$}}

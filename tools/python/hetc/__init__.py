@@ -96,6 +96,9 @@ class Artifact:
                                 doc="Cycles of one run, known at compile time.")
     instructions = property(lambda self: self._native.instructions,
                             doc="Instructions in the program.")
+    issues = property(lambda self: self._native.issues,
+                      doc="Issues of the program's instructions: a train "
+                          "(an instruction repeated) counts each.")
     inputs = property(lambda self: self._native.inputs,
                       doc="The inputs: dicts of name, shape and dtype.")
     outputs = property(lambda self: self._native.outputs,

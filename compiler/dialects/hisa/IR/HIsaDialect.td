@@ -69,4 +69,21 @@ def HIsa_StreamAttr : AttrDef<HIsa_Dialect, "Stream"> {
   let assemblyFormat = "`<` $dir `,` $id `>`";
 }
 
+def HIsa_TrainAttr : AttrDef<HIsa_Dialect, "Train"> {
+  let mnemonic = "train";
+  let summary = "A train: an instruction issued `count` times, `every` cycles apart";
+  let description = [{
+    The TSP's Repeat: `<16 every 1 step 2>` issues the instruction 16
+    times, one cycle apart, on one unit and one stream; issue k of a read
+    or write takes the vector `k * step` vectors of its type after the
+    first, of a weight load the row (column) `index + k * step`. Vector
+    instructions and matmuls repeat with no step. A train's operands come
+    from trains of the same count and spacing: issue k reads issue k.
+    The dispatcher places a train once (docs/isa.md, "Trains").
+  }];
+  let parameters = (ins "uint32_t":$count, "uint32_t":$every,
+                        DefaultValuedParameter<"int64_t", "0">:$step);
+  let assemblyFormat = "`<` $count `every` $every (`step` $step^)? `>`";
+}
+
 #endif // HETC_HISA_DIALECT

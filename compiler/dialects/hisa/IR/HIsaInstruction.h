@@ -75,6 +75,13 @@ struct GatherBand {
 std::pair<uint64_t, uint64_t> tableWords(int64_t table, int32_t part,
                                          int64_t stride, mlir::Type type);
 
+/// The SRAM word of issue `issue` of a read or write of row `address`,
+/// `part` of it, vectors of `type`, in a train of `step` vectors between
+/// issues (0 for an instruction that issues once); may lie outside SRAM
+/// (verifyOnChip checks).
+int64_t issueWord(int64_t address, int32_t part, mlir::Type type,
+                  int64_t step, int64_t issue);
+
 /// The scheduling resource of one bank of a MEM slice: "slice3.bank1". A
 /// read, a write and a gather that share a bank must name it alike.
 std::string bankResource(uint32_t slice, uint32_t bank);

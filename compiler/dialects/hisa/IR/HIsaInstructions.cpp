@@ -167,8 +167,45 @@ hetc::hisa::tableWords(int64_t table, int32_t part, int64_t stride, Type type) {
 // MEM
 //===----------------------------------------------------------------------===//
 
+int64_t hetc::hisa::issueWord(int64_t address, int32_t part, Type type,
+                              int64_t step, int64_t issue) {
+  int64_t width = sramLaneBytes(type);
+  return address * 4 + int64_t(part) * width + issue * step * width;
+}
+
+/// Checks that every issue of a read's or write's train lies in SRAM, in
+/// the first issue's slice and bank: the train issues on one unit, and the
+/// scheduler holds one bank for it.
+template <typename MemOp>
+static LogicalResult checkTrainAddresses(MemOp op, const chip::ChipSpec &chip) {
+  TrainAttr train = op.getRepeatAttr();
+  if (!train)
+    return success();
+  uint32_t slice = chip.sliceOf(op.getAddress());
+  uint32_t bank = chip.bankOf(op.getAddress());
+  int64_t words = int64_t(chip.totalVectors()) * 4;
+  for (int64_t k = 1; k < int64_t(train.getCount()); ++k) {
+    int64_t word = issueWord(int64_t(op.getAddress()), op.getPart().value_or(0),
+                             dtypeOf(op.getOperation()), train.getStep(), k);
+    if (word < 0 || word >= words)
+      return op.emitError("issue ")
+             << k + 1 << " of the train lies outside SRAM (chip '"
+             << chip.name() << "' has " << chip.totalVectors() << " rows)";
+    uint64_t row = uint64_t(word / 4);
+    if (chip.sliceOf(row) != slice || chip.bankOf(row) != bank)
+      return op.emitError("issue ")
+             << k + 1 << " of the train reads row " << row << " in slice "
+             << chip.sliceOf(row) << " bank " << chip.bankOf(row)
+             << ", but a train stays in its first issue's slice " << slice
+             << " and bank " << bank;
+  }
+  return success();
+}
+
 LogicalResult ReadOp::verifyOnChip(const chip::ChipSpec &chip) {
-  return checkAddress(*this, getAddress(), chip);
+  if (failed(checkAddress(*this, getAddress(), chip)))
+    return failure();
+  return checkTrainAddresses(*this, chip);
 }
 std::optional<IssueInfo> ReadOp::describe(const chip::ChipSpec &chip) {
   return memory(getAddress(), chip.proto().latency().mem_read(), chip);
@@ -237,7 +274,19 @@ std::optional<IssueInfo> VReduceOp::describe(const chip::ChipSpec &chip) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult LoadWeightsOp::verifyOnChip(const chip::ChipSpec &chip) {
-  return checkPlane(*this, getPlane(), chip);
+  if (failed(checkPlane(*this, getPlane(), chip)))
+    return failure();
+  TrainAttr train = getRepeatAttr();
+  if (!train)
+    return success();
+  int64_t last = int64_t(getIndex()) +
+                 int64_t(train.getCount() - 1) * train.getStep();
+  if (last < 0 || last >= int64_t(chip.lanes()))
+    return emitError("the train's last issue installs ")
+           << stringifyWeightSlot(getSlot()) << " " << last
+           << ", but a plane of chip '" << chip.name() << "' has "
+           << chip.lanes();
+  return success();
 }
 std::optional<IssueInfo> LoadWeightsOp::describe(const chip::ChipSpec &chip) {
   return plane(getPlane(), chip.proto().latency().matrix_load(), chip);

@@ -62,6 +62,10 @@ def HIsa_InstructionOpInterface : OpInterface<"InstructionOpInterface"> {
                       any.}],
       "std::optional<int32_t>", "getDmaEngine", (ins), "",
       [{ return std::nullopt; }]>,
+    InterfaceMethod<[{The train it is (`repeat`), if any: how often and how
+                      far apart it issues, and its step.}],
+      "::hetc::hisa::TrainAttr", "getTrain", (ins), "",
+      [{ return $_op->template getAttrOfType<::hetc::hisa::TrainAttr>("repeat"); }]>,
     InterfaceMethod<"The chip-to-chip link it sends or receives on, if any.",
       "std::optional<::hetc::hisa::LinkUse>", "getLinkUse", (ins), "",
       [{ return std::nullopt; }]>,

@@ -236,9 +236,41 @@ LogicalResult verifyDtype(Operation *op, StringRef what, bool defined,
 }
 } // namespace
 
+/// Checks a train (`repeat`): at least two issues at least a cycle apart,
+/// a step only where the op steps, and operands that come from trains of
+/// the same count and spacing (issue k reads issue k), as do all operands
+/// of an op that issues once from ops that issue once.
+static LogicalResult verifyTrain(Operation *op, TrainAttr train,
+                                 bool stepped) {
+  if (train && (train.getCount() < 2 || train.getEvery() < 1))
+    return op->emitOpError("a train issues at least twice, at least a cycle "
+                           "apart, got ")
+           << train;
+  if (train && !stepped && train.getStep() != 0)
+    return op->emitOpError("repeats without a step, got ") << train;
+  for (Value operand : op->getOperands()) {
+    auto producer = operand.getDefiningOp<InstructionOpInterface>();
+    if (!producer)
+      continue;
+    TrainAttr other = producer.getTrain();
+    auto count = [](TrainAttr t) { return t ? t.getCount() : 1u; };
+    auto every = [](TrainAttr t) { return t ? t.getEvery() : 0u; };
+    if (count(train) != count(other) || every(train) != every(other))
+      return op->emitOpError("issues ")
+             << count(train) << " time(s)"
+             << (train ? " every " + std::to_string(train.getEvery()) : "")
+             << ", but its operand comes from an instruction that issues "
+             << count(other) << " time(s)"
+             << (other ? " every " + std::to_string(other.getEvery()) : "")
+             << "; a train reads a train as long and as spaced";
+  }
+  return success();
+}
+
 LogicalResult ReadOp::verify() {
   if (failed(verifyDtype(*this, "read", true, "")) ||
-      failed(verifyPart(*this, getPart())))
+      failed(verifyPart(*this, getPart())) ||
+      failed(verifyTrain(*this, getRepeatAttr(), true)))
     return failure();
   return verifyAddress(*this, getAddress());
 }
@@ -330,6 +362,8 @@ LogicalResult VCastOp::verify() {
   if (getRounding() && !isa<Float8E8M0FNUType>(to))
     return emitOpError("rounding applies to f8E8M0FNU results only, not ")
            << to;
+  if (failed(verifyTrain(*this, getRepeatAttr(), false)))
+    return failure();
   return verifyLanes(*this, getLanes());
 }
 
@@ -352,6 +386,8 @@ LogicalResult LoadWeightsOp::verify() {
   if (index < 0)
     return emitOpError() << stringifyWeightSlot(getSlot())
                          << " must be >= 0, got " << index;
+  if (failed(verifyTrain(*this, getRepeatAttr(), true)))
+    return failure();
   return verifyPlane(*this, getPlane());
 }
 

@@ -68,19 +68,24 @@ def HIsa_ReadOp : HIsa_Instruction<"read", ["verifyOnChip", "getMemoryAccess"]> 
     Issues on the MEM slice that holds row `address`. A vector of a type
     narrower than 32 bits is `part` of its row (absent: part 0).
 
+    With `repeat`, a train: issue k reads the vector `k * step` vectors of
+    its type after the first, all in the first one's slice and bank.
+
     ```mlir
     %0 = hisa.read 12 at 3 on <east, 0>
     %1 = hisa.read 13 part 1 as f16 at 4 on <east, 4>
+    %2 = hisa.read 64 repeat <16 every 1 step 2>
     ```
   }];
   let arguments = (ins I64Attr:$address, OptionalAttr<I32Attr>:$part,
                        OptionalAttr<TypeAttr>:$dtype,
+                       OptionalAttr<HIsa_TrainAttr>:$repeat,
                        OptionalAttr<I64Attr>:$cycle,
                        OptionalAttr<HIsa_StreamAttr>:$stream);
   let results = (outs HIsa_VecType:$result);
   let assemblyFormat = [{
-    $address (`part` $part^)? (`as` $dtype^)? (`at` $cycle^)?
-    (`on` $stream^)? attr-dict
+    $address (`part` $part^)? (`as` $dtype^)? (`repeat` $repeat^)?
+    (`at` $cycle^)? (`on` $stream^)? attr-dict
   }];
   let hasVerifier = 1;
 }
@@ -372,22 +377,26 @@ def HIsa_VCastOp : HIsa_Instruction<"vcast"> {
     bits). `rounding` (`up` when absent) is how a cast to `f8E8M0FNU`
     rounds.
 
+    With `repeat` (no step), a train converting each vector of a train.
+
     ```mlir
     %1 = hisa.vcast %0 from f32 to f16 lanes 16 at 4 on <east, 0>
     %2 = hisa.vcast %0 from f32 to f8E5M2 overflow no_saturate lanes 16
     %3 = hisa.vcast %0 from f32 to f8E8M0FNU rounding nearest lanes 16
+    %5 = hisa.vcast %4 from i8 to f16 lanes 320 repeat <16 every 1>
     ```
   }];
   let arguments = (ins HIsa_VecType:$input, TypeAttr:$from, TypeAttr:$to,
                        OptionalAttr<HIsa_CastOverflow>:$overflow,
                        OptionalAttr<HIsa_E8M0Rounding>:$rounding,
-                       I32Attr:$lanes, OptionalAttr<I64Attr>:$cycle,
+                       I32Attr:$lanes, OptionalAttr<HIsa_TrainAttr>:$repeat,
+                       OptionalAttr<I64Attr>:$cycle,
                        OptionalAttr<HIsa_StreamAttr>:$stream);
   let results = (outs HIsa_VecType:$result);
   let assemblyFormat = [{
     $input `from` $from `to` $to (`overflow` $overflow^)?
-    (`rounding` $rounding^)? `lanes` $lanes (`at` $cycle^)? (`on` $stream^)?
-    attr-dict
+    (`rounding` $rounding^)? `lanes` $lanes (`repeat` $repeat^)?
+    (`at` $cycle^)? (`on` $stream^)? attr-dict
   }];
   let hasVerifier = 1;
 }
@@ -409,17 +418,21 @@ def HIsa_LoadWeightsOp : HIsa_Instruction<"load_weights", ["verifyOnChip", "getP
     hisa.load_weights %0 plane 1 row 3 at 7
     hisa.load_weights %1 plane 0 column 5
     hisa.load_weights %2 plane 2 row 0 as i8
+    hisa.load_weights %3 plane 0 row 1 repeat <16 every 1 step 2>
     ```
 
     `dtype` (f32 when absent) is the weights' type: f32, f16, bf16, i8 or
-    ui8.
+    ui8. With `repeat`, a train installing the vectors of a train: issue k
+    installs row (column) `index + k * step`.
   }];
   let arguments = (ins HIsa_VecType:$value, I32Attr:$plane,
                        HIsa_WeightSlot:$slot, I32Attr:$index,
                        OptionalAttr<TypeAttr>:$dtype,
+                       OptionalAttr<HIsa_TrainAttr>:$repeat,
                        OptionalAttr<I64Attr>:$cycle);
   let assemblyFormat = [{
-    $value `plane` $plane $slot $index (`as` $dtype^)? (`at` $cycle^)? attr-dict
+    $value `plane` $plane $slot $index (`as` $dtype^)? (`repeat` $repeat^)?
+    (`at` $cycle^)? attr-dict
   }];
   let hasVerifier = 1;
 }
