@@ -901,31 +901,27 @@ bool expandTrains(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
       issues.push_back(issueOf(ops[i], k, step, chip));
   }
   // By cycle, then instruction, then issue: the order they were listed in.
-  std::vector<uint32_t> order(issues.size());
-  for (uint32_t j = 0; j < order.size(); ++j)
-    order[j] = j;
-  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-    return issues[a].cycle < issues[b].cycle;
+  std::stable_sort(issues.begin(), issues.end(), [](const Op &a, const Op &b) {
+    return a.cycle < b.cycle;
   });
-  std::vector<uint32_t> position(issues.size());
-  for (uint32_t j = 0; j < order.size(); ++j)
-    position[order[j]] = j;
-  ops.clear();
-  ops.reserve(issues.size());
-  std::vector<uint32_t> instructionOf(issues.size()), issueOf(issues.size());
-  for (uint32_t j : order) {
-    Op &op = issues[j];
+  ops.swap(issues);
+  issues = std::vector<Op>();
+  // Where issue k of instruction i went, at first[i] + k.
+  std::vector<uint32_t> position(ops.size());
+  std::vector<uint32_t> instructionOf(ops.size()), issueNumber(ops.size());
+  for (uint32_t j = 0; j < ops.size(); ++j) {
+    position[first[ops[j].instruction] + ops[j].issue] = j;
+    instructionOf[j] = ops[j].instruction;
+    issueNumber[j] = ops[j].issue;
+  }
+  for (Op &op : ops) {
     for (uint8_t s = 0; s < op.sources; ++s)
       if (op.src[s].hasProducer && op.src[s].producer < count)
-        op.src[s].producer =
-            position[first[op.src[s].producer] + op.issue];
+        op.src[s].producer = position[first[op.src[s].producer] + op.issue];
     if (op.indexed())
       op.chain = position[first[op.chain]];
-    instructionOf[ops.size()] = op.instruction;
-    issueOf[ops.size()] = op.issue;
-    ops.push_back(op);
   }
-  text.setIssues(std::move(instructionOf), std::move(issueOf));
+  text.setIssues(std::move(instructionOf), std::move(issueNumber));
   return true;
 }
 

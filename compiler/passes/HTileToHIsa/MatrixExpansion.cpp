@@ -74,7 +74,9 @@ public:
   LogicalResult expandMatMul(htile::MatMulOp op);
   SmallVector<SmallVector<uint32_t>> planeGroups() const;
   SmallVector<InstallTrain> installTrains(const WeightTiles &weight,
-                                          int64_t jk, int64_t jn) const;
+                                          int64_t jk, int64_t jn,
+                                          int64_t trainRows) const;
+  bool trainsPay(int64_t installed, int64_t rows, Type type) const;
   SmallVector<Work> workOrder(const WeightTiles &weight, int64_t kTiles,
                               int64_t nTiles, int64_t groupSize,
                               size_t together) const;
@@ -107,15 +109,45 @@ SmallVector<SmallVector<uint32_t>> MatrixExpander::planeGroups() const {
   return groups;
 }
 
+/// Whether a weight tile of `installed` rows, multiplied by `rows` input
+/// rows of `type`, is installed by trains. Row by row, installing it takes
+/// two of the dispatcher's instructions a row, over the time the tile
+/// spends on its plane (installing, or multiplying if that takes longer).
+/// Where every plane doing so would want more than the dispatcher has, the
+/// dispatcher, not the planes, would set the pace: trains then. Else rows
+/// one at a time fit between the other planes' reads of the same banks
+/// better than trains do: trains everywhere took ViT-B/16 at fp16 (197
+/// rows, a tile on its plane for 788 cycles) from 661,731 to 671,446
+/// cycles, MobileNetV2 (depthwise taps, tiles of 10 rows by one) from
+/// 220,586 to 222,687 and EfficientNet-B0 (taps of 26 rows) from 398,327
+/// to 403,461; with this rule they keep their cycles.
+bool MatrixExpander::trainsPay(int64_t installed, int64_t rows,
+                               Type type) const {
+  // A tile of fewer rows than two full trains for each of the plane's
+  // install slots (64 on tsp-v1) goes in row by row: the depthwise taps of
+  // ConvNeXt-T (50 rows) took it from 1,641,068 to 1,650,341 cycles by
+  // trains, while the decode layer's attention (128 rows of the cache a
+  // tile) takes 5,833 cycles row by row and 5,598 by trains.
+  if (installed < 2 * kTrainRows * int64_t(chip.installRows()))
+    return false;
+  int64_t install =
+      llvm::divideCeil(installed, int64_t(chip.installRows()));
+  int64_t onPlane = std::max(
+      install, rows * int64_t(chip.matmulCycles(type.getIntOrFloatBitWidth())));
+  int64_t planes = chip.proto().matrix().planes();
+  return planes * 2 * installed >
+         onPlane * int64_t(chip.proto().dispatch().per_cycle());
+}
+
 /// The trains that install the weight tile of K tile `jk` and N tile `jn`:
 /// its rows grouped by the bank (and part of a row) that holds them, each
 /// group cut into runs of evenly spaced rows of evenly spaced vectors, at
-/// most kTrainRows long. A train reads one bank a row a cycle. They come
+/// most `trainRows` long (1: a row at a time). A train reads one bank a row a cycle. They come
 /// round-robin over the groups, so that trains next to each other in
 /// program order read different banks and run side by side.
 SmallVector<InstallTrain>
 MatrixExpander::installTrains(const WeightTiles &weight, int64_t jk,
-                              int64_t jn) const {
+                              int64_t jn, int64_t trainRows) const {
   llvm::MapVector<std::tuple<uint32_t, uint32_t, int64_t>,
                   SmallVector<InstallTrain>>
       groups;
@@ -129,7 +161,7 @@ MatrixExpander::installTrains(const WeightTiles &weight, int64_t jk,
       InstallTrain &train = trains.back();
       int64_t lastWord = train.word + (train.count - 1) * train.wordStep;
       int64_t lastRow = train.row + (train.count - 1) * train.rowStep;
-      if (train.count < kTrainRows &&
+      if (train.count < trainRows &&
           (train.count == 1 || (word - lastWord == train.wordStep &&
                                 i - lastRow == train.rowStep))) {
         train.wordStep = word - lastWord;
@@ -343,10 +375,13 @@ LogicalResult MatrixExpander::expandMatMul(htile::MatMulOp op) {
     size_t most = 0;
     for (const Group &group : round)
       for (int64_t t = 0; t < group.work.count; ++t) {
+        int64_t jk = group.work.first + t;
+        bool trains = trainsPay(w.installed(jk, group.work.jn),
+                                group.work.rowEnd - group.work.rowBegin, type);
         tiles.push_back({group.planes[t],
                          lanesOf(out.layout.cols, group.work.jn),
-                         installTrains(w, group.work.first + t,
-                                       group.work.jn)});
+                         installTrains(w, jk, group.work.jn,
+                                       trains ? kTrainRows : 1)});
         most = std::max(most, tiles.back().trains.size());
       }
     int64_t width = hisa::sramLaneBytes(weightType);

@@ -496,5 +496,16 @@ def wide_deep_matmul(path):
     _save(nodes, [_t("x", [64, 80])], [_t("y", [64, 48])], inits, path)
 
 
+def streamed_matmul(path):
+    """A matmul of 2 rows by a 700 x 900 weight on 320-lane planes: its
+    full K tiles (320 rows, multiplied by two rows each) go in by trains,
+    its last one (60 rows) row by row."""
+    rng = np.random.default_rng(4)
+    inits = [numpy_helper.from_array(
+        rng.standard_normal((700, 900)).astype(np.float32) / 16, "w")]
+    nodes = [helper.make_node("MatMul", ["x", "w"], ["y"], name="matmul")]
+    _save(nodes, [_t("x", [2, 700])], [_t("y", [2, 900])], inits, path)
+
+
 if __name__ == "__main__":
     globals()[sys.argv[1]](sys.argv[2])

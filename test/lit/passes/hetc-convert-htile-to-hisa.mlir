@@ -3,25 +3,21 @@
 // Tests the instructions of a matmul with K = 20 on 16-lane planes: two
 // weight tiles on planes 0 and 1 (16 rows, then 4), the second tile's
 // partial product added to the first through the output buffer, then the
-// bias and relu epilogue on the vector unit, all on 4 lanes. Each tile's
-// rows go in by trains, one per bank of the slice that holds them (rows
-// alternate between its two banks): a read train and a load train each.
+// bias and relu epilogue on the vector unit, all on 4 lanes.
 // CHECK-LABEL: func.func @main()
 // CHECK: hisa.input "x" at 0 : tensor<1x20xf32>
 // CHECK: hisa.constant at 256 dense<5.000000e-01> : tensor<20x4xf32>
 // CHECK: hisa.constant at 512 dense<1.000000e+00> : tensor<4xf32>
 // CHECK: hisa.output "y" at 768 : tensor<1x4xf32>
-// CHECK: %[[W0:.*]] = hisa.read 256 repeat <8 every 1 step 2>
-// CHECK-NEXT: hisa.load_weights %[[W0]] plane 0 row 0 repeat <8 every 1 step 2>
-// CHECK-NEXT: %[[W1:.*]] = hisa.read 257 repeat <8 every 1 step 2>
-// CHECK-NEXT: hisa.load_weights %[[W1]] plane 0 row 1 repeat <8 every 1 step 2>
+// CHECK: %[[W0:.*]] = hisa.read 256
+// CHECK-NEXT: hisa.load_weights %[[W0]] plane 0 row 0
+// CHECK: hisa.load_weights %{{.*}} plane 0 row 15
 // CHECK-NEXT: %[[X0:.*]] = hisa.read 0
 // CHECK-NEXT: %[[P0:.*]] = hisa.matmul %[[X0]] plane 0
 // CHECK-NEXT: hisa.write %[[P0]] to 768
-// CHECK-NEXT: %[[W16:.*]] = hisa.read 272 repeat <2 every 1 step 2>
-// CHECK-NEXT: hisa.load_weights %[[W16]] plane 1 row 0 repeat <2 every 1 step 2>
-// CHECK-NEXT: %[[W17:.*]] = hisa.read 273 repeat <2 every 1 step 2>
-// CHECK-NEXT: hisa.load_weights %[[W17]] plane 1 row 1 repeat <2 every 1 step 2>
+// CHECK-NEXT: %[[W16:.*]] = hisa.read 272
+// CHECK-NEXT: hisa.load_weights %[[W16]] plane 1 row 0
+// CHECK: hisa.load_weights %{{.*}} plane 1 row 3
 // CHECK-NEXT: %[[X1:.*]] = hisa.read 1
 // CHECK-NEXT: %[[P1:.*]] = hisa.matmul %[[X1]] plane 1
 // CHECK-NEXT: %[[ACC:.*]] = hisa.read 768
