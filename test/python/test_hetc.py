@@ -61,8 +61,8 @@ def test_compile_model_proto_and_run_matches_onnxruntime():
     np.testing.assert_allclose(outputs["y"], expected, rtol=1e-4, atol=1e-4)
     # The schedule is exact: the chip model takes the predicted cycles.
     assert artifact.last_run["simulated_cycles"] == artifact.predicted_cycles
-    # Every issue runs, a weight train's too.
-    assert artifact.last_run["issues"] == artifact.issues > artifact.instructions
+    # Every issue runs (each of a train's, docs/isa.md).
+    assert artifact.last_run["issues"] == artifact.issues >= artifact.instructions
     assert artifact.last_run["sram_high_water_bytes"] > 0
 
 
