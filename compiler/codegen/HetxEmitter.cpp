@@ -502,7 +502,11 @@ LogicalResult Emitter::emit(func::FuncOp func) {
       kernel.set_node(inst.node());
       kernel.set_first_cycle(cycle);
     }
-    kernel.set_last_cycle(std::max<uint64_t>(kernel.last_cycle(), cycle));
+    // A train's last issue.
+    uint64_t last =
+        cycle + uint64_t(std::max<uint32_t>(1, inst.repeat()) - 1) *
+                    inst.repeat_cycles();
+    kernel.set_last_cycle(std::max<uint64_t>(kernel.last_cycle(), last));
     kernel.set_instructions(kernel.instructions() + 1);
   }
   for (auto &[node, kernel] : kernels)

@@ -21,7 +21,9 @@ std::vector<KernelStats> collectKernelStats(func::FuncOp func,
     std::map<std::string, std::pair<int64_t, uint32_t>> unitUses;
   };
   std::map<std::string, Accumulator> byNode;
-  auto count = [&](Operation &op, int64_t issue, const hisa::IssueInfo &info) {
+  // A train (`repeat` issues, `every` apart) takes its unit at each issue.
+  auto count = [&](Operation &op, int64_t issue, const hisa::IssueInfo &info,
+                   int64_t repeat = 1, int64_t every = 0) {
     std::string node = codegen::nodeNameOf(op.getLoc());
     if (node.empty())
       node = "(no node)";
@@ -33,9 +35,9 @@ std::vector<KernelStats> collectKernelStats(func::FuncOp func,
     }
     ++s.instructions;
     s.first = std::min(s.first, issue);
-    s.end = std::max(s.end, issue + info.latency);
+    s.end = std::max(s.end, issue + (repeat - 1) * every + info.latency);
     auto &[uses, capacity] = acc.unitUses[info.unit];
-    uses += info.occupancy;
+    uses += int64_t(info.occupancy) * repeat;
     capacity = info.capacity;
   };
   int64_t hop = chip.proto().streams().hop_cycles();
@@ -79,8 +81,10 @@ std::vector<KernelStats> collectKernelStats(func::FuncOp func,
           hisa::IssueInfo{latency, 0, "slice" + std::to_string(band.slice), 1});
     if (!bands.empty())
       continue;
+    hisa::TrainAttr train = inst.getTrain();
     if (std::optional<hisa::IssueInfo> info = inst.describe(chip))
-      count(op, cycle.getInt(), *info);
+      count(op, cycle.getInt(), *info, train ? train.getCount() : 1,
+            train ? train.getEvery() : 0);
   }
   std::vector<KernelStats> kernels;
   for (auto &[node, acc] : byNode) {
