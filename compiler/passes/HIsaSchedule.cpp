@@ -129,7 +129,7 @@ private:
   struct AddressState {
     std::optional<sched::OpId> lastWrite;
     int64_t lastWriteIssue = 0, lastWriteStore = 0;
-    std::vector<std::pair<sched::OpId, int64_t>> reads;
+    std::vector<std::pair<sched::OpId, int32_t>> reads;
   };
   /// Weight-buffer order per plane: the current tile's loads and matmuls,
   /// and the barrier ops that separate tiles.
@@ -180,7 +180,7 @@ void ProblemBuilder::addMemoryAccess(sched::OpId id, int64_t address,
     if (state.lastWrite)
       problem.addDependence(*state.lastWrite, id,
                             state.lastWriteStore - offset);
-    state.reads.push_back({id, offset});
+    state.reads.push_back({id, int32_t(offset)});
     return;
   }
   // Write after read / write: the write issues after them, so no read sees

@@ -30,10 +30,10 @@ static LowerBound resourceBound(const Problem &problem,
       minHead[resource] = std::min(minHead[resource], head[op]);
       minTail[resource] = std::min(minTail[resource], lastTail);
     };
-    for (ResourceId resource : operation.uses)
-      add(resource, operation.repeat, tail[op] - operation.lastIssue());
-    for (ResourceId resource : operation.firstUses)
-      add(resource, 1, tail[op]);
+    operation.forEachUse([&](ResourceId resource, uint32_t issues) {
+      add(resource, issues,
+          issues > 1 ? tail[op] - operation.lastIssue() : tail[op]);
+    });
   }
   LowerBound best;
   for (ResourceId id = 0; id < count; ++id) {

@@ -19,7 +19,7 @@ ResourceId Problem::addResource(std::string name, uint32_t capacity) {
 OpId Problem::addOperation(std::string name, int64_t latency, int64_t position,
                            std::vector<ResourceId> uses) {
   operations.push_back(
-      Operation{std::move(name), latency, position, std::move(uses), {}});
+      Operation{std::move(name), latency, position, std::move(uses)});
   return OpId(operations.size() - 1);
 }
 
@@ -69,13 +69,18 @@ std::optional<Error> Problem::checkOperation(OpId id) const {
                        std::to_string(op.position) +
                        "; positions are -1 (none) or in [0, 2^30]",
                    {id});
-  for (const std::vector<ResourceId> *uses : {&op.uses, &op.firstUses})
-    for (ResourceId use : *uses)
-      if (use >= resources.size())
-        return invalid("op " + describeOp(id) + " uses resource #" +
-                           std::to_string(use) + ", but there are only " +
-                           std::to_string(resources.size()),
-                       {id});
+  for (ResourceId use : op.uses)
+    if (use >= resources.size())
+      return invalid("op " + describeOp(id) + " uses resource #" +
+                         std::to_string(use) + ", but there are only " +
+                         std::to_string(resources.size()),
+                     {id});
+  if (op.firstOnly > op.uses.size())
+    return invalid("op " + describeOp(id) + " takes " +
+                       std::to_string(op.firstOnly) +
+                       " resources at its first issue only, but has " +
+                       std::to_string(op.uses.size()),
+                   {id});
   if (op.repeat == 0 || op.every < 1 ||
       (op.repeat > 1 && op.every > kMaxMagnitude / int64_t(op.repeat - 1)))
     return invalid("op " + describeOp(id) + " repeats " +

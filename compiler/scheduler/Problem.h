@@ -49,16 +49,17 @@ struct Resource {
 
 /// An instruction. It issues at its cycle and `repeat - 1` more times,
 /// `every` cycles apart (a train: the TSP's Repeat), completes at
-/// lastIssue + latency, occupies each entry of `uses` (repeats count twice)
-/// at every issue and each entry of `firstUses` at its first issue only
-/// (the dispatcher, which places a train once). Its cycle is the first
-/// issue's; transfers and dependences are written in terms of it.
+/// lastIssue + latency, and occupies each entry of `uses` (repeats count
+/// twice) at every issue, but the last `firstOnly` entries at its first
+/// issue only (the dispatcher, which places a train once). Its cycle is
+/// the first issue's; transfers and dependences are written in terms of
+/// it. (Programs have millions of operations: the fields are packed.)
 struct Operation {
   std::string name;
   int64_t latency = 0;
   int64_t position = kNoPosition;
   std::vector<ResourceId> uses;
-  std::vector<ResourceId> firstUses;
+  uint32_t firstOnly = 0;
   uint32_t repeat = 1;
   int64_t every = 1;
 
@@ -66,6 +67,13 @@ struct Operation {
   int64_t lastIssue() const { return int64_t(repeat - 1) * every; }
   /// Cycles from the first issue to completion.
   int64_t span() const { return lastIssue() + latency; }
+  /// Calls `each(resource, issues)` for every use: `issues` is `repeat` for
+  /// a use at every issue, 1 for one at the first issue only.
+  template <typename Fn> void forEachUse(Fn each) const {
+    size_t always = uses.size() - firstOnly;
+    for (size_t u = 0; u < uses.size(); ++u)
+      each(uses[u], u < always ? repeat : 1u);
+  }
 };
 
 /// A value streamed from `producer` to `consumers`. Each consumer issues at
@@ -129,7 +137,8 @@ public:
   }
   /// Adds a resource `op` takes at its first issue only.
   void addFirstUse(OpId op, ResourceId resource) {
-    operations[op].firstUses.push_back(resource);
+    operations[op].uses.push_back(resource);
+    ++operations[op].firstOnly;
   }
   /// Adds a stream transfer from `producer` to `consumers`.
   TransferId addTransfer(OpId producer, std::vector<OpId> consumers);

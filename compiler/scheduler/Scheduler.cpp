@@ -151,12 +151,11 @@ std::optional<Error> ListScheduler::collectDemands(uint32_t cluster) {
   for (const uint32_t *it = clusters.members.begin(cluster);
        it != clusters.members.end(cluster); ++it) {
     const Operation &op = problem.getOperation(*it);
-    for (ResourceId resource : op.firstUses)
-      demands.push_back(Demand{resource, clusters.offset[*it], 1});
-    for (uint32_t r = 0; r < op.repeat; ++r)
-      for (ResourceId resource : op.uses)
+    op.forEachUse([&](ResourceId resource, uint32_t issues) {
+      for (uint32_t r = 0; r < issues; ++r)
         demands.push_back(
             Demand{resource, clusters.offset[*it] + int64_t(r) * op.every, 1});
+    });
   }
   int64_t hop = problem.getStreams().hopCycles;
   for (const uint32_t *it = clusters.transfers.begin(cluster);
@@ -521,12 +520,10 @@ hetc::sched::computeUtilisation(const Problem &problem, int64_t length) {
   std::vector<ResourceUsage> usage(problem.getNumResources());
   for (ResourceId id = 0; id < usage.size(); ++id)
     usage[id].resource = id;
-  for (const Operation &op : problem.getOperations()) {
-    for (ResourceId resource : op.uses)
-      usage[resource].uses += op.repeat;
-    for (ResourceId resource : op.firstUses)
-      ++usage[resource].uses;
-  }
+  for (const Operation &op : problem.getOperations())
+    op.forEachUse([&](ResourceId resource, uint32_t issues) {
+      usage[resource].uses += issues;
+    });
   if (length > 0)
     for (ResourceUsage &entry : usage)
       entry.utilisation =

@@ -134,12 +134,11 @@ void Verifier::checkResources() {
   std::vector<std::pair<ResourceId, int64_t>> uses;
   for (OpId op = 0; op < problem.getNumOperations(); ++op) {
     const Operation &operation = problem.getOperation(op);
-    for (uint32_t r = 0; r < operation.repeat; ++r)
-      for (ResourceId resource : operation.uses)
+    operation.forEachUse([&](ResourceId resource, uint32_t issues) {
+      for (uint32_t r = 0; r < issues; ++r)
         uses.emplace_back(resource,
                           schedule.cycles[op] + int64_t(r) * operation.every);
-    for (ResourceId resource : operation.firstUses)
-      uses.emplace_back(resource, schedule.cycles[op]);
+    });
   }
   std::sort(uses.begin(), uses.end());
   for (size_t first = 0, next = 0; first < uses.size(); first = next) {
