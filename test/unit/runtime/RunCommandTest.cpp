@@ -66,7 +66,8 @@ TEST_F(RunCommandTest, GeneratesInputsAndWritesOutputs) {
   EXPECT_NE(text.find("output 'y': shape [16] -> " + outDir + "/y.npy\n"),
             std::string::npos)
       << text;
-  EXPECT_NE(text.find("instructions: 4\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("instructions: 4 (4 issues)\n"), std::string::npos)
+      << text;
   EXPECT_NE(text.find("simulated cycles: 12\n"), std::string::npos) << text;
   EXPECT_NE(text.find("predicted cycles: 12\n"), std::string::npos) << text;
   EXPECT_NE(text.find("time at 1000 MHz: 0.012 us\n"), std::string::npos)
