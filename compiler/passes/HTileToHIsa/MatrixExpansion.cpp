@@ -390,25 +390,21 @@ LogicalResult MatrixExpander::expandMatMul(htile::MatMulOp op) {
         if (k >= tile.trains.size())
           continue;
         const InstallTrain &install = tile.trains[k];
-        hisa::TrainAttr train;
-        if (install.count > 1)
-          train = hisa::TrainAttr::get(
-              b.getContext(), uint32_t(install.count), 1,
-              install.wordStep / width);
-        Value row = read(loc, install.word, weightType, train);
+        // The install's train with `step`, or none for a single row.
+        auto train = [&](int64_t step) {
+          return install.count > 1
+                     ? hisa::TrainAttr::get(b.getContext(),
+                                            uint32_t(install.count), 1, step)
+                     : hisa::TrainAttr();
+        };
+        Value row =
+            read(loc, install.word, weightType, train(install.wordStep / width));
         if (convertWeights)
           row = convert(loc, row, weightType, type, tile.lanes, {}, {},
-                        train ? hisa::TrainAttr::get(b.getContext(),
-                                                     uint32_t(install.count),
-                                                     1, 0)
-                              : hisa::TrainAttr());
+                        train(0));
         hisa::LoadWeightsOp::create(
             b, loc, row, tile.plane, slot, int32_t(install.row),
-            dtype(convertWeights ? type : weightType),
-            train ? hisa::TrainAttr::get(b.getContext(),
-                                         uint32_t(install.count), 1,
-                                         install.rowStep)
-                  : hisa::TrainAttr(),
+            dtype(convertWeights ? type : weightType), train(install.rowStep),
             IntegerAttr());
       }
     // Row by row, the groups in turn; the copies of a piece run through
