@@ -305,6 +305,8 @@ LogicalResult Emitter::addInstruction(hisa::InstructionOpInterface op) {
       llvm::TypeSwitch<Operation *, LogicalResult>(op)
           .Case([&](hisa::ReadOp r) {
             memory(r.getAddress(), hetx::MEM_READ);
+            if (std::optional<uint32_t> parts = r.getParts())
+              inst.set_parts(*parts);
             return success();
           })
           .Case([&](hisa::WriteOp w) {
@@ -343,6 +345,8 @@ LogicalResult Emitter::addInstruction(hisa::InstructionOpInterface op) {
             inst.set_lanes(v.getLanes());
             inst.set_dtype(*dataTypeOf(v.getTo()));
             inst.set_src_dtype(*dataTypeOf(v.getFrom()));
+            if (std::optional<uint32_t> parts = v.getParts())
+              inst.set_parts(*parts);
             if (std::optional<hisa::CastOverflow> overflow = v.getOverflow())
               inst.set_overflow(*overflow == hisa::CastOverflow::wrap
                                     ? hetx::OVERFLOW_WRAP
@@ -368,6 +372,8 @@ LogicalResult Emitter::addInstruction(hisa::InstructionOpInterface op) {
                                 : hetx::M_LOAD_WEIGHTS_COLUMN);
             inst.set_unit(l.getPlane());
             inst.set_row(l.getIndex());
+            if (std::optional<uint32_t> parts = l.getParts())
+              inst.set_parts(*parts);
             return addSource(inst, op, l.getValue());
           })
           .Case([&](hisa::MatMulOp m) {
@@ -503,9 +509,8 @@ LogicalResult Emitter::emit(func::FuncOp func) {
       kernel.set_first_cycle(cycle);
     }
     // A train's last issue.
-    uint64_t last =
-        cycle + uint64_t(std::max<uint32_t>(1, inst.repeat()) - 1) *
-                    inst.repeat_cycles();
+    uint64_t last = cycle + uint64_t(std::max<uint32_t>(1, inst.repeat()) - 1) *
+                                inst.repeat_cycles();
     kernel.set_last_cycle(std::max<uint64_t>(kernel.last_cycle(), last));
     kernel.set_instructions(kernel.instructions() + 1);
   }

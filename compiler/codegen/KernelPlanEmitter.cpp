@@ -161,6 +161,10 @@ LogicalResult PlanEmitter::emitOp(Operation *op) {
                 htile::activationKind(mm.getActivation()))
           (*k)->set_opcode(unaryOpcode(*act));
         (*k)->set_transposed_weight(mm.getTransposed());
+        if (std::optional<int64_t> interleave = mm.getInterleave()) {
+          (*k)->set_interleave(uint32_t(*interleave));
+          (*k)->set_interleave_cols(uint32_t((*mm.getTile())[2]));
+        }
         if (Value bias = mm.getBias()) {
           FailureOr<uint32_t> index = indexOf(op, bias);
           if (failed(index))

@@ -59,7 +59,8 @@ KernelWork matmulWork(htile::MatMulOp op) {
   unsigned width =
       std::max(input.getElementTypeBitWidth(), weight.getElementTypeBitWidth());
   (width <= 8 ? work.macs8 : width <= 16 ? work.macs16 : work.macs32) = macs;
-  uint64_t weights = elements(op.getWeight());
+  // K x N weights (an interleaved weight's buffer holds padding too).
+  uint64_t weights = uint64_t(input.getDimSize(1)) * output.getDimSize(1);
   work.installBytes = weights * ((width + 7) / 8);
   work.sramBytes = operandBytes(op);
   if (width != weight.getElementTypeBitWidth())

@@ -214,6 +214,39 @@ def HTileFuseGathers : Pass<"hetc-htile-fuse-gathers", "mlir::func::FuncOp"> {
   }];
 }
 
+def HTileInterleaveWeights : Pass<"hetc-htile-interleave-weights",
+                                  "mlir::func::FuncOp"> {
+  let summary = "Lays out narrow constant weights so that one load installs "
+                "a whole SRAM row";
+  let description = [{
+    An SRAM row holds two f16 or bf16 vectors, or four i8 or ui8 ones. In a
+    weight's own layout they are neighbouring column tiles of one row of
+    the weight, which go to different planes; a plane then takes one row
+    per load, and `matrix.install_rows` loads a cycle install a quarter
+    (f16) or an eighth (i8) of the bytes the streams into it carry.
+
+    A constant used only as the weight of matmuls that take it untransposed
+    in the input's type, or as an i8 weight converted to their f16 or bf16
+    input (and have a tile whose k is a multiple of p), is rewritten with
+    p rows of each n-wide column tile side by side (htile.matmul's
+    `interleave`; p, the vectors of the input's type an SRAM row holds, is
+    2 for 16-bit and 4 for 8-bit inputs):
+    one SRAM row then holds p consecutive rows of one tile, read at once
+    and installed by one M_LOAD_WEIGHTS. The constant grows only by the
+    padding the last column tile and K's last rows had in SRAM anyway.
+
+    ```mlir
+    %w = htile.constant dense<...> : tensor<3x4xf16> : memref<3x4xf16>
+    htile.matmul ins(%x, %w) outs(%y) activation(none)
+        {tile = array<i64: 1, 4, 4>} : memref<1x3xf16>, memref<3x4xf16>, memref<1x4xf32>
+    // becomes (rows 0 and 1 of the tile side by side, row 2 beside zeros)
+    %w = htile.constant dense<...> : tensor<2x8xf16> : memref<2x8xf16>
+    htile.matmul ins(%x, %w) interleave 2 outs(%y) activation(none)
+        {tile = array<i64: 1, 4, 4>} : memref<1x3xf16>, memref<2x8xf16>, memref<1x4xf32>
+    ```
+  }];
+}
+
 def HTilePlanMemory : Pass<"hetc-htile-plan-memory", "mlir::ModuleOp"> {
   let summary = "Places every htile buffer in SRAM by liveness";
   let options = [

@@ -8,8 +8,7 @@
 using namespace mlir;
 
 namespace {
-struct PipelineCLOptions
-    : public PassPipelineOptions<PipelineCLOptions> {
+struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
   Option<std::string> chip{
       *this, "chip",
       llvm::cl::desc("Path of a chip description file to set as the "
@@ -52,6 +51,7 @@ void hetc::buildHTilePipeline(OpPassManager &pm,
     pm.addPass(createSetChip({options.chip}));
   pm.addPass(createConvertHGraphToHTile());
   pm.addNestedPass<func::FuncOp>(createHTileFuseGathers());
+  pm.addNestedPass<func::FuncOp>(createHTileInterleaveWeights());
   pm.addPass(createHTilePlanMemory({options.packResident}));
   pm.addPass(createHTilePhysicalBound());
 }
@@ -92,7 +92,8 @@ void hetc::registerHetcPassesAndPipelines() {
         buildHIsaPipeline(pm, o.get());
       });
   PassPipelineRegistration<PipelineCLOptions>(
-      "hetc-compile-pipeline", "The whole compilation, hgraph to scheduled hisa",
+      "hetc-compile-pipeline",
+      "The whole compilation, hgraph to scheduled hisa",
       [](OpPassManager &pm, const PipelineCLOptions &o) {
         buildCompilePipeline(pm, o.get());
       });

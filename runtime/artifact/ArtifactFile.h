@@ -26,8 +26,11 @@ namespace hetc::artifact {
 /// plan's transposed matmul weights (PlanKernel.transposed_weight), which a
 /// version-3 CPU backend would multiply untransposed; version 5 trains
 /// (Instruction.repeat, repeat_cycles, repeat_step), which a version-4
-/// runtime would issue once.
-constexpr uint32_t kFormatVersion = 5;
+/// runtime would issue once; version 6 reads and weight loads of several
+/// parts of a row (Instruction.parts) and interleaved weights in the kernel
+/// plan (PlanKernel.interleave, interleave_cols), which a version-5 runtime
+/// would read and install one part of.
+constexpr uint32_t kFormatVersion = 6;
 constexpr size_t kHeaderBytes = 24;
 
 /// Serialises `artifact` with its header, deterministically: the same
@@ -42,8 +45,7 @@ bool parse(const std::string &bytes, const std::string &source,
 /// leaves any earlier file at `path` as it was.
 bool writeFile(const hetx::Artifact &artifact, const std::string &path,
                std::string &error);
-bool readFile(const std::string &path, hetx::Artifact &out,
-              std::string &error);
+bool readFile(const std::string &path, hetx::Artifact &out, std::string &error);
 
 /// The identity a .hetx records for `chip`.
 hetx::ChipIdentity identityOf(const chip::ChipSpec &chip);

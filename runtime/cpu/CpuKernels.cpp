@@ -445,13 +445,13 @@ void runMatmul(const Plan &state, const PlanKernelInfo &kernel,
     accStorage.resize(m * n);
     acc = accStorage.data();
   }
-  const float *x = in[0], *w = in[1];
+  const float *x = in[0];
+  const float *w =
+      kernel.floatWeight.empty() ? in[1] : kernel.floatWeight.data();
   if (isFloat) {
     std::vector<float> converted;
     const PlanBufferInfo &weight = state.buffers[kernel.operands[1]];
-    if (!kernel.floatWeight.empty()) {
-      w = kernel.floatWeight.data();
-    } else if (!io::isFloat(weight.type)) {
+    if (kernel.floatWeight.empty() && !io::isFloat(weight.type)) {
       converted.resize(weight.elements);
       for (uint64_t i = 0; i < weight.elements; ++i)
         converted[i] = float(sim::intOfWord(w[i]));

@@ -69,8 +69,9 @@ struct PlanKernelInfo {
   sim::Op op;
   /// PLAN_MATMUL: M x K times K x N (a transposed weight: N x K), the
   /// optional bias and scale buffers, the activation (V_RELU, V_SIGMOID,
-  /// V_TANH) or OPCODE_UNSPECIFIED, and an integer weight of a float matmul
-  /// converted to floats once.
+  /// V_TANH) or OPCODE_UNSPECIFIED, and the weight as the kernel takes it
+  /// where that is not its buffer, made once: an integer weight of a float
+  /// matmul converted to floats, an interleaved weight laid out K x N.
   uint64_t m = 0, k = 0, n = 0;
   bool transposedWeight = false;
   int bias = -1, scale = -1;

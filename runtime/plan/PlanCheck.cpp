@@ -70,6 +70,11 @@ private:
   bool checkOutputs();
   bool checkLiveness();
   bool checkMatmul(const hetx::PlanKernel &kernel, PlanKernelInfo &info);
+  /// Checks an interleaved weight's fields and shape and sets `wShape` to
+  /// the K x N it holds.
+  bool checkInterleave(const hetx::PlanKernel &kernel, PlanKernelInfo &info,
+                       const PlanBufferInfo &x, const PlanBufferInfo &w,
+                       const PlanBufferInfo &y, std::vector<int64_t> &wShape);
   bool checkGather(const hetx::PlanKernel &kernel, PlanKernelInfo &info);
   /// Sets info.op from a vector instruction of `opcode` on `dtype` lanes
   /// (V_CAST: from `from`) and checks its types as the chip model does.
@@ -232,19 +237,24 @@ bool PlanChecker::checkMatmul(const hetx::PlanKernel &kernel,
                               PlanKernelInfo &info) {
   const PlanBufferInfo &x = buffer(info.operands[0]),
                        &w = buffer(info.operands[1]), &y = buffer(info.result);
-  // A transposed weight is N x K.
+  // A transposed weight is N x K; an interleaved one is K x N once laid
+  // out again.
   info.transposedWeight = kernel.transposed_weight();
   size_t kDim = info.transposedWeight ? 1 : 0;
-  if (x.shape.size() != 2 || w.shape.size() != 2 || y.shape.size() != 2 ||
-      x.shape[1] != w.shape[kDim] || y.shape[0] != x.shape[0] ||
-      y.shape[1] != w.shape[1 - kDim])
+  std::vector<int64_t> wShape = w.shape;
+  if (kernel.interleave() > 1 &&
+      !checkInterleave(kernel, info, x, w, y, wShape))
+    return false;
+  if (x.shape.size() != 2 || wShape.size() != 2 || y.shape.size() != 2 ||
+      x.shape[1] != wShape[kDim] || y.shape[0] != x.shape[0] ||
+      y.shape[1] != wShape[1 - kDim])
     return fail(info.label, "a matrix product of " + shapeText(x.shape) +
-                                " and " + shapeText(w.shape) +
+                                " and " + shapeText(wShape) +
                                 (info.transposedWeight ? " transposed" : "") +
                                 " into " + shapeText(y.shape));
   info.m = uint64_t(x.shape[0]);
   info.k = uint64_t(x.shape[1]);
-  info.n = uint64_t(w.shape[1 - kDim]);
+  info.n = uint64_t(wShape[1 - kDim]);
   bool isFloat = io::isArithmeticFloat(x.type);
   if (!isFloat && x.type != io::ElementType::I8 &&
       x.type != io::ElementType::U8)
@@ -314,11 +324,72 @@ bool PlanChecker::checkMatmul(const hetx::PlanKernel &kernel,
     return false;
   info.op.inType = x.type;
   info.op.outType = y.type;
-  if (isFloat && w.type != x.type && w.constant) {
+  if (isFloat && w.type != x.type && w.constant && kernel.interleave() <= 1) {
     info.floatWeight.resize(w.elements);
     for (uint64_t i = 0; i < w.elements; ++i)
       info.floatWeight[i] = float(sim::intOfWord((*w.constant)[i]));
   }
+  if (kernel.interleave() > 1) {
+    // Laid out K x N again, once: element [g][(j * p + q) * n + c] is
+    // W[g * p + q][j * n + c].
+    // An i8 weight of a float matmul is converted to floats as it goes.
+    uint64_t p = kernel.interleave(), cols = kernel.interleave_cols();
+    uint64_t width = uint64_t(w.shape[1]);
+    bool toFloat = isFloat && w.type != x.type;
+    std::vector<float> laidOut(info.k * info.n, 0.0f);
+    for (uint64_t r = 0; r < info.k; ++r)
+      for (uint64_t c = 0; c < info.n; ++c) {
+        float word = (*w.constant)[(r / p) * width +
+                                   ((c / cols) * p + r % p) * cols + c % cols];
+        laidOut[r * info.n + c] = toFloat ? float(sim::intOfWord(word)) : word;
+      }
+    info.floatWeight = std::move(laidOut);
+  }
+  return true;
+}
+
+bool PlanChecker::checkInterleave(const hetx::PlanKernel &kernel,
+                                  PlanKernelInfo &info, const PlanBufferInfo &x,
+                                  const PlanBufferInfo &w,
+                                  const PlanBufferInfo &y,
+                                  std::vector<int64_t> &wShape) {
+  uint64_t p = kernel.interleave(), cols = kernel.interleave_cols();
+  if (p != 2 && p != 4)
+    return fail(info.label, "interleave " + std::to_string(p) +
+                                " is not 2 (16-bit weights) or 4 (8-bit)");
+  // Counted in the input's type: an i8 weight of an f16 or bf16 matmul
+  // is converted on its way to the planes.
+  bool converted =
+      w.type == io::ElementType::I8 &&
+      (x.type == io::ElementType::F16 || x.type == io::ElementType::BF16) &&
+      kernel.has_scale();
+  if ((w.type != x.type && !converted) || io::byteWidth(x.type) * p != 4)
+    return fail(info.label, "an interleaved weight of " + io::typeName(w.type) +
+                                " for an input of " + io::typeName(x.type) +
+                                " takes " +
+                                std::to_string(4 / io::byteWidth(x.type)) +
+                                " rows to an SRAM row, and the input's type "
+                                "or i8 converted to it");
+  if (!w.constant || info.transposedWeight)
+    return fail(info.label,
+                "an interleaved weight is an untransposed constant");
+  if (cols == 0 || cols > w.elements)
+    return fail(info.label, "interleave_cols " + std::to_string(cols) +
+                                " is not a column tile of the weight");
+  if (x.shape.size() != 2 || y.shape.size() != 2 || w.shape.size() != 2)
+    return fail(info.label, "a matrix product of " + shapeText(x.shape) +
+                                " and " + shapeText(w.shape) + " into " +
+                                shapeText(y.shape));
+  uint64_t k = uint64_t(x.shape[1]), n = uint64_t(y.shape[1]);
+  uint64_t rows = (k + p - 1) / p, width = (n + cols - 1) / cols * cols * p;
+  if (uint64_t(w.shape[0]) != rows || uint64_t(w.shape[1]) != width)
+    return fail(info.label, "an interleaved weight of " + shapeText(w.shape) +
+                                " does not hold " + std::to_string(k) + " x " +
+                                std::to_string(n) + " by " + std::to_string(p) +
+                                " rows of " + std::to_string(cols) +
+                                " columns (" + std::to_string(rows) + " x " +
+                                std::to_string(width) + ")");
+  wShape = {int64_t(k), int64_t(n)};
   return true;
 }
 

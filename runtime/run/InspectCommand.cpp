@@ -112,6 +112,11 @@ void printPlan(const hetx::KernelPlan &plan, std::ostream &out) {
       out << " bias %" << k.bias();
     if (k.has_scale())
       out << " scale %" << k.scale();
+    if (k.transposed_weight())
+      out << " transposed";
+    if (k.interleave() > 1)
+      out << " interleave " << k.interleave() << " of " << k.interleave_cols()
+          << " columns";
     out << " -> %" << k.result();
     if (k.kind() == hetx::PLAN_GATHER)
       out << " (" << k.index_runs_size() / 3 << " index runs)";
@@ -142,15 +147,16 @@ void disassemble(const hetx::Artifact &a, std::ostream &out) {
     if (in.opcode() == hetx::MEM_GATHER || in.opcode() == hetx::MEM_SCATTER)
       out << " table @" << in.address() << (in.part() ? " part " : "")
           << (in.part() ? std::to_string(in.part()) : "") << " stride "
-          << in.stride()
-          << " rows [" << in.row_begin() << ", " << in.row_end() << ") of "
-          << in.rows() << " by lane " << in.index_lane() << " chain #"
-          << in.chain();
+          << in.stride() << " rows [" << in.row_begin() << ", " << in.row_end()
+          << ") of " << in.rows() << " by lane " << in.index_lane()
+          << " chain #" << in.chain();
     if (in.opcode() == hetx::M_LOAD_WEIGHTS ||
         in.opcode() == hetx::M_LOAD_WEIGHTS_COLUMN)
       out << " row " << in.row();
     if (in.lanes())
       out << " lanes " << in.lanes();
+    if (in.parts() > 1)
+      out << " parts " << in.parts();
     if (in.opcode() == hetx::S_PERMUTE)
       out << " map " << in.lane_map();
     if (in.dtype() != hetx::DTYPE_UNSPECIFIED && in.dtype() != hetx::F32)
@@ -221,8 +227,8 @@ int inspectCommand(const InspectOptions &options, std::ostream &out,
   out << "kernels (" << a.kernels_size()
       << "; name: first-last cycle, instructions):\n";
   for (const hetx::Kernel &k : a.kernels())
-    out << "  " << k.name() << ": " << k.first_cycle() << "-"
-        << k.last_cycle() << ", " << k.instructions() << "\n";
+    out << "  " << k.name() << ": " << k.first_cycle() << "-" << k.last_cycle()
+        << ", " << k.instructions() << "\n";
   if (a.has_kernel_plan()) {
     const hetx::KernelPlan &plan = a.kernel_plan();
     std::map<std::string, int> byKind;

@@ -14,14 +14,23 @@
 
 namespace hetc::sim {
 
+/// The floats a stream value of `ops` holds: `lanes` a vector, times the
+/// most vectors one MEM_READ puts on its group.
+static uint32_t valueFloats(const std::vector<Op> &ops, uint32_t lanes) {
+  uint32_t parts = 1;
+  for (const Op &op : ops)
+    parts = std::max<uint32_t>(parts, op.parts);
+  return lanes * parts;
+}
+
 Machine::Machine(const chip::ChipSpec &chip, const HazardText &text,
                  const std::vector<Op> &ops, Sram &sram, HostMemory &host,
                  const SimOptions &options)
     : chip(chip), text(text), ops(ops), sram(sram), host(host),
       timingOnly(options.timingOnly), observer(options.observer),
       streams(chip.streamGroups(), chip.streamGroupWidth(), chip.positions(),
-              chip.proto().streams().hop_cycles(), chip.lanes(),
-              !options.timingOnly),
+              chip.proto().streams().hop_cycles(),
+              valueFloats(ops, chip.lanes()), !options.timingOnly),
       lanes(chip.lanes()),
       banksPerSlice(chip.proto().memory().banks_per_slice()),
       bankLimit(chip.proto().memory().accesses_per_bank_per_cycle()),
@@ -96,15 +105,15 @@ bool Machine::checkChainHolds(const Op &op, uint32_t index, int64_t cycle,
     return true;
   uint32_t slice = sliceOfRow(op, row);
   const std::vector<ChainBand> &bands = chainBands->at(index);
-  auto it = std::lower_bound(bands.begin(), bands.end(),
-                             ChainBand{slice, 0, 0});
+  auto it =
+      std::lower_bound(bands.begin(), bands.end(), ChainBand{slice, 0, 0});
   if (it != bands.end() && it->slice == slice && row >= it->rowBegin &&
       row < it->rowEnd)
     return true;
   bool gather = op.kind == OpClass::MemGather;
   return fail(gather ? "bad gather chain" : "bad scatter chain", cycle, index,
-              "row " + std::to_string(row) + " of the table lies in MEM slice " +
-                  std::to_string(slice) +
+              "row " + std::to_string(row) +
+                  " of the table lies in MEM slice " + std::to_string(slice) +
                   ", where no instruction of the chain takes it");
 }
 
@@ -340,23 +349,43 @@ inline const float *Machine::readStream(const Step &step, int which,
                                         uint8_t dir, uint32_t group,
                                         bool namesProducer,
                                         uint32_t namedProducer,
-                                        io::ElementType wanted) {
+                                        uint8_t wanted) {
   MissedRead missed;
   uint32_t producer = 0;
   const float *value =
       streams.read(dir, group, step.position, step.cycle, producer, missed);
-  if (value && (!namesProducer || namedProducer == producer))
-    return outTypes[producer] == wanted || failType(ops[step.index], step.index,
-                                                    which, step.cycle, producer)
-               ? value
-               : nullptr;
+  if (value && (!namesProducer || namedProducer == producer)) {
+    if (outKeys[producer] == wanted)
+      return value;
+    // Several parts of a row go only to a load (or conversion) of as many.
+    if (keyType(outKeys[producer]) == keyType(wanted))
+      failParts(ops[step.index], step.index, step.cycle, producer);
+    else
+      failType(ops[step.index], step.index, which, step.cycle, producer);
+    return nullptr;
+  }
   failRead(ops[step.index], step.index, which, step.cycle, value, producer,
            missed);
   return nullptr;
 }
 
-bool Machine::failType(const Op &op, uint32_t index, int which,
-                       int64_t cycle, uint32_t producer) {
+bool Machine::failParts(const Op &op, uint32_t index, int64_t cycle,
+                        uint32_t producer) {
+  auto vectors = [](uint32_t parts) {
+    return std::to_string(parts) + (parts == 1 ? " vector" : " vectors");
+  };
+  return fail("parts mismatch", cycle, index,
+              "it takes " + vectors(op.parts) +
+                  " of a row at once, but "
+                  "instruction " +
+                  text.instruction(producer) + " put " +
+                  vectors(keyParts(outKeys[producer])) +
+                  " on the stream group; several parts of a row go only to "
+                  "an M_LOAD_WEIGHTS of as many");
+}
+
+bool Machine::failType(const Op &op, uint32_t index, int which, int64_t cycle,
+                       uint32_t producer) {
   io::ElementType made = ops[producer].outType;
   io::ElementType wanted = op.sourceType(which);
   return fail("type mismatch", cycle, index,
@@ -408,20 +437,19 @@ void Machine::failRead(const Op &op, uint32_t index, int which, int64_t cycle,
     // The program names the value it means: say when that one is here.
     const Op &meant = ops[port.producer];
     int64_t distance = int64_t(op.position) - int64_t(meant.position);
-    int64_t arrival =
-        meant.cycle + meant.latency +
-        (distance < 0 ? -distance : distance) *
-            int64_t(chip.proto().streams().hop_cycles());
+    int64_t arrival = meant.cycle + meant.latency +
+                      (distance < 0 ? -distance : distance) *
+                          int64_t(chip.proto().streams().hop_cycles());
     bool early = arrival > cycle;
-    std::string found =
-        value ? ", which takes the value from instruction " +
-                    text.instruction(producer) + " instead of"
-              : ", but finds no value there: it means";
-    fail(early ? "too early" : "too late", cycle, index,
-         where + found + " the value from instruction " +
-             text.instruction(port.producer) +
-             (early ? ", which arrives at cycle " : ", which passed at cycle ") +
-             std::to_string(arrival));
+    std::string found = value ? ", which takes the value from instruction " +
+                                    text.instruction(producer) + " instead of"
+                              : ", but finds no value there: it means";
+    fail(
+        early ? "too early" : "too late", cycle, index,
+        where + found + " the value from instruction " +
+            text.instruction(port.producer) +
+            (early ? ", which arrives at cycle " : ", which passed at cycle ") +
+            std::to_string(arrival));
     return;
   }
   switch (missed.kind) {
@@ -489,6 +517,18 @@ inline bool Machine::checkSramRead(const Step &step) {
   return true;
 }
 
+bool Machine::checkPartsRead(const Step &step) {
+  const Op &op = ops[step.index];
+  for (uint32_t q = 1; q < op.parts; ++q) {
+    uint64_t word = op.word + q * op.width;
+    int64_t storedAt = sram.storedAt(word);
+    if (storedAt == Sram::kNever || storedAt > step.cycle ||
+        !sram.holds(word, op.width))
+      return failSramRead(word, op.width, step.index, step.cycle);
+  }
+  return true;
+}
+
 inline bool Machine::complete(const Step &step) {
   stats.cycles =
       std::max(stats.cycles, uint64_t(step.cycle + int64_t(step.latency)));
@@ -536,20 +576,21 @@ bool Machine::executeLink(const Step &step, const float *sent) {
     // Each link is looped back to itself: the vector arrives at this
     // chip's own receive buffer.
     link.vectors.push_back({done, index,
-                            timingOnly ? std::vector<float>()
-                                       : std::vector<float>(sent, sent + lanes)});
+                            timingOnly
+                                ? std::vector<float>()
+                                : std::vector<float>(sent, sent + lanes)});
   } else {
     auto where = [&] { return "C2C link " + std::to_string(op.unit); };
     if (link.vectors.empty() || link.vectors.front().arrival > cycle)
-      return fail(
-          link.vectors.empty() ? "no value" : "too early", cycle, index,
-          link.vectors.empty()
-              ? where() + " has no vector arrived or on its way"
-              : where() + " has no vector arrived by cycle " +
-                    std::to_string(cycle) + ": the next, from instruction " +
-                    text.instruction(link.vectors.front().sender) +
-                    ", arrives at cycle " +
-                    std::to_string(link.vectors.front().arrival));
+      return fail(link.vectors.empty() ? "no value" : "too early", cycle, index,
+                  link.vectors.empty()
+                      ? where() + " has no vector arrived or on its way"
+                      : where() + " has no vector arrived by cycle " +
+                            std::to_string(cycle) +
+                            ": the next, from instruction " +
+                            text.instruction(link.vectors.front().sender) +
+                            ", arrives at cycle " +
+                            std::to_string(link.vectors.front().arrival));
     uint32_t buffered = 0;
     for (const InFlight &v : link.vectors)
       buffered += v.arrival <= cycle;
@@ -591,8 +632,7 @@ bool Machine::checkLinksDrained() {
   return true;
 }
 
-bool Machine::failWeightsInFlight(const Op &op, uint32_t index,
-                                  int64_t cycle) {
+bool Machine::failWeightsInFlight(const Op &op, uint32_t index, int64_t cycle) {
   const Plane &plane = planes[op.unit];
   return fail("weights in flight", cycle, index,
               "the weights of matrix plane " + std::to_string(op.unit) +
@@ -619,12 +659,12 @@ inline bool Machine::execute(const Step &step) {
     if (s < 2)
       src[s] = readStream(step, s, (step.dirs >> s) & 1, step.srcGroup[s],
                           step.flags & (Step::kNamesProducer0 << s),
-                          step.producer[s], step.srcType[s]);
+                          step.producer[s], step.srcKey[s]);
     else // only V_SELECT has a third source
-      src[s] = readStream(step, s, ops[index].src[s].dir,
-                          ops[index].src[s].group(),
-                          ops[index].src[s].hasProducer,
-                          ops[index].src[s].producer, step.inType);
+      src[s] =
+          readStream(step, s, ops[index].src[s].dir, ops[index].src[s].group(),
+                     ops[index].src[s].hasProducer, ops[index].src[s].producer,
+                     valueKey(step.inType));
     if (!src[s])
       return false;
   }
@@ -635,6 +675,9 @@ inline bool Machine::execute(const Step &step) {
   if (step.kind == OpClass::MemScatter)
     return executeScatter(step, src[0], src[1]);
   if (step.kind == OpClass::MemRead && !checkSramRead(step))
+    return false;
+  if (step.kind == OpClass::MemRead && ops[index].parts > 1 &&
+      !checkPartsRead(step))
     return false;
   int64_t done = cycle + step.latency;
   if (step.kind == OpClass::MemWrite)
@@ -656,8 +699,13 @@ inline bool Machine::execute(const Step &step) {
     const float *lend = step.kind == OpClass::MemRead && !timingOnly
                             ? sram.fixedVector(step.address)
                             : nullptr;
-    out = streams.emit((step.dirs >> 3) & 1, step.dstGroup, step.position,
-                       done, index, lend);
+    // Several parts are lent only where the image holds them side by side.
+    for (uint32_t q = 1; lend && q < ops[index].parts; ++q)
+      if (sram.fixedVector(step.address + q * step.width) !=
+          lend + size_t(q) * lanes)
+        lend = nullptr;
+    out = streams.emit((step.dirs >> 3) & 1, step.dstGroup, step.position, done,
+                       index, lend);
     if (lend)
       return complete(step);
   }
@@ -673,7 +721,9 @@ void Machine::compute(const Op &op, const float *const *src, float *out) {
   // the storage of retired ones.
   switch (op.kind) {
   case OpClass::MemRead:
-    std::memcpy(out, sram.vector(op.word), sizeof(float) * lanes);
+    for (uint32_t q = 0; q < op.parts; ++q)
+      std::memcpy(out + size_t(q) * lanes, sram.vector(op.word + q * op.width),
+                  sizeof(float) * lanes);
     break;
   case OpClass::MemWrite:
   case OpClass::MemGather:  // read by executeGather
@@ -686,6 +736,11 @@ void Machine::compute(const Op &op, const float *const *src, float *out) {
   case OpClass::VectorUnary:
   case OpClass::VectorReduce:
     computeVector(op, src, out, op.lanes, lanes);
+    // A V_CAST of several parts converts each (only it has more than one).
+    for (uint32_t q = 1; q < op.parts; ++q) {
+      const float *part[3] = {src[0] + size_t(q) * lanes, nullptr, nullptr};
+      computeVector(op, part, out + size_t(q) * lanes, op.lanes, lanes);
+    }
     break;
   case OpClass::LoadWeights:
     loadWeights(op, src[0]);
@@ -769,8 +824,8 @@ void Machine::flushMatmuls() {
 
 void Machine::markLive(Plane &plane, uint32_t row) {
   plane.live[row] = 1;
-  plane.rows.insert(
-      std::upper_bound(plane.rows.begin(), plane.rows.end(), row), row);
+  plane.rows.insert(std::upper_bound(plane.rows.begin(), plane.rows.end(), row),
+                    row);
 }
 
 float *Machine::liveRow(Plane &plane, uint32_t row) {
@@ -799,15 +854,24 @@ void Machine::loadWeights(const Op &op, const float *src) {
     plane.rowData.assign(lanes, nullptr);
   }
   if (op.opcode == hetx::M_LOAD_WEIGHTS_COLUMN) {
-    for (uint32_t i = 0; i < lanes; ++i) {
-      if (plane.live[i] || !isPositiveZero(src[i])) {
-        liveRow(plane, i)[op.row] = src[i];
-        plane.finite[i] = plane.finite[i] && std::isfinite(src[i]);
-      }
-    }
-    plane.cols = std::max(plane.cols, op.row + 1);
+    loadColumn(plane, op.row, src);
     return;
   }
+  for (uint32_t q = 0; q < op.parts; ++q)
+    loadRow(plane, op.row + q, src + size_t(q) * lanes);
+}
+
+void Machine::loadColumn(Plane &plane, uint32_t column, const float *src) {
+  for (uint32_t i = 0; i < lanes; ++i) {
+    if (plane.live[i] || !isPositiveZero(src[i])) {
+      liveRow(plane, i)[column] = src[i];
+      plane.finite[i] = plane.finite[i] && std::isfinite(src[i]);
+    }
+  }
+  plane.cols = std::max(plane.cols, column + 1);
+}
+
+void Machine::loadRow(Plane &plane, uint32_t row, const float *src) {
   // A row of a constant is referred to where it is, with its extent and
   // finiteness found when the program was loaded; any other row is copied
   // to where it goes, even if it stays out of memory: rows not in memory
@@ -816,17 +880,17 @@ void Machine::loadWeights(const Op &op, const float *src) {
   bool finite = true;
   const float *data = src;
   if (!sram.imageRow(src, extent, finite)) {
-    float *own = plane.weights.get() + size_t(op.row) * lanes;
+    float *own = plane.weights.get() + size_t(row) * lanes;
     extent = copyWeightRow(src, own, lanes, finite);
     data = own;
   }
-  if (!plane.live[op.row]) {
+  if (!plane.live[row]) {
     if (extent == 0)
       return; // +0.0 over +0.0
-    markLive(plane, op.row);
+    markLive(plane, row);
   }
-  plane.rowData[op.row] = data;
-  plane.finite[op.row] = finite;
+  plane.rowData[row] = data;
+  plane.finite[row] = finite;
   plane.cols = std::max(plane.cols, extent);
 }
 
@@ -855,9 +919,12 @@ ExecutionPlan Machine::plan(const std::vector<Op> &ops,
                             const chip::ChipSpec &chip) {
   ExecutionPlan plan;
   plan.steps.reserve(ops.size());
-  plan.outTypes.reserve(ops.size());
+  plan.outKeys.reserve(ops.size());
   for (const Op &op : ops)
-    plan.outTypes.push_back(op.outType);
+    plan.outKeys.push_back(valueKey(
+        op.outType,
+        op.kind == OpClass::MemRead || op.opcode == hetx::V_CAST ? op.parts
+                                                                 : 1));
   if (chip.interleaved())
     for (uint32_t i = 0; i < ops.size(); ++i)
       if (ops[i].indexed())
@@ -883,7 +950,7 @@ ExecutionPlan Machine::plan(const std::vector<Op> &ops,
     for (int s = 0; s < 2 && s < op.sources; ++s) {
       step.srcGroup[s] = op.src[s].group();
       step.producer[s] = op.src[s].producer;
-      step.srcType[s] = op.sourceType(s);
+      step.srcKey[s] = valueKey(op.sourceType(s), op.parts);
       step.dirs |= uint8_t(op.src[s].dir << s);
       if (op.src[s].hasProducer)
         step.flags |= uint8_t(Step::kNamesProducer0 << s);
@@ -914,7 +981,7 @@ ExecutionPlan Machine::plan(const std::vector<Op> &ops,
 
 bool Machine::run(const ExecutionPlan &plan, SimStats &out,
                   std::string &errorOut) {
-  outTypes = plan.outTypes.data();
+  outKeys = plan.outKeys.data();
   chainBands = &plan.chainBands;
   const std::vector<Step> &steps = plan.steps;
   int64_t current = 0;

@@ -19,9 +19,9 @@
 #include "runtime/sim/VectorMath.h"
 
 #include <cstdint>
-#include <map>
 #include <deque>
 #include <limits>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -32,6 +32,20 @@ namespace hetc::sim {
 /// of its Op that every run needs, packed. The rest (lanes, row, lane map,
 /// host address, a third source) stays in the Op, read to compute values
 /// and to word hazards.
+/// What a stream value is, in one byte: its element type (bits 0-4) and
+/// the vectors of one SRAM row it carries less one (bits 5-6; a MEM_READ
+/// or V_CAST of several parts, isa.md "Native width"). A source must find
+/// exactly the key it takes.
+static_assert(uint8_t(io::ElementType::F64) < 32,
+              "a value key holds the element type in 5 bits");
+inline uint8_t valueKey(io::ElementType type, uint32_t parts = 1) {
+  return uint8_t(uint8_t(type) | ((parts - 1) << 5));
+}
+inline io::ElementType keyType(uint8_t key) {
+  return io::ElementType(key & 31);
+}
+inline uint32_t keyParts(uint8_t key) { return (key >> 5) + 1u; }
+
 struct alignas(64) Step {
   int64_t cycle = 0;
   /// MEM and DMA ops: the SRAM word of the vector (Op::word).
@@ -54,8 +68,8 @@ struct alignas(64) Step {
   uint8_t dirs = 0;
   /// The kFlag bits below.
   uint8_t flags = 0;
-  /// The element types the first two sources must carry, and inType.
-  io::ElementType srcType[2] = {io::ElementType::F32, io::ElementType::F32};
+  /// What the first two sources must carry (valueKey), and inType.
+  uint8_t srcKey[2] = {0, 0};
   io::ElementType inType = io::ElementType::F32;
   /// MEM and DMA ops: the SRAM words of the vector (Op::width).
   uint8_t width = 4;
@@ -77,8 +91,9 @@ struct ChainBand {
 
 struct ExecutionPlan {
   std::vector<Step> steps;
-  /// Per instruction: the element type of its result.
-  std::vector<io::ElementType> outTypes;
+  /// Per instruction: what its result is (valueKey of its type and the
+  /// parts it carries: Op::parts of a MEM_READ or V_CAST, else 1).
+  std::vector<uint8_t> outKeys;
   /// With interleaved addresses: per chain's first instruction, the band
   /// of each of its instructions, by slice (one a slice, as the loader
   /// checks).
@@ -155,7 +170,10 @@ private:
 
   [[gnu::always_inline]] inline bool execute(const Step &step);
   void compute(const Op &op, const float *const *src, float *out);
+  /// Installs an M_LOAD_WEIGHTS's rows (one per part) or column.
   void loadWeights(const Op &op, const float *src);
+  void loadRow(Plane &plane, uint32_t row, const float *src);
+  void loadColumn(Plane &plane, uint32_t column, const float *src);
   /// Defers the product of a float M_MATMUL until its result can first be
   /// read, so that the products of consecutive M_MATMULs on unchanged
   /// weights are computed together (same bits; see matmulBatch()).
@@ -171,10 +189,11 @@ private:
   void markLive(Plane &plane, uint32_t row);
   bool claimUnit(const Step &step);
   /// Reads source `which` of `step` from (dir, group), which names its
-  /// producer if `namesProducer`; `wanted` is the type it must carry.
+  /// producer if `namesProducer`; `wanted` is what it must carry
+  /// (valueKey).
   const float *readStream(const Step &step, int which, uint8_t dir,
                           uint32_t group, bool namesProducer,
-                          uint32_t namedProducer, io::ElementType wanted);
+                          uint32_t namedProducer, uint8_t wanted);
   [[gnu::cold, gnu::noinline]] bool failType(const Op &op, uint32_t index,
                                              int which, int64_t cycle,
                                              uint32_t producer);
@@ -182,6 +201,10 @@ private:
   [[gnu::cold, gnu::noinline]] bool failWeightType(const Op &op, uint32_t index,
                                                    int64_t cycle);
   bool checkSramRead(const Step &step);
+  /// Checks the parts after the first of a MEM_READ of several (Op::parts).
+  [[gnu::noinline]] bool checkPartsRead(const Step &step);
+  [[gnu::cold, gnu::noinline]] bool failParts(const Op &op, uint32_t index,
+                                              int64_t cycle, uint32_t producer);
   /// Books `step`'s completion (the program's cycles, the observer); true.
   bool complete(const Step &step);
   bool executeDma(const Step &step);
@@ -189,8 +212,8 @@ private:
   bool checkLinksDrained();
   bool checkCollisions(int64_t cycle);
   // The failures build their messages out of line, off the hot path.
-  [[gnu::cold, gnu::noinline]] bool fail(const std::string &kind,
-                                         int64_t cycle, uint32_t index,
+  [[gnu::cold, gnu::noinline]] bool fail(const std::string &kind, int64_t cycle,
+                                         uint32_t index,
                                          const std::string &details);
   [[gnu::cold, gnu::noinline]] void
   failRead(const Op &op, uint32_t index, int which, int64_t cycle,
@@ -242,8 +265,8 @@ private:
   const chip::ChipSpec &chip;
   const HazardText &text;
   const std::vector<Op> &ops;
-  /// ExecutionPlan::outTypes of the plan being run.
-  const io::ElementType *outTypes = nullptr;
+  /// ExecutionPlan::outKeys of the plan being run.
+  const uint8_t *outKeys = nullptr;
   Sram &sram;
   HostMemory &host;
   const bool timingOnly;

@@ -244,8 +244,10 @@ bool decodeTypes(const hetx::Instruction &instr, Op &op, std::string &kind,
       instr.dtype() == hetx::DTYPE_UNSPECIFIED ? hetx::F32 : instr.dtype();
   std::optional<io::ElementType> type = elementTypeOf(raw);
   if (type && io::isHostOnly(*type)) {
-    details = io::typeName(*type) + " is a binding type only; the chip "
-              "holds such tensors as " + heldLanes(*type);
+    details = io::typeName(*type) +
+              " is a binding type only; the chip "
+              "holds such tensors as " +
+              heldLanes(*type);
     return false;
   }
   if (!type) {
@@ -253,7 +255,8 @@ bool decodeTypes(const hetx::Instruction &instr, Op &op, std::string &kind,
               " is not an element type of the chip";
     return false;
   }
-  if (op.opcode != hetx::V_CAST && instr.src_dtype() != hetx::DTYPE_UNSPECIFIED) {
+  if (op.opcode != hetx::V_CAST &&
+      instr.src_dtype() != hetx::DTYPE_UNSPECIFIED) {
     details = "src_dtype is set, but only V_CAST converts between types";
     return false;
   }
@@ -296,8 +299,10 @@ bool decodeTypes(const hetx::Instruction &instr, Op &op, std::string &kind,
   if (op.opcode == hetx::V_CAST) {
     std::optional<io::ElementType> from = elementTypeOf(instr.src_dtype());
     if (from && io::isHostOnly(*from)) {
-      details = io::typeName(*from) + " is a binding type only; the chip "
-                "holds such tensors as " + heldLanes(*from);
+      details = io::typeName(*from) +
+                " is a binding type only; the chip "
+                "holds such tensors as " +
+                heldLanes(*from);
       return false;
     }
     if (!from) {
@@ -429,21 +434,20 @@ bool decodeIndexed(const hetx::Instruction &instr, const chip::ChipSpec &chip,
     kind = "bad address";
     // With interleaved addresses a band holds rows of other slices
     // between its ends, which the instruction leaves to them.
-    details = "rows [" + std::to_string(op.rowBegin) + ", " +
-              std::to_string(op.rowEnd) + ") of the table at " +
-              std::to_string(op.address) + " (stride " +
-              std::to_string(op.stride) + ") " +
-              (chip.interleaved()
-                   ? "do not begin and end in MEM slice " +
-                         std::to_string(op.unit)
-                   : "are not all in MEM slice " + std::to_string(op.unit) +
-                         ", vectors [" +
-                         std::to_string(uint64_t(op.unit) *
-                                        chip.vectorsPerSlice()) +
-                         ", " +
-                         std::to_string(uint64_t(op.unit + 1) *
-                                        chip.vectorsPerSlice()) +
-                         ")");
+    details =
+        "rows [" + std::to_string(op.rowBegin) + ", " +
+        std::to_string(op.rowEnd) + ") of the table at " +
+        std::to_string(op.address) + " (stride " + std::to_string(op.stride) +
+        ") " +
+        (chip.interleaved()
+             ? "do not begin and end in MEM slice " + std::to_string(op.unit)
+             : "are not all in MEM slice " + std::to_string(op.unit) +
+                   ", vectors [" +
+                   std::to_string(uint64_t(op.unit) * chip.vectorsPerSlice()) +
+                   ", " +
+                   std::to_string(uint64_t(op.unit + 1) *
+                                  chip.vectorsPerSlice()) +
+                   ")");
     return false;
   }
   return true;
@@ -458,9 +462,8 @@ bool decodeIndexed(const hetx::Instruction &instr, const chip::ChipSpec &chip,
 /// scatter's may read their index and vector from different streams, as
 /// they pass on either side of the unit that sends them. On failure
 /// `error` is set.
-bool checkIndexedChains(const std::vector<Op> &ops,
-                        const chip::ChipSpec &chip, const HazardText &text,
-                        std::string &error) {
+bool checkIndexedChains(const std::vector<Op> &ops, const chip::ChipSpec &chip,
+                        const HazardText &text, std::string &error) {
   auto same = [](const Op &a, const Op &b) {
     bool sameTable = a.opcode == b.opcode && a.word == b.word &&
                      a.stride == b.stride && a.rows == b.rows &&
@@ -506,15 +509,15 @@ bool checkIndexedChains(const std::vector<Op> &ops,
     std::sort(list.begin(), list.end());
     for (size_t k = 1; k < list.size(); ++k)
       if (list[k].first == list[k - 1].first) {
-        error = text.format(
-            ops[head].kind == OpClass::MemGather ? "bad gather chain"
-                                                 : "bad scatter chain",
-            uint64_t(ops[list[k].second].cycle), list[k].second,
-            "the chain of instruction " + std::to_string(head) +
-                " has two instructions on MEM slice " +
-                std::to_string(list[k].first) + " (#" +
-                std::to_string(list[k - 1].second) + " and #" +
-                std::to_string(list[k].second) + ")");
+        error = text.format(ops[head].kind == OpClass::MemGather
+                                ? "bad gather chain"
+                                : "bad scatter chain",
+                            uint64_t(ops[list[k].second].cycle), list[k].second,
+                            "the chain of instruction " + std::to_string(head) +
+                                " has two instructions on MEM slice " +
+                                std::to_string(list[k].first) + " (#" +
+                                std::to_string(list[k - 1].second) + " and #" +
+                                std::to_string(list[k].second) + ")");
         return false;
       }
   }
@@ -563,6 +566,48 @@ bool decodePart(const hetx::Instruction &instr, Op &op, std::string &kind,
     return false;
   }
   op.word = op.address * 4 + uint64_t(instr.part()) * op.width;
+  return true;
+}
+
+/// Decodes how many vectors of one SRAM row a MEM_READ takes, a V_CAST
+/// converts or an M_LOAD_WEIGHTS installs (isa.md, "Native width"); the
+/// types and `row` are decoded. Every other instruction must leave `parts`
+/// unset.
+bool decodeParts(const hetx::Instruction &instr, const chip::ChipSpec &chip,
+                 Op &op, std::string &kind, std::string &details) {
+  if (instr.parts() <= 1)
+    return true;
+  kind = "bad parts";
+  bool read = op.kind == OpClass::MemRead;
+  bool cast = op.opcode == hetx::V_CAST;
+  if (!read && !cast && op.opcode != hetx::M_LOAD_WEIGHTS) {
+    details = "parts is " + std::to_string(instr.parts()) +
+              ", but only MEM_READ, V_CAST and M_LOAD_WEIGHTS take several "
+              "parts";
+    return false;
+  }
+  uint32_t width = sramLaneBytes(op.inType);
+  if (cast && sramLaneBytes(op.outType) * instr.parts() > 4) {
+    details = "a V_CAST of " + std::to_string(instr.parts()) +
+              " parts makes more than a row of " + io::typeName(op.outType);
+    return false;
+  }
+  uint32_t first = read ? instr.part() : 0;
+  if (width * (first + instr.parts()) > 4) {
+    details = "parts " + std::to_string(first) + " to " +
+              std::to_string(first + instr.parts() - 1) +
+              " are not parts of one row, which holds " +
+              std::to_string(4 / width) + " vector" + (width == 4 ? "" : "s") +
+              " of " + io::typeName(op.inType);
+    return false;
+  }
+  if (!read && uint64_t(op.row) + instr.parts() > chip.lanes()) {
+    details = "its last part would install weight row " +
+              std::to_string(uint64_t(op.row) + instr.parts() - 1) +
+              " (a plane has " + std::to_string(chip.lanes()) + " rows)";
+    return false;
+  }
+  op.parts = uint8_t(instr.parts());
   return true;
 }
 
@@ -623,8 +668,8 @@ bool decodeOne(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
     break;
   case OpClass::LoadWeights:
   case OpClass::MatMul:
-    if (!checkUnit(op.unit, proto.matrix().planes(), "matrix plane",
-                   "planes", kind, details))
+    if (!checkUnit(op.unit, proto.matrix().planes(), "matrix plane", "planes",
+                   kind, details))
       return false;
     op.position = chip.planePosition(op.unit);
     break;
@@ -632,7 +677,8 @@ bool decodeOne(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
     if (!checkUnit(op.unit, proto.dma().engines(), "DMA engine", "engines",
                    kind, details))
       return false;
-    if (op.address >= chip.totalVectors() || op.hostAddress >= kMaxHostVectors) {
+    if (op.address >= chip.totalVectors() ||
+        op.hostAddress >= kMaxHostVectors) {
       kind = "bad address";
       details = op.address >= chip.totalVectors()
                     ? "address " + std::to_string(op.address) +
@@ -654,8 +700,8 @@ bool decodeOne(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
     op.position = chip.switchPosition(op.unit);
     break;
   case OpClass::Link:
-    if (!checkUnit(op.unit, proto.c2c().links(), "C2C link",
-                   "links, c2c.links", kind, details))
+    if (!checkUnit(op.unit, proto.c2c().links(), "C2C link", "links, c2c.links",
+                   kind, details))
       return false;
     op.position = chip.switchPosition(chip.linkSwitch(op.unit));
     // A send is complete when its vector arrives; a receive when the
@@ -683,8 +729,7 @@ bool decodeOne(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
                             : std::to_string(op.sources);
     details = HazardText::opcodeName(op.opcode) + " takes " + count +
               " source stream" + (count == "1" ? "" : "s") +
-              ", but the instruction has " +
-              std::to_string(instr.src_size());
+              ", but the instruction has " + std::to_string(instr.src_size());
     return false;
   }
   for (int s = 0; s < instr.src_size(); ++s)
@@ -700,6 +745,7 @@ bool decodeOne(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
     return false;
   if (!decodeTypes(instr, op, kind, details) ||
       !decodePart(instr, op, kind, details) ||
+      !decodeParts(instr, chip, op, kind, details) ||
       (op.indexed() && !decodeIndexed(instr, chip, op, kind, details)))
     return false;
   kind.clear();
@@ -780,8 +826,8 @@ bool decodeRepeat(const hetx::Instruction &instr, const chip::ChipSpec &chip,
   }
   if (instr.repeat() > kMaxRepeat || instr.repeat_cycles() < 1 ||
       instr.repeat_cycles() > kMaxRepeatCycles) {
-    details = "it repeats " + std::to_string(instr.repeat()) +
-              " times every " + std::to_string(instr.repeat_cycles()) +
+    details = "it repeats " + std::to_string(instr.repeat()) + " times every " +
+              std::to_string(instr.repeat_cycles()) +
               " cycles; a train issues at most " + std::to_string(kMaxRepeat) +
               " times, 1 to " + std::to_string(kMaxRepeatCycles) +
               " cycles apart";
@@ -798,7 +844,7 @@ bool decodeRepeat(const hetx::Instruction &instr, const chip::ChipSpec &chip,
   int64_t last = int64_t(op.repeat - 1);
   int64_t step = instr.repeat_step();
   if (op.kind == OpClass::LoadWeights) {
-    int64_t end = int64_t(op.row) + last * step;
+    int64_t end = int64_t(op.row) + last * step + int64_t(op.parts) - 1;
     if (end < 0 || end >= int64_t(chip.lanes())) {
       details = "its last issue would install weight row " +
                 std::to_string(end) + ", but a plane has rows 0 to " +
@@ -901,9 +947,8 @@ bool expandTrains(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
       issues.push_back(issueOf(ops[i], k, step, chip));
   }
   // By cycle, then instruction, then issue: the order they were listed in.
-  std::stable_sort(issues.begin(), issues.end(), [](const Op &a, const Op &b) {
-    return a.cycle < b.cycle;
-  });
+  std::stable_sort(issues.begin(), issues.end(),
+                   [](const Op &a, const Op &b) { return a.cycle < b.cycle; });
   ops.swap(issues);
   issues = std::vector<Op>();
   // Where issue k of instruction i went, at first[i] + k.
@@ -954,8 +999,7 @@ bool checkLaneMaps(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
 } // namespace
 
 bool decodeProgram(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
-                   HazardText &text, std::vector<Op> &ops,
-                   std::string &error) {
+                   HazardText &text, std::vector<Op> &ops, std::string &error) {
   if (!checkLaneMaps(artifact, chip, error))
     return false;
   ops.assign(size_t(artifact.instructions_size()), Op());

@@ -75,6 +75,11 @@ struct Op {
   /// a lane of its type takes (sramLaneBytes), which is also its words.
   uint64_t word = 0;
   uint8_t width = 4;
+  /// MEM_READ, V_CAST and M_LOAD_WEIGHTS: the vectors of one SRAM row
+  /// taken at once (Instruction.parts): read from `word` on, `width` words
+  /// apart, converted each, and installed as weight rows `row` onwards. 1
+  /// for every other op.
+  uint8_t parts = 1;
   /// MEM ops: the bank of `address` within its slice.
   uint32_t bank = 0;
   uint32_t lanes = 0;
@@ -161,8 +166,7 @@ bool decodeTypes(const hetx::Instruction &instr, Op &op, std::string &kind,
 /// indices into `ops`, and `text` learns what those indices mean. On
 /// failure `error` is a hazard message for the first bad instruction.
 bool decodeProgram(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
-                   HazardText &text, std::vector<Op> &ops,
-                   std::string &error);
+                   HazardText &text, std::vector<Op> &ops, std::string &error);
 
 } // namespace hetc::sim
 

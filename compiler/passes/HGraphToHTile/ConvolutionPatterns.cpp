@@ -376,7 +376,7 @@ LogicalResult lowerConv(hgraph::ConvOp op, const KernelBuilder &kernels) {
       Value piece = kernels.alloc(MemRefType::get({mg, positions}, f32), loc);
       htile::MatMulOp::create(kernels.builder, loc, groupWeights[g], windows,
                               Value(), Value(), piece, htile::Activation::none,
-                              kernels.matmulTile());
+                              kernels.matmulTile(), false, IntegerAttr());
       pieces.push_back(piece);
     }
   // The pieces in (batch, group) order are the output's elements in order.

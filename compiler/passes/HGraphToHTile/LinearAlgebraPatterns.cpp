@@ -44,10 +44,10 @@ LogicalResult lowerLinear(hgraph::LinearOp op, const KernelBuilder &kernels) {
                                   op.getLoc())
                   : kernels.alloc(op.getResult());
   // One input row per step; the weight tile fills one plane.
-  htile::MatMulOp::create(kernels.builder, op.getLoc(), input, weight, bias,
-                          scale, out,
-                          static_cast<htile::Activation>(op.getActivation()),
-                          kernels.matmulTile(), op.getTransposed());
+  htile::MatMulOp::create(
+      kernels.builder, op.getLoc(), input, weight, bias, scale, out,
+      static_cast<htile::Activation>(op.getActivation()), kernels.matmulTile(),
+      op.getTransposed(), IntegerAttr());
   if (narrow)
     out = kernels.castKernel(op.getLoc(), out, resultType.getElementType());
   kernels.map(op.getResult(), out);

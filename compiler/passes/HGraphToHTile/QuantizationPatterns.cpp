@@ -198,7 +198,8 @@ LogicalResult lowerMatMulInteger(hgraph::MatMulIntegerOp op,
   auto matmul = [&](Value a, Value b, ArrayRef<int64_t> shape) {
     Value out = kernels.alloc(MemRefType::get(shape, i32), loc);
     htile::MatMulOp::create(kernels.builder, loc, a, b, Value(), Value(), out,
-                            htile::Activation::none, tile);
+                            htile::Activation::none, tile, false,
+                            IntegerAttr());
     return out;
   };
   auto ones = [&](ArrayRef<int64_t> shape) {

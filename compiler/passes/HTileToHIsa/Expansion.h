@@ -79,9 +79,10 @@ protected:
   /// for part 0.
   mlir::IntegerAttr partOf(int64_t word, mlir::Type type) const;
   /// Reads the vector of `type` (f32 if null) at SRAM `word` (Tensor::at);
-  /// with `train`, a train of reads from there.
+  /// with `train`, a train of reads from there; with `parts` > 1, that
+  /// many vectors of its row at once (a weight load's).
   mlir::Value read(mlir::Location loc, int64_t word, mlir::Type type = {},
-                   hisa::TrainAttr train = {}) const;
+                   hisa::TrainAttr train = {}, int32_t parts = 1) const;
   void write(mlir::Location loc, mlir::Value v, int64_t word,
              mlir::Type type = {}) const;
   mlir::Value binary(mlir::Location loc, hisa::VBinaryKind kind, mlir::Value x,
@@ -94,7 +95,7 @@ protected:
                       mlir::Type to, int32_t n,
                       hisa::CastOverflowAttr overflow = {},
                       hisa::E8M0RoundingAttr rounding = {},
-                      hisa::TrainAttr train = {}) const;
+                      hisa::TrainAttr train = {}, int32_t parts = 1) const;
   mlir::Value permute(mlir::Location loc, mlir::Value input, mlir::Value into,
                       uint32_t unit, llvm::ArrayRef<int32_t> map,
                       mlir::Type type = {}) const;

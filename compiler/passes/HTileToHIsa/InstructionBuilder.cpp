@@ -29,10 +29,11 @@ IntegerAttr InstructionBuilder::partOf(int64_t word, Type type) const {
 }
 
 Value InstructionBuilder::read(Location loc, int64_t word, Type type,
-                               hisa::TrainAttr train) const {
-  return hisa::ReadOp::create(b, loc, vec(), b.getI64IntegerAttr(word / 4),
-                              partOf(word, type), dtype(type), train,
-                              IntegerAttr(), hisa::StreamAttr());
+                               hisa::TrainAttr train, int32_t parts) const {
+  return hisa::ReadOp::create(
+      b, loc, vec(), b.getI64IntegerAttr(word / 4), partOf(word, type),
+      parts > 1 ? b.getI32IntegerAttr(parts) : IntegerAttr(), dtype(type),
+      train, IntegerAttr(), hisa::StreamAttr());
 }
 
 void InstructionBuilder::write(Location loc, Value v, int64_t word,
@@ -62,11 +63,12 @@ Value InstructionBuilder::reduce(Location loc, hisa::VReduceKind kind, Value x,
 Value InstructionBuilder::convert(Location loc, Value x, Type from, Type to,
                                   int32_t n, hisa::CastOverflowAttr overflow,
                                   hisa::E8M0RoundingAttr rounding,
-                                  hisa::TrainAttr train) const {
-  return hisa::VCastOp::create(b, loc, vec(), x, TypeAttr::get(from),
-                               TypeAttr::get(to), overflow, rounding,
-                               b.getI32IntegerAttr(n), train, IntegerAttr(),
-                               hisa::StreamAttr());
+                                  hisa::TrainAttr train, int32_t parts) const {
+  return hisa::VCastOp::create(
+      b, loc, vec(), x, TypeAttr::get(from), TypeAttr::get(to), overflow,
+      rounding, b.getI32IntegerAttr(n),
+      parts > 1 ? b.getI32IntegerAttr(parts) : IntegerAttr(), train,
+      IntegerAttr(), hisa::StreamAttr());
 }
 
 Value InstructionBuilder::permute(Location loc, Value input, Value into,

@@ -32,8 +32,8 @@ constexpr int64_t kComputeToInstall = 4;
 /// 24,641 cycles, the roofline's decode layer 5,581, 5,598 and 5,660.
 constexpr int64_t kTrainRows = 8;
 
-/// Weight rows `row`, `row + rowStep`, ... installed by one read train
-/// from SRAM `word` on, `wordStep` words apart.
+/// Loads `row`, `row + rowStep`, ... of a tile (WeightTiles::at) made by
+/// one read train from SRAM `word` on, `wordStep` words apart.
 struct InstallTrain {
   int64_t word, row, count;
   int64_t wordStep = 0, rowStep = 0;
@@ -49,22 +49,28 @@ struct Work {
 
 /// A matmul's weight as the planes take it: K x N in tiles of lanes x
 /// lanes, each installed one vector per plane row, or, for a transposed
-/// weight (held N x K), one vector per plane column.
+/// weight (held N x K), one vector per plane column. An interleaved weight
+/// (htile.matmul's `interleave` p) holds p rows of a tile in each SRAM
+/// row, installed by one load of p parts.
 struct WeightTiles {
   Tensor tensor;
   bool transposed;
   int64_t k, n, lanes;
+  int64_t interleave = 1;
 
-  /// The SRAM word of the vector installed as row (column) `i` of the tile
-  /// of K tile `jk` and N tile `jn`.
+  /// The SRAM word of the vector (the first of the row's p) that load `i`
+  /// of the tile of K tile `jk` and N tile `jn` installs, as row (column)
+  /// `i * interleave` onwards.
   int64_t at(int64_t jk, int64_t jn, int64_t i) const {
-    return transposed ? tensor.at(jn * lanes + i, jk)
-                      : tensor.at(jk * lanes + i, jn);
+    if (transposed)
+      return tensor.at(jn * lanes + i, jk);
+    return tensor.at((jk * lanes) / interleave + i, jn * interleave);
   }
-  /// How many rows (columns) of that tile hold weights.
+  /// How many loads install that tile's rows (columns) that hold weights.
   int64_t installed(int64_t jk, int64_t jn) const {
-    return transposed ? std::min(lanes, n - jn * lanes)
-                      : std::min(lanes, k - jk * lanes);
+    int64_t rows = transposed ? std::min(lanes, n - jn * lanes)
+                              : std::min(lanes, k - jk * lanes);
+    return llvm::divideCeil(rows, interleave);
   }
 };
 
@@ -73,9 +79,8 @@ public:
   using InstructionBuilder::InstructionBuilder;
   LogicalResult expandMatMul(htile::MatMulOp op);
   SmallVector<SmallVector<uint32_t>> planeGroups() const;
-  SmallVector<InstallTrain> installTrains(const WeightTiles &weight,
-                                          int64_t jk, int64_t jn,
-                                          int64_t trainRows) const;
+  SmallVector<InstallTrain> installTrains(const WeightTiles &weight, int64_t jk,
+                                          int64_t jn, int64_t trainRows) const;
   bool trainsPay(int64_t installed, int64_t rows, Type type) const;
   SmallVector<Work> workOrder(const WeightTiles &weight, int64_t kTiles,
                               int64_t nTiles, int64_t groupSize,
@@ -109,9 +114,10 @@ SmallVector<SmallVector<uint32_t>> MatrixExpander::planeGroups() const {
   return groups;
 }
 
-/// Whether a weight tile of `installed` rows, multiplied by `rows` input
-/// rows of `type`, is installed by trains. Row by row, installing it takes
-/// two of the dispatcher's instructions a row, over the time the tile
+/// Whether a weight tile of `installed` loads (rows, or SRAM rows of an
+/// interleaved weight), multiplied by `rows` input rows of `type`, is
+/// installed by trains. Load by load, installing it takes two of the
+/// dispatcher's instructions a load, over the time the tile
 /// spends on its plane (installing, or multiplying if that takes longer).
 /// Where every plane doing so would want more than the dispatcher has, the
 /// dispatcher, not the planes, would set the pace: trains then. Else rows
@@ -130,8 +136,7 @@ bool MatrixExpander::trainsPay(int64_t installed, int64_t rows,
   // tile) takes 5,833 cycles row by row and 5,598 by trains.
   if (installed < 2 * kTrainRows * int64_t(chip.installRows()))
     return false;
-  int64_t install =
-      llvm::divideCeil(installed, int64_t(chip.installRows()));
+  int64_t install = llvm::divideCeil(installed, int64_t(chip.installRows()));
   int64_t onPlane = std::max(
       install, rows * int64_t(chip.matmulCycles(type.getIntOrFloatBitWidth())));
   int64_t planes = chip.proto().matrix().planes();
@@ -142,12 +147,12 @@ bool MatrixExpander::trainsPay(int64_t installed, int64_t rows,
 /// The trains that install the weight tile of K tile `jk` and N tile `jn`:
 /// its rows grouped by the bank (and part of a row) that holds them, each
 /// group cut into runs of evenly spaced rows of evenly spaced vectors, at
-/// most `trainRows` long (1: a row at a time). A train reads one bank a row a cycle. They come
-/// round-robin over the groups, so that trains next to each other in
-/// program order read different banks and run side by side.
+/// most `trainRows` long (1: a row at a time). A train reads one bank a row a
+/// cycle. They come round-robin over the groups, so that trains next to each
+/// other in program order read different banks and run side by side.
 SmallVector<InstallTrain>
-MatrixExpander::installTrains(const WeightTiles &weight, int64_t jk,
-                              int64_t jn, int64_t trainRows) const {
+MatrixExpander::installTrains(const WeightTiles &weight, int64_t jk, int64_t jn,
+                              int64_t trainRows) const {
   llvm::MapVector<std::tuple<uint32_t, uint32_t, int64_t>,
                   SmallVector<InstallTrain>>
       groups;
@@ -235,8 +240,10 @@ LogicalResult MatrixExpander::expandMatMul(htile::MatMulOp op) {
   Location loc = op.getLoc();
   Tensor x = tensor(op.getInput()), out = tensor(op.getOutput());
   bool transposed = op.getTransposed();
-  WeightTiles w{tensor(op.getWeight()), transposed, x.layout.cols,
-                out.layout.cols, int64_t(lanes)};
+  WeightTiles w{
+      tensor(op.getWeight()), transposed,
+      x.layout.cols,          out.layout.cols,
+      int64_t(lanes),         int64_t(op.getInterleave().value_or(1))};
   std::optional<Tensor> bias, scale;
   if (op.getBias())
     bias = tensor(op.getBias());
@@ -292,8 +299,8 @@ LogicalResult MatrixExpander::expandMatMul(htile::MatMulOp op) {
   // four times the faster install put ViT-B/16's fp16 matmuls in rounds
   // and took 924,501 cycles against 851,832.
   SmallVector<SmallVector<uint32_t>> groups = planeGroups();
-  int64_t compute = x.layout.rows *
-                    int64_t(chip.matmulCycles(type.getIntOrFloatBitWidth()));
+  int64_t compute =
+      x.layout.rows * int64_t(chip.matmulCycles(type.getIntOrFloatBitWidth()));
   if (compute < kComputeToInstall * int64_t(lanes))
     groups.clear();
   int64_t groupSize = groups.empty() ? 1 : int64_t(groups.front().size());
@@ -310,9 +317,10 @@ LogicalResult MatrixExpander::expandMatMul(htile::MatMulOp op) {
   // outlast installing its weights (K tiles of one output column tile
   // still meet its rows in order: copies keep their piece's place).
   if (!groups.empty() && work.size() < perRound) {
-    // Cycles to install a tile: `lanes` rows, matrix.install_rows a cycle.
-    int64_t install =
-        llvm::divideCeil(int64_t(lanes), int64_t(chip.installRows()));
+    // Cycles to install a tile: `lanes` rows, matrix.install_rows loads a
+    // cycle of `interleave` rows each.
+    int64_t install = llvm::divideCeil(
+        int64_t(lanes), int64_t(chip.installRows()) * w.interleave);
     int64_t copies = int64_t(perRound / work.size());
     int64_t cycles = int64_t(chip.matmulCycles(type.getIntOrFloatBitWidth()));
     while (copies > 1 && (rows / copies) * cycles < install)
@@ -378,10 +386,9 @@ LogicalResult MatrixExpander::expandMatMul(htile::MatMulOp op) {
         int64_t jk = group.work.first + t;
         bool trains = trainsPay(w.installed(jk, group.work.jn),
                                 group.work.rowEnd - group.work.rowBegin, type);
-        tiles.push_back({group.planes[t],
-                         lanesOf(out.layout.cols, group.work.jn),
-                         installTrains(w, jk, group.work.jn,
-                                       trains ? kTrainRows : 1)});
+        tiles.push_back(
+            {group.planes[t], lanesOf(out.layout.cols, group.work.jn),
+             installTrains(w, jk, group.work.jn, trains ? kTrainRows : 1)});
         most = std::max(most, tiles.back().trains.size());
       }
     int64_t width = hisa::sramLaneBytes(weightType);
@@ -397,15 +404,17 @@ LogicalResult MatrixExpander::expandMatMul(htile::MatMulOp op) {
                                             uint32_t(install.count), 1, step)
                      : hisa::TrainAttr();
         };
-        Value row =
-            read(loc, install.word, weightType, train(install.wordStep / width));
+        int32_t parts = int32_t(w.interleave);
+        Value row = read(loc, install.word, weightType,
+                         train(install.wordStep / width), parts);
         if (convertWeights)
           row = convert(loc, row, weightType, type, tile.lanes, {}, {},
-                        train(0));
+                        train(0), parts);
         hisa::LoadWeightsOp::create(
-            b, loc, row, tile.plane, slot, int32_t(install.row),
-            dtype(convertWeights ? type : weightType), train(install.rowStep),
-            IntegerAttr());
+            b, loc, row, tile.plane, slot, int32_t(install.row * parts),
+            parts > 1 ? b.getI32IntegerAttr(parts) : IntegerAttr(),
+            dtype(convertWeights ? type : weightType),
+            train(install.rowStep * parts), IntegerAttr());
       }
     // Row by row, the groups in turn; the copies of a piece run through
     // their rows side by side.
@@ -522,8 +531,8 @@ LogicalResult MatrixExpander::expandTranspose(htile::TransposeOp op) {
         for (int64_t i = 0; i < tileRows; ++i)
           hisa::LoadWeightsOp::create(
               b, loc, read(loc, in.at(source * m + mi * lanes + i, ki), type),
-              plane, hisa::WeightSlot::column, int32_t(i), dtype(type),
-              hisa::TrainAttr(), IntegerAttr());
+              plane, hisa::WeightSlot::column, int32_t(i), IntegerAttr(),
+              dtype(type), hisa::TrainAttr(), IntegerAttr());
         for (int64_t c = 0; c < tileCols; ++c) {
           Value column = hisa::MatMulOp::create(
               b, loc, vec(), read(loc, eye.at(c, 0), type), plane, dtype(type),

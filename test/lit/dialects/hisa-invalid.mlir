@@ -358,3 +358,65 @@ func.func @single_reads_train() {
   hisa.load_weights %0 plane 0 row 0
   return
 }
+
+// -----
+
+// Tests that a read's parts lie in one SRAM row: two f16 vectors a row.
+func.func @parts_past_the_row() {
+  // expected-error @+1 {{parts 2 from part 1 are not parts of one SRAM row, which holds 2 vectors of 'f16'}}
+  %0 = hisa.read 0 part 1 parts 2 as f16
+  return
+}
+
+// -----
+
+// Tests that several parts of a row go only to a weight load of as many.
+func.func @parts_to_a_vector_op() {
+  // expected-error @+1 {{makes 2 parts, which only a hisa.load_weights (or a hisa.vcast on its way to one) of 2 parts takes, not hisa.vunary}}
+  %0 = hisa.read 0 parts 2 as f16
+  %1 = hisa.vunary relu %0 lanes 16 as f16
+  return
+}
+
+// -----
+
+// Tests that a load of several parts takes a read of as many, of its type.
+func.func @load_parts_of_a_single_read() {
+  %0 = hisa.read 0 as f16
+  // expected-error @+1 {{installs 2 parts, which needs a row slot and a hisa.read (or hisa.vcast) of as many parts of its type}}
+  hisa.load_weights %0 plane 0 row 0 parts 2 as f16
+  return
+}
+
+// -----
+
+// Tests that a load of several parts installs rows, not columns.
+func.func @column_parts() {
+  %0 = hisa.read 0 parts 2 as f16
+  // expected-error @+1 {{installs 2 parts, which needs a row slot and a hisa.read (or hisa.vcast) of as many parts of its type}}
+  hisa.load_weights %0 plane 0 column 0 parts 2 as f16
+  return
+}
+
+// -----
+
+// Tests that a conversion of several parts takes a read of as many, and
+// that its parts fit in a row of the wider type: two i8 vectors make two
+// f16 ones, four would make a row and a half.
+func.func @cast_parts() {
+  %0 = hisa.read 0 parts 4 as i8
+  // expected-error @+1 {{converts 4 parts, which needs a hisa.read of as many and types of at most 1 byte(s) a lane}}
+  %1 = hisa.vcast %0 from i8 to f16 lanes 16 parts 4
+  hisa.load_weights %1 plane 0 row 0 parts 4 as f16
+  return
+}
+
+// -----
+
+// Tests that a conversion of one vector does not take a value of several.
+func.func @cast_one_of_parts() {
+  // expected-error @+1 {{makes 2 parts, which only a hisa.load_weights (or a hisa.vcast on its way to one) of 2 parts takes, not hisa.vcast}}
+  %0 = hisa.read 0 parts 2 as i8
+  %1 = hisa.vcast %0 from i8 to f16 lanes 16
+  return
+}

@@ -45,6 +45,20 @@ func.func @main() {
   %tc = hisa.vcast %t from f16 to f32 lanes 16 repeat <8 every 1>
   // CHECK: hisa.load_weights %[[TC]] plane 2 row 1 repeat <8 every 1 step 2>
   hisa.load_weights %tc plane 2 row 1 repeat <8 every 1 step 2>
+  // CHECK: %[[P:.*]] = hisa.read 80 parts 2 as f16 repeat <4 every 1 step 4>
+  %p = hisa.read 80 parts 2 as f16 repeat <4 every 1 step 4>
+  // CHECK: hisa.load_weights %[[P]] plane 3 row 8 parts 2 as f16 repeat <4 every 1 step 2>
+  hisa.load_weights %p plane 3 row 8 parts 2 as f16 repeat <4 every 1 step 2>
+  // CHECK: %[[Q:.*]] = hisa.read 81 part 1 parts 3 as i8
+  %pq = hisa.read 81 part 1 parts 3 as i8
+  // CHECK: hisa.load_weights %[[Q]] plane 0 row 4 parts 3 as i8
+  hisa.load_weights %pq plane 0 row 4 parts 3 as i8
+  // CHECK: %[[C:.*]] = hisa.read 82 part 2 parts 2 as i8
+  %pc = hisa.read 82 part 2 parts 2 as i8
+  // CHECK: %[[CF:.*]] = hisa.vcast %[[C]] from i8 to f16 lanes 16 parts 2
+  %pcf = hisa.vcast %pc from i8 to f16 lanes 16 parts 2
+  // CHECK: hisa.load_weights %[[CF]] plane 1 row 6 parts 2 as f16
+  hisa.load_weights %pcf plane 1 row 6 parts 2 as f16
   %5 = hisa.read 2
   // CHECK: hisa.matmul %{{.*}} plane 1 on <east, 8>
   %6 = hisa.matmul %5 plane 1 on <east, 8>

@@ -61,7 +61,7 @@ TEST_F(ArtifactFileTest, WrongVersion) {
   image[4] = 1;
   EXPECT_EQ(parseError(image),
             "model.hetx: artifact format version 1 is not supported (this "
-            "runtime reads version 5); recompile the model");
+            "runtime reads version 6); recompile the model");
 }
 
 TEST_F(ArtifactFileTest, Truncated) {

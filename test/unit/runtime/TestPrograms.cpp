@@ -369,8 +369,7 @@ TestProgram permuteProgram(const chip::ChipSpec &chip) {
   builder.permute(first, 0, {west(0)}, west(4), firstMap);
   builder.read(readA, addrA, west(8));
   builder.permute(second, 0, {west(8), west(4)}, east(4), secondMap);
-  builder.write(arrival(chip, second + permuteLat, posS, posY), addrY,
-                east(4));
+  builder.write(arrival(chip, second + permuteLat, posS, posY), addrY, east(4));
 
   TestProgram program{builder.build(), {}};
   io::Tensor a{{lanes}, {}}, b{{lanes}, {}};
@@ -388,6 +387,13 @@ int findInstruction(const hetx::Artifact &artifact, hetx::Opcode opcode,
   for (int i = 0; i < artifact.instructions_size(); ++i)
     if (artifact.instructions(i).opcode() == opcode &&
         artifact.instructions(i).cycle() == cycle)
+      return i;
+  return -1;
+}
+
+int firstWith(const hetx::Artifact &artifact, hetx::Opcode opcode) {
+  for (int i = 0; i < artifact.instructions_size(); ++i)
+    if (artifact.instructions(i).opcode() == opcode)
       return i;
   return -1;
 }

@@ -138,6 +138,9 @@ void resort(hetx::Artifact &artifact, const chip::ChipSpec &chip);
 int findInstruction(const hetx::Artifact &artifact, hetx::Opcode opcode,
                     uint64_t cycle);
 
+/// Index of the first instruction with `opcode`, or -1.
+int firstWith(const hetx::Artifact &artifact, hetx::Opcode opcode);
+
 /// Simulates `program`, which must run (the test fails otherwise).
 sim::SimResult simulateOk(const TestProgram &program,
                           const chip::ChipSpec &chip);

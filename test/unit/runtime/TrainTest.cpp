@@ -44,13 +44,6 @@ TestProgram trainMatmulProgram(const chip::ChipSpec &chip) {
   return program;
 }
 
-int firstWith(const hetx::Artifact &artifact, hetx::Opcode opcode) {
-  for (int i = 0; i < artifact.instructions_size(); ++i)
-    if (artifact.instructions(i).opcode() == opcode)
-      return i;
-  return -1;
-}
-
 TEST(TrainTest, ATrainComputesWhatItsIssuesDo) {
   chip::ChipSpec chip = loadChip("test-chip");
   TestProgram rows = matmulProgram(chip);
@@ -81,13 +74,13 @@ TEST(TrainTest, TheDispatcherPlacesATrainOnce) {
 // A train holds its queue entry until its last issue: with one entry, the
 // plane's matmul cannot enter the queue while the load train issues.
 TEST(TrainTest, ATrainHoldsItsQueueEntryUntilItsLastIssue) {
-  chip::ChipSpec chip = testChipWith([](chip::Chip &c) {
-    c.mutable_dispatch()->set_queue_depth(1);
-  });
+  chip::ChipSpec chip = testChipWith(
+      [](chip::Chip &c) { c.mutable_dispatch()->set_queue_depth(1); });
   TestProgram program = trainMatmulProgram(chip);
   int load = firstWith(program.artifact, hetx::M_LOAD_WEIGHTS);
   int matmul = firstWith(program.artifact, hetx::M_MATMUL);
-  uint64_t last = program.artifact.instructions(load).cycle() + chip.lanes() - 1;
+  uint64_t last =
+      program.artifact.instructions(load).cycle() + chip.lanes() - 1;
   ASSERT_GT(program.artifact.instructions(matmul).cycle(), last);
   EXPECT_EQ(simulateError(program, chip), "");
   // Due at the load train's last issue, the matmul finds no cycle before
@@ -142,11 +135,11 @@ TEST(TrainTest, BadTrainsAreRefusedAtLoad) {
       program, read, [](hetx::Instruction &in) { in.set_repeat_cycles(0); },
       chip);
   EXPECT_TRUE(has(error, "hazard: bad repeat at cycle 2: instruction #" +
-                             std::to_string(read) + " MEM_READ")) << error;
+                             std::to_string(read) + " MEM_READ"))
+      << error;
   EXPECT_TRUE(has(error, "repeats 16 times every 0 cycles")) << error;
   error = errorWith(
-      program, read, [](hetx::Instruction &in) { in.set_repeat(65537); },
-      chip);
+      program, read, [](hetx::Instruction &in) { in.set_repeat(65537); }, chip);
   EXPECT_TRUE(has(error, "a train issues at most 65536 times")) << error;
   // W starts slice 1 (1024 rows a slice): its issues may not leave it.
   error = errorWith(
@@ -154,16 +147,19 @@ TEST(TrainTest, BadTrainsAreRefusedAtLoad) {
       chip);
   EXPECT_TRUE(has(error, "issue 2 would read row 2048, which is in MEM slice "
                          "2; every issue of a train stays in its "
-                         "instruction's slice, 1")) << error;
+                         "instruction's slice, 1"))
+      << error;
   error = errorWith(
       program, read, [](hetx::Instruction &in) { in.set_repeat_step(-1); },
       chip);
-  EXPECT_TRUE(has(error, "issue 2 would read row 1023, which is in MEM slice 0"))
+  EXPECT_TRUE(
+      has(error, "issue 2 would read row 1023, which is in MEM slice 0"))
       << error;
   error = errorWith(
       program, load, [](hetx::Instruction &in) { in.set_row(1); }, chip);
   EXPECT_TRUE(has(error, "its last issue would install weight row 16, but a "
-                         "plane has rows 0 to 15")) << error;
+                         "plane has rows 0 to 15"))
+      << error;
   error = errorWith(
       program, matmul,
       [](hetx::Instruction &in) {
@@ -173,12 +169,14 @@ TEST(TrainTest, BadTrainsAreRefusedAtLoad) {
       },
       chip);
   EXPECT_TRUE(has(error, "repeat_step is 1, but only MEM_READ, MEM_WRITE and "
-                         "M_LOAD_WEIGHTS(_COLUMN) step")) << error;
+                         "M_LOAD_WEIGHTS(_COLUMN) step"))
+      << error;
   error = errorWith(
       program, write, [](hetx::Instruction &in) { in.set_repeat_cycles(3); },
       chip);
   EXPECT_TRUE(has(error, "repeat_cycles or repeat_step is set, but the "
-                         "instruction issues once (repeat is 0)")) << error;
+                         "instruction issues once (repeat is 0)"))
+      << error;
   // A load train of another length than the read train it names.
   error = errorWith(
       program, load,

@@ -43,9 +43,8 @@ LogicalResult checkLink(Operation *op, uint32_t link,
   uint32_t links = chip.proto().c2c().links();
   if (link < links)
     return success();
-  return op->emitError("C2C link ")
-         << link << " does not exist (chip '" << chip.name() << "' has "
-         << links << ")";
+  return op->emitError("C2C link ") << link << " does not exist (chip '"
+                                    << chip.name() << "' has " << links << ")";
 }
 
 LogicalResult checkDma(Operation *op, uint32_t engine, uint64_t address,
@@ -211,8 +210,8 @@ std::optional<IssueInfo> ReadOp::describe(const chip::ChipSpec &chip) {
   return memory(getAddress(), chip.proto().latency().mem_read(), chip);
 }
 std::optional<MemoryAccess> ReadOp::getMemoryAccess() {
-  return MemoryAccess{int64_t(getAddress()),
-                      uint32_t(getPart().value_or(0)), false};
+  return MemoryAccess{int64_t(getAddress()), uint32_t(getPart().value_or(0)),
+                      false};
 }
 
 LogicalResult WriteOp::verifyOnChip(const chip::ChipSpec &chip) {
@@ -222,8 +221,8 @@ std::optional<IssueInfo> WriteOp::describe(const chip::ChipSpec &chip) {
   return memory(getAddress(), chip.proto().latency().mem_write(), chip);
 }
 std::optional<MemoryAccess> WriteOp::getMemoryAccess() {
-  return MemoryAccess{int64_t(getAddress()),
-                      uint32_t(getPart().value_or(0)), true};
+  return MemoryAccess{int64_t(getAddress()), uint32_t(getPart().value_or(0)),
+                      true};
 }
 
 LogicalResult GatherOp::verifyOnChip(const chip::ChipSpec &chip) {
@@ -277,12 +276,15 @@ LogicalResult LoadWeightsOp::verifyOnChip(const chip::ChipSpec &chip) {
   if (failed(checkPlane(*this, getPlane(), chip)))
     return failure();
   TrainAttr train = getRepeatAttr();
-  if (!train)
+  if (!train && !getParts())
     return success();
-  int64_t last = int64_t(getIndex()) +
-                 int64_t(train.getCount() - 1) * train.getStep();
+  // The last row (column) the last issue installs.
+  int64_t last = int64_t(getIndex()) + int64_t(getParts().value_or(1)) - 1;
+  if (train)
+    last += int64_t(train.getCount() - 1) * train.getStep();
   if (last < 0 || last >= int64_t(chip.lanes()))
-    return emitError("the train's last issue installs ")
+    return emitError(train ? "the train's last issue installs "
+                           : "its last part installs ")
            << stringifyWeightSlot(getSlot()) << " " << last
            << ", but a plane of chip '" << chip.name() << "' has "
            << chip.lanes();
@@ -320,9 +322,8 @@ LogicalResult PermuteOp::verifyOnChip(const chip::ChipSpec &chip) {
            << "' has " << chip.switches() << ")";
   ArrayRef<int32_t> map = getMap();
   if (map.size() > chip.lanes())
-    return emitError("map has ")
-           << map.size() << " lanes, but chip '" << chip.name() << "' has "
-           << chip.lanes();
+    return emitError("map has ") << map.size() << " lanes, but chip '"
+                                 << chip.name() << "' has " << chip.lanes();
   for (auto [j, from] : llvm::enumerate(map))
     if (from >= int32_t(chip.lanes()))
       return emitError("map[")
@@ -344,8 +345,8 @@ std::optional<IssueInfo> DmaInOp::describe(const chip::ChipSpec &chip) {
   return dma(getEngine(), chip);
 }
 std::optional<MemoryAccess> DmaInOp::getMemoryAccess() {
-  return MemoryAccess{int64_t(getAddress()),
-                      uint32_t(getPart().value_or(0)), true};
+  return MemoryAccess{int64_t(getAddress()), uint32_t(getPart().value_or(0)),
+                      true};
 }
 std::optional<int32_t> DmaInOp::getDmaEngine() { return int32_t(getEngine()); }
 
@@ -356,22 +357,19 @@ std::optional<IssueInfo> DmaOutOp::describe(const chip::ChipSpec &chip) {
   return dma(getEngine(), chip);
 }
 std::optional<MemoryAccess> DmaOutOp::getMemoryAccess() {
-  return MemoryAccess{int64_t(getAddress()),
-                      uint32_t(getPart().value_or(0)), false};
+  return MemoryAccess{int64_t(getAddress()), uint32_t(getPart().value_or(0)),
+                      false};
 }
-std::optional<int32_t> DmaOutOp::getDmaEngine() {
-  return int32_t(getEngine());
-}
+std::optional<int32_t> DmaOutOp::getDmaEngine() { return int32_t(getEngine()); }
 
 LogicalResult C2CSendOp::verifyOnChip(const chip::ChipSpec &chip) {
   return checkLink(*this, getLink(), chip);
 }
 std::optional<IssueInfo> C2CSendOp::describe(const chip::ChipSpec &chip) {
   uint32_t link = getLink();
-  return IssueInfo{chip.proto().c2c().latency(),
-                   chip.switchPosition(chip.linkSwitch(link)),
-                   "link" + std::to_string(link) + ".send", 1,
-                   chip.linkCyclesPerVector()};
+  return IssueInfo{
+      chip.proto().c2c().latency(), chip.switchPosition(chip.linkSwitch(link)),
+      "link" + std::to_string(link) + ".send", 1, chip.linkCyclesPerVector()};
 }
 std::optional<LinkUse> C2CSendOp::getLinkUse() {
   return LinkUse{int32_t(getLink()), true};

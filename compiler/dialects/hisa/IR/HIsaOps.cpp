@@ -240,8 +240,7 @@ LogicalResult verifyDtype(Operation *op, StringRef what, bool defined,
 /// a step only where the op steps, and operands that come from trains of
 /// the same count and spacing (issue k reads issue k), as do all operands
 /// of an op that issues once from ops that issue once.
-static LogicalResult verifyTrain(Operation *op, TrainAttr train,
-                                 bool stepped) {
+static LogicalResult verifyTrain(Operation *op, TrainAttr train, bool stepped) {
   if (train && (train.getCount() < 2 || train.getEvery() < 1))
     return op->emitOpError("a train issues at least twice, at least a cycle "
                            "apart, got ")
@@ -267,11 +266,57 @@ static LogicalResult verifyTrain(Operation *op, TrainAttr train,
   return success();
 }
 
+/// The parts a read takes or a load installs (`parts`, 1 when absent).
+static int64_t partsOf(std::optional<uint32_t> parts) {
+  return parts ? int64_t(*parts) : 1;
+}
+
+/// Checks that only weight loads of `parts` parts, or conversions of as
+/// many on their way to one, take `op`'s value of several parts.
+static LogicalResult verifyPartsUsers(Operation *op, int64_t parts) {
+  if (parts <= 1)
+    return success();
+  for (Operation *user : op->getResult(0).getUsers()) {
+    std::optional<uint32_t> taken =
+        isa<LoadWeightsOp>(user) ? cast<LoadWeightsOp>(user).getParts()
+        : isa<VCastOp>(user)     ? cast<VCastOp>(user).getParts()
+                                 : std::nullopt;
+    if (partsOf(taken) != parts)
+      return op->emitOpError("makes ")
+             << parts << " parts, which only a hisa.load_weights (or a "
+             << "hisa.vcast on its way to one) of " << parts
+             << " parts takes, not " << user->getName();
+  }
+  return success();
+}
+
+/// The parts of the value `value` carries: those of the read or
+/// conversion that made it, else 1; and its type.
+static int64_t partsCarried(Value value) {
+  if (auto read = value.getDefiningOp<ReadOp>())
+    return partsOf(read.getParts());
+  if (auto cast = value.getDefiningOp<VCastOp>())
+    return partsOf(cast.getParts());
+  return 1;
+}
+
 LogicalResult ReadOp::verify() {
   if (failed(verifyDtype(*this, "read", true, "")) ||
       failed(verifyPart(*this, getPart())) ||
       failed(verifyTrain(*this, getRepeatAttr(), true)))
     return failure();
+  if (std::optional<uint32_t> parts = getParts()) {
+    int64_t perRow = 4 / sramLaneBytes(dtypeOf(*this));
+    int64_t first = getPart().value_or(0);
+    if (*parts < 1 || first + int64_t(*parts) > perRow)
+      return emitOpError("parts ")
+             << int32_t(*parts) << " from part " << first
+             << " are not parts of one SRAM row, which holds " << perRow
+             << " vector" << (perRow == 1 ? "" : "s") << " of "
+             << dtypeOf(*this);
+    if (failed(verifyPartsUsers(*this, *parts)))
+      return failure();
+  }
   return verifyAddress(*this, getAddress());
 }
 /// Checks the fields a gather and a scatter share: type, part, index
@@ -364,6 +409,21 @@ LogicalResult VCastOp::verify() {
            << to;
   if (failed(verifyTrain(*this, getRepeatAttr(), false)))
     return failure();
+  if (std::optional<uint32_t> parts = getParts()) {
+    int64_t widest = std::max(sramLaneBytes(getFrom()), sramLaneBytes(getTo()));
+    if (*parts < 1 || int64_t(*parts) * widest > 4 ||
+        partsCarried(getInput()) != int64_t(*parts))
+      return emitOpError("converts ")
+             << int32_t(*parts)
+             << " parts, which needs a hisa.read of as many and types of at "
+                "most "
+             << 4 / std::max<int64_t>(*parts, 1) << " byte(s) a lane";
+    if (failed(verifyPartsUsers(*this, *parts)))
+      return failure();
+  } else if (partsCarried(getInput()) != 1) {
+    return emitOpError("converts one vector, but its operand carries ")
+           << partsCarried(getInput()) << " parts";
+  }
   return verifyLanes(*this, getLanes());
 }
 
@@ -388,6 +448,20 @@ LogicalResult LoadWeightsOp::verify() {
                          << " must be >= 0, got " << index;
   if (failed(verifyTrain(*this, getRepeatAttr(), true)))
     return failure();
+  int64_t parts = partsOf(getParts());
+  if (parts != 1) {
+    Operation *producer = getValue().getDefiningOp();
+    Type made = !producer                ? Type()
+                : isa<VCastOp>(producer) ? cast<VCastOp>(producer).getTo()
+                : isa<ReadOp>(producer)  ? dtypeOf(producer)
+                                         : Type();
+    if (parts < 1 || getSlot() != WeightSlot::row ||
+        partsCarried(getValue()) != parts || made != type)
+      return emitOpError("installs ")
+             << int32_t(parts)
+             << " parts, which needs a row slot and a hisa.read (or "
+                "hisa.vcast) of as many parts of its type";
+  }
   return verifyPlane(*this, getPlane());
 }
 

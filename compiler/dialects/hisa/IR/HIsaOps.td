@@ -68,6 +68,13 @@ def HIsa_ReadOp : HIsa_Instruction<"read", ["verifyOnChip", "getMemoryAccess"]> 
     Issues on the MEM slice that holds row `address`. A vector of a type
     narrower than 32 bits is `part` of its row (absent: part 0).
 
+    With `parts n` (n > 1, a narrow type), the read takes n vectors of its
+    row at once, parts `part` to `part + n - 1`, in one access and on one
+    stream group: 320 bytes a part, the group's four streams full when the
+    row is (two f16 or four i8 vectors). Only a `hisa.load_weights` of as
+    many parts (or a `hisa.vcast` of as many, on its way to one) takes
+    such a value, installing one weight row per part.
+
     With `repeat`, a train: issue k reads the vector `k * step` vectors of
     its type after the first, all in the first one's slice and bank.
 
@@ -75,17 +82,19 @@ def HIsa_ReadOp : HIsa_Instruction<"read", ["verifyOnChip", "getMemoryAccess"]> 
     %0 = hisa.read 12 at 3 on <east, 0>
     %1 = hisa.read 13 part 1 as f16 at 4 on <east, 4>
     %2 = hisa.read 64 repeat <16 every 1 step 2>
+    %3 = hisa.read 80 parts 2 as f16
     ```
   }];
   let arguments = (ins I64Attr:$address, OptionalAttr<I32Attr>:$part,
+                       OptionalAttr<I32Attr>:$parts,
                        OptionalAttr<TypeAttr>:$dtype,
                        OptionalAttr<HIsa_TrainAttr>:$repeat,
                        OptionalAttr<I64Attr>:$cycle,
                        OptionalAttr<HIsa_StreamAttr>:$stream);
   let results = (outs HIsa_VecType:$result);
   let assemblyFormat = [{
-    $address (`part` $part^)? (`as` $dtype^)? (`repeat` $repeat^)?
-    (`at` $cycle^)? (`on` $stream^)? attr-dict
+    $address (`part` $part^)? (`parts` $parts^)? (`as` $dtype^)?
+    (`repeat` $repeat^)? (`at` $cycle^)? (`on` $stream^)? attr-dict
   }];
   let hasVerifier = 1;
 }
@@ -378,25 +387,30 @@ def HIsa_VCastOp : HIsa_Instruction<"vcast"> {
     rounds.
 
     With `repeat` (no step), a train converting each vector of a train.
+    With `parts n`, it converts each of the n vectors of a `hisa.read` of
+    n parts, for a `hisa.load_weights` of n parts (both types at most two
+    bytes a lane when n is 2, one byte when n is 4).
 
     ```mlir
     %1 = hisa.vcast %0 from f32 to f16 lanes 16 at 4 on <east, 0>
     %2 = hisa.vcast %0 from f32 to f8E5M2 overflow no_saturate lanes 16
     %3 = hisa.vcast %0 from f32 to f8E8M0FNU rounding nearest lanes 16
     %5 = hisa.vcast %4 from i8 to f16 lanes 320 repeat <16 every 1>
+    %7 = hisa.vcast %6 from i8 to f16 lanes 320 parts 2
     ```
   }];
   let arguments = (ins HIsa_VecType:$input, TypeAttr:$from, TypeAttr:$to,
                        OptionalAttr<HIsa_CastOverflow>:$overflow,
                        OptionalAttr<HIsa_E8M0Rounding>:$rounding,
-                       I32Attr:$lanes, OptionalAttr<HIsa_TrainAttr>:$repeat,
+                       I32Attr:$lanes, OptionalAttr<I32Attr>:$parts,
+                       OptionalAttr<HIsa_TrainAttr>:$repeat,
                        OptionalAttr<I64Attr>:$cycle,
                        OptionalAttr<HIsa_StreamAttr>:$stream);
   let results = (outs HIsa_VecType:$result);
   let assemblyFormat = [{
     $input `from` $from `to` $to (`overflow` $overflow^)?
-    (`rounding` $rounding^)? `lanes` $lanes (`repeat` $repeat^)?
-    (`at` $cycle^)? (`on` $stream^)? attr-dict
+    (`rounding` $rounding^)? `lanes` $lanes (`parts` $parts^)?
+    (`repeat` $repeat^)? (`at` $cycle^)? (`on` $stream^)? attr-dict
   }];
   let hasVerifier = 1;
 }
@@ -419,20 +433,27 @@ def HIsa_LoadWeightsOp : HIsa_Instruction<"load_weights", ["verifyOnChip", "getP
     hisa.load_weights %1 plane 0 column 5
     hisa.load_weights %2 plane 2 row 0 as i8
     hisa.load_weights %3 plane 0 row 1 repeat <16 every 1 step 2>
+    hisa.load_weights %4 plane 3 row 8 parts 2 as f16
     ```
 
     `dtype` (f32 when absent) is the weights' type: f32, f16, bf16, i8 or
-    ui8. With `repeat`, a train installing the vectors of a train: issue k
-    installs row (column) `index + k * step`.
+    ui8. With `parts n`, the value is a `hisa.read` of n parts of one SRAM
+    row (or a `hisa.vcast` of such a read, of as many parts): part q
+    becomes row `index + q`, so that one load,
+    one of the plane's `matrix.install_rows` a cycle, installs n rows of a
+    narrow type. With `repeat`, a train installing the vectors of a train:
+    issue k installs row (column) `index + k * step` (and the n - 1 rows
+    after it).
   }];
   let arguments = (ins HIsa_VecType:$value, I32Attr:$plane,
                        HIsa_WeightSlot:$slot, I32Attr:$index,
+                       OptionalAttr<I32Attr>:$parts,
                        OptionalAttr<TypeAttr>:$dtype,
                        OptionalAttr<HIsa_TrainAttr>:$repeat,
                        OptionalAttr<I64Attr>:$cycle);
   let assemblyFormat = [{
-    $value `plane` $plane $slot $index (`as` $dtype^)? (`repeat` $repeat^)?
-    (`at` $cycle^)? attr-dict
+    $value `plane` $plane $slot $index (`parts` $parts^)? (`as` $dtype^)?
+    (`repeat` $repeat^)? (`at` $cycle^)? attr-dict
   }];
   let hasVerifier = 1;
 }

@@ -52,6 +52,48 @@ LogicalResult ViewOp::verify() {
   return success();
 }
 
+/// An interleaved weight: p rows of each column tile side by side (see
+/// the op's description), for the shapes the rest of verify() checks.
+static LogicalResult verifyInterleave(MatMulOp op, int64_t interleave) {
+  MemRefType x = op.getInput().getType(), w = op.getWeight().getType(),
+             y = op.getOutput().getType();
+  // The planes take the weight in the input's type: an i8 weight of an
+  // f16 or bf16 matmul is converted on its way, two rows to a load.
+  Type type = w.getElementType(), installed = x.getElementType();
+  bool converted =
+      type.isInteger(8) && (installed.isF16() || installed.isBF16());
+  if (type != installed && !converted)
+    return op.emitOpError("an interleaved weight must have the input's type (")
+           << installed << ") or be i8 converted to it, not " << type;
+  int64_t expected =
+      32 / std::max<int64_t>(installed.getIntOrFloatBitWidth(), 8);
+  if (installed.getIntOrFloatBitWidth() > 16 || interleave != expected)
+    return op.emitOpError("interleave ")
+           << interleave << " is not the vectors of " << installed
+           << " an SRAM row holds"
+           << (expected > 1
+                   ? " (" + std::to_string(expected) + ")"
+                   : std::string(" (32-bit weights do not interleave)"));
+  if (op.getTransposed())
+    return op.emitOpError("a transposed weight does not interleave");
+  std::optional<ArrayRef<int64_t>> tile = op.getTile();
+  if (!tile || tile->size() != 3 || (*tile)[1] <= 0 || (*tile)[2] <= 0)
+    return op.emitOpError("an interleaved weight needs a tile, whose n sets "
+                          "its layout");
+  if ((*tile)[1] % interleave)
+    return op.emitOpError("tile k (")
+           << (*tile)[1] << ") must be a multiple of interleave " << interleave
+           << ": an SRAM row's rows go to one plane";
+  int64_t k = x.getDimSize(1), n = y.getDimSize(1), tileN = (*tile)[2];
+  int64_t rows = (k + interleave - 1) / interleave;
+  int64_t cols = (n + tileN - 1) / tileN * tileN * interleave;
+  if (w.getDimSize(0) != rows || w.getDimSize(1) != cols)
+    return op.emitOpError("interleaved weight must be ")
+           << rows << "x" << cols << " for K = " << k << ", N = " << n
+           << ", n = " << tileN << " and interleave " << interleave;
+  return success();
+}
+
 LogicalResult MatMulOp::verify() {
   MemRefType x = getInput().getType(), w = getWeight().getType(),
              y = getOutput().getType();
@@ -59,14 +101,21 @@ LogicalResult MatMulOp::verify() {
     return emitOpError("input, weight and output must be 2-D");
   // A transposed weight is N x K.
   int64_t kDim = getTransposed() ? 1 : 0;
-  if (x.getDimSize(1) != w.getDimSize(kDim))
-    return emitOpError("contraction dimensions differ: input has ")
-           << x.getDimSize(1) << ", weight has " << w.getDimSize(kDim)
-           << (getTransposed() ? " (transposed: N x K)" : "");
-  if (y.getDimSize(0) != x.getDimSize(0) ||
-      y.getDimSize(1) != w.getDimSize(1 - kDim))
-    return emitOpError("output must be ")
-           << x.getDimSize(0) << "x" << w.getDimSize(1 - kDim);
+  if (std::optional<int64_t> interleave = getInterleave()) {
+    if (y.getDimSize(0) != x.getDimSize(0))
+      return emitOpError("output must have ") << x.getDimSize(0) << " rows";
+    if (failed(verifyInterleave(*this, *interleave)))
+      return failure();
+  } else {
+    if (x.getDimSize(1) != w.getDimSize(kDim))
+      return emitOpError("contraction dimensions differ: input has ")
+             << x.getDimSize(1) << ", weight has " << w.getDimSize(kDim)
+             << (getTransposed() ? " (transposed: N x K)" : "");
+    if (y.getDimSize(0) != x.getDimSize(0) ||
+        y.getDimSize(1) != w.getDimSize(1 - kDim))
+      return emitOpError("output must be ")
+             << x.getDimSize(0) << "x" << w.getDimSize(1 - kDim);
+  }
   if (getTransposed() && (w.getElementType() != x.getElementType() ||
                           getScale() || !isa<FloatType>(x.getElementType())))
     return emitOpError("a transposed weight must be a float of the input's "
@@ -88,9 +137,8 @@ LogicalResult MatMulOp::verify() {
     return emitOpError("an i8 weight of a float matmul needs a scale and an "
                        "f16 or bf16 input, to which its rows are converted");
   if (std::optional<ArrayRef<int64_t>> tile = getTile()) {
-    if (tile->size() != 3 || llvm::any_of(*tile, [](int64_t t) {
-          return t <= 0;
-        }))
+    if (tile->size() != 3 ||
+        llvm::any_of(*tile, [](int64_t t) { return t <= 0; }))
       return emitOpError("tile must be three positive sizes [rows, k, n]");
     // Partial sums over K tiles pass through the output in the plane's
     // accumulator type (f32 or i32), which a narrower output cannot hold.
@@ -280,8 +328,8 @@ LogicalResult GatherOp::verify() {
     int64_t rows = cols ? out.getNumElements() / cols : 0;
     if (cols == 0 || int64_t(indices.size()) % cols != 0)
       return emitOpError("has ")
-             << indices.size() << " indices, not whole rows of "
-             << cols << " elements";
+             << indices.size() << " indices, not whole rows of " << cols
+             << " elements";
     int64_t count = int64_t(indices.size()) / cols;
     if (int64_t(*first) > rows || count > rows - int64_t(*first))
       return emitOpError("fills rows ")
@@ -346,9 +394,7 @@ MutableOperandRange MatMulOp::getDpsInitsMutable() {
 MutableOperandRange BinaryOp::getDpsInitsMutable() {
   return getOutputMutable();
 }
-MutableOperandRange UnaryOp::getDpsInitsMutable() {
-  return getOutputMutable();
-}
+MutableOperandRange UnaryOp::getDpsInitsMutable() { return getOutputMutable(); }
 MutableOperandRange CastOp::getDpsInitsMutable() { return getOutputMutable(); }
 MutableOperandRange SelectOp::getDpsInitsMutable() {
   return getOutputMutable();

@@ -135,6 +135,18 @@ def HTile_MatMulOp : HTile_KernelOp<"matmul", [AttrSizedOperandSegments]> {
     tile is a k x n block of the transpose. It has the input's type and no
     scale.
 
+    With `interleave p` (2 for f16 and bf16 weights, 4 for i8 and ui8: as
+    many vectors as share an SRAM row), `weight` holds W (K x N) with p
+    rows of each n-wide column tile side by side, `hetc-htile-interleave-
+    weights`' layout: its shape is `ceil(K / p) x (ceil(N / n) * n * p)`
+    and `weight[g][(j * p + q) * n + c] = W[g * p + q][j * n + c]`, zero
+    past K and N. Each SRAM row then holds p consecutive rows of one
+    tile, which one read and one M_LOAD_WEIGHTS install together. It
+    needs `tile`, and p is counted in the input's type: an i8 weight of an
+    f16 or bf16 input (converted on its way to the planes) interleaves by
+    2, its SRAM rows holding two pairs of rows, read and converted a pair
+    at a time.
+
     ```mlir
     htile.matmul ins(%x, %w) bias(%b : memref<10xf32>) outs(%y) activation(relu)
         {tile = array<i64: 1, 16, 16>} : memref<4x32xf32>, memref<32x10xf32>, memref<4x10xf32>
@@ -142,6 +154,8 @@ def HTile_MatMulOp : HTile_KernelOp<"matmul", [AttrSizedOperandSegments]> {
         : memref<4x32xf16>, memref<32x10xi8>, memref<4x10xf32>
     htile.matmul ins(%q, %k) transposed outs(%s) activation(none)
         : memref<1x64xf32>, memref<128x64xf32>, memref<1x128xf32>
+    htile.matmul ins(%x, %p) interleave 2 outs(%y) activation(none)
+        {tile = array<i64: 1, 16, 16>} : memref<4x32xf16>, memref<16x32xf16>, memref<4x10xf32>
     ```
   }];
   let arguments = (ins HTile_Buffer:$input, HTile_Buffer:$weight,
@@ -149,9 +163,11 @@ def HTile_MatMulOp : HTile_KernelOp<"matmul", [AttrSizedOperandSegments]> {
                        Optional<HTile_Buffer>:$scale, HTile_Buffer:$output,
                        HTile_ActivationAttr:$activation,
                        OptionalAttr<DenseI64ArrayAttr>:$tile,
-                       UnitAttr:$transposed);
+                       UnitAttr:$transposed,
+                       OptionalAttr<I64Attr>:$interleave);
   let assemblyFormat = [{
     `ins` `(` $input `,` $weight `)` (`transposed` $transposed^)?
+    (`interleave` $interleave^)?
     (`bias` `(` $bias^ `:` type($bias) `)`)?
     (`scale` `(` $scale^ `:` type($scale) `)`)?
     `outs` `(` $output `)` `activation` `(` $activation `)` attr-dict `:`
