@@ -374,7 +374,13 @@ LogicalResult Emitter::addInstruction(hisa::InstructionOpInterface op) {
             inst.set_row(l.getIndex());
             if (std::optional<uint32_t> parts = l.getParts())
               inst.set_parts(*parts);
+            inst.set_buffered(l.getBuffered());
             return addSource(inst, op, l.getValue());
+          })
+          .Case([&](hisa::InstallWeightsOp i) {
+            inst.set_opcode(hetx::M_INSTALL_WEIGHTS);
+            inst.set_unit(i.getPlane());
+            return success();
           })
           .Case([&](hisa::MatMulOp m) {
             inst.set_opcode(hetx::M_MATMUL);

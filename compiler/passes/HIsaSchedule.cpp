@@ -25,7 +25,6 @@
 #include "compiler/passes/Passes.h"
 #include "compiler/scheduler/Scheduler.h"
 
-
 #include <map>
 #include <numeric>
 
@@ -81,11 +80,11 @@ private:
                     std::vector<sched::ResourceId> uses) {
     opOf.push_back(op);
     chainMember.push_back(false);
-    sched::OpId id = problem.addOperation(
-        op ? op->getName().getStringRef().str() + "#" +
-                 std::to_string(opOf.size() - 1)
-           : "barrier#" + std::to_string(opOf.size() - 1),
-        latency, position, std::move(uses));
+    sched::OpId id =
+        problem.addOperation(op ? op->getName().getStringRef().str() + "#" +
+                                      std::to_string(opOf.size() - 1)
+                                : "barrier#" + std::to_string(opOf.size() - 1),
+                             latency, position, std::move(uses));
     if (op)
       idOf[op] = id;
     return id;
@@ -116,12 +115,14 @@ private:
   /// stores `latency` cycles after that.
   void addMemoryAccess(sched::OpId id, int64_t address, bool isWrite,
                        int64_t latency = 0, int64_t offset = 0);
-  /// Adds the barrier a plane needs before a load or matmul that starts a
-  /// new phase (loading or computing) of its weight buffer.
+  /// Adds the barrier a plane needs before an op that starts a new phase
+  /// (writing or multiplying by) of its weight array.
   void beginPlaneOp(int32_t plane, bool isLoad);
-  /// Orders a plane's load or matmul after the barrier of its phase, and a
-  /// matmul that keeps the plane `busy` cycles before the next one.
-  void endPlaneOp(sched::OpId id, int32_t plane, bool isLoad, uint32_t busy);
+  /// Orders a plane's load, install or matmul after the barrier of its
+  /// phase, and a matmul that keeps the plane `busy` cycles before the
+  /// next one; a buffered load after the install that took the buffer's
+  /// last contents, and an install after the buffered loads it installs.
+  void endPlaneOp(sched::OpId id, const hisa::PlaneUse &use, uint32_t busy);
 
   /// SRAM order per address: the last write, the cycles after its op's
   /// issue at which it issued and stored, and the reads since, each with
@@ -139,6 +140,12 @@ private:
     std::optional<sched::OpId> loaded, drained;
     /// Cycles each matmul of the phase keeps the plane busy.
     uint32_t busy = 1;
+  };
+  /// Weight-buffer order per plane: the loads since the last install, and
+  /// that install.
+  struct BufferState {
+    std::vector<sched::OpId> loads;
+    std::optional<sched::OpId> installed;
   };
 
   const chip::ChipSpec &chip;
@@ -161,6 +168,7 @@ private:
   std::vector<std::pair<int64_t, int64_t>> constantRanges;
   std::map<int64_t, AddressState> addresses;
   std::map<int32_t, PlaneState> planes;
+  std::map<int32_t, BufferState> buffers;
   /// The latest instruction of each DMA engine.
   std::map<int32_t, sched::OpId> lastDma;
   /// Per C2C link: its sends and receives so far, in program order.
@@ -191,8 +199,7 @@ void ProblemBuilder::addMemoryAccess(sched::OpId id, int64_t address,
   if (state.lastWrite)
     problem.addDependence(
         *state.lastWrite, id,
-        std::max(state.lastWriteIssue + 1,
-                 state.lastWriteStore - latency + 1) -
+        std::max(state.lastWriteIssue + 1, state.lastWriteStore - latency + 1) -
             offset);
   state.lastWrite = id;
   state.lastWriteIssue = offset;
@@ -207,8 +214,8 @@ void ProblemBuilder::beginPlaneOp(int32_t plane, bool isLoad) {
   if (isLoad && state.computing) {
     sched::OpId barrier = addOp(nullptr, 0, sched::kNoPosition, {});
     for (sched::OpId mm : state.matmuls)
-      problem.addDependence(
-          mm, barrier, problem.getOperation(mm).lastIssue() + state.busy);
+      problem.addDependence(mm, barrier,
+                            problem.getOperation(mm).lastIssue() + state.busy);
     state = PlaneState{false, {}, {}, std::nullopt, barrier};
   } else if (!isLoad && !state.computing) {
     sched::OpId barrier = addOp(nullptr, 0, sched::kNoPosition, {});
@@ -222,10 +229,26 @@ void ProblemBuilder::beginPlaneOp(int32_t plane, bool isLoad) {
   }
 }
 
-void ProblemBuilder::endPlaneOp(sched::OpId id, int32_t plane, bool isLoad,
+void ProblemBuilder::endPlaneOp(sched::OpId id, const hisa::PlaneUse &use,
                                 uint32_t busy) {
-  PlaneState &state = planes[plane];
-  if (isLoad) {
+  int64_t load = chip.proto().latency().matrix_load();
+  BufferState &buffer = buffers[use.plane];
+  if (use.kind == hisa::PlaneUse::BufferLoad) {
+    // The install before took the buffer's contents at its issue.
+    if (buffer.installed)
+      problem.addDependence(*buffer.installed, id, 1);
+    buffer.loads.push_back(id);
+    return;
+  }
+  if (use.kind == hisa::PlaneUse::Install) {
+    // Every buffered row has stored (a train's last after its last issue).
+    for (sched::OpId loaded : buffer.loads)
+      problem.addDependence(loaded, id,
+                            problem.getOperation(loaded).lastIssue() + load);
+    buffer = BufferState{{}, id};
+  }
+  PlaneState &state = planes[use.plane];
+  if (use.writesArray()) {
     // The next tile's weights overwrite the plane only after every matmul
     // of the previous tile has issued.
     if (state.drained)
@@ -252,8 +275,7 @@ void ProblemBuilder::addLinkOrder(sched::OpId id, int32_t link, bool isSend) {
   if (isSend) {
     // One vector at a time over the link.
     if (k > 0)
-      problem.addDependence(state.sends.back(), id,
-                            chip.linkCyclesPerVector());
+      problem.addDependence(state.sends.back(), id, chip.linkCyclesPerVector());
     // The receive buffer holds c2c.receive_buffer vectors: this one may
     // arrive only after the receive that frees its place.
     size_t buffer = c2c.receive_buffer();
@@ -432,9 +454,8 @@ LogicalResult ProblemBuilder::add(Operation *op) {
   if (auto constant = dyn_cast<hisa::ConstantOp>(op)) {
     auto type = cast<ShapedType>(constant.getValue().getType());
     int64_t rows = layoutOf(type, chip.lanes()).sramRows();
-    constantRanges.push_back(
-        {int64_t(constant.getAddress()),
-         int64_t(constant.getAddress()) + rows});
+    constantRanges.push_back({int64_t(constant.getAddress()),
+                              int64_t(constant.getAddress()) + rows});
     return success();
   }
   auto inst = dyn_cast<hisa::InstructionOpInterface>(op);
@@ -450,21 +471,26 @@ LogicalResult ProblemBuilder::add(Operation *op) {
   if (!info)
     return success();
   std::optional<hisa::PlaneUse> plane = inst.getPlaneUse();
-  if (plane)
-    beginPlaneOp(plane->plane, plane->isLoad);
-  std::vector<sched::ResourceId> uses = {resource(info->unit, info->capacity)};
-  // A matmul takes its plane whole: no weight load beside it.
-  if (plane && !plane->isLoad)
+  bool buffered = plane && plane->kind == hisa::PlaneUse::BufferLoad;
+  if (plane && !buffered)
+    beginPlaneOp(plane->plane, plane->writesArray());
+  // A load into the weight buffer takes the buffer's port, beside the
+  // array's.
+  std::vector<sched::ResourceId> uses = {
+      resource(buffered ? info->unit + ".buffer" : info->unit, info->capacity)};
+  // A matmul or an install takes its plane whole: no weight load beside it.
+  if (plane && (plane->kind == hisa::PlaneUse::Multiply ||
+                plane->kind == hisa::PlaneUse::Install))
     uses.insert(uses.end(), info->capacity - 1, uses.front());
   sched::OpId id = addOp(op, info->latency, info->position, std::move(uses));
   // The dispatcher places an instruction, and a train, once.
-  problem.addFirstUse(id,
-                      resource("dispatch", chip.proto().dispatch().per_cycle()));
+  problem.addFirstUse(
+      id, resource("dispatch", chip.proto().dispatch().per_cycle()));
   hisa::TrainAttr train = inst.getTrain();
   if (train)
     problem.setRepeat(id, train.getCount(), train.getEvery());
   if (plane)
-    endPlaneOp(id, plane->plane, plane->isLoad, info->occupancy);
+    endPlaneOp(id, *plane, info->occupancy);
   // A write (MEM_WRITE, DMA_IN) stores its vector `latency` cycles after
   // it issues; a train accesses one row at each issue.
   if (std::optional<hisa::MemoryAccess> access = inst.getMemoryAccess()) {
@@ -612,7 +638,8 @@ struct HIsaSchedulePass : hetc::impl::HIsaScheduleBase<HIsaSchedulePass> {
     }
     func->setAttr("hetc.instructions", b.getI64IntegerAttr(instructions));
     func->setAttr("hetc.predicted_cycles", b.getI64IntegerAttr(result->length));
-    func->setAttr("hetc.lower_bound", b.getI64IntegerAttr(result->bound.cycles));
+    func->setAttr("hetc.lower_bound",
+                  b.getI64IntegerAttr(result->bound.cycles));
     func->setAttr("hetc.lower_bound_reason",
                   b.getStringAttr(result->bound.reason));
     return success();

@@ -12,7 +12,6 @@
 
 #define DEBUG_TYPE "hetc-htile-plan-memory"
 
-
 namespace hetc {
 #define GEN_PASS_DEF_HTILEPLANMEMORY
 #include "compiler/passes/Passes.h.inc"
@@ -22,6 +21,18 @@ using namespace mlir;
 using namespace hetc;
 
 namespace {
+
+/// The elements of the tensor `buffer` holds: its own, or for a weight
+/// interleaved for the planes (hetc-htile-interleave-weights), whose
+/// buffer holds padding as elements too, the K x N of its matmul.
+int64_t ownElements(Value buffer) {
+  for (Operation *user : buffer.getUsers())
+    if (auto matmul = dyn_cast<htile::MatMulOp>(user))
+      if (matmul.getInterleave() && matmul.getWeight() == buffer)
+        return matmul.getInput().getType().getDimSize(1) *
+               matmul.getOutput().getType().getDimSize(1);
+  return cast<MemRefType>(buffer.getType()).getNumElements();
+}
 
 /// The op that owns the storage of `value`, looking through views.
 Operation *storageOf(Value value) {
@@ -99,7 +110,9 @@ struct HTilePlanMemoryPass
     });
 
     placement::Geometry sram{
-        int64_t(spec.totalVectors()), int64_t(spec.runVectors()), {},
+        int64_t(spec.totalVectors()),
+        int64_t(spec.runVectors()),
+        {},
         spec.interleaved() ? int64_t(spec.proto().memory().slices()) : 0};
     // The figures below are the program's own buffers'; a program sharing
     // another's layout must also fit beside all that one keeps.
@@ -142,7 +155,8 @@ struct HTilePlanMemoryPass
     Builder builder(func.getContext());
     for (auto [def, address] : llvm::zip(defs, *addresses))
       def->setAttr("address", builder.getI64IntegerAttr(address));
-    func->setAttr("hetc.sram_peak_vectors", builder.getI64IntegerAttr(peak.size));
+    func->setAttr("hetc.sram_peak_vectors",
+                  builder.getI64IntegerAttr(peak.size));
     // What the tensors live at the peak hold in their own element width,
     // against which the compile summary sets the bytes their vectors take.
     int64_t tensorBytes = 0;
@@ -151,7 +165,9 @@ struct HTilePlanMemoryPass
         continue;
       auto type = cast<MemRefType>(def->getResult(0).getType());
       unsigned bits = type.getElementType().getIntOrFloatBitWidth();
-      tensorBytes += (type.getNumElements() * int64_t(std::max(bits, 8u)) + 7) / 8;
+      tensorBytes +=
+          (ownElements(def->getResult(0)) * int64_t(std::max(bits, 8u)) + 7) /
+          8;
     }
     func->setAttr("hetc.sram_peak_tensor_bytes",
                   builder.getI64IntegerAttr(tensorBytes));

@@ -40,6 +40,7 @@ std::string unitKind(hetx::Opcode opcode, uint32_t unit) {
     return "slice " + std::to_string(unit);
   case hetx::M_LOAD_WEIGHTS:
   case hetx::M_LOAD_WEIGHTS_COLUMN:
+  case hetx::M_INSTALL_WEIGHTS:
   case hetx::M_MATMUL:
     return "plane " + std::to_string(unit);
   case hetx::S_PERMUTE:
@@ -155,6 +156,8 @@ void disassemble(const hetx::Artifact &a, std::ostream &out) {
       out << " row " << in.row();
     if (in.lanes())
       out << " lanes " << in.lanes();
+    if (in.buffered())
+      out << " buffered";
     if (in.parts() > 1)
       out << " parts " << in.parts();
     if (in.opcode() == hetx::S_PERMUTE)

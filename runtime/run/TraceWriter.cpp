@@ -50,6 +50,7 @@ uint32_t unitPosition(const hetx::Instruction &instr,
   case sim::OpClass::MemScatter:
     return chip.slicePosition(instr.unit());
   case sim::OpClass::LoadWeights:
+  case sim::OpClass::InstallWeights:
   case sim::OpClass::MatMul:
     return chip.planePosition(instr.unit());
   case sim::OpClass::Dma:
@@ -75,14 +76,16 @@ std::string operandArgs(const hetx::Instruction &instr) {
   case hetx::MEM_GATHER:
   case hetx::MEM_SCATTER:
     return ",\"address\":" + std::to_string(instr.address()) +
-           ",\"stride\":" + std::to_string(instr.stride()) +
-           ",\"rows\":[" + std::to_string(instr.row_begin()) + "," +
+           ",\"stride\":" + std::to_string(instr.stride()) + ",\"rows\":[" +
+           std::to_string(instr.row_begin()) + "," +
            std::to_string(instr.row_end()) + "]";
   case hetx::M_LOAD_WEIGHTS:
-    return ",\"row\":" + std::to_string(instr.row());
+    return ",\"row\":" + std::to_string(instr.row()) +
+           (instr.buffered() ? ",\"buffered\":true" : "");
   case hetx::M_LOAD_WEIGHTS_COLUMN:
     return ",\"column\":" + std::to_string(instr.row());
   case hetx::M_MATMUL:
+  case hetx::M_INSTALL_WEIGHTS:
     return "";
   case hetx::DMA_IN:
   case hetx::DMA_OUT:

@@ -50,6 +50,7 @@ bool checkDispatch(const std::vector<Op> &ops, const chip::ChipSpec &chip,
     case OpClass::MemScatter:
       return op.unit;
     case OpClass::LoadWeights:
+    case OpClass::InstallWeights:
     case OpClass::MatMul:
       return size_t(slices) + op.unit;
     case OpClass::Dma:
@@ -77,7 +78,8 @@ bool checkDispatch(const std::vector<Op> &ops, const chip::ChipSpec &chip,
     }
     size_t slot = size_t(queue.count % queue.capacity);
     // The slot frees when the instruction that held it issues.
-    int64_t freeAt = queue.count >= queue.capacity ? queue.issue[slot] : kAtLoad;
+    int64_t freeAt =
+        queue.count >= queue.capacity ? queue.issue[slot] : kAtLoad;
     int64_t at = std::max(cycle, freeAt);
     if (at != kAtLoad && at == cycle && placed >= perCycle)
       ++at;

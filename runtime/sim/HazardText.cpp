@@ -43,6 +43,7 @@ std::string HazardText::unitName(const hetx::Instruction &instr) {
   case OpClass::MemScatter:
     return "MEM slice " + std::to_string(instr.unit());
   case OpClass::LoadWeights:
+  case OpClass::InstallWeights:
   case OpClass::MatMul:
     return "matrix plane " + std::to_string(instr.unit());
   case OpClass::Dma:
@@ -82,8 +83,8 @@ std::string HazardText::format(const std::string &kind, uint64_t cycle,
   return describe("hazard: " + kind, cycle, index, details);
 }
 
-std::string HazardText::formatDataError(const std::string &kind,
-                                        uint64_t cycle, uint32_t index,
+std::string HazardText::formatDataError(const std::string &kind, uint64_t cycle,
+                                        uint32_t index,
                                         const std::string &details) const {
   return describe(kind, cycle, index, details);
 }

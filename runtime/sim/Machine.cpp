@@ -37,6 +37,7 @@ Machine::Machine(const chip::ChipSpec &chip, const HazardText &text,
       alus(chip.proto().vector().alus()), installRows(chip.installRows()),
       banks(size_t(chip.proto().memory().slices()) * banksPerSlice),
       planes(chip.proto().matrix().planes()),
+      buffers(chip.proto().matrix().planes()),
       sliceIssue(chip.proto().memory().slices()),
       dmaBusy(chip.proto().dma().engines(), {-1, 0}),
       dmaCycles(chip.dmaCyclesPerVector()), switchIssue(chip.switches()),
@@ -170,6 +171,15 @@ bool Machine::executeScatter(const Step &step, const float *indices,
 }
 
 bool Machine::failPlane(const Op &op, uint32_t index, int64_t cycle) {
+  if (op.buffered) {
+    const Plane &buffer = buffers[op.unit];
+    return fail("plane double issue", cycle, index,
+                "the weight buffer of matrix plane " + std::to_string(op.unit) +
+                    " already takes " + std::to_string(installRows) +
+                    " loads at this cycle, the last instruction " +
+                    text.instruction(buffer.issue.first) +
+                    " (matrix.install_rows)");
+  }
   const Plane &plane = planes[op.unit];
   return fail("plane double issue", cycle, index,
               "matrix plane " + std::to_string(op.unit) +
@@ -288,8 +298,22 @@ inline bool Machine::claimUnit(const Step &step) {
     return true;
   }
   case OpClass::LoadWeights:
+  case OpClass::InstallWeights:
   case OpClass::MatMul: {
-    // One M_MATMUL, or up to matrix.install_rows weight loads, a cycle.
+    if (step.flags & Step::kBuffered) {
+      // The weight buffer takes up to matrix.install_rows loads a cycle,
+      // beside what the array does.
+      Issue &port = buffers[step.unit].issue;
+      if (port.cycle == cycle && port.count >= installRows)
+        return failPlane(ops[index], index, cycle);
+      if (port.cycle == cycle)
+        ++port.count;
+      else
+        port = Issue{cycle, 1, index};
+      return true;
+    }
+    // One M_MATMUL or M_INSTALL_WEIGHTS, or up to matrix.install_rows
+    // weight loads, a cycle.
     Plane &plane = planes[step.unit];
     bool load = step.kind == OpClass::LoadWeights;
     if (plane.issue.cycle == cycle &&
@@ -632,7 +656,44 @@ bool Machine::checkLinksDrained() {
   return true;
 }
 
-bool Machine::failWeightsInFlight(const Op &op, uint32_t index, int64_t cycle) {
+bool Machine::installWeights(const Step &step) {
+  Plane &plane = planes[step.unit], &buffer = buffers[step.unit];
+  uint32_t index = step.index;
+  if (buffer.loadStoredAt > step.cycle)
+    return failWeightsInFlight(ops[index], index, step.cycle, true);
+  // The products by the old array are computed before it goes.
+  flushMatmuls(plane);
+  if (!timingOnly) {
+    std::swap(plane.weights, buffer.weights);
+    std::swap(plane.live, buffer.live);
+    std::swap(plane.rows, buffer.rows);
+    std::swap(plane.rowData, buffer.rowData);
+    std::swap(plane.cols, buffer.cols);
+    std::swap(plane.finite, buffer.finite);
+  }
+  std::swap(plane.weightType, buffer.weightType);
+  std::swap(plane.typed, buffer.typed);
+  std::swap(plane.typedBy, buffer.typedBy);
+  // The array is whole `matrix_load` cycles after the install issues.
+  int64_t done = step.cycle + step.latency;
+  if (done >= plane.loadStoredAt) {
+    plane.loadStoredAt = done;
+    plane.loader = index;
+  }
+  return complete(step);
+}
+
+bool Machine::failWeightsInFlight(const Op &op, uint32_t index, int64_t cycle,
+                                  bool buffered) {
+  if (buffered) {
+    const Plane &buffer = buffers[op.unit];
+    return fail("weights in flight", cycle, index,
+                "the weight buffer of matrix plane " + std::to_string(op.unit) +
+                    " is still loading: instruction " +
+                    text.instruction(buffer.loader) +
+                    " stores its row at cycle " +
+                    std::to_string(buffer.loadStoredAt));
+  }
   const Plane &plane = planes[op.unit];
   return fail("weights in flight", cycle, index,
               "the weights of matrix plane " + std::to_string(op.unit) +
@@ -683,7 +744,8 @@ inline bool Machine::execute(const Step &step) {
   if (step.kind == OpClass::MemWrite)
     sram.write(step.address, step.width, src[0], index, done);
   if (step.kind == OpClass::LoadWeights) {
-    Plane &plane = planes[step.unit];
+    Plane &plane =
+        (step.flags & Step::kBuffered) ? buffers[step.unit] : planes[step.unit];
     if (done >= plane.loadStoredAt) {
       plane.loadStoredAt = done;
       plane.loader = index;
@@ -692,6 +754,8 @@ inline bool Machine::execute(const Step &step) {
     plane.typed = true;
     plane.typedBy = index;
   }
+  if (step.kind == OpClass::InstallWeights)
+    return installWeights(step);
   float *out = nullptr;
   if (step.flags & Step::kProduces) {
     // A read of a constant that no write has replaced lends the constant
@@ -845,8 +909,9 @@ void Machine::loadWeights(const Op &op, const float *src) {
   // Allocated on first use and left uninitialised: a large chip's planes
   // would otherwise cost every run megabytes of zeros, and M_MATMUL reads
   // only the rows that are in memory (see Plane).
-  Plane &plane = planes[op.unit];
-  flushMatmuls(plane);
+  Plane &plane = op.buffered ? buffers[op.unit] : planes[op.unit];
+  if (!op.buffered)
+    flushMatmuls(plane);
   if (!plane.weights) {
     plane.weights = makeBuffer(size_t(lanes) * lanes);
     plane.live.assign(lanes, 0);
@@ -922,9 +987,9 @@ ExecutionPlan Machine::plan(const std::vector<Op> &ops,
   plan.outKeys.reserve(ops.size());
   for (const Op &op : ops)
     plan.outKeys.push_back(valueKey(
-        op.outType,
-        op.kind == OpClass::MemRead || op.opcode == hetx::V_CAST ? op.parts
-                                                                 : 1));
+        op.outType, op.kind == OpClass::MemRead || op.opcode == hetx::V_CAST
+                        ? op.parts
+                        : 1));
   if (chip.interleaved())
     for (uint32_t i = 0; i < ops.size(); ++i)
       if (ops[i].indexed())
@@ -961,6 +1026,8 @@ ExecutionPlan Machine::plan(const std::vector<Op> &ops,
       step.flags |= Step::kProduces;
     if (op.opcode == hetx::C2C_RECV)
       step.flags |= Step::kReceive;
+    if (op.buffered)
+      step.flags |= Step::kBuffered;
     plan.steps.push_back(step);
   };
   size_t count = ops.size();

@@ -75,7 +75,7 @@ struct alignas(64) Step {
   uint8_t width = 4;
 
   static constexpr uint8_t kNamesProducer0 = 1, kNamesProducer1 = 2,
-                           kProduces = 4, kReceive = 8;
+                           kProduces = 4, kReceive = 8, kBuffered = 16;
 };
 static_assert(sizeof(Step) == 64, "a Step fills one cache line");
 
@@ -170,7 +170,11 @@ private:
 
   [[gnu::always_inline]] inline bool execute(const Step &step);
   void compute(const Op &op, const float *const *src, float *out);
-  /// Installs an M_LOAD_WEIGHTS's rows (one per part) or column.
+  /// M_INSTALL_WEIGHTS: the plane's buffer becomes its array (the two
+  /// trade places).
+  bool installWeights(const Step &step);
+  /// Installs an M_LOAD_WEIGHTS's rows (one per part) or column, into the
+  /// plane's array or, `buffered`, its weight buffer.
   void loadWeights(const Op &op, const float *src);
   void loadRow(Plane &plane, uint32_t row, const float *src);
   void loadColumn(Plane &plane, uint32_t column, const float *src);
@@ -258,8 +262,10 @@ private:
                        uint64_t row);
   [[gnu::cold, gnu::noinline]] bool failIndex(const Op &op, uint32_t index,
                                               int64_t cycle, int64_t value);
-  [[gnu::cold, gnu::noinline]] bool
-  failWeightsInFlight(const Op &op, uint32_t index, int64_t cycle);
+  [[gnu::cold, gnu::noinline]] bool failWeightsInFlight(const Op &op,
+                                                        uint32_t index,
+                                                        int64_t cycle,
+                                                        bool buffered = false);
   static void countBusy(UnitBusy &busy, Issue &issue, int64_t cycle);
 
   const chip::ChipSpec &chip;
@@ -284,6 +290,10 @@ private:
   Issue vectorIssue;
   std::vector<uint32_t> vectorIssued;
   std::vector<Plane> planes;
+  /// Each plane's weight buffer (the TSP's LW buffer): what buffered
+  /// loads fill and M_INSTALL_WEIGHTS makes the array; its `issue` counts
+  /// the buffered loads of a cycle.
+  std::vector<Plane> buffers;
   /// The first cycle at which a deferred M_MATMUL's result is on its
   /// stream; INT64_MAX when none is deferred.
   int64_t matmulsDue = std::numeric_limits<int64_t>::max();

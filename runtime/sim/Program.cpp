@@ -66,6 +66,8 @@ std::optional<OpClass> opClassOf(hetx::Opcode opcode) {
     return OpClass::LoadWeights;
   case hetx::M_MATMUL:
     return OpClass::MatMul;
+  case hetx::M_INSTALL_WEIGHTS:
+    return OpClass::InstallWeights;
   case hetx::DMA_IN:
   case hetx::DMA_OUT:
     return OpClass::Dma;
@@ -91,13 +93,13 @@ bool classify(const chip::Latencies &lat, Op &op) {
   if (!kind)
     return false;
   op.kind = *kind;
-  op.sources = *kind == OpClass::MemRead || *kind == OpClass::Dma ||
-                       op.opcode == hetx::C2C_RECV
-                   ? 0
-               : *kind == OpClass::VectorBinary || *kind == OpClass::MemScatter
-                   ? 2
-               : *kind == OpClass::VectorSelect ? 3
-                                                : 1;
+  op.sources =
+      *kind == OpClass::MemRead || *kind == OpClass::Dma ||
+              *kind == OpClass::InstallWeights || op.opcode == hetx::C2C_RECV
+          ? 0
+      : *kind == OpClass::VectorBinary || *kind == OpClass::MemScatter ? 2
+      : *kind == OpClass::VectorSelect                                 ? 3
+                                                                       : 1;
   switch (*kind) {
   case OpClass::MemRead:
   case OpClass::MemGather:
@@ -116,6 +118,7 @@ bool classify(const chip::Latencies &lat, Op &op) {
     op.latency = lat.vector_reduce();
     break;
   case OpClass::LoadWeights:
+  case OpClass::InstallWeights:
     op.latency = lat.matrix_load();
     break;
   case OpClass::MatMul:
@@ -288,6 +291,8 @@ bool decodeTypes(const hetx::Instruction &instr, Op &op, std::string &kind,
   case OpClass::LoadWeights:
     return isFloat || isByte ? true
                              : refuse("(weights are f32, f16, bf16, i8 or u8)");
+  case OpClass::InstallWeights:
+    return true; // the buffer keeps the type of its loads
   case OpClass::MatMul:
     if (!isFloat && !isByte)
       return refuse("(inputs are f32, f16, bf16, i8 or u8)");
@@ -622,6 +627,7 @@ bool decodeOne(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
   op.address = instr.address();
   op.lanes = instr.lanes();
   op.row = instr.row();
+  op.buffered = instr.buffered();
   op.hostAddress = instr.host_address();
   if (!classify(proto.latency(), op)) {
     kind = "unknown opcode";
@@ -667,6 +673,7 @@ bool decodeOne(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
     op.position = chip.slicePosition(op.unit);
     break;
   case OpClass::LoadWeights:
+  case OpClass::InstallWeights:
   case OpClass::MatMul:
     if (!checkUnit(op.unit, proto.matrix().planes(), "matrix plane", "planes",
                    kind, details))
@@ -782,6 +789,12 @@ bool decodeOne(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
   }
   if (op.kind == OpClass::MatMul)
     op.busy = chip.matmulCycles(8 * io::byteWidth(op.inType));
+  if (op.buffered && op.kind != OpClass::LoadWeights) {
+    kind = "bad field";
+    details = "buffered is set, but only M_LOAD_WEIGHTS(_COLUMN) loads into "
+              "a plane's weight buffer";
+    return false;
+  }
   if (op.kind == OpClass::LoadWeights && op.row >= chip.lanes()) {
     kind = "bad row";
     details = "weight row " + std::to_string(op.row) +

@@ -34,6 +34,8 @@ enum class OpClass : uint8_t {
   /// V_SELECT: three sources.
   VectorSelect,
   LoadWeights,
+  /// M_INSTALL_WEIGHTS: a plane's weight buffer becomes its array.
+  InstallWeights,
   MatMul,
   /// DMA_IN and DMA_OUT.
   Dma,
@@ -80,6 +82,8 @@ struct Op {
   /// apart, converted each, and installed as weight rows `row` onwards. 1
   /// for every other op.
   uint8_t parts = 1;
+  /// M_LOAD_WEIGHTS(_COLUMN): into the plane's weight buffer.
+  bool buffered = false;
   /// MEM ops: the bank of `address` within its slice.
   uint32_t bank = 0;
   uint32_t lanes = 0;

@@ -208,7 +208,12 @@ SmallVector<Work> MatrixExpander::workOrder(const WeightTiles &weight,
   int64_t remaining = nTiles;
   while (remaining > 0) {
     std::optional<Work> pick, fallback;
-    for (int64_t jn = 0; jn < nTiles && !pick; ++jn) {
+    // From the column tile after the last one taken: a column tile's K
+    // tiles wait for each other (their partial sums), so taking them one
+    // after the other would make one chain of the whole matmul.
+    int64_t from = order.empty() ? 0 : order.back().jn + 1;
+    for (int64_t i = 0; i < nTiles && !pick; ++i) {
+      int64_t jn = (from + i) % nTiles;
       if (next[jn] >= kTiles)
         continue;
       Work work{jn, next[jn], std::min(groupSize, kTiles - next[jn])};
@@ -412,10 +417,16 @@ LogicalResult MatrixExpander::expandMatMul(htile::MatMulOp op) {
                         train(0), parts);
         hisa::LoadWeightsOp::create(
             b, loc, row, tile.plane, slot, int32_t(install.row * parts),
+            /*buffered=*/true,
             parts > 1 ? b.getI32IntegerAttr(parts) : IntegerAttr(),
             dtype(convertWeights ? type : weightType),
             train(install.rowStep * parts), IntegerAttr());
       }
+    // The tiles went into the planes' weight buffers, while the planes
+    // may still multiply by the round before; each now becomes its plane's
+    // array.
+    for (const Tile &tile : tiles)
+      hisa::InstallWeightsOp::create(b, loc, tile.plane, IntegerAttr());
     // Row by row, the groups in turn; the copies of a piece run through
     // their rows side by side.
     int64_t longest = 0;
@@ -531,8 +542,8 @@ LogicalResult MatrixExpander::expandTranspose(htile::TransposeOp op) {
         for (int64_t i = 0; i < tileRows; ++i)
           hisa::LoadWeightsOp::create(
               b, loc, read(loc, in.at(source * m + mi * lanes + i, ki), type),
-              plane, hisa::WeightSlot::column, int32_t(i), IntegerAttr(),
-              dtype(type), hisa::TrainAttr(), IntegerAttr());
+              plane, hisa::WeightSlot::column, int32_t(i), /*buffered=*/false,
+              IntegerAttr(), dtype(type), hisa::TrainAttr(), IntegerAttr());
         for (int64_t c = 0; c < tileCols; ++c) {
           Value column = hisa::MatMulOp::create(
               b, loc, vec(), read(loc, eye.at(c, 0), type), plane, dtype(type),

@@ -420,3 +420,12 @@ func.func @cast_one_of_parts() {
   %1 = hisa.vcast %0 from i8 to f16 lanes 16
   return
 }
+
+// -----
+
+// Tests that an install names a plane.
+func.func @install_no_plane() {
+  // expected-error @+1 {{plane must be >= 0, got -1}}
+  hisa.install_weights plane -1
+  return
+}

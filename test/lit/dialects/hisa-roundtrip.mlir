@@ -53,6 +53,11 @@ func.func @main() {
   %pq = hisa.read 81 part 1 parts 3 as i8
   // CHECK: hisa.load_weights %[[Q]] plane 0 row 4 parts 3 as i8
   hisa.load_weights %pq plane 0 row 4 parts 3 as i8
+  // CHECK: hisa.load_weights %{{.*}} plane 2 row 5 buffered parts 2 as f16 at 7
+  %pb = hisa.read 83 parts 2 as f16
+  hisa.load_weights %pb plane 2 row 5 buffered parts 2 as f16 at 7
+  // CHECK: hisa.install_weights plane 2 at 9
+  hisa.install_weights plane 2 at 9
   // CHECK: %[[C:.*]] = hisa.read 82 part 2 parts 2 as i8
   %pc = hisa.read 82 part 2 parts 2 as i8
   // CHECK: %[[CF:.*]] = hisa.vcast %[[C]] from i8 to f16 lanes 16 parts 2

@@ -3,7 +3,8 @@
 // Tests that a matmul of one piece of work (one column tile, its two K
 // tiles summed by a group of two planes) on a chip of two such groups
 // splits its 128 rows between two copies of the piece: both groups install
-// the same weights (planes 0 and 1, then 2 and 3, row by row), and rows 0
+// the same weights (planes 0 and 1, then 2 and 3, row by row, into their
+// weight buffers, then installed), and rows 0
 // and 64 go through them side by side, each copy writing its own rows.
 // CHECK-LABEL: func.func @split_rows()
 // CHECK: hisa.read 256{{$}}
@@ -14,7 +15,11 @@
 // CHECK-NEXT: hisa.load_weights %{{.*}} plane 2 row 0
 // CHECK-NEXT: hisa.read 576{{$}}
 // CHECK-NEXT: hisa.load_weights %{{.*}} plane 3 row 0
-// CHECK: hisa.load_weights %{{.*}} plane 3 row 319
+// CHECK: hisa.load_weights %{{.*}} plane 3 row 319 buffered
+// CHECK-NEXT: hisa.install_weights plane 0
+// CHECK-NEXT: hisa.install_weights plane 1
+// CHECK-NEXT: hisa.install_weights plane 2
+// CHECK-NEXT: hisa.install_weights plane 3
 // CHECK-NEXT: %[[X0:.*]] = hisa.read 0{{$}}
 // CHECK-NEXT: hisa.matmul %[[X0]] plane 0
 // CHECK-NEXT: %[[X1:.*]] = hisa.read 1{{$}}

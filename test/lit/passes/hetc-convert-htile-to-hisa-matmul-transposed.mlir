@@ -6,12 +6,13 @@
 // masked to N's lanes: the plane's columns past N hold older weights.
 // CHECK-LABEL: func.func @keys()
 // CHECK: %[[K0:.*]] = hisa.read 16 repeat <8 every 1 step 2>{{$}}
-// CHECK-NEXT: hisa.load_weights %[[K0]] plane 0 column 0 repeat <8 every 1 step 2>{{$}}
+// CHECK-NEXT: hisa.load_weights %[[K0]] plane 0 column 0 buffered repeat <8 every 1 step 2>{{$}}
 // CHECK-NEXT: %[[K1:.*]] = hisa.read 17 repeat <8 every 1 step 2>{{$}}
-// CHECK-NEXT: hisa.load_weights %[[K1]] plane 0 column 1 repeat <8 every 1 step 2>{{$}}
+// CHECK-NEXT: hisa.load_weights %[[K1]] plane 0 column 1 buffered repeat <8 every 1 step 2>{{$}}
 // CHECK-COUNT-14: hisa.load_weights %{{.*}} plane 0 column
 // CHECK-NOT: hisa.load_weights
-// CHECK: %[[Q:.*]] = hisa.read 0{{$}}
+// CHECK: hisa.install_weights plane 0
+// CHECK-NEXT: %[[Q:.*]] = hisa.read 0{{$}}
 // CHECK-NEXT: %[[P:.*]] = hisa.matmul %[[Q]] plane 0{{$}}
 // CHECK-NEXT: %[[M:.*]] = hisa.vbinary max %[[P]], %[[P]] lanes 128{{$}}
 // CHECK-NEXT: hisa.write %[[M]] to 512{{$}}
@@ -29,7 +30,7 @@ func.func @keys() {
 // Tests that a product whose epilogue masks it already (a bias added to the
 // row's lanes) gets no mask of its own.
 // CHECK-LABEL: func.func @keys_with_bias()
-// CHECK-COUNT-16: hisa.load_weights %{{.*}} plane {{[0-3]}} column {{[0-9]+}} repeat <8 every 1 step 2>
+// CHECK-COUNT-16: hisa.load_weights %{{.*}} plane {{[0-3]}} column {{[0-9]+}} buffered repeat <8 every 1 step 2>
 // CHECK: %[[P:.*]] = hisa.matmul
 // CHECK-NEXT: %[[B:.*]] = hisa.read 600{{$}}
 // CHECK-NEXT: %[[S:.*]] = hisa.vbinary add %[[P]], %[[B]] lanes 128{{$}}

@@ -9,8 +9,9 @@
 // 1, whose products of a row are summed on the vector unit before the
 // output buffer sees them; tile 2, alone, on the next plane, 2, its
 // product added to that partial sum, then the bias. The round's weight
-// rows are installed plane by plane in turn (plane 2's eight rows with
-// the first eight of the others), and each input row goes through both
+// rows are loaded into the planes' weight buffers plane by plane in turn
+// (plane 2's eight rows with the first eight of the others) and installed,
+// and each input row goes through both
 // groups before the next row. The group's plane pair ties reads two hops
 // apart, so the program schedules.
 // CHECK-LABEL: func.func @main()
@@ -21,7 +22,10 @@
 // CHECK-NEXT: hisa.load_weights %{{.*}} plane 2 row 0
 // CHECK: hisa.load_weights %{{.*}} plane 2 row 7
 // CHECK-NOT: plane 2 row 8
-// CHECK: hisa.load_weights %{{.*}} plane 1 row 15
+// CHECK: hisa.load_weights %{{.*}} plane 1 row 15 buffered
+// CHECK-NEXT: hisa.install_weights plane 0
+// CHECK-NEXT: hisa.install_weights plane 1
+// CHECK-NEXT: hisa.install_weights plane 2
 // CHECK-NEXT: %[[X0:.*]] = hisa.read 0
 // CHECK-NEXT: %[[P0:.*]] = hisa.matmul %[[X0]] plane 0
 // CHECK-NEXT: %[[X1:.*]] = hisa.read 1
@@ -55,7 +59,8 @@ func.func @main() {
 // times its weight rows, takes one K tile at a time, round-robin: it is
 // bound by installing weights, which one plane does while others multiply.
 // CHECK-LABEL: func.func @few_rows()
-// CHECK: hisa.load_weights %{{.*}} plane 0 row 15
+// CHECK: hisa.load_weights %{{.*}} plane 0 row 15 buffered
+// CHECK-NEXT: hisa.install_weights plane 0
 // CHECK-NEXT: %[[X0:.*]] = hisa.read 0
 // CHECK-NEXT: hisa.matmul %[[X0]] plane 0
 // CHECK-NEXT: hisa.write

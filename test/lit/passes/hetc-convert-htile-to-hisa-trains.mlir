@@ -9,10 +9,11 @@
 // installing issue k's row as row `index + 2k`.
 // CHECK-LABEL: func.func @one_row()
 // CHECK: %[[R0:.*]] = hisa.read 256 repeat <8 every 1 step 2>
-// CHECK-NEXT: hisa.load_weights %[[R0]] plane 0 row 0 repeat <8 every 1 step 2>
+// CHECK-NEXT: hisa.load_weights %[[R0]] plane 0 row 0 buffered repeat <8 every 1 step 2>
 // CHECK-NEXT: %[[R1:.*]] = hisa.read 257 repeat <8 every 1 step 2>
-// CHECK-NEXT: hisa.load_weights %[[R1]] plane 0 row 1 repeat <8 every 1 step 2>
-// CHECK-COUNT-38: hisa.load_weights %{{.*}} plane 0 row {{[0-9]+}} repeat <8 every 1 step 2>
+// CHECK-NEXT: hisa.load_weights %[[R1]] plane 0 row 1 buffered repeat <8 every 1 step 2>
+// CHECK-COUNT-38: hisa.load_weights %{{.*}} plane 0 row {{[0-9]+}} buffered repeat <8 every 1 step 2>
+// CHECK-NEXT: hisa.install_weights plane 0
 // CHECK-NEXT: %[[X:.*]] = hisa.read 0{{$}}
 // CHECK-NEXT: hisa.matmul %[[X]] plane 0
 func.func @one_row() {
@@ -32,7 +33,7 @@ func.func @one_row() {
 // planes' reads of the same banks better than trains.
 // CHECK-LABEL: func.func @many_rows()
 // CHECK: %[[R0:.*]] = hisa.read 2048{{$}}
-// CHECK-NEXT: hisa.load_weights %[[R0]] plane 0 row 0{{$}}
+// CHECK-NEXT: hisa.load_weights %[[R0]] plane 0 row 0 buffered{{$}}
 // CHECK-NOT: repeat
 func.func @many_rows() {
   %x = htile.input "x" {address = 0 : i64} : memref<197x320xf32>

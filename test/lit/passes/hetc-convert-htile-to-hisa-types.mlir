@@ -8,9 +8,9 @@
 // CHECK-LABEL: func.func @main()
 // CHECK: hisa.input "x" at 0 : tensor<1x20xf16>
 // CHECK: %[[W0:.*]] = hisa.read 256 as f16
-// CHECK-NEXT: hisa.load_weights %[[W0]] plane 0 row 0 as f16
+// CHECK-NEXT: hisa.load_weights %[[W0]] plane 0 row 0 buffered as f16
 // CHECK-NEXT: %[[W1:.*]] = hisa.read 256 part 1 as f16
-// CHECK-NEXT: hisa.load_weights %[[W1]] plane 0 row 1 as f16
+// CHECK-NEXT: hisa.load_weights %[[W1]] plane 0 row 1 buffered as f16
 // CHECK: %[[X0:.*]] = hisa.read 0 as f16
 // CHECK-NEXT: %[[P0:.*]] = hisa.matmul %[[X0]] plane 0 as f16
 // CHECK-NEXT: hisa.write %[[P0]] to 768{{$}}
@@ -106,17 +106,17 @@ func.func @main() {
 // (1, 1), each column tile's K tiles still in order.
 // CHECK-LABEL: func.func @bank_order()
 // CHECK: hisa.read 100 as f16
-// CHECK-NEXT: hisa.load_weights %{{.*}} plane 0 row 0 as f16
+// CHECK-NEXT: hisa.load_weights %{{.*}} plane 0 row 0 buffered as f16
 // CHECK: hisa.read 101 as f16
-// CHECK-NEXT: hisa.load_weights %{{.*}} plane 1 row 0 as f16
+// CHECK-NEXT: hisa.load_weights %{{.*}} plane 1 row 0 buffered as f16
 // CHECK: hisa.read 124 as f16
-// CHECK-NEXT: hisa.load_weights %{{.*}} plane 0 row 0 as f16
+// CHECK-NEXT: hisa.load_weights %{{.*}} plane 0 row 0 buffered as f16
 // CHECK: hisa.read 125 as f16
-// CHECK-NEXT: hisa.load_weights %{{.*}} plane 1 row 0 as f16
+// CHECK-NEXT: hisa.load_weights %{{.*}} plane 1 row 0 buffered as f16
 // CHECK: hisa.read 100 part 1 as f16
-// CHECK-NEXT: hisa.load_weights %{{.*}} plane 0 row 0 as f16
+// CHECK-NEXT: hisa.load_weights %{{.*}} plane 0 row 0 buffered as f16
 // CHECK: hisa.read 124 part 1 as f16
-// CHECK-NEXT: hisa.load_weights %{{.*}} plane 1 row 0 as f16
+// CHECK-NEXT: hisa.load_weights %{{.*}} plane 1 row 0 buffered as f16
 func.func @bank_order() {
   %x = htile.input "x" {address = 0 : i64} : memref<1x32xf16>
   %w = htile.constant dense<0.5> : tensor<32x48xf16> {address = 100 : i64} : memref<32x48xf16>

@@ -1,7 +1,8 @@
 // RUN: hetc-opt %s --split-input-file --hetc-set-chip=file=%chips/test-chip.chip --hetc-convert-htile-to-hisa | FileCheck %s
 
 // Tests the instructions of a matmul with K = 20 on 16-lane planes: two
-// weight tiles on planes 0 and 1 (16 rows, then 4), the second tile's
+// weight tiles on planes 0 and 1 (16 rows, then 4), each loaded into its
+// plane's weight buffer and installed, the second tile's
 // partial product added to the first through the output buffer, then the
 // bias and relu epilogue on the vector unit, all on 4 lanes.
 // CHECK-LABEL: func.func @main()
@@ -10,14 +11,16 @@
 // CHECK: hisa.constant at 512 dense<1.000000e+00> : tensor<4xf32>
 // CHECK: hisa.output "y" at 768 : tensor<1x4xf32>
 // CHECK: %[[W0:.*]] = hisa.read 256
-// CHECK-NEXT: hisa.load_weights %[[W0]] plane 0 row 0
-// CHECK: hisa.load_weights %{{.*}} plane 0 row 15
+// CHECK-NEXT: hisa.load_weights %[[W0]] plane 0 row 0 buffered
+// CHECK: hisa.load_weights %{{.*}} plane 0 row 15 buffered
+// CHECK-NEXT: hisa.install_weights plane 0
 // CHECK-NEXT: %[[X0:.*]] = hisa.read 0
 // CHECK-NEXT: %[[P0:.*]] = hisa.matmul %[[X0]] plane 0
 // CHECK-NEXT: hisa.write %[[P0]] to 768
 // CHECK-NEXT: %[[W16:.*]] = hisa.read 272
-// CHECK-NEXT: hisa.load_weights %[[W16]] plane 1 row 0
-// CHECK: hisa.load_weights %{{.*}} plane 1 row 3
+// CHECK-NEXT: hisa.load_weights %[[W16]] plane 1 row 0 buffered
+// CHECK: hisa.load_weights %{{.*}} plane 1 row 3 buffered
+// CHECK-NEXT: hisa.install_weights plane 1
 // CHECK-NEXT: %[[X1:.*]] = hisa.read 1
 // CHECK-NEXT: %[[P1:.*]] = hisa.matmul %[[X1]] plane 1
 // CHECK-NEXT: %[[ACC:.*]] = hisa.read 768
@@ -45,7 +48,7 @@ func.func @main() {
 // CHECK-LABEL: func.func @int8_weight()
 // CHECK: %[[Q:.*]] = hisa.read 256 as i8
 // CHECK-NEXT: %[[H:.*]] = hisa.vcast %[[Q]] from i8 to f16 lanes 4
-// CHECK-NEXT: hisa.load_weights %[[H]] plane 0 row 0 as f16
+// CHECK-NEXT: hisa.load_weights %[[H]] plane 0 row 0 buffered as f16
 // CHECK: %[[X:.*]] = hisa.read 0 as f16
 // CHECK-NEXT: %[[P:.*]] = hisa.matmul %[[X]] plane 0 as f16
 // CHECK-NEXT: %[[S:.*]] = hisa.read 640

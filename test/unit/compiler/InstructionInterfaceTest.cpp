@@ -39,8 +39,7 @@ protected:
         "func.func @main() {\n" + body + "\n  return\n}", &context);
     std::vector<hisa::InstructionOpInterface> ops;
     if (module)
-      module->walk(
-          [&](hisa::InstructionOpInterface op) { ops.push_back(op); });
+      module->walk([&](hisa::InstructionOpInterface op) { ops.push_back(op); });
     return ops;
   }
 
@@ -93,9 +92,9 @@ TEST_F(InstructionInterfaceTest, UnitsAndLatenciesComeFromTheChip) {
   EXPECT_EQ(ops[3].describe(chip)->latency, 1);
   EXPECT_EQ(ops[3].describe(chip)->position, 12);
   ASSERT_TRUE(ops[3].getPlaneUse());
-  EXPECT_TRUE(ops[3].getPlaneUse()->isLoad);
+  EXPECT_EQ(ops[3].getPlaneUse()->kind, hisa::PlaneUse::Load);
   EXPECT_EQ(ops[4].describe(chip)->latency, 4);
-  EXPECT_FALSE(ops[4].getPlaneUse()->isLoad);
+  EXPECT_EQ(ops[4].getPlaneUse()->kind, hisa::PlaneUse::Multiply);
   EXPECT_EQ(ops[5].describe(chip)->unit, "switch1");
   EXPECT_EQ(ops[5].describe(chip)->position, 11);
 }

@@ -45,10 +45,23 @@ struct MemoryAccess {
   bool isWrite = false;
 };
 
-/// A matrix plane's weight load or matmul.
+/// A matrix plane's weight load, install or matmul.
 struct PlaneUse {
+  enum Kind {
+    /// A load into the plane's weight array (M_LOAD_WEIGHTS).
+    Load,
+    /// A load into its weight buffer (M_LOAD_WEIGHTS `buffered`), which
+    /// leaves the array to its matmuls.
+    BufferLoad,
+    /// The buffer installed into the array (M_INSTALL_WEIGHTS).
+    Install,
+    /// A matmul by the array.
+    Multiply,
+  };
   int32_t plane = 0;
-  bool isLoad = false;
+  Kind kind = Load;
+  /// Whether the op writes the plane's weight array.
+  bool writesArray() const { return kind == Load || kind == Install; }
 };
 
 /// A chip-to-chip send or receive.
@@ -79,8 +92,8 @@ std::pair<uint64_t, uint64_t> tableWords(int64_t table, int32_t part,
 /// `part` of it, vectors of `type`, in a train of `step` vectors between
 /// issues (0 for an instruction that issues once); may lie outside SRAM
 /// (verifyOnChip checks).
-int64_t issueWord(int64_t address, int32_t part, mlir::Type type,
-                  int64_t step, int64_t issue);
+int64_t issueWord(int64_t address, int32_t part, mlir::Type type, int64_t step,
+                  int64_t issue);
 
 /// The scheduling resource of one bank of a MEM slice: "slice3.bank1". A
 /// read, a write and a gather that share a bank must name it alike.

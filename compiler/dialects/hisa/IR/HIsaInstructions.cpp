@@ -294,7 +294,19 @@ std::optional<IssueInfo> LoadWeightsOp::describe(const chip::ChipSpec &chip) {
   return plane(getPlane(), chip.proto().latency().matrix_load(), chip);
 }
 std::optional<PlaneUse> LoadWeightsOp::getPlaneUse() {
-  return PlaneUse{int32_t(getPlane()), true};
+  return PlaneUse{int32_t(getPlane()),
+                  getBuffered() ? PlaneUse::BufferLoad : PlaneUse::Load};
+}
+
+LogicalResult InstallWeightsOp::verifyOnChip(const chip::ChipSpec &chip) {
+  return checkPlane(*this, getPlane(), chip);
+}
+std::optional<IssueInfo>
+InstallWeightsOp::describe(const chip::ChipSpec &chip) {
+  return plane(getPlane(), chip.proto().latency().matrix_load(), chip);
+}
+std::optional<PlaneUse> InstallWeightsOp::getPlaneUse() {
+  return PlaneUse{int32_t(getPlane()), PlaneUse::Install};
 }
 
 LogicalResult MatMulOp::verifyOnChip(const chip::ChipSpec &chip) {
@@ -308,7 +320,7 @@ std::optional<IssueInfo> MatMulOp::describe(const chip::ChipSpec &chip) {
   return info;
 }
 std::optional<PlaneUse> MatMulOp::getPlaneUse() {
-  return PlaneUse{int32_t(getPlane()), false};
+  return PlaneUse{int32_t(getPlane()), PlaneUse::Multiply};
 }
 
 //===----------------------------------------------------------------------===//

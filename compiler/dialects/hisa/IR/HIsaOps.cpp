@@ -465,6 +465,10 @@ LogicalResult LoadWeightsOp::verify() {
   return verifyPlane(*this, getPlane());
 }
 
+LogicalResult InstallWeightsOp::verify() {
+  return verifyPlane(*this, getPlane());
+}
+
 LogicalResult PermuteOp::verify() {
   if (failed(verifyDtype(*this, "permute", true, "")))
     return failure();

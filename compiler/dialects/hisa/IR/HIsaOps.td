@@ -444,17 +444,46 @@ def HIsa_LoadWeightsOp : HIsa_Instruction<"load_weights", ["verifyOnChip", "getP
     narrow type. With `repeat`, a train installing the vectors of a train:
     issue k installs row (column) `index + k * step` (and the n - 1 rows
     after it).
+
+    With `buffered`, the vector goes into the plane's weight buffer (the
+    TSP's LW) instead of the array its matmuls multiply by, so that the
+    next tile loads while the plane multiplies by this one;
+    `hisa.install_weights` then makes the buffer the array.
   }];
   let arguments = (ins HIsa_VecType:$value, I32Attr:$plane,
                        HIsa_WeightSlot:$slot, I32Attr:$index,
+                       UnitAttr:$buffered,
                        OptionalAttr<I32Attr>:$parts,
                        OptionalAttr<TypeAttr>:$dtype,
                        OptionalAttr<HIsa_TrainAttr>:$repeat,
                        OptionalAttr<I64Attr>:$cycle);
   let assemblyFormat = [{
-    $value `plane` $plane $slot $index (`parts` $parts^)? (`as` $dtype^)?
-    (`repeat` $repeat^)? (`at` $cycle^)? attr-dict
+    $value `plane` $plane $slot $index (`buffered` $buffered^)?
+    (`parts` $parts^)? (`as` $dtype^)? (`repeat` $repeat^)? (`at` $cycle^)?
+    attr-dict
   }];
+  let hasVerifier = 1;
+}
+
+def HIsa_InstallWeightsOp : HIsa_Instruction<"install_weights",
+                                             ["verifyOnChip", "getPlaneUse"]> {
+  let summary = "M_INSTALL_WEIGHTS: make a plane's weight buffer its array";
+  let description = [{
+    The weights loaded into `plane`'s buffer (`hisa.load_weights …
+    buffered`) become the array its matmuls multiply by, `matrix_load`
+    cycles after issue, and the array the buffer (the TSP's IW from its LW
+    buffer; what the buffer holds after, the older array, is a modelling
+    choice: hetc loads every row it uses again). It takes the plane for
+    its cycle, as an M_MATMUL does, and needs every buffered load stored
+    and every matmul by the old array issued.
+
+    ```mlir
+    hisa.load_weights %0 plane 1 row 0 buffered
+    hisa.install_weights plane 1 at 9
+    ```
+  }];
+  let arguments = (ins I32Attr:$plane, OptionalAttr<I64Attr>:$cycle);
+  let assemblyFormat = "`plane` $plane (`at` $cycle^)? attr-dict";
   let hasVerifier = 1;
 }
 
