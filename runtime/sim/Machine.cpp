@@ -310,6 +310,14 @@ inline bool Machine::claimUnit(const Step &step) {
         ++port.count;
       else
         port = Issue{cycle, 1, index};
+      // The plane is busy in a cycle that either port issues in (or a
+      // matmul keeps it), counted once.
+      Plane &plane = planes[step.unit];
+      ++stats.planes[step.unit].instructions;
+      if (plane.counted != cycle && cycle >= plane.freeAt) {
+        ++stats.planes[step.unit].cycles;
+        plane.counted = cycle;
+      }
       return true;
     }
     // One M_MATMUL or M_INSTALL_WEIGHTS, or up to matrix.install_rows
@@ -321,7 +329,11 @@ inline bool Machine::claimUnit(const Step &step) {
       return failPlane(ops[index], index, cycle);
     if (cycle < plane.freeAt)
       return failPlaneBusy(ops[index], index, cycle);
-    countBusy(stats.planes[step.unit], plane.issue, cycle);
+    ++stats.planes[step.unit].instructions;
+    if (plane.counted != cycle) {
+      ++stats.planes[step.unit].cycles;
+      plane.counted = cycle;
+    }
     if (plane.issue.cycle == cycle)
       ++plane.issue.count;
     else

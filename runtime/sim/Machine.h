@@ -132,6 +132,8 @@ private:
     /// This cycle's instructions; `issueLoads` when they are weight loads.
     Issue issue;
     bool issueLoads = false;
+    /// The last cycle counted busy (SimStats), by either of its ports.
+    int64_t counted = -1;
     /// The cycle the plane takes an instruction again after a matmul that
     /// keeps it busy (matrix.cycles_16bit/32bit), and that matmul.
     int64_t freeAt = -1;
