@@ -668,11 +668,35 @@ bool Machine::checkLinksDrained() {
   return true;
 }
 
+bool Machine::holdBuffered(const Step &step) {
+  // Each row (column) a buffered load writes waits in the buffer for the
+  // install: a second load of it before then loses the first's weights.
+  const Op &op = ops[step.index];
+  Plane &buffer = buffers[step.unit];
+  bool column = op.opcode == hetx::M_LOAD_WEIGHTS_COLUMN;
+  if (buffer.pending.empty())
+    buffer.pending.assign(2 * size_t(lanes), 0);
+  for (uint32_t q = 0; q < op.parts; ++q) {
+    uint32_t &by = buffer.pending[(column ? lanes : 0) + op.row + q];
+    if (by != 0)
+      return fail("weights overwritten", step.cycle, step.index,
+                  std::string(column ? "column " : "row ") +
+                      std::to_string(op.row + q) +
+                      " of the weight buffer of matrix plane " +
+                      std::to_string(op.unit) + " holds the weights of " +
+                      "instruction " + text.instruction(by - 1) +
+                      ", which no M_INSTALL_WEIGHTS has installed yet");
+    by = step.index + 1;
+  }
+  return true;
+}
+
 bool Machine::installWeights(const Step &step) {
   Plane &plane = planes[step.unit], &buffer = buffers[step.unit];
   uint32_t index = step.index;
   if (buffer.loadStoredAt > step.cycle)
     return failWeightsInFlight(ops[index], index, step.cycle, true);
+  std::fill(buffer.pending.begin(), buffer.pending.end(), 0u);
   // The products by the old array are computed before it goes.
   flushMatmuls(plane);
   if (!timingOnly) {
@@ -758,6 +782,8 @@ inline bool Machine::execute(const Step &step) {
   if (step.kind == OpClass::LoadWeights) {
     Plane &plane =
         (step.flags & Step::kBuffered) ? buffers[step.unit] : planes[step.unit];
+    if ((step.flags & Step::kBuffered) && !holdBuffered(step))
+      return false;
     if (done >= plane.loadStoredAt) {
       plane.loadStoredAt = done;
       plane.loader = index;

@@ -134,6 +134,9 @@ private:
     bool issueLoads = false;
     /// The last cycle counted busy (SimStats), by either of its ports.
     int64_t counted = -1;
+    /// A weight buffer's rows, then columns, loaded since the last
+    /// install: the loading instruction's index + 1, or 0.
+    std::vector<uint32_t> pending;
     /// The cycle the plane takes an instruction again after a matmul that
     /// keeps it busy (matrix.cycles_16bit/32bit), and that matmul.
     int64_t freeAt = -1;
@@ -175,6 +178,9 @@ private:
   /// M_INSTALL_WEIGHTS: the plane's buffer becomes its array (the two
   /// trade places).
   bool installWeights(const Step &step);
+  /// Marks the rows a buffered load writes as waiting for the install;
+  /// false (a hazard) where one already waits.
+  bool holdBuffered(const Step &step);
   /// Installs an M_LOAD_WEIGHTS's rows (one per part) or column, into the
   /// plane's array or, `buffered`, its weight buffer.
   void loadWeights(const Op &op, const float *src);

@@ -94,6 +94,27 @@ TEST(WeightBufferTest, TheBufferTakesInstallRowsLoadsACycle) {
       << error;
 }
 
+// A row loaded into the buffer waits there for the install: loading it
+// again first would lose the first load's weights.
+TEST(WeightBufferTest, ABufferedRowWaitsForTheInstall) {
+  chip::ChipSpec chip = loadChip("test-chip");
+  TestProgram program = bufferedProgram(chip);
+  hetx::Artifact &artifact = program.artifact;
+  int first = firstWith(artifact, hetx::M_LOAD_WEIGHTS);
+  for (int i = first + 1; i < artifact.instructions_size(); ++i)
+    if (artifact.instructions(i).opcode() == hetx::M_LOAD_WEIGHTS) {
+      artifact.mutable_instructions(i)->set_row(
+          artifact.instructions(first).row());
+      break;
+    }
+  std::string error = simulateError(program, chip);
+  EXPECT_NE(error.find("weights overwritten"), std::string::npos) << error;
+  EXPECT_NE(error.find("row 0 of the weight buffer of matrix plane 0 holds "
+                       "the weights of instruction"),
+            std::string::npos)
+      << error;
+}
+
 TEST(WeightBufferTest, OnlyWeightLoadsGoToTheBuffer) {
   chip::ChipSpec chip = loadChip("test-chip");
   TestProgram program = bufferedProgram(chip);
