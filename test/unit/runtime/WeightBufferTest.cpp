@@ -49,6 +49,15 @@ TestProgram bufferedProgram(const chip::ChipSpec &chip, int64_t installAt = 1,
   return program;
 }
 
+/// The second weight load of `artifact`, in issue order.
+hetx::Instruction &secondLoad(hetx::Artifact &artifact) {
+  int first = firstWith(artifact, hetx::M_LOAD_WEIGHTS);
+  int i = first + 1;
+  while (artifact.instructions(i).opcode() != hetx::M_LOAD_WEIGHTS)
+    ++i;
+  return *artifact.mutable_instructions(i);
+}
+
 TEST(WeightBufferTest, AnInstalledBufferMultipliesAsTheArrayWould) {
   chip::ChipSpec chip = loadChip("test-chip");
   sim::SimResult expected = simulateOk(matmulProgram(chip), chip);
@@ -79,13 +88,8 @@ TEST(WeightBufferTest, TheBufferTakesInstallRowsLoadsACycle) {
   TestProgram program = bufferedProgram(chip);
   // Two buffered loads in one cycle on a plane that takes one.
   hetx::Artifact &artifact = program.artifact;
-  int first = firstWith(artifact, hetx::M_LOAD_WEIGHTS);
-  for (int i = first + 1; i < artifact.instructions_size(); ++i)
-    if (artifact.instructions(i).opcode() == hetx::M_LOAD_WEIGHTS) {
-      artifact.mutable_instructions(i)->set_cycle(
-          artifact.instructions(first).cycle());
-      break;
-    }
+  secondLoad(artifact).set_cycle(
+      artifact.instructions(firstWith(artifact, hetx::M_LOAD_WEIGHTS)).cycle());
   resort(artifact, chip);
   std::string error = simulateError(program, chip);
   EXPECT_NE(error.find("the weight buffer of matrix plane 0 already takes 1 "
@@ -100,13 +104,8 @@ TEST(WeightBufferTest, ABufferedRowWaitsForTheInstall) {
   chip::ChipSpec chip = loadChip("test-chip");
   TestProgram program = bufferedProgram(chip);
   hetx::Artifact &artifact = program.artifact;
-  int first = firstWith(artifact, hetx::M_LOAD_WEIGHTS);
-  for (int i = first + 1; i < artifact.instructions_size(); ++i)
-    if (artifact.instructions(i).opcode() == hetx::M_LOAD_WEIGHTS) {
-      artifact.mutable_instructions(i)->set_row(
-          artifact.instructions(first).row());
-      break;
-    }
+  secondLoad(artifact).set_row(
+      artifact.instructions(firstWith(artifact, hetx::M_LOAD_WEIGHTS)).row());
   std::string error = simulateError(program, chip);
   EXPECT_NE(error.find("weights overwritten"), std::string::npos) << error;
   EXPECT_NE(error.find("row 0 of the weight buffer of matrix plane 0 holds "

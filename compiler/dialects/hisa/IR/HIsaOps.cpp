@@ -290,14 +290,18 @@ static LogicalResult verifyPartsUsers(Operation *op, int64_t parts) {
   return success();
 }
 
-/// The parts of the value `value` carries: those of the read or
-/// conversion that made it, else 1; and its type.
-static int64_t partsCarried(Value value) {
+/// What a value of several parts carries: the parts of the read or
+/// conversion that made it and their type; 1 and no type for any other.
+struct Carried {
+  int64_t parts = 1;
+  Type type;
+};
+static Carried carriedBy(Value value) {
   if (auto read = value.getDefiningOp<ReadOp>())
-    return partsOf(read.getParts());
+    return {partsOf(read.getParts()), dtypeOf(read)};
   if (auto cast = value.getDefiningOp<VCastOp>())
-    return partsOf(cast.getParts());
-  return 1;
+    return {partsOf(cast.getParts()), cast.getTo()};
+  return {};
 }
 
 LogicalResult ReadOp::verify() {
@@ -412,7 +416,7 @@ LogicalResult VCastOp::verify() {
   if (std::optional<uint32_t> parts = getParts()) {
     int64_t widest = std::max(sramLaneBytes(getFrom()), sramLaneBytes(getTo()));
     if (*parts < 1 || int64_t(*parts) * widest > 4 ||
-        partsCarried(getInput()) != int64_t(*parts))
+        carriedBy(getInput()).parts != int64_t(*parts))
       return emitOpError("converts ")
              << int32_t(*parts)
              << " parts, which needs a hisa.read of as many and types of at "
@@ -420,9 +424,9 @@ LogicalResult VCastOp::verify() {
              << 4 / std::max<int64_t>(*parts, 1) << " byte(s) a lane";
     if (failed(verifyPartsUsers(*this, *parts)))
       return failure();
-  } else if (partsCarried(getInput()) != 1) {
+  } else if (int64_t carried = carriedBy(getInput()).parts; carried != 1) {
     return emitOpError("converts one vector, but its operand carries ")
-           << partsCarried(getInput()) << " parts";
+           << carried << " parts";
   }
   return verifyLanes(*this, getLanes());
 }
@@ -450,13 +454,9 @@ LogicalResult LoadWeightsOp::verify() {
     return failure();
   int64_t parts = partsOf(getParts());
   if (parts != 1) {
-    Operation *producer = getValue().getDefiningOp();
-    Type made = !producer                ? Type()
-                : isa<VCastOp>(producer) ? cast<VCastOp>(producer).getTo()
-                : isa<ReadOp>(producer)  ? dtypeOf(producer)
-                                         : Type();
-    if (parts < 1 || getSlot() != WeightSlot::row ||
-        partsCarried(getValue()) != parts || made != type)
+    Carried carried = carriedBy(getValue());
+    if (parts < 1 || getSlot() != WeightSlot::row || carried.parts != parts ||
+        carried.type != type)
       return emitOpError("installs ")
              << int32_t(parts)
              << " parts, which needs a row slot and a hisa.read (or "
