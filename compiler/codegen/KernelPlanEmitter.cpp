@@ -79,10 +79,16 @@ private:
       return op->emitError("operand is not an htile buffer of this function");
     return it->second;
   }
-  /// A kernel of `kind` for `op`, reading `operands` and writing `result`.
+  /// A kernel of `kind` for `op`, reading `operands` and writing `result`;
+  /// first, for each operand that is (a view of) a view of rows, the copy
+  /// of those rows (copyRows).
   FailureOr<hetx::PlanKernel *> addKernel(Operation *op,
                                           hetx::PlanKernelKind kind,
                                           ValueRange operands, Value result) {
+    copyRowsRead(operands);
+    if (rowsOf.count(result))
+      return op->emitError("writes through a view of rows of a buffer, "
+                           "which is only read (htile.view)");
     hetx::PlanKernel kernel;
     kernel.set_kind(kind);
     kernel.set_node(nodeNameOf(op->getLoc()));
@@ -102,7 +108,38 @@ private:
   }
   LogicalResult emitOp(Operation *op);
 
+  /// A view of rows of a buffer (htile.view with `rows`): the chip reads
+  /// them in place; the plan holds them in a scratch buffer of their own,
+  /// copied from the source before each kernel that reads them (and at the
+  /// end for an output), when the source holds what the chip reads there.
+  struct RowView {
+    uint32_t source, copy;
+    uint64_t first, count;
+    Location loc;
+  };
+  void copyRows(const RowView &view) {
+    hetx::PlanKernel *kernel = plan.add_kernels();
+    kernel->set_kind(hetx::PLAN_GATHER);
+    kernel->set_node(nodeNameOf(view.loc));
+    kernel->add_operands(view.source);
+    kernel->set_result(view.copy);
+    kernel->add_index_runs(int64_t(view.first));
+    kernel->add_index_runs(1);
+    kernel->add_index_runs(int64_t(view.count));
+  }
+
+  /// Copies the rows of each of `values` that is a view of rows.
+  void copyRowsRead(ValueRange values) {
+    for (Value value : values)
+      if (auto it = rowsOf.find(value); it != rowsOf.end())
+        copyRows(it->second);
+  }
+
   DenseMap<Value, uint32_t> buffers;
+  /// Each view of rows, and each view of one, by value.
+  DenseMap<Value, RowView> rowsOf;
+  /// The views of rows that outputs name, copied after the last kernel.
+  SmallVector<RowView> outputRows;
 };
 
 LogicalResult PlanEmitter::emitOp(Operation *op) {
@@ -140,19 +177,44 @@ LogicalResult PlanEmitter::emitOp(Operation *op) {
         hetx::PlanBuffer *buffer = addBuffer(op, view.getResult());
         if (!buffer)
           return failure();
+        if (std::optional<int64_t> first = view.getFirstRow()) {
+          MemRefType from = view.getSource().getType();
+          uint64_t row = from.getRank() ? uint64_t(from.getShape().back()) : 1;
+          RowView rows{*source, buffers.lookup(view.getResult()),
+                       uint64_t(*first) * row,
+                       uint64_t(view.getType().getNumElements()),
+                       view.getLoc()};
+          // Rows of (a view of) rows are rows of the first source.
+          if (auto it = rowsOf.find(view.getSource()); it != rowsOf.end()) {
+            rows.source = it->second.source;
+            rows.first += it->second.first;
+          }
+          buffer->set_scratch(true);
+          rowsOf.try_emplace(view.getResult(), rows);
+          return success();
+        }
         buffer->set_view_of(*source);
+        if (auto it = rowsOf.find(view.getSource()); it != rowsOf.end())
+          rowsOf.try_emplace(view.getResult(), it->second);
         return success();
       })
       .Case([&](htile::OutputOp out) -> LogicalResult {
         FailureOr<uint32_t> index = indexOf(op, out.getBuffer());
         if (failed(index))
           return failure();
+        if (auto it = rowsOf.find(out.getBuffer()); it != rowsOf.end())
+          outputRows.push_back(it->second);
         hetx::PlanBinding *binding = plan.add_outputs();
         binding->set_name(out.getName().str());
         binding->set_buffer(*index);
         return success();
       })
       .Case([&](htile::MatMulOp mm) -> LogicalResult {
+        SmallVector<Value> rows;
+        for (Value v : {mm.getBias(), mm.getScale()})
+          if (v)
+            rows.push_back(v);
+        copyRowsRead(rows);
         Kernel k = addKernel(op, hetx::PLAN_MATMUL,
                              {mm.getInput(), mm.getWeight()}, mm.getOutput());
         if (failed(k))
@@ -298,6 +360,8 @@ LogicalResult PlanEmitter::emit(func::FuncOp func) {
   for (Operation &op : func.getBody().getOps())
     if (failed(emitOp(&op)))
       return failure();
+  for (const RowView &view : outputRows)
+    copyRows(view);
   return success();
 }
 

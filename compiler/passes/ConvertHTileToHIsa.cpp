@@ -70,9 +70,22 @@ LogicalResult bind(Operation *op, OpBuilder &b, ExpansionState &state) {
         state.addresses[alloc.getBuffer()] = *a;
         return success();
       })
-      .Case([&](htile::ViewOp view) {
-        state.addresses[view.getResult()] =
-            state.addresses.lookup(view.getSource());
+      .Case([&](htile::ViewOp view) -> LogicalResult {
+        int64_t address = state.addresses.lookup(view.getSource());
+        // A view of rows from `first_row` on starts that many rows of
+        // vectors later, which must start an SRAM row.
+        if (std::optional<int64_t> first = view.getFirstRow()) {
+          BufferLayout layout =
+              layoutOf(view.getSource().getType(), state.chip.lanes());
+          int64_t vectors = *first * layout.vectorsPerRow;
+          if (vectors % layout.perSramRow != 0)
+            return view.emitError("rows from row ")
+                   << *first << " of " << view.getSource().getType()
+                   << " start inside an SRAM row, which holds "
+                   << layout.perSramRow << " vectors of its type";
+          address += vectors / layout.perSramRow;
+        }
+        state.addresses[view.getResult()] = address;
         return success();
       })
       .Case([&](htile::OutputOp out) {

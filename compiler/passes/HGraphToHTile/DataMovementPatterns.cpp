@@ -32,14 +32,15 @@ LogicalResult lowerGatherRows(hgraph::GatherRowsOp op,
 
 /// The table's rows replaced by indexed writes: in the table's own buffer
 /// when nothing else reads it (a KV cache updated in place), else in a
-/// copy (plain reads and writes).
+/// copy (plain reads and writes). A view of some rows of a buffer is only
+/// read (htile.view): a table seen through one is copied.
 LogicalResult lowerScatterRows(hgraph::ScatterRowsOp op,
                                const KernelBuilder &kernels) {
   Value table = kernels.buffer(op.getTable());
   Value out = table;
   Operation *root = table.getDefiningOp();
   while (auto view = dyn_cast_if_present<htile::ViewOp>(root))
-    root = view.getSource().getDefiningOp();
+    root = view.getFirstRow() ? nullptr : view.getSource().getDefiningOp();
   if (!kernels.inPlace(op) ||
       !isa_and_present<htile::AllocOp, htile::InputOp>(root)) {
     int64_t elements = op.getType().getNumElements();
@@ -192,7 +193,58 @@ LogicalResult lowerSplit(hgraph::SplitOp op, const KernelBuilder &kernels) {
   return success();
 }
 
+/// The first row of `in` (rows of its innermost dimension) at which a
+/// slice of `starts` and `steps` to `out` finds its elements as a run of
+/// whole rows, in order; nullopt when it does not: the innermost dimension
+/// whole, then, outwards, whole dimensions, at most one taken as a range of
+/// step 1, and single indices before it.
+std::optional<int64_t> rowRun(ArrayRef<int64_t> in, ArrayRef<int64_t> starts,
+                              ArrayRef<int64_t> steps, ArrayRef<int64_t> out) {
+  size_t rank = in.size();
+  if (rank == 0 || out.back() != in.back() || starts.back() != 0 ||
+      (out.back() > 1 && steps.back() != 1))
+    return std::nullopt;
+  // Outwards from the innermost: whole dimensions, then the range, then
+  // single indices.
+  enum { Whole, Range, Single } part = Whole;
+  for (size_t d = rank - 1; d-- > 0;) {
+    bool whole = out[d] == in[d] && starts[d] == 0 &&
+                 (out[d] == 1 || steps[d] == 1);
+    if (part == Whole && whole)
+      continue;
+    if (part == Whole && (out[d] == 1 || steps[d] == 1)) {
+      part = out[d] == 1 ? Single : Range;
+      continue;
+    }
+    if (out[d] != 1)
+      return std::nullopt;
+    part = Single;
+  }
+  int64_t first = 0;
+  for (size_t d = 0; d + 1 < rank; ++d)
+    first = first * in[d] + starts[d];
+  return first;
+}
+
 LogicalResult lowerSlice(hgraph::SliceOp op, const KernelBuilder &kernels) {
+  // A run of whole rows is read in place, through a view of them: slicing
+  // a cache by head then copies nothing. Its first row must start an SRAM
+  // row (vectors narrower than a row share them).
+  ArrayRef<int64_t> in = op.getInput().getType().getShape();
+  ArrayRef<int64_t> out = op.getType().getShape();
+  if (std::optional<int64_t> first =
+          rowRun(in, op.getStarts(), op.getSteps(), out)) {
+    Value source = kernels.buffer(op.getInput());
+    BufferLayout layout = layoutOf(cast<ShapedType>(source.getType()),
+                                   kernels.chip.lanes());
+    if ((*first * layout.vectorsPerRow) % layout.perSramRow == 0) {
+      Value view = htile::ViewOp::create(
+          kernels.builder, op.getLoc(), bufferType(op.getResult()), source,
+          kernels.builder.getI64IntegerAttr(*first));
+      kernels.map(op.getResult(), view);
+      return success();
+    }
+  }
   return kernels.gatherInto(op, op.getInput(), op.getResult(), [&] {
     return gather::slice(op.getInput().getType().getShape(), op.getStarts(),
                          op.getSteps(), op.getType().getShape());

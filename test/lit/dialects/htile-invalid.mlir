@@ -21,6 +21,26 @@ func.func @bad_view_type() {
 
 // -----
 
+// Tests that a view of rows stays inside its source.
+func.func @bad_view_rows() {
+  %a = htile.alloc : memref<4x8xf32>
+  // expected-error @+1 {{rows [3, 5) are not rows of 'memref<4x8xf32>', which has 4}}
+  %v = htile.view %a rows 3 : memref<4x8xf32> to memref<2x8xf32>
+  return
+}
+
+// -----
+
+// Tests that a view of rows keeps the row length too.
+func.func @bad_view_rows_length() {
+  %a = htile.alloc : memref<4x8xf32>
+  // expected-error @+1 {{the innermost dimension (row length) must not change}}
+  %v = htile.view %a rows 1 : memref<4x8xf32> to memref<4x4xf32>
+  return
+}
+
+// -----
+
 // Tests that a constant must fit its buffer.
 func.func @bad_constant() {
   // expected-error @+1 {{value of type 'tensor<3xf32>' does not fit buffer 'memref<4xf32>'}}

@@ -36,6 +36,8 @@ func.func @main() {
   %v = htile.view %z : memref<4x10xf32> to memref<2x2x10xf32>
   // CHECK: htile.view %{{.*}} : memref<4x10xf32> to memref<4x10xi32>
   %bits = htile.view %z : memref<4x10xf32> to memref<4x10xi32>
+  // CHECK: htile.view %{{.*}} rows 2 : memref<4x10xf32> to memref<1x2x10xf32>
+  %run = htile.view %z rows 2 : memref<4x10xf32> to memref<1x2x10xf32>
   %eye = htile.constant dense<1.0> : tensor<16x16xf32> : memref<16x16xf32>
   %t = htile.alloc : memref<2x10x2xf32>
   // CHECK: htile.transpose ins(%{{.*}}) outs(%{{.*}}) identity(%{{.*}}) {perm = array<i64: 0, 2, 1>} : memref<2x2x10xf32>, memref<2x10x2xf32>, memref<16x16xf32>

@@ -7,3 +7,15 @@ func.func @main() {
   htile.output "x", %x : memref<1x8xf80>
   return
 }
+
+// -----
+
+// Tests that a view of rows must start an SRAM row: an f16 row of one
+// vector is half of one.
+func.func @main() {
+  %h = htile.input "h" {address = 0 : i64} : memref<4x8xf16>
+  // expected-error @+1 {{rows from row 1 of 'memref<4x8xf16>' start inside an SRAM row, which holds 2 vectors of its type}}
+  %w = htile.view %h rows 1 : memref<4x8xf16> to memref<2x8xf16>
+  htile.output "w", %w : memref<2x8xf16>
+  return
+}

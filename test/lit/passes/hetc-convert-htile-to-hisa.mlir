@@ -427,3 +427,32 @@ func.func @main() {
   htile.output "y", %y : memref<2x20xf32>
   return
 }
+
+// -----
+
+// Tests that a view of rows reads its source in place: rows 2 and 3 of
+// an input of 4 rows at SRAM row 0 lie at rows 2 and 3, and of an f16
+// input of one vector a row (two to an SRAM row) at 64, rows 2 and 3 share
+// SRAM row 65.
+// CHECK-LABEL: func.func @main()
+// CHECK: %[[R2:.*]] = hisa.read 2{{$}}
+// CHECK-NEXT: hisa.write %[[R2]] to 128
+// CHECK-NEXT: %[[R3:.*]] = hisa.read 3{{$}}
+// CHECK-NEXT: hisa.write %[[R3]] to 129
+// CHECK-NEXT: %[[H2:.*]] = hisa.read 65 as f16
+// CHECK-NEXT: hisa.write %[[H2]] to 130 as f16
+// CHECK-NEXT: %[[H3:.*]] = hisa.read 65 part 1 as f16
+// CHECK-NEXT: hisa.write %[[H3]] to 130 part 1 as f16
+func.func @main() {
+  %x = htile.input "x" {address = 0 : i64} : memref<4x8xf32>
+  %h = htile.input "h" {address = 64 : i64} : memref<4x8xf16>
+  %v = htile.view %x rows 2 : memref<4x8xf32> to memref<2x8xf32>
+  %w = htile.view %h rows 2 : memref<4x8xf16> to memref<2x8xf16>
+  %y = htile.alloc {address = 128 : i64} : memref<2x8xf32>
+  %z = htile.alloc {address = 130 : i64} : memref<2x8xf16>
+  htile.gather ins(%v) outs(%y) indices [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] : (memref<2x8xf32>) -> memref<2x8xf32>
+  htile.gather ins(%w) outs(%z) indices [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] : (memref<2x8xf16>) -> memref<2x8xf16>
+  htile.output "y", %y : memref<2x8xf32>
+  htile.output "z", %z : memref<2x8xf16>
+  return
+}

@@ -36,8 +36,9 @@ LogicalResult ViewOp::verify() {
   // f32 and i32 are one 32-bit lane word each (a bit cast).
   auto word = [](Type t) { return t.isF32() || t.isSignlessInteger(32); };
   Type a = from.getElementType(), b = to.getElementType();
+  std::optional<int64_t> first = getFirstRow();
   if ((a != b && !(word(a) && word(b))) ||
-      from.getNumElements() != to.getNumElements())
+      (!first && from.getNumElements() != to.getNumElements()))
     return emitOpError("cannot view ")
            << from << " as " << to
            << ": element type (or f32 as i32 and the reverse) and count "
@@ -49,6 +50,14 @@ LogicalResult ViewOp::verify() {
     return emitOpError("cannot view ")
            << from << " as " << to
            << ": the innermost dimension (row length) must not change";
+  if (first && fromRow > 0) {
+    int64_t sourceRows = from.getNumElements() / fromRow;
+    int64_t rows = to.getNumElements() / toRow;
+    if (*first + rows > sourceRows)
+      return emitOpError("rows [")
+             << *first << ", " << *first + rows << ") are not rows of "
+             << from << ", which has " << sourceRows;
+  }
   return success();
 }
 

@@ -74,7 +74,7 @@ def HTile_AllocOp : HTile_Op<"alloc"> {
 
 def HTile_ViewOp : HTile_Op<"view", [Pure,
     DeclareOpInterfaceMethods<ViewLikeOpInterface, ["getViewSource"]>]> {
-  let summary = "The same buffer seen with another shape of equal row length";
+  let summary = "The same buffer, or a run of its rows, seen with another shape of equal row length";
   let description = [{
     Reinterprets `source` without moving data. Because rows are padded to
     whole vectors, this is only possible when the innermost dimension (the
@@ -83,13 +83,24 @@ def HTile_ViewOp : HTile_Op<"view", [Pure,
     each, so the view reads the same bits as the other type (a bit
     cast).
 
+    Without `rows`, the view holds all of the source's elements. With
+    `rows n`, it holds the rows from row `n` of the source on (rows of the
+    innermost dimension, in row-major order), as many as its shape has,
+    which must lie inside the source: a slice of whole rows (one head's
+    keys of a key cache) read in place. Such a view is only read; no
+    kernel writes through it.
+
     ```mlir
     %v = htile.view %t : memref<2x4x16xf32> to memref<8x16xf32>
+    %h = htile.view %cache rows 128 : memref<2048x64xf32> to memref<128x64xf32>
     ```
   }];
-  let arguments = (ins HTile_Buffer:$source);
+  let arguments = (ins HTile_Buffer:$source,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntNonNegative]>>:$first_row);
   let results = (outs HTile_Buffer:$result);
-  let assemblyFormat = "$source attr-dict `:` type($source) `to` type($result)";
+  let assemblyFormat = [{
+    $source (`rows` $first_row^)? attr-dict `:` type($source) `to` type($result)
+  }];
   let hasVerifier = 1;
 }
 
