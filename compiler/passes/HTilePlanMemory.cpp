@@ -44,6 +44,18 @@ Operation *storageOf(Value value) {
 /// Kernels, whose operands are read or written together.
 bool isKernel(Operation *op) { return isa<DestinationStyleOpInterface>(op); }
 
+/// Whether `op` is a kernel some of whose instructions read two of its
+/// buffers in one cycle, so that the placer keeps them apart. A matmul
+/// reads its input into the planes and each of its other buffers alone
+/// into an instruction that takes the products from the planes, and a cast
+/// or unary kernel reads one buffer: their buffers are not tied, and a
+/// matmul's small input, apart from its weight, which lies in every slice,
+/// may lie next to the vector unit.
+bool tiesOperands(Operation *op) {
+  return isKernel(op) &&
+         !isa<htile::MatMulOp, htile::CastOp, htile::UnaryOp>(op);
+}
+
 /// An intermediate of at most this fraction of a slice would rather lie
 /// near the vector unit (placement::Buffer::near).
 constexpr int64_t kNearFraction = 64;
@@ -101,7 +113,7 @@ struct HTilePlanMemoryPass
         b.last = std::max(b.last, isa<htile::OutputOp>(op) ? end : index[op]);
         ids.push_back(it->second);
       }
-      if (!isKernel(op))
+      if (!tiesOperands(op))
         return;
       for (size_t a : ids)
         for (size_t other : ids)
