@@ -23,6 +23,10 @@ namespace {
 /// a matmul takes its K tiles in rounds of plane groups.
 constexpr int64_t kComputeToInstall = 4;
 
+/// The instructions a lone K tile (not in a group) takes per input row:
+/// the row's read, the matmul, and the partial sum's read, add and write.
+constexpr int64_t kLoneRowInstructions = 5;
+
 /// The most weight rows one train installs. Trains take their bank, stream
 /// group and install slot for as many cycles as they have rows; short ones
 /// fit between other work, long ones need fewer instructions. At 8 rows a
@@ -303,10 +307,22 @@ LogicalResult MatrixExpander::expandMatMul(htile::MatMulOp op) {
   // at the install's (`lanes / install_rows`): with four rows a cycle,
   // four times the faster install put ViT-B/16's fp16 matmuls in rounds
   // and took 924,501 cycles against 851,832.
+  //
+  // They also pay off, from `lanes` cycles of products a tile, where one
+  // tile at a time would want more of the dispatcher than it has: every
+  // plane multiplying a row each `matmulCycles` takes kLoneRowInstructions
+  // a row, and a group sums its products before one partial-sum trip. On
+  // tsp-v1 that is int8 (a row a cycle on four planes: 20 instructions a
+  // cycle for the dispatcher's 16): an int8 GEMM of M = 320, K = N = 4096
+  // went from 18,502 cycles, bound by the dispatcher, to 15,859.
   SmallVector<SmallVector<uint32_t>> groups = planeGroups();
-  int64_t compute =
-      x.layout.rows * int64_t(chip.matmulCycles(type.getIntOrFloatBitWidth()));
-  if (compute < kComputeToInstall * int64_t(lanes))
+  int64_t rowCycles = int64_t(chip.matmulCycles(type.getIntOrFloatBitWidth()));
+  int64_t compute = x.layout.rows * rowCycles;
+  bool dispatchBound =
+      int64_t(chip.proto().matrix().planes()) * kLoneRowInstructions >
+      int64_t(chip.proto().dispatch().per_cycle()) * rowCycles;
+  if (compute < kComputeToInstall * int64_t(lanes) &&
+      !(dispatchBound && compute >= int64_t(lanes)))
     groups.clear();
   int64_t groupSize = groups.empty() ? 1 : int64_t(groups.front().size());
   size_t perRound = std::max<size_t>(1, groups.size());

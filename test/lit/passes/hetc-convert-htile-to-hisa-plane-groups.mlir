@@ -55,17 +55,42 @@ func.func @main() {
 
 // -----
 
-// Tests that a matmul of 63 rows, whose products take less than four
-// times its weight rows, takes one K tile at a time, round-robin: it is
+// Tests that a matmul of 15 rows, whose products take less than the 16
+// cycles of a tile's lanes, takes one K tile at a time, round-robin: it is
 // bound by installing weights, which one plane does while others multiply.
 // CHECK-LABEL: func.func @few_rows()
-// CHECK: hisa.load_weights %{{.*}} plane 0 row 15 buffered
+// CHECK: hisa.load_weights %{{.*}} plane 0 row 1 buffered
 // CHECK-NEXT: hisa.install_weights plane 0
 // CHECK-NEXT: %[[X0:.*]] = hisa.read 0
 // CHECK-NEXT: hisa.matmul %[[X0]] plane 0
 // CHECK-NEXT: hisa.write
 // CHECK: hisa.load_weights %{{.*}} plane 1 row 0
 func.func @few_rows() {
+  %x = htile.input "x" {address = 0 : i64} : memref<15x40xf32>
+  %w = htile.constant dense<0.5> : tensor<40x4xf32> {address = 256 : i64} : memref<40x4xf32>
+  %y = htile.alloc {address = 768 : i64} : memref<15x4xf32>
+  htile.matmul ins(%x, %w) outs(%y) activation(none) {tile = array<i64: 1, 16, 16>} : memref<15x40xf32>, memref<40x4xf32>, memref<15x4xf32>
+  htile.output "y", %y : memref<15x4xf32>
+  return
+}
+
+// -----
+
+// Tests that a matmul of 63 rows, whose products take less than four
+// times its weight rows but at least a tile's lanes, takes its K tiles in
+// groups all the same where one tile at a time would want more of the
+// dispatcher than it has: four planes each taking a row a cycle, with
+// five instructions a row, against the four instructions a cycle this
+// chip dispatches. A group sums its two products on the vector unit
+// before one trip through the output buffer.
+// CHECK-LABEL: func.func @dispatch_bound()
+// CHECK: hisa.install_weights plane 0
+// CHECK-NEXT: hisa.install_weights plane 1
+// CHECK: %[[P0:.*]] = hisa.matmul %{{.*}} plane 0
+// CHECK-NEXT: %{{.*}} = hisa.read 1
+// CHECK-NEXT: %[[P1:.*]] = hisa.matmul %{{.*}} plane 1
+// CHECK-NEXT: hisa.vbinary add %[[P0]], %[[P1]] lanes 4
+func.func @dispatch_bound() {
   %x = htile.input "x" {address = 0 : i64} : memref<63x40xf32>
   %w = htile.constant dense<0.5> : tensor<40x4xf32> {address = 256 : i64} : memref<40x4xf32>
   %y = htile.alloc {address = 768 : i64} : memref<63x4xf32>
