@@ -228,19 +228,26 @@ std::optional<int64_t> rowRun(ArrayRef<int64_t> in, ArrayRef<int64_t> starts,
 
 LogicalResult lowerSlice(hgraph::SliceOp op, const KernelBuilder &kernels) {
   // A run of whole rows is read in place, through a view of them: slicing
-  // a cache by head then copies nothing. Its first row must start an SRAM
-  // row (vectors narrower than a row share them).
+  // a cache by head then copies nothing. The run must be whole rows of the
+  // buffer as it lies (a feature map held a map a row is sliced by whole
+  // maps), and its first row must start an SRAM row (vectors narrower than
+  // a row share them).
   ArrayRef<int64_t> in = op.getInput().getType().getShape();
   ArrayRef<int64_t> out = op.getType().getShape();
   if (std::optional<int64_t> first =
           rowRun(in, op.getStarts(), op.getSteps(), out)) {
-    Value source = kernels.buffer(op.getInput());
-    BufferLayout layout = layoutOf(cast<ShapedType>(source.getType()),
-                                   kernels.chip.lanes());
-    if ((*first * layout.vectorsPerRow) % layout.perSramRow == 0) {
+    Value held = kernels.held(op.getInput());
+    auto heldType = cast<MemRefType>(held.getType());
+    int64_t row = heldType.getRank() ? heldType.getShape().back() : 1;
+    int64_t begin = *first * in.back();
+    int64_t count = op.getType().getNumElements();
+    BufferLayout layout = layoutOf(heldType, kernels.chip.lanes());
+    if (row > 0 && count > 0 && begin % row == 0 && count % row == 0 &&
+        (begin / row * layout.vectorsPerRow) % layout.perSramRow == 0) {
       Value view = htile::ViewOp::create(
-          kernels.builder, op.getLoc(), bufferType(op.getResult()), source,
-          kernels.builder.getI64IntegerAttr(*first));
+          kernels.builder, op.getLoc(),
+          MemRefType::get({count / row, row}, heldType.getElementType()), held,
+          kernels.builder.getI64IntegerAttr(begin / row));
       kernels.map(op.getResult(), view);
       return success();
     }

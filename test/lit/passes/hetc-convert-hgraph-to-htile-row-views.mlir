@@ -7,10 +7,14 @@
 // CHECK-LABEL: func.func @main(
 // CHECK: %[[A:.*]] = htile.input "a" : memref<4x3x8xf32>
 // CHECK: %[[B:.*]] = htile.input "b" : memref<2x6x8xf32>
-// CHECK: %[[VA:.*]] = htile.view %[[A]] rows 3 : memref<4x3x8xf32> to memref<1x3x8xf32>
-// CHECK: %[[VB:.*]] = htile.view %[[B]] rows 8 : memref<2x6x8xf32> to memref<1x3x8xf32>
+// The views are rows of the buffers as they lie; the add reads them in
+// its own shape through plain views.
+// CHECK: %[[VA:.*]] = htile.view %[[A]] rows 3 : memref<4x3x8xf32> to memref<3x8xf32>
+// CHECK: %[[VB:.*]] = htile.view %[[B]] rows 8 : memref<2x6x8xf32> to memref<3x8xf32>
+// CHECK-DAG: %[[SA:.*]] = htile.view %[[VA]] : memref<3x8xf32> to memref<1x3x8xf32>
+// CHECK-DAG: %[[SB:.*]] = htile.view %[[VB]] : memref<3x8xf32> to memref<1x3x8xf32>
 // CHECK-NOT: htile.gather
-// CHECK: htile.binary add ins(%[[VA]], %[[VB]])
+// CHECK: htile.binary add ins(%[[SA]], %[[SB]])
 func.func @main(%a: tensor<4x3x8xf32> {hgraph.name = "a"}, %b: tensor<2x6x8xf32> {hgraph.name = "b"}) -> (tensor<1x3x8xf32> {hgraph.name = "y"}) {
   %0 = hgraph.slice %a {starts = array<i64: 1, 0, 0>, steps = array<i64: 1, 1, 1>} : tensor<4x3x8xf32> -> tensor<1x3x8xf32>
   %1 = hgraph.slice %b {starts = array<i64: 1, 2, 0>, steps = array<i64: 1, 1, 1>} : tensor<2x6x8xf32> -> tensor<1x3x8xf32>
@@ -49,4 +53,25 @@ func.func @main(%t: tensor<4x8xf32> {hgraph.name = "t"}, %i: tensor<1xi64> {hgra
   %0 = hgraph.slice %t {starts = array<i64: 2, 0>, steps = array<i64: 1, 1>} : tensor<4x8xf32> -> tensor<2x8xf32>
   %1 = hgraph.scatter_rows %0, %i, %u : (tensor<2x8xf32>, tensor<1xi64>, tensor<1x8xf32>) -> tensor<2x8xf32>
   return %1 : tensor<2x8xf32>
+}
+
+// -----
+
+// Tests that the rows of a view are those of the buffer as it lies: a
+// 1x1 convolution's result, held a map a row ([1, 4, 3, 3] as [4, 9]),
+// sliced by channels 1 and 2 is rows 1 and 2 of 9 elements, with no copy
+// of the maps into rows of 3 first.
+// CHECK-LABEL: func.func @main(
+// CHECK: %[[C:.*]] = htile.alloc : memref<4x9xf32>
+// CHECK: htile.matmul ins(%{{.*}}, %{{.*}}) outs(%[[C]])
+// CHECK-NEXT: %[[H:.*]] = htile.view %[[C]] : memref<4x9xf32> to memref<1x4x9xf32>
+// CHECK-NEXT: %[[S:.*]] = htile.view %[[H]] rows 1 : memref<1x4x9xf32> to memref<2x9xf32>
+// CHECK-NOT: htile.gather
+// CHECK: htile.unary relu ins(%[[S]])
+func.func @main(%x: tensor<1x1x3x3xf32> {hgraph.name = "x"}) -> (tensor<1x2x3x3xf32> {hgraph.name = "y"}) {
+  %w = hgraph.constant dense<0.5> : tensor<4x1x1x1xf32>
+  %0 = hgraph.conv %x, %w {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x1x3x3xf32>, tensor<4x1x1x1xf32>) -> tensor<1x4x3x3xf32>
+  %1 = hgraph.slice %0 {starts = array<i64: 0, 1, 0, 0>, steps = array<i64: 1, 1, 1, 1>} : tensor<1x4x3x3xf32> -> tensor<1x2x3x3xf32>
+  %2 = hgraph.relu %1 : tensor<1x2x3x3xf32>
+  return %2 : tensor<1x2x3x3xf32>
 }
