@@ -77,13 +77,13 @@ LogicalResult bind(Operation *op, OpBuilder &b, ExpansionState &state) {
         if (std::optional<int64_t> first = view.getFirstRow()) {
           BufferLayout layout =
               layoutOf(view.getSource().getType(), state.chip.lanes());
-          int64_t vectors = *first * layout.vectorsPerRow;
-          if (vectors % layout.perSramRow != 0)
+          std::optional<int64_t> before = layout.sramRowsBefore(*first);
+          if (!before)
             return view.emitError("rows from row ")
                    << *first << " of " << view.getSource().getType()
                    << " start inside an SRAM row, which holds "
                    << layout.perSramRow << " vectors of its type";
-          address += vectors / layout.perSramRow;
+          address += *before;
         }
         state.addresses[view.getResult()] = address;
         return success();

@@ -14,12 +14,12 @@
 // Among the positions that fit, it prefers those whose MEM slices hold none
 // of a buffer's partners (the buffers one kernel's instructions read or
 // write together with it: two vectors read in one cycle from one slice
-// compete for its banks). With Preference::Spread it then prefers, for a `near` buffer, the
-// slices closest to the vector unit (every trip of a small intermediate
-// between SRAM and the vector unit takes a hop a slice), and otherwise the
-// slice after the last one placed; the caller falls back to
-// Preference::Pack when spreading leaves a buffer without room, then to
-// Preference::PackFirstFit.
+// compete for its banks). With Preference::Spread it then prefers, for a
+// `near` buffer, the slices closest to the vector unit (every trip of a
+// small intermediate between SRAM and the vector unit takes a hop a
+// slice), and otherwise the slice after the last one placed; the caller
+// falls back to Preference::Pack when spreading leaves a buffer without
+// room, then to Preference::PackFirstFit.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HETC_COMPILER_PASSES_SRAMPLACER_H

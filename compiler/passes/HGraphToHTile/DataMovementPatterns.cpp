@@ -204,21 +204,16 @@ std::optional<int64_t> rowRun(ArrayRef<int64_t> in, ArrayRef<int64_t> starts,
   if (rank == 0 || out.back() != in.back() || starts.back() != 0 ||
       (out.back() > 1 && steps.back() != 1))
     return std::nullopt;
-  // Outwards from the innermost: whole dimensions, then the range, then
-  // single indices.
-  enum { Whole, Range, Single } part = Whole;
+  // Outwards from the innermost: whole dimensions, then one taken as a
+  // range (or a single index), then single indices.
+  bool inWhole = true;
   for (size_t d = rank - 1; d-- > 0;) {
-    bool whole = out[d] == in[d] && starts[d] == 0 &&
-                 (out[d] == 1 || steps[d] == 1);
-    if (part == Whole && whole)
+    bool taken = out[d] == 1 || steps[d] == 1;
+    if (inWhole && taken && out[d] == in[d] && starts[d] == 0)
       continue;
-    if (part == Whole && (out[d] == 1 || steps[d] == 1)) {
-      part = out[d] == 1 ? Single : Range;
-      continue;
-    }
-    if (out[d] != 1)
+    if (!(inWhole && taken) && out[d] != 1)
       return std::nullopt;
-    part = Single;
+    inWhole = false;
   }
   int64_t first = 0;
   for (size_t d = 0; d + 1 < rank; ++d)
@@ -243,7 +238,7 @@ LogicalResult lowerSlice(hgraph::SliceOp op, const KernelBuilder &kernels) {
     int64_t count = op.getType().getNumElements();
     BufferLayout layout = layoutOf(heldType, kernels.chip.lanes());
     if (row > 0 && count > 0 && begin % row == 0 && count % row == 0 &&
-        (begin / row * layout.vectorsPerRow) % layout.perSramRow == 0) {
+        layout.sramRowsBefore(begin / row)) {
       Value view = htile::ViewOp::create(
           kernels.builder, op.getLoc(),
           MemRefType::get({count / row, row}, heldType.getElementType()), held,

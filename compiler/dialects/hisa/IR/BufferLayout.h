@@ -14,6 +14,7 @@
 #include "llvm/ADT/ArrayRef.h"
 
 #include <cstdint>
+#include <optional>
 
 namespace hetc {
 
@@ -32,6 +33,15 @@ struct BufferLayout {
   /// word (a quarter row): `row * 4 + part * width`.
   int64_t word(int64_t base, int64_t v) const {
     return base * 4 + v * (4 / perSramRow);
+  }
+  /// The SRAM rows from the buffer's first to the start of its row `row`
+  /// (a view of rows from there, htile.view `rows`); nullopt when that row
+  /// starts inside an SRAM row (narrow vectors share rows).
+  std::optional<int64_t> sramRowsBefore(int64_t row) const {
+    int64_t v = row * vectorsPerRow;
+    if (v % perSramRow)
+      return std::nullopt;
+    return v / perSramRow;
   }
 };
 /// The layout of 32-bit elements of `shape` (one vector a row).
