@@ -79,19 +79,11 @@ def check_model(name, args, work):
     names, expected, seconds = run_models.ort_run(model_path, inputs, args.repeat,
                                                  args.threads)
     row["ort_ms"] = seconds * 1e3
-    atol, rtol = run_models.TOLERANCE[precision]
-    worst = 0.0
-    for out_name, want in zip(names, expected):
-        got = np.load(npy_path(out_dir, out_name))
-        if got.shape != want.shape:
-            row["error"] = f"output '{out_name}': shape {got.shape}, ONNX Runtime {want.shape}"
-            return row
-        err = np.abs(got.astype(np.float64) - want.astype(np.float64))
-        bound = atol + rtol * np.abs(want.astype(np.float64))
-        worst = max(worst, float(np.max(err / bound)) if err.size else 0.0)
+    worst, error = run_models.compare_outputs(
+        names, expected, out_dir, precision, name in run_models.BY_NORM)
     row["error_ratio"] = worst
-    if worst > 1.0:
-        row["error"] = f"outputs differ from ONNX Runtime: worst error is {worst:.2f}x the tolerance"
+    if error:
+        row["error"] = error
         return row
     row["status"] = "pass"
     return row

@@ -148,6 +148,37 @@ def ort_run(model_path, inputs, reps=3, threads=1):
     return [o.name for o in session.get_outputs()], outputs, min(times)
 
 
+def compare_outputs(names, expected, out_dir, precision, by_norm):
+    """Compares the outputs hetc wrote to `out_dir` with ONNX Runtime's
+    (`names`, `expected`) at `precision`'s tolerance (`by_norm`: by the
+    relative L2 error of RELATIVE_L2, as int8 always is). Returns the worst
+    error over its bound, and what is wrong ("" when nothing)."""
+    worst = 0.0
+    for out_name, want in zip(names, expected):
+        if want.size > 1 and np.all(want == want.flat[0]):
+            return worst, (f"output '{out_name}' of ONNX Runtime is the constant "
+                           f"{want.flat[0]}: the comparison could not fail")
+        got = np.load(npy_path(out_dir, out_name))
+        if got.shape != want.shape:
+            return worst, f"output '{out_name}': shape {got.shape}, ONNX Runtime {want.shape}"
+        err = np.abs(got.astype(np.float64) - want.astype(np.float64))
+        if by_norm or precision == "int8":
+            norm = np.linalg.norm(want.astype(np.float64))
+            relative = float(np.linalg.norm(err) / norm) if norm else float(np.max(err))
+            worst = max(worst, relative / RELATIVE_L2[precision])
+            continue
+        atol, rtol = TOLERANCE[precision]
+        bound = atol + rtol * np.abs(want.astype(np.float64))
+        worst = max(worst, float(np.max(err / bound)) if err.size else 0.0)
+    if worst > 1.0:
+        if by_norm or precision == "int8":
+            bound = f"the relative error bound {RELATIVE_L2[precision]:g}"
+        else:
+            bound = "the tolerance {:g} + {:g}*|ref|".format(*TOLERANCE[precision])
+        return worst, f"outputs differ from ONNX Runtime: worst error is {worst:.2f}x {bound}"
+    return worst, ""
+
+
 def check_model(name, args, work, precision=None, by_norm=False):
     """Checks one model; `by_norm` measures it by RELATIVE_L2 (the rows
     of ALSO, and int8 everywhere)."""
@@ -166,7 +197,6 @@ def check_model(name, args, work, precision=None, by_norm=False):
     row["precision"] = precision
     if precision != "fp32":
         cmd += ["--precision", precision]
-    atol, rtol = TOLERANCE.get(precision, (None, None))
     rc, out, seconds, rss = run_measured(cmd, args.timeout, args.memory_gib)
     row.update(compile_s=seconds, compile_mib=rss)
     if rc != 0:
@@ -202,29 +232,10 @@ def check_model(name, args, work, precision=None, by_norm=False):
 
     names, expected, ort_s = ort_run(model_path, inputs)
     row["ort_s"] = ort_s
-    worst = 0.0
-    for out_name, want in zip(names, expected):
-        if want.size > 1 and np.all(want == want.flat[0]):
-            row["error"] = (f"output '{out_name}' of ONNX Runtime is the constant "
-                            f"{want.flat[0]}: the comparison could not fail")
-            return row
-        got = np.load(npy_path(out_dir, out_name))
-        if got.shape != want.shape:
-            row["error"] = f"output '{out_name}': shape {got.shape}, ONNX Runtime {want.shape}"
-            return row
-        err = np.abs(got.astype(np.float64) - want.astype(np.float64))
-        if by_norm or precision == "int8":
-            norm = np.linalg.norm(want.astype(np.float64))
-            relative = float(np.linalg.norm(err) / norm) if norm else float(np.max(err))
-            worst = max(worst, relative / RELATIVE_L2[precision])
-            continue
-        bound = atol + rtol * np.abs(want.astype(np.float64))
-        worst = max(worst, float(np.max(err / bound)) if err.size else 0.0)
+    worst, error = compare_outputs(names, expected, out_dir, precision, by_norm)
     row["error_ratio"] = worst
-    if worst > 1.0:
-        bound = (f"the relative error bound {RELATIVE_L2[precision]:g}"
-                 if by_norm or precision == "int8" else f"the tolerance {atol:g} + {rtol:g}*|ref|")
-        row["error"] = f"outputs differ from ONNX Runtime: worst error is {worst:.2f}x {bound}"
+    if error:
+        row["error"] = error
         return row
     row["status"] = "pass"
     return row

@@ -11,6 +11,8 @@
 
 #include "runtime/cpu/CpuKernels.h"
 
+#include "runtime/cpu/Broadcast.h"
+
 #include "runtime/sim/DataTypes.h"
 #include "runtime/sim/TypedMath.h"
 #include "runtime/sim/VectorUnit.h"
@@ -18,6 +20,7 @@
 #include <dnnl.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <initializer_list>
 
@@ -88,87 +91,32 @@ template <typename F> void forEachPiece(uint64_t elements, F f) {
   });
 }
 
-/// Rows of a result and, for each operand, where its row starts (or the
-/// one element it spreads over the row).
-class Broadcast {
-public:
-  Broadcast(const std::vector<int64_t> &result,
-            const std::vector<const PlanBufferInfo *> &operands)
-      : shape(result) {
-    size_t rank = shape.size();
-    row = rank ? uint64_t(shape.back()) : 1;
-    for (size_t d = 0; d + 1 < rank; ++d)
-      rows *= uint64_t(shape[d]);
-    for (const PlanBufferInfo *operand : operands) {
-      Operand o;
-      o.strides.assign(rank, 0);
-      size_t offset = rank - operand->shape.size();
-      uint64_t stride = 1;
-      for (size_t d = operand->shape.size(); d-- > 0;) {
-        if (operand->shape[d] != 1)
-          o.strides[offset + d] = stride;
-        stride *= uint64_t(operand->shape[d]);
-      }
-      o.spread = rank &&
-                 (operand->shape.empty() || operand->shape.back() == 1) &&
-                 row != 1;
-      o.same = operand->shape == result;
-      all &= o.same;
-      this->operands.push_back(std::move(o));
-    }
-  }
-
-  /// Calls `f(rowIndex, rowPointers)` for each result row, in parallel,
-  /// with one pointer per operand to `row` elements (a spread operand's
-  /// element repeated in a row of the calling thread's).
-  template <typename F>
-  void forEachRow(const std::vector<const float *> &bases, F f) const {
-    if (row == 0)
-      return;
-    size_t leading = shape.empty() ? 0 : shape.size() - 1;
-    parallelBlocks(rows, rows * row, [&](uint64_t begin, uint64_t end) {
-      std::vector<const float *> pointers(bases.size());
-      std::vector<std::vector<float>> spreadRows(bases.size());
-      for (uint64_t r = begin; r < end; ++r) {
-        for (size_t i = 0; i < bases.size(); ++i) {
-          const Operand &o = operands[i];
-          uint64_t at = 0;
-          if (o.same) {
-            at = r * row;
-          } else {
-            uint64_t rest = r;
-            for (size_t d = leading; d-- > 0;) {
-              uint64_t size = uint64_t(shape[d]);
-              at += (rest % size) * o.strides[d];
-              rest /= size;
-            }
-          }
-          if (o.spread) {
-            spreadRows[i].assign(row, bases[i][at]);
-            pointers[i] = spreadRows[i].data();
-          } else {
-            pointers[i] = bases[i] + at;
-          }
+/// Calls `f(rowIndex, rowPointers)` for each row of `broadcast`'s result,
+/// in parallel, with one pointer per operand to the row's elements (a
+/// spread operand's element repeated in a row of the calling thread's).
+template <typename F>
+void forEachRow(const Broadcast &broadcast,
+                const std::vector<const float *> &bases, F f) {
+  uint64_t row = broadcast.rowLength(), rows = broadcast.rows();
+  if (row == 0)
+    return;
+  parallelBlocks(rows, rows * row, [&](uint64_t begin, uint64_t end) {
+    std::vector<const float *> pointers(bases.size());
+    std::vector<std::vector<float>> spreadRows(bases.size());
+    for (uint64_t r = begin; r < end; ++r) {
+      for (size_t i = 0; i < bases.size(); ++i) {
+        uint64_t at = broadcast.rowStart(i, r);
+        if (broadcast.spread(i)) {
+          spreadRows[i].assign(row, bases[i][at]);
+          pointers[i] = spreadRows[i].data();
+        } else {
+          pointers[i] = bases[i] + at;
         }
-        f(r, pointers);
       }
-    });
-  }
-
-  /// Whether every operand has the result's shape.
-  bool allSame() const { return all; }
-  uint64_t rowLength() const { return row; }
-
-private:
-  struct Operand {
-    std::vector<uint64_t> strides;
-    bool spread = false, same = false;
-  };
-  std::vector<int64_t> shape;
-  uint64_t row = 1, rows = 1;
-  bool all = true;
-  std::vector<Operand> operands;
-};
+      f(r, pointers);
+    }
+  });
+}
 
 std::vector<const PlanBufferInfo *> operandInfos(const Plan &state,
                                                  const PlanKernelInfo &kernel) {
@@ -189,8 +137,8 @@ void runBinary(const Plan &state, const PlanKernelInfo &kernel,
     return;
   }
   uint64_t row = broadcast.rowLength();
-  broadcast.forEachRow(
-      {in[0], in[1]}, [&](uint64_t r, const std::vector<const float *> &p) {
+  forEachRow(
+      broadcast, {in[0], in[1]}, [&](uint64_t r, const std::vector<const float *> &p) {
         lanes(kernel.op, {p[0], p[1]}, out + r * row, uint32_t(row));
       });
 }
@@ -206,7 +154,7 @@ void runSelect(const Plan &state, const PlanKernelInfo &kernel,
     });
     return;
   }
-  broadcast.forEachRow({in[0], in[1], in[2]},
+  forEachRow(broadcast, {in[0], in[1], in[2]},
                        [&](uint64_t r, const std::vector<const float *> &p) {
                          sim::selectLanes(p[0], p[1], p[2], out + r * row,
                                           uint32_t(row), uint32_t(row));
@@ -485,6 +433,77 @@ void runMatmul(const Plan &state, const PlanKernelInfo &kernel,
 }
 
 } // namespace
+
+void runWindowProduct(const Plan &state, const PlanKernelInfo &gather,
+                      const PlanKernelInfo &matmul,
+                      const std::vector<WindowRun> &windows,
+                      const std::vector<const float *> &gatherOperands,
+                      const std::vector<const float *> &matmulOperands,
+                      float *out) {
+  uint64_t m = matmul.m, k = matmul.k, n = matmul.n;
+  size_t next = 2;
+  const float *bias = matmul.bias >= 0 ? matmulOperands[next++] : nullptr;
+  const float *scale = matmul.scale >= 0 ? matmulOperands[next++] : nullptr;
+  std::vector<float> accStorage;
+  float *acc = out;
+  if (matmul.op.outType != io::ElementType::F32) {
+    accStorage.resize(m * n);
+    acc = accStorage.data();
+  }
+  std::fill(acc, acc + m * n, 0.0f);
+  const float *weights = matmulOperands[0];
+  // w times `length` elements of x, `step` apart, added to y.
+  auto axpy = [](float w, const float *x, int64_t step, uint64_t length,
+                 float *y) {
+    if (step == 1)
+      for (uint64_t j = 0; j < length; ++j)
+        y[j] += w * x[j];
+    else
+      for (uint64_t j = 0; j < length; ++j)
+        y[j] += w * x[int64_t(j) * step];
+  };
+  if (std::all_of(weights, weights + m * k,
+                  [](float w) { return std::isfinite(w); })) {
+    for (const WindowRun &run : windows) {
+      const float *x = gatherOperands[run.operand] + run.first;
+      // The repetitions' rows and columns of the windows, walked.
+      uint64_t row = run.at / n, column = run.at % n;
+      uint64_t rowStep = run.atStride / n, columnStep = run.atStride % n;
+      for (uint64_t rep = 0; rep < run.repeat; ++rep) {
+        for (uint64_t r = 0; r < m; ++r)
+          axpy(weights[r * k + row], x, run.step, run.count,
+               acc + r * n + column);
+        x += run.sourceStride;
+        row += rowStep;
+        column += columnStep;
+        if (column >= n) {
+          column -= n;
+          ++row;
+        }
+      }
+    }
+  } else {
+    // An infinite or NaN weight times the windows' zeros is NaN, as in
+    // sgemm: every run of the gather is walked, its zeros too.
+    static const float zero = 0.0f;
+    for (const IndexRun &run : gather.runs) {
+      uint64_t at = gather.firstElement + run.offset, left = run.count;
+      bool zeros = run.first < 0;
+      const float *x = zeros ? &zero : gatherOperands[run.operand] + run.first;
+      int64_t step = zeros ? 0 : run.step;
+      while (left > 0) {
+        uint64_t row = at / n, column = at % n;
+        uint64_t length = std::min(left, n - column);
+        for (uint64_t r = 0; r < m; ++r)
+          axpy(weights[r * k + row], x, step, length, acc + r * n + column);
+        x += int64_t(length) * step;
+        at += length;
+        left -= length;
+      }
+    }
+  }
+  finishMatmul(state, matmul, bias, scale, acc, out);
+}
 
 bool runKernel(const Plan &state, const PlanKernelInfo &kernel,
                const std::vector<const float *> &operands, float *result,

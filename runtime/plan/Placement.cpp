@@ -7,7 +7,8 @@
 
 namespace hetc::plan {
 
-Placement placeBuffers(const Plan &plan, uint64_t alignWords) {
+Placement placeBuffers(const Plan &plan, uint64_t alignWords,
+                       const PlacementHints &hints) {
   size_t count = plan.buffers.size(), kernels = plan.kernels.size();
   constexpr size_t kNever = std::numeric_limits<size_t>::max();
   Placement p;
@@ -24,10 +25,17 @@ Placement placeBuffers(const Plan &plan, uint64_t alignWords) {
     for (uint32_t freed : plan.kernels[k].frees)
       p.last[freed] = k;
   }
+  for (size_t i = 0; i < hints.livesTo.size() && i < count; ++i)
+    if (p.last[i] < kernels)
+      p.last[i] = std::max(p.last[i], std::min(hints.livesTo[i], kernels - 1));
+  for (size_t i = 0; i < hints.livesFrom.size() && i < count; ++i)
+    if (p.first[i] != kNever)
+      p.first[i] = std::min(p.first[i], hints.livesFrom[i]);
   std::vector<size_t> roots;
   for (size_t i = 0; i < count; ++i)
     if (plan.buffers[i].root == i && !plan.buffers[i].constant &&
-        p.first[i] != kNever)
+        p.first[i] != kNever &&
+        !(i < hints.unplaced.size() && hints.unplaced[i]))
       roots.push_back(i);
   std::stable_sort(roots.begin(), roots.end(), [&](size_t a, size_t b) {
     return plan.buffers[a].elements > plan.buffers[b].elements;

@@ -33,9 +33,21 @@ struct Placement {
   uint64_t words = 0;
 };
 
+/// What a backend knows of its buffers beyond the plan: per root, a kernel
+/// it must live to and one it must live from (a backend that runs kernels
+/// together reads some operands later, or writes a result into another
+/// root's place earlier), and whether it needs no place (its elements
+/// live in another root's). Empty vectors say nothing; `livesFrom` holds
+/// SIZE_MAX where it says nothing.
+struct PlacementHints {
+  std::vector<size_t> livesTo, livesFrom;
+  std::vector<bool> unplaced;
+};
+
 /// Places the roots largest first, each at the lowest offset (a multiple
-/// of `alignWords`) free over its whole life.
-Placement placeBuffers(const Plan &plan, uint64_t alignWords);
+/// of `alignWords`) free over its whole life, as `hints` extend it.
+Placement placeBuffers(const Plan &plan, uint64_t alignWords,
+                       const PlacementHints &hints = {});
 
 /// An index map: result dimensions `shape`, and per operand the stride it
 /// advances by along each (0 where it repeats).

@@ -39,6 +39,12 @@ definitions into the work directory (once per onnx version).
 Usage: run_conformance.py --hetc PATH [--work-dir DIR] [--jobs 2]
            [--expected-pass N | --expected-pass-file FILE]
            [--report docs/conformance.md --write-report] [--filter SUBSTR]
+           [--chip FILE] [--backends chip,cpu]
+
+With --backends chip,cpu each compiled test runs on the chip model and on
+the CPU backend (the artifact's kernel plan), scored the same way on each:
+it passes when both pass (the reason names the CPU backend when only it
+fails).
 """
 import argparse
 import concurrent.futures
@@ -56,6 +62,9 @@ from onnx import numpy_helper
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # The chip the tests compile for and run on (--chip).
 CHIP = os.path.join(ROOT, "chips", "tsp-v1.chip")
+# What runs the compiled tests (--backends): the chip model, and the CPU
+# backend from the same artifacts.
+BACKENDS = ["chip"]
 
 
 def node_test_dir(work_dir):
@@ -360,6 +369,41 @@ def compile_model(hetc, model_path, artifact, fixed, timeout):
     return None
 
 
+def run_data_set(hetc, artifact, backend, args, result_dir, data_dir, model,
+                 feeds, outputs, unscored, timeout):
+    """Runs one data set on one backend; the reason it fails, or "". The
+    output elements ONNX leaves undefined are counted into `unscored` when
+    it is given."""
+    try:
+        result = subprocess.run(
+            [hetc, "run", artifact, "--chip", CHIP, "--backend", backend,
+             "--output-dir", result_dir] + args,
+            capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return f"run timed out after {timeout} s"
+    if result.returncode != 0:
+        return "run: " + first_error(result.stderr + result.stdout)
+    for j, output_name in enumerate(outputs):
+        tensor = onnx.TensorProto()
+        with open(os.path.join(data_dir, f"output_{j}.pb"), "rb") as f:
+            tensor.ParseFromString(f.read())
+        expected = host_array(tensor)
+        path = os.path.join(result_dir, sanitize(output_name) + ".npy")
+        if not os.path.exists(path):
+            return f"output '{output_name}' was not written"
+        undefined = undefined_elements(model, feeds, output_name)
+        if unscored is not None and undefined is not None and undefined.any():
+            unscored[0] += int(undefined.sum())
+            unscored[1] += int(undefined.size)
+        why = compare(expected, np.load(path),
+                      tensor.data_type == onnx.TensorProto.BFLOAT16,
+                      tensor.data_type in EXACT_FLOATS, undefined)
+        if why:
+            return (f"output '{output_name}': {why}"
+                    + reference_note(model, feeds, j, expected, tensor))
+    return ""
+
+
 def run_test(hetc, test_dir, work_dir, timeout):
     """Returns (status, reason) for one node test. A pass whose shape inputs
     were given at compile time says so in its reason."""
@@ -405,33 +449,16 @@ def run_test(hetc, test_dir, work_dir, timeout):
             npy = os.path.join(out, f"{data_set}_input_{j}.npy")
             np.save(npy, feeds[input_name])
             args += ["--input", f"{input_name}={npy}"]
-        result_dir = os.path.join(out, data_set)
-        try:
-            result = subprocess.run(
-                [hetc, "run", artifact, "--chip", CHIP, "--output-dir", result_dir] + args,
-                capture_output=True, text=True, timeout=timeout)
-        except subprocess.TimeoutExpired:
-            return "fail", f"run timed out after {timeout} s"
-        if result.returncode != 0:
-            return "fail", "run: " + first_error(result.stderr + result.stdout)
-        for j, output_name in enumerate(outputs):
-            tensor = onnx.TensorProto()
-            with open(os.path.join(data_dir, f"output_{j}.pb"), "rb") as f:
-                tensor.ParseFromString(f.read())
-            expected = host_array(tensor)
-            path = os.path.join(result_dir, sanitize(output_name) + ".npy")
-            if not os.path.exists(path):
-                return "fail", f"output '{output_name}' was not written"
-            undefined = undefined_elements(model, feeds, output_name)
-            if undefined is not None and undefined.any():
-                unscored[0] += int(undefined.sum())
-                unscored[1] += int(undefined.size)
-            why = compare(expected, np.load(path),
-                          tensor.data_type == onnx.TensorProto.BFLOAT16,
-                          tensor.data_type in EXACT_FLOATS, undefined)
+        for backend in BACKENDS:
+            # Elements left out are counted once, on the first backend.
+            why = run_data_set(hetc, artifact, backend, args,
+                               os.path.join(out, data_set, backend), data_dir,
+                               model, feeds, outputs,
+                               unscored if backend == BACKENDS[0] else None,
+                               timeout)
             if why:
-                return "fail", (f"output '{output_name}': {why}"
-                                + reference_note(model, feeds, j, expected, tensor))
+                return "fail", (why if backend == BACKENDS[0]
+                                else f"on the {backend} backend: {why}")
     shutil.rmtree(out, ignore_errors=True)
     notes = []
     if fixed_names:
@@ -468,7 +495,12 @@ def write_report(path, results, elapsed):
                 f"ONNX backend node suite shipped with onnx {onnx.__version__} is compiled "
                 f"with `hetc compile` for `chips/{os.path.basename(CHIP)}`, run with "
                 "`hetc run` on "
-                "the chip model, and its outputs compared with the expected ones. "
+                + (" and on ".join({"chip": "the chip model",
+                                    "cpu": "the CPU backend (`--backend cpu`)"}[b]
+                                   for b in BACKENDS))
+                + ", and its outputs compared with the expected ones"
+                + (" (a test passes when it passes on each)" if len(BACKENDS) > 1 else "")
+                + ". "
                 f"The reference data come from onnx {onnx.__version__}, numpy "
                 f"{np.__version__} and ml_dtypes {ml_dtypes_version()}, the "
                 "versions `scripts/requirements.lock` pins.\n\n")
@@ -532,10 +564,18 @@ def main():
     parser.add_argument("--chip", help="chip file to compile for and run on "
                         "(default: chips/tsp-v1.chip, the default chip of "
                         "hetc compile)")
+    parser.add_argument("--backends", default="chip",
+                        help="what runs each compiled test, comma-separated: "
+                        "chip (the chip model, default), cpu (the CPU "
+                        "backend, from the artifact's kernel plan); a test "
+                        "passes when it passes on each")
     args = parser.parse_args()
-    global CHIP
+    global CHIP, BACKENDS
     if args.chip:
         CHIP = os.path.abspath(args.chip)
+    BACKENDS = args.backends.split(",")
+    if not BACKENDS or any(b not in ("chip", "cpu") for b in BACKENDS):
+        parser.error("--backends takes chip and cpu, comma-separated")
 
     hetc = os.path.abspath(args.hetc)
     work_dir = os.path.abspath(args.work_dir)

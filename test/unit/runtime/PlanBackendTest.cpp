@@ -22,28 +22,6 @@ using namespace hetc::test;
 
 namespace {
 
-hetx::PlanBuffer *addBuffer(hetx::KernelPlan &plan, hetx::DataType dtype,
-                            std::vector<int64_t> shape) {
-  hetx::PlanBuffer *buffer = plan.add_buffers();
-  buffer->set_dtype(dtype);
-  for (int64_t d : shape)
-    buffer->add_shape(d);
-  return buffer;
-}
-
-hetx::PlanKernel *addKernel(hetx::KernelPlan &plan, hetx::PlanKernelKind kind,
-                            std::vector<uint32_t> operands, uint32_t result,
-                            hetx::Opcode opcode = hetx::OPCODE_UNSPECIFIED) {
-  hetx::PlanKernel *kernel = plan.add_kernels();
-  kernel->set_kind(kind);
-  kernel->set_node("node" + std::to_string(plan.kernels_size() - 1));
-  for (uint32_t operand : operands)
-    kernel->add_operands(operand);
-  kernel->set_result(result);
-  kernel->set_opcode(opcode);
-  return kernel;
-}
-
 /// The artifact: bindings and constants (no instructions: the CPU runs the
 /// plan alone) and the plan.
 hetx::Artifact planned(const chip::ChipSpec &chip) {
@@ -58,20 +36,20 @@ hetx::Artifact planned(const chip::ChipSpec &chip) {
   hetx::Artifact artifact = b.build();
   artifact.mutable_inputs(1)->set_dtype(hetx::I32);
   hetx::KernelPlan &plan = *artifact.mutable_kernel_plan();
-  addBuffer(plan, hetx::F32, {2, 3})->set_input("x");            // 0
-  addBuffer(plan, hetx::F32, {3, 2})->set_constant_address(64);  // 1
-  addBuffer(plan, hetx::F32, {2, 2})->set_scratch(true);         // 2
-  addBuffer(plan, hetx::F32, {2, 2})->set_scratch(true);         // 3
-  addBuffer(plan, hetx::F32, {2, 2})->set_scratch(true);         // 4
-  addBuffer(plan, hetx::I32, {3})->set_input("ids");             // 5
-  addBuffer(plan, hetx::F32, {4, 2})->set_constant_address(128); // 6
-  addBuffer(plan, hetx::F32, {3, 2})->set_scratch(true);         // 7
-  addKernel(plan, hetx::PLAN_MATMUL, {0, 1}, 2, hetx::V_RELU);
-  addKernel(plan, hetx::PLAN_BINARY, {2, 2}, 3, hetx::V_MUL);
-  hetx::PlanKernel *transpose = addKernel(plan, hetx::PLAN_GATHER, {3}, 4);
+  addPlanBuffer(plan, hetx::F32, {2, 3})->set_input("x");            // 0
+  addPlanBuffer(plan, hetx::F32, {3, 2})->set_constant_address(64);  // 1
+  addPlanBuffer(plan, hetx::F32, {2, 2})->set_scratch(true);         // 2
+  addPlanBuffer(plan, hetx::F32, {2, 2})->set_scratch(true);         // 3
+  addPlanBuffer(plan, hetx::F32, {2, 2})->set_scratch(true);         // 4
+  addPlanBuffer(plan, hetx::I32, {3})->set_input("ids");             // 5
+  addPlanBuffer(plan, hetx::F32, {4, 2})->set_constant_address(128); // 6
+  addPlanBuffer(plan, hetx::F32, {3, 2})->set_scratch(true);         // 7
+  addPlanKernel(plan, hetx::PLAN_MATMUL, {0, 1}, 2, hetx::V_RELU);
+  addPlanKernel(plan, hetx::PLAN_BINARY, {2, 2}, 3, hetx::V_MUL);
+  hetx::PlanKernel *transpose = addPlanKernel(plan, hetx::PLAN_GATHER, {3}, 4);
   for (int64_t v : {0, 2, 2, 1, 2, 2})
     transpose->add_index_runs(v);
-  addKernel(plan, hetx::PLAN_GATHER_ROWS, {6, 5}, 7);
+  addPlanKernel(plan, hetx::PLAN_GATHER_ROWS, {6, 5}, 7);
   for (auto [name, buffer] :
        {std::pair<const char *, uint32_t>{"y", 2}, {"t", 4}, {"rows", 7}}) {
     hetx::PlanBinding *binding = plan.add_outputs();
@@ -215,7 +193,7 @@ TEST_P(PlanBackends, ReadBeforeWriteIsRefused) {
 
 TEST_P(PlanBackends, BiasNoKernelWritesIsRefused) {
   hetx::KernelPlan &plan = *artifact.mutable_kernel_plan();
-  addBuffer(plan, hetx::F32, {2})->set_scratch(true); // 8
+  addPlanBuffer(plan, hetx::F32, {2})->set_scratch(true); // 8
   plan.mutable_kernels(0)->set_bias(8);
   expectRefused(artifact, "kernel #0 (node 'node0'): reads buffer #8 before "
                           "any kernel writes it");

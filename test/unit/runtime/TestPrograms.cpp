@@ -427,4 +427,27 @@ std::string simulateError(const TestProgram &program,
   return ok ? "" : error;
 }
 
+hetx::PlanBuffer *addPlanBuffer(hetx::KernelPlan &plan, hetx::DataType dtype,
+                                std::vector<int64_t> shape) {
+  hetx::PlanBuffer *buffer = plan.add_buffers();
+  buffer->set_dtype(dtype);
+  for (int64_t d : shape)
+    buffer->add_shape(d);
+  return buffer;
+}
+
+hetx::PlanKernel *addPlanKernel(hetx::KernelPlan &plan,
+                                hetx::PlanKernelKind kind,
+                                std::vector<uint32_t> operands, uint32_t result,
+                                hetx::Opcode opcode) {
+  hetx::PlanKernel *kernel = plan.add_kernels();
+  kernel->set_kind(kind);
+  kernel->set_node("node" + std::to_string(plan.kernels_size() - 1));
+  for (uint32_t operand : operands)
+    kernel->add_operands(operand);
+  kernel->set_result(result);
+  kernel->set_opcode(opcode);
+  return kernel;
+}
+
 } // namespace hetc::test

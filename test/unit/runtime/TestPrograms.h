@@ -151,6 +151,17 @@ sim::SimResult simulateOk(const TestProgram &program,
 std::string simulateError(const TestProgram &program,
                           const chip::ChipSpec &chip);
 
+/// Appends a buffer of `dtype` and `shape` to a kernel plan; its origin
+/// (input, constant, scratch, view) is the caller's to set.
+hetx::PlanBuffer *addPlanBuffer(hetx::KernelPlan &plan, hetx::DataType dtype,
+                                std::vector<int64_t> shape);
+
+/// Appends a kernel to a kernel plan, its node named "node<index>".
+hetx::PlanKernel *addPlanKernel(hetx::KernelPlan &plan,
+                                hetx::PlanKernelKind kind,
+                                std::vector<uint32_t> operands, uint32_t result,
+                                hetx::Opcode opcode = hetx::OPCODE_UNSPECIFIED);
+
 } // namespace hetc::test
 
 #endif // HETC_TEST_UNIT_RUNTIME_TESTPROGRAMS_H
