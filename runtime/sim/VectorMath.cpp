@@ -16,6 +16,17 @@
 
 namespace hetc::sim {
 
+// Clones for the widest vectors the host has. GCC may inline a cloned
+// function into its caller and lose the clones, hence noinline; clang never
+// does, and refuses noinline beside target_clones.
+#if defined(__clang__)
+#define HETC_WIDEST_VECTORS                                                    \
+  [[gnu::target_clones("avx512f", "avx2", "default")]]
+#else
+#define HETC_WIDEST_VECTORS                                                    \
+  [[gnu::noinline, gnu::target_clones("avx512f", "avx2", "default")]]
+#endif
+
 namespace {
 /// `out[i] = lane::floatBinary(Op, a[i], b[i])` over the active lanes, the
 /// rest zero; the opcode a template argument, so that its switch folds away
@@ -36,8 +47,11 @@ void unaryLanes(const float *a, float *out, uint32_t active, uint32_t width) {
 }
 } // namespace
 
-void vectorBinary(hetx::Opcode op, const float *a, const float *b, float *out,
-                  uint32_t active, uint32_t width) {
+// The lane routines in the widest vectors the host has: each lane is
+// computed on its own, so the bits do not depend on the width.
+HETC_WIDEST_VECTORS void vectorBinary(hetx::Opcode op, const float *a,
+                                      const float *b, float *out,
+                                      uint32_t active, uint32_t width) {
   switch (op) {
   case hetx::V_ADD:
     return binaryLanes<hetx::V_ADD>(a, b, out, active, width);
@@ -60,8 +74,9 @@ void vectorBinary(hetx::Opcode op, const float *a, const float *b, float *out,
   }
 }
 
-void vectorUnary(hetx::Opcode op, const float *a, float *out, uint32_t active,
-                 uint32_t width) {
+HETC_WIDEST_VECTORS void vectorUnary(hetx::Opcode op, const float *a,
+                                     float *out, uint32_t active,
+                                     uint32_t width) {
   switch (op) {
   case hetx::V_RELU:
     return unaryLanes<hetx::V_RELU>(a, out, active, width);
@@ -119,16 +134,6 @@ namespace {
   }
 }
 
-// Clones for the widest vectors the host has. GCC may inline a cloned
-// function into its caller and lose the clones, hence noinline; clang never
-// does, and refuses noinline beside target_clones.
-#if defined(__clang__)
-#define HETC_WIDEST_VECTORS                                                    \
-  [[gnu::target_clones("avx512f", "avx2", "default")]]
-#else
-#define HETC_WIDEST_VECTORS                                                    \
-  [[gnu::noinline, gnu::target_clones("avx512f", "avx2", "default")]]
-#endif
 
 /// The same for a finite x and a row of finite weights, in the widest
 /// vectors the host has. No operation here can meet two NaNs: a product of
