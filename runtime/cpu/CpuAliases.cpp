@@ -13,15 +13,24 @@ using plan::PlanKernelInfo;
 
 namespace {
 
-/// The roots kernel `kernel` reads.
-std::vector<uint32_t> readRoots(const Plan &plan, const PlanKernelInfo &kernel) {
-  std::vector<uint32_t> roots;
+/// Whether kernel `kernel` reads root `root`: a gather, by its runs (its
+/// operands are every buffer a run may start in); any other kernel, by
+/// its operands.
+bool readsRoot(const Plan &plan, const PlanKernelInfo &kernel, uint32_t root) {
+  auto rootOf = [&](uint32_t b) { return plan.buffers[b].root; };
+  if (kernel.kind == hetx::PLAN_GATHER) {
+    for (const plan::IndexRun &run : kernel.runs)
+      if (run.first >= 0 && rootOf(kernel.operands[run.operand]) == root)
+        return true;
+    return false;
+  }
   for (uint32_t b : kernel.operands)
-    roots.push_back(plan.buffers[b].root);
+    if (rootOf(b) == root)
+      return true;
   for (int b : {kernel.bias, kernel.scale})
-    if (b >= 0)
-      roots.push_back(plan.buffers[uint32_t(b)].root);
-  return roots;
+    if (b >= 0 && rootOf(uint32_t(b)) == root)
+      return true;
+  return false;
 }
 
 class AliasPlanner {
@@ -42,8 +51,9 @@ public:
       if (k.kind != hetx::PLAN_GATHER || k.aliased || k.runs.size() != 1 ||
           k.runs[0].first < 0 || k.runs[0].step != 1)
         continue;
-      a.leftOut[i] = viewOfSource(i) || sourceInResult(i);
+      a.leftOut[i] = viewOfSource(i);
     }
+    sourcesInPlace();
     return std::move(a);
   }
 
@@ -75,46 +85,182 @@ private:
     return true;
   }
 
-  /// Gather `i` copies the whole of a buffer, which only it reads and one
-  /// kernel wrote whole, into a range of its result: the buffer lives in
-  /// that range from its writer on.
-  bool sourceInResult(size_t i) {
-    const PlanKernelInfo &k = plan.kernels[i];
-    const plan::IndexRun &run = k.runs[0];
-    uint32_t result = plan.buffers[k.result].root;
-    uint32_t operand = k.operands[run.operand];
-    uint32_t source = plan.buffers[operand].root;
-    const PlanBufferInfo &buffer = plan.buffers[source];
-    if (buffer.origin != PlanBufferInfo::Origin::Scratch || source == result ||
-        run.first != 0 || run.count != buffer.elements ||
-        plan.buffers[operand].elements != buffer.elements ||
-        a.holder[source] != source || takenInto[source] ||
-        a.holder[result] != result || lives.last[source] != i)
+  /// A run of a gather that copies elements of a source, in order, into
+  /// the gather's result.
+  struct Copy {
+    size_t kernel;
+    uint32_t source, result;
+    uint64_t from, count; // in the source
+    int64_t shift;        // result element minus source element
+  };
+
+  /// Buffers copied whole, by the runs of gathers, into ranges of one
+  /// result (the parts of a concatenation), which one kernel wrote whole
+  /// and only those gathers read, live in their ranges from their writers
+  /// on; gathers whose every run copies such a buffer are left out. A
+  /// buffer stays a copy where, between its writer and its last copy,
+  /// something reads the result or writes its range.
+  void sourcesInPlace() {
+    std::vector<Copy> copies;
+    for (size_t i = 0; i < kernels; ++i) {
+      const PlanKernelInfo &k = plan.kernels[i];
+      if (k.kind != hetx::PLAN_GATHER || k.aliased || a.leftOut[i])
+        continue;
+      for (const plan::IndexRun &run : k.runs)
+        if (run.first >= 0 && run.step == 1)
+          copies.push_back({i, plan.buffers[k.operands[run.operand]].root,
+                            plan.buffers[k.result].root, uint64_t(run.first),
+                            run.count,
+                            int64_t(k.firstElement + run.offset) - run.first});
+    }
+    // Per source: its copies; per kernel: whether every run is a copy.
+    std::vector<std::vector<size_t>> bySource(plan.buffers.size());
+    std::vector<size_t> runsCopied(kernels, 0);
+    for (size_t c = 0; c < copies.size(); ++c) {
+      bySource[copies[c].source].push_back(c);
+      ++runsCopied[copies[c].kernel];
+    }
+    std::vector<bool> placed(plan.buffers.size(), false);
+    for (uint32_t s = 0; s < plan.buffers.size(); ++s)
+      placed[s] = !bySource[s].empty() && copiedWhole(s, copies, bySource[s]);
+    // A gather is left out when all its runs copy placed sources; a source
+    // is placed when all gathers copying it are left out. To a fixed point.
+    auto removable = [&](size_t kernel) {
+      return runsCopied[kernel] > 0 &&
+             runsCopied[kernel] == plan.kernels[kernel].runs.size();
+    };
+    for (bool changed = true; changed;) {
+      changed = false;
+      std::vector<bool> out(kernels, false);
+      for (size_t k = 0; k < kernels; ++k)
+        out[k] = removable(k);
+      for (const Copy &c : copies)
+        if (!placed[c.source])
+          out[c.kernel] = false;
+      // Two sources placed over one range, or a placed source's result
+      // placed in a third root, are not placed.
+      std::vector<std::vector<std::pair<uint64_t, uint32_t>>> starts(
+          plan.buffers.size());
+      for (uint32_t s = 0; s < plan.buffers.size(); ++s)
+        if (placed[s]) {
+          const Copy &c = copies[bySource[s].front()];
+          starts[c.result].emplace_back(uint64_t(c.shift), s);
+        }
+      for (uint32_t r = 0; r < plan.buffers.size(); ++r) {
+        if (starts[r].empty())
+          continue;
+        if (placed[r]) {
+          placed[r] = false;
+          changed = true;
+        }
+        std::sort(starts[r].begin(), starts[r].end());
+        for (size_t i = 1; i < starts[r].size(); ++i) {
+          uint32_t before = starts[r][i - 1].second, after = starts[r][i].second;
+          if (starts[r][i - 1].first + plan.buffers[before].elements >
+              starts[r][i].first) {
+            placed[before] = placed[after] = false;
+            changed = true;
+          }
+        }
+      }
+      for (uint32_t s = 0; s < plan.buffers.size(); ++s) {
+        if (!placed[s])
+          continue;
+        bool keep = true;
+        for (size_t c : bySource[s])
+          keep &= out[copies[c].kernel];
+        keep = keep && rangeUntouched(s, copies, bySource[s], out);
+        if (!keep) {
+          placed[s] = false;
+          changed = true;
+        }
+      }
+      if (!changed) {
+        for (uint32_t s = 0; s < plan.buffers.size(); ++s) {
+          if (!placed[s])
+            continue;
+          const Copy &c = copies[bySource[s].front()];
+          a.holder[s] = c.result;
+          a.offset[s] = uint64_t(int64_t(c.from) + c.shift);
+          takenInto[c.result] = true;
+        }
+        for (size_t k = 0; k < kernels; ++k)
+          if (out[k])
+            a.leftOut[k] = true;
+      }
+    }
+  }
+
+  /// Whether source `s` is a scratch buffer written whole by one kernel
+  /// and read only by its copies, which all go into one result at one
+  /// shift and together copy each element once.
+  bool copiedWhole(uint32_t s, const std::vector<Copy> &copies,
+                   const std::vector<size_t> &mine) {
+    const PlanBufferInfo &buffer = plan.buffers[s];
+    const Copy &first = copies[mine.front()];
+    if (buffer.origin != PlanBufferInfo::Origin::Scratch || buffer.root != s ||
+        a.holder[s] != s || takenInto[s] || first.result == s ||
+        a.holder[first.result] != first.result || takenInto[first.result])
       return false;
-    size_t writer = lives.first[source];
-    if (writer >= i || plan.buffers[plan.kernels[writer].result].root != source ||
+    size_t writer = lives.first[s], last = lives.last[s];
+    if (writer >= kernels || last >= kernels ||
+        plan.buffers[plan.kernels[writer].result].root != s ||
         !plan.kernels[writer].fills)
       return false;
-    uint64_t from = k.firstElement + run.offset, to = from + run.count;
-    // From the writer to the copy, nothing else writes the source, nothing
-    // reads the result, and only gathers of other ranges write it.
-    for (size_t j = writer; j < i; ++j) {
-      const PlanKernelInfo &other = plan.kernels[j];
-      std::vector<uint32_t> reads = readRoots(plan, other);
-      if (std::find(reads.begin(), reads.end(), result) != reads.end())
+    std::vector<std::pair<uint64_t, uint64_t>> ranges;
+    std::vector<bool> copier(kernels, false);
+    for (size_t c : mine) {
+      const Copy &copy = copies[c];
+      if (copy.result != first.result || copy.shift != first.shift ||
+          copy.kernel <= writer)
         return false;
-      uint32_t written = plan.buffers[other.result].root;
-      if (j != writer && written == source)
+      ranges.emplace_back(copy.from, copy.from + copy.count);
+      copier[copy.kernel] = true;
+    }
+    std::sort(ranges.begin(), ranges.end());
+    uint64_t at = 0;
+    for (const auto &[from, to] : ranges) {
+      if (from != at)
         return false;
-      bool apart = other.kind == hetx::PLAN_GATHER &&
-                   (other.firstElement + other.elements <= from ||
-                    other.firstElement >= to);
-      if (j != writer && written == result && !apart)
+      at = to;
+    }
+    if (at != buffer.elements)
+      return false;
+    // After its writer, only its copies read it, and nothing writes it.
+    for (size_t j = writer + 1; j <= last; ++j) {
+      const PlanKernelInfo &k = plan.kernels[j];
+      if (plan.buffers[k.result].root == s || (!copier[j] && readsRoot(plan, k, s)))
         return false;
     }
-    a.holder[source] = result;
-    a.offset[source] = from;
-    takenInto[result] = true;
+    return true;
+  }
+
+  /// Whether, from source `s`'s writer to its last copy, nothing but the
+  /// gathers left out (`out`) reads its result, and nothing writes the
+  /// range it takes there: a gather kept writes other elements only, and
+  /// any other kernel writes another root.
+  bool rangeUntouched(uint32_t s, const std::vector<Copy> &copies,
+                      const std::vector<size_t> &mine,
+                      const std::vector<bool> &out) {
+    const Copy &first = copies[mine.front()];
+    uint32_t result = first.result;
+    uint64_t from = uint64_t(first.shift), to = from + plan.buffers[s].elements;
+    for (size_t j = lives.first[s]; j <= lives.last[s]; ++j) {
+      if (out[j])
+        continue;
+      const PlanKernelInfo &k = plan.kernels[j];
+      if (readsRoot(plan, k, result))
+        return false;
+      if (plan.buffers[k.result].root != result)
+        continue;
+      if (k.kind != hetx::PLAN_GATHER)
+        return false;
+      for (const plan::IndexRun &run : k.runs) {
+        uint64_t at = k.firstElement + run.offset;
+        if (at < to && from < at + run.count)
+          return false;
+      }
+    }
     return true;
   }
 

@@ -52,7 +52,8 @@ bool isWindowProduct(const Plan &plan, const Placement &placement,
   return matmul.m <= kMaxWindowRows;
 }
 
-/// Arena words a set of kernels reads or writes, as ranges of whole roots.
+/// Arena words a set of kernels reads or writes, as ranges of whole roots
+/// (where a root lives in another's place: of the elements it takes there).
 class Footprint {
 public:
   Footprint(const Plan &plan, const Placement &placement,
@@ -91,10 +92,11 @@ public:
 private:
   using Range = std::pair<uint64_t, uint64_t>;
   void add(std::vector<Range> &ranges, uint32_t buffer) {
-    uint32_t root = aliases->holderOf(*plan, buffer);
-    if (!placement->placed[root])
+    uint32_t root = plan->buffers[buffer].root;
+    uint32_t holder = aliases->holder[root];
+    if (!placement->placed[holder])
       return;
-    uint64_t from = placement->offset[root];
+    uint64_t from = placement->offset[holder] + aliases->offset[root];
     ranges.emplace_back(
         from, from + std::max<uint64_t>(plan->buffers[root].elements, 1));
   }
@@ -216,12 +218,12 @@ bool elementwiseStep(const Plan &plan, const Placement &placement,
   std::vector<int> producer(plan.buffers.size(), -1);
   for (size_t j = i; j < end; ++j)
     producer[plan.kernels[j].result] = int(j - i);
-  // The words of the root that holds a root's elements.
+  // The words of a root's elements, in the root that holds them.
   auto range = [&](uint32_t root) {
-    uint32_t holder = aliases.holder[root];
-    uint64_t from = placement.offset[holder];
+    uint64_t from =
+        placement.offset[aliases.holder[root]] + aliases.offset[root];
     return std::make_pair(
-        from, from + std::max<uint64_t>(plan.buffers[holder].elements, 1));
+        from, from + std::max<uint64_t>(plan.buffers[root].elements, 1));
   };
   std::vector<std::pair<uint64_t, uint64_t>> outside, written;
   for (size_t j = i; j < end; ++j) {

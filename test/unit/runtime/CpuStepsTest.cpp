@@ -127,8 +127,9 @@ std::vector<float> convExpected(const std::vector<float> &w1) {
 }
 
 // Tests that the channels' gathers and products become one step of
-// window products (the windows never gathered) and that the step gives
-// each channel's sums.
+// window products (the windows never gathered), each product written in
+// its place in the output (the gather that puts them together left out),
+// and that the step gives each channel's sums.
 TEST(CpuSteps, GroupsOfAConvolutionAreWindowProducts) {
   chip::ChipSpec chip = loadChip("test-chip");
   std::vector<float> w1{2, 3, 4};
@@ -142,7 +143,7 @@ TEST(CpuSteps, GroupsOfAConvolutionAreWindowProducts) {
   // the rows x[p] and x[p + 1] one run of two repetitions.
   ASSERT_EQ(steps[0].windows.size(), 2u);
   EXPECT_EQ(steps[0].windows[1].size(), 2u);
-  EXPECT_EQ(steps[1].kind, cpu::Step::Kind::Kernel);
+  EXPECT_EQ(steps[1].kind, cpu::Step::Kind::LeftOut);
   EXPECT_EQ(runCpu(artifact, chip, convInputs()), convExpected(w1));
 }
 
@@ -400,6 +401,77 @@ TEST(CpuSteps, ResultIsNotWrittenEarlyWhereTheConcatenationIsRead) {
             (std::vector<float>{1, 4, 9, 16, 4, 16, 36, 64}));
   EXPECT_EQ(result.outputs[1].tensor.data,
             (std::vector<float>{-2, -4, -6, -8, 0, 0, 0, 0}));
+}
+
+/// a = -x, b = x + x (each [4]) put together as c [4 x 2] by two gathers
+/// whose runs cut across them: a and the first half of b (c's rows 0-2),
+/// then b's second half (row 3); d = c * c. With `twice`, a is also copied
+/// into e [4], and e + e is a second output.
+hetx::Artifact splitConcatenation(const chip::ChipSpec &chip, bool twice) {
+  ProgramBuilder b(chip);
+  b.input("x", {4}, 0);
+  b.output("d", {4, 2}, 32);
+  if (twice)
+    b.output("e2", {4}, 64);
+  hetx::Artifact artifact = b.build();
+  hetx::KernelPlan &plan = *artifact.mutable_kernel_plan();
+  addPlanBuffer(plan, hetx::F32, {4})->set_input("x");       // 0
+  addPlanBuffer(plan, hetx::F32, {4})->set_scratch(true);    // 1: a
+  addPlanBuffer(plan, hetx::F32, {4})->set_scratch(true);    // 2: b
+  addPlanBuffer(plan, hetx::F32, {4, 2})->set_scratch(true); // 3: c
+  addPlanBuffer(plan, hetx::F32, {4, 2})->set_scratch(true); // 4: d
+  addPlanBuffer(plan, hetx::F32, {4})->set_scratch(true);    // 5: e
+  addPlanBuffer(plan, hetx::F32, {4})->set_scratch(true);    // 6: e + e
+  addPlanKernel(plan, hetx::PLAN_UNARY, {0}, 1, hetx::V_NEG);
+  addPlanKernel(plan, hetx::PLAN_BINARY, {0, 0}, 2, hetx::V_ADD);
+  // Runs index the operands as one: a is elements 0-3, b 4-7.
+  hetx::PlanKernel *first = addPlanKernel(plan, hetx::PLAN_GATHER, {1, 2}, 3);
+  for (int64_t v : {0, 1, 4, 4, 1, 2})
+    first->add_index_runs(v);
+  hetx::PlanKernel *second = addPlanKernel(plan, hetx::PLAN_GATHER, {1, 2}, 3);
+  second->set_first_row(3);
+  for (int64_t v : {6, 1, 2})
+    second->add_index_runs(v);
+  addPlanKernel(plan, hetx::PLAN_BINARY, {3, 3}, 4, hetx::V_MUL);
+  std::vector<std::pair<const char *, uint32_t>> outputs{{"d", 4}};
+  if (twice) {
+    hetx::PlanKernel *copy = addPlanKernel(plan, hetx::PLAN_GATHER, {1}, 5);
+    for (int64_t v : {0, 1, 4})
+      copy->add_index_runs(v);
+    addPlanKernel(plan, hetx::PLAN_BINARY, {5, 5}, 6, hetx::V_ADD);
+    outputs.push_back({"e2", 6});
+  }
+  bindOutputs(plan, outputs);
+  return artifact;
+}
+
+size_t leftOut(const std::vector<cpu::Step> &steps) {
+  size_t count = 0;
+  for (const cpu::Step &step : steps)
+    count += step.kind == cpu::Step::Kind::LeftOut;
+  return count;
+}
+
+// Tests that results put together by gathers whose runs cut across them
+// (as a concatenation of attention heads is) are written in their places.
+TEST(CpuSteps, ResultsCutAcrossGathersAreWrittenInTheirPlaces) {
+  chip::ChipSpec chip = loadChip("test-chip");
+  hetx::Artifact artifact = splitConcatenation(chip, /*twice=*/false);
+  EXPECT_EQ(leftOut(stepsOf(artifact, chip)), 2u);
+  EXPECT_EQ(runCpu(artifact, chip, {{"x", io::Tensor{{4}, {1, 2, 3, 4}}}}),
+            (std::vector<float>{1, 4, 9, 16, 4, 16, 36, 64}));
+}
+
+// Tests that a result copied into two places (here: viewed by a copy of
+// it, and put into a concatenation) lives in one: the concatenation's
+// gathers, which copy it and the other result, are run.
+TEST(CpuSteps, ResultCopiedTwiceIsCopied) {
+  chip::ChipSpec chip = loadChip("test-chip");
+  hetx::Artifact artifact = splitConcatenation(chip, /*twice=*/true);
+  std::vector<cpu::Step> steps = stepsOf(artifact, chip);
+  EXPECT_EQ(steps[2].kind, cpu::Step::Kind::Kernel);
+  EXPECT_EQ(runCpu(artifact, chip, {{"x", io::Tensor{{4}, {1, 2, 3, 4}}}}),
+            (std::vector<float>{1, 4, 9, 16, 4, 16, 36, 64}));
 }
 
 } // namespace
