@@ -37,13 +37,7 @@ class AliasPlanner {
 public:
   AliasPlanner(const Plan &plan, const Placement &lives)
       : plan(plan), lives(lives), kernels(plan.kernels.size()),
-        takenInto(plan.buffers.size(), false) {
-    a.holder.resize(plan.buffers.size());
-    for (uint32_t i = 0; i < a.holder.size(); ++i)
-      a.holder[i] = i;
-    a.offset.assign(plan.buffers.size(), 0);
-    a.leftOut.assign(kernels, false);
-  }
+        a(noAliases(plan)), takenInto(plan.buffers.size(), false) {}
 
   Aliases plan_() {
     for (size_t i = 0; i < kernels; ++i) {
@@ -274,6 +268,16 @@ private:
 };
 
 } // namespace
+
+Aliases noAliases(const Plan &plan) {
+  Aliases a;
+  a.holder.resize(plan.buffers.size());
+  for (uint32_t i = 0; i < a.holder.size(); ++i)
+    a.holder[i] = i;
+  a.offset.assign(plan.buffers.size(), 0);
+  a.leftOut.assign(plan.kernels.size(), false);
+  return a;
+}
 
 Aliases planAliases(const Plan &plan, const Placement &lives) {
   return AliasPlanner(plan, lives).plan_();

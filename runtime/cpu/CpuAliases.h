@@ -38,6 +38,9 @@ struct Aliases {
   }
 };
 
+/// No copies left out: every root holds its own elements.
+Aliases noAliases(const plan::Plan &plan);
+
 /// The copies of `plan` to leave out, by its own lives (`lives`): a gather
 /// of one run of step 1, left out where nothing overwrites what the two
 /// buffers then share while both are in use.

@@ -101,16 +101,13 @@ bool load(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
   if (!program.state)
     return false;
   // plan::load has bounded the buffers live at once by the chip's SRAM,
-  // and with it the arena.
+  // and with it the arena (the steps may take up to twice that).
   auto arena = std::make_unique<CpuArena>();
-  // Placed twice: the plan's own lives show which copies can be left out
-  // and which kernels may run as steps, whose operands then live as long
-  // as the steps read them.
   const Plan &state = *program.state;
-  plan::Placement lives = plan::placeBuffers(state, kAlignWords);
-  arena->aliases = planAliases(state, lives);
-  arena->placement = plan::placeBuffers(
-      state, kAlignWords, stepHints(state, lives, arena->aliases));
+  SteppedPlan stepped = stepPlan(state, kAlignWords);
+  arena->aliases = std::move(stepped.aliases);
+  arena->placement = std::move(stepped.placement);
+  arena->steps = std::move(stepped.steps);
   arena->words.assign(std::max<uint64_t>(arena->placement.words, 1), 0.0f);
   uint64_t scratch = 0;
   for (const PlanKernelInfo &kernel : program.state->kernels)
@@ -120,7 +117,6 @@ bool load(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
           program.state->buffers[program.state->buffers[kernel.result].root]
               .elements);
   arena->scratch.assign(std::max<uint64_t>(scratch, 1), 0.0f);
-  arena->steps = planSteps(state, arena->placement, arena->aliases);
   uint32_t slots = 0;
   for (const Step &step : arena->steps)
     slots = std::max(slots, step.slots);
@@ -248,7 +244,7 @@ bool run(const CpuProgram &program,
     auto stepStart = std::chrono::steady_clock::now();
     if (step.kind == Step::Kind::LeftOut) {
       // A copy left out: its result is a view, or its source was written
-      // in its place.
+      // in its place; it takes no time.
     } else if (step.kind == Step::Kind::WindowProducts) {
       // Pairs of a gather (not run: its windows are read from its
       // operands) and its product, spread over the threads.
@@ -290,6 +286,9 @@ bool run(const CpuProgram &program,
       if (!ok)
         return false;
     }
+    result.stats.kernels += step.count;
+    if (step.kind == Step::Kind::LeftOut)
+      continue;
     // A step's time is shared by the kernels it runs, evenly, but for the
     // gathers a window product does not run.
     double seconds = std::chrono::duration<double>(
@@ -300,7 +299,6 @@ bool run(const CpuProgram &program,
     for (size_t k = step.first + (pairs ? 1 : 0); k < step.first + step.count;
          k += pairs ? 2 : 1)
       result.stats.kernelSeconds[k] = seconds / double(shares);
-    result.stats.kernels += step.count;
   }
   auto end = std::chrono::steady_clock::now();
   result.stats.seconds = std::chrono::duration<double>(end - start).count();

@@ -369,4 +369,19 @@ std::vector<Step> planSteps(const Plan &plan, const Placement &placement,
   return steps;
 }
 
+SteppedPlan stepPlan(const Plan &plan, uint64_t alignWords) {
+  SteppedPlan stepped;
+  Placement lives = plan::placeBuffers(plan, alignWords);
+  stepped.aliases = planAliases(plan, lives);
+  stepped.placement = plan::placeBuffers(
+      plan, alignWords, stepHints(plan, lives, stepped.aliases));
+  uint64_t most = std::max(2 * lives.words, lives.words + (uint64_t(1) << 16));
+  if (stepped.placement.words > most) {
+    stepped.aliases = noAliases(plan);
+    stepped.placement = std::move(lives);
+  }
+  stepped.steps = planSteps(plan, stepped.placement, stepped.aliases);
+  return stepped;
+}
+
 } // namespace hetc::cpu

@@ -90,6 +90,22 @@ std::vector<Step> planSteps(const plan::Plan &plan,
                             const plan::Placement &placement,
                             const Aliases &aliases);
 
+/// A plan as the CPU backend runs it: the copies it leaves out, where its
+/// buffers live, and its steps.
+struct SteppedPlan {
+  Aliases aliases;
+  plan::Placement placement;
+  std::vector<Step> steps;
+};
+
+/// Places the buffers of `plan` twice: its own lives show which copies
+/// can be left out and which kernels may run as steps, whose buffers then
+/// live as stepHints says. Where that takes more words than twice the
+/// plan's own placement (and 2^16 more), nothing is left out and the
+/// plan's placement stays, the steps chosen where it allows them: no plan
+/// makes the CPU backend hold much more than the chip would.
+SteppedPlan stepPlan(const plan::Plan &plan, uint64_t alignWords);
+
 } // namespace hetc::cpu
 
 #endif // HETC_RUNTIME_CPU_CPUSTEPS_H

@@ -84,11 +84,7 @@ std::vector<cpu::Step> stepsOf(const hetx::Artifact &artifact,
   EXPECT_TRUE(checked) << error;
   if (!checked)
     return {};
-  plan::Placement lives = plan::placeBuffers(*checked, 16);
-  cpu::Aliases aliases = cpu::planAliases(*checked, lives);
-  plan::Placement placed = plan::placeBuffers(
-      *checked, 16, cpu::stepHints(*checked, lives, aliases));
-  return cpu::planSteps(*checked, placed, aliases);
+  return cpu::stepPlan(*checked, 16).steps;
 }
 
 /// Runs `artifact`'s plan on the CPU backend and returns its first output.
@@ -472,6 +468,60 @@ TEST(CpuSteps, ResultCopiedTwiceIsCopied) {
   EXPECT_EQ(steps[2].kind, cpu::Step::Kind::Kernel);
   EXPECT_EQ(runCpu(artifact, chip, {{"x", io::Tensor{{4}, {1, 2, 3, 4}}}}),
             (std::vector<float>{1, 4, 9, 16, 4, 16, 36, 64}));
+}
+
+/// x [20000]; for each of `copies` buffers t_i = -x, r_i = t_i's element
+/// i (a copy); then the sum of the r_i, the output. Each t_i dies at its
+/// copy in the plan; left out, the copies would keep every t_i alive.
+hetx::Artifact elementCopies(const chip::ChipSpec &chip, int copies) {
+  constexpr int64_t kLength = 20000;
+  ProgramBuilder b(chip);
+  b.input("x", {kLength}, 0);
+  b.output("sum", {1}, 4000);
+  hetx::Artifact artifact = b.build();
+  hetx::KernelPlan &plan = *artifact.mutable_kernel_plan();
+  addPlanBuffer(plan, hetx::F32, {kLength})->set_input("x"); // 0
+  std::vector<uint32_t> rows;
+  for (int i = 0; i < copies; ++i) {
+    uint32_t t = uint32_t(plan.buffers_size());
+    addPlanBuffer(plan, hetx::F32, {kLength})->set_scratch(true);
+    addPlanBuffer(plan, hetx::F32, {1})->set_scratch(true);
+    addPlanKernel(plan, hetx::PLAN_UNARY, {0}, t, hetx::V_NEG);
+    hetx::PlanKernel *copy = addPlanKernel(plan, hetx::PLAN_GATHER, {t}, t + 1);
+    for (int64_t v : {int64_t(i), int64_t(1), int64_t(1)})
+      copy->add_index_runs(v);
+    rows.push_back(t + 1);
+  }
+  uint32_t sum = rows[0];
+  for (size_t i = 1; i < rows.size(); ++i) {
+    uint32_t next = uint32_t(plan.buffers_size());
+    addPlanBuffer(plan, hetx::F32, {1})->set_scratch(true);
+    addPlanKernel(plan, hetx::PLAN_BINARY, {sum, rows[i]}, next, hetx::V_ADD);
+    sum = next;
+  }
+  bindOutputs(plan, {{"sum", sum}});
+  return artifact;
+}
+
+std::map<std::string, io::Tensor> elementInputs() {
+  std::vector<float> x(20000);
+  for (size_t i = 0; i < x.size(); ++i)
+    x[i] = float(i);
+  return {{"x", io::Tensor{{20000}, x}}};
+}
+
+// Tests that copies are left out while the buffers they keep alive take
+// at most twice the plan's own arena: two copies are left out, five are
+// made (leaving them out would hold five buffers of 20000 where the plan
+// holds one), with the same sums.
+TEST(CpuSteps, CopiesAreMadeWhereLeavingThemOutWouldTakeTooMuch) {
+  chip::ChipSpec chip = loadChip("test-chip");
+  hetx::Artifact two = elementCopies(chip, 2);
+  EXPECT_EQ(leftOut(stepsOf(two, chip)), 2u);
+  EXPECT_EQ(runCpu(two, chip, elementInputs()), (std::vector<float>{-1}));
+  hetx::Artifact five = elementCopies(chip, 5);
+  EXPECT_EQ(leftOut(stepsOf(five, chip)), 0u);
+  EXPECT_EQ(runCpu(five, chip, elementInputs()), (std::vector<float>{-10}));
 }
 
 } // namespace
