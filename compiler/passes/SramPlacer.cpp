@@ -3,6 +3,7 @@
 #include "compiler/passes/SramPlacer.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <numeric>
 #include <tuple>
 #include <utility>
@@ -40,21 +41,55 @@ bool liveTogether(const Buffer &a, const Buffer &b) {
   return a.first <= b.last && b.first <= a.last;
 }
 
+/// The slices some ranges' runs (Geometry) take, counted round the slices,
+/// so that whether another run meets them is a lookup, not a walk over the
+/// ranges.
+class SliceMask {
+public:
+  SliceMask(const std::vector<Range> &ranges, const Geometry &sram)
+      : sram(sram), slices(sram.sliceCount()) {
+    taken.assign(size_t(slices), 0);
+    for (const Range &r : ranges) {
+      int64_t first = r.begin / sram.sliceSize;
+      int64_t runs = std::min((r.end - 1) / sram.sliceSize - first + 1, slices);
+      for (int64_t k = 0; k < runs; ++k)
+        taken[size_t((first + k) % slices)] = 1;
+    }
+    // before[s]: taken slices below s.
+    before.assign(size_t(slices) + 1, 0);
+    for (int64_t s = 0; s < slices; ++s)
+      before[size_t(s) + 1] = before[size_t(s)] + taken[size_t(s)];
+    any = before.back() > 0;
+  }
+
+  /// True when [begin, begin + size) shares a slice with the ranges.
+  bool meets(int64_t begin, int64_t size) const {
+    if (!any)
+      return false;
+    int64_t first = begin / sram.sliceSize;
+    int64_t runs = (begin + size - 1) / sram.sliceSize - first + 1;
+    if (runs >= slices)
+      return true;
+    int64_t from = first % slices, to = from + runs;
+    if (to <= slices)
+      return before[size_t(to)] > before[size_t(from)];
+    return before[size_t(slices)] > before[size_t(from)] ||
+           before[size_t(to - slices)] > 0;
+  }
+
+private:
+  const Geometry &sram;
+  int64_t slices;
+  std::vector<uint8_t> taken;
+  std::vector<int64_t> before;
+  bool any = false;
+};
+
 /// True when [begin, begin + size) shares a slice with one of `ranges`:
 /// their runs (Geometry) meet, counted round the slices.
 bool sharesSlice(int64_t begin, int64_t size, const std::vector<Range> &ranges,
                  const Geometry &sram) {
-  int64_t slices = sram.sliceCount();
-  int64_t first = begin / sram.sliceSize;
-  int64_t runs = (begin + size - 1) / sram.sliceSize - first + 1;
-  return std::any_of(ranges.begin(), ranges.end(), [&](const Range &r) {
-    int64_t other = r.begin / sram.sliceSize;
-    int64_t otherRuns = (r.end - 1) / sram.sliceSize - other + 1;
-    // Runs [first, first + runs) and [other, other + otherRuns) share a
-    // slice when one starts, modulo the slices, within the other.
-    return (other - first % slices + slices) % slices < runs ||
-           (first - other % slices + slices) % slices < otherRuns;
-  });
+  return SliceMask(ranges, sram).meets(begin, size);
 }
 
 } // namespace
@@ -105,6 +140,7 @@ hetc::placement::place(const std::vector<Buffer> &buffers, Geometry sram,
     for (size_t p : b.partners)
         if (address[p] >= 0)
           partnerRanges.push_back({address[p], address[p] + buffers[p].size});
+    SliceMask partnerSlices(partnerRanges, sram);
 
     // Score, smallest wins: (shares a partner's slice, then for spreading
     // the distance from the vector unit of a near buffer and the slices
@@ -114,8 +150,7 @@ hetc::placement::place(const std::vector<Buffer> &buffers, Geometry sram,
     bool near = spread && b.near && !sram.distance.empty();
     int64_t bestAddress = -1;
     auto consider = [&](int64_t begin, int64_t gapSize) {
-      bool conflict = !partnerRanges.empty() &&
-                      sharesSlice(begin, b.size, partnerRanges, sram);
+      bool conflict = partnerSlices.meets(begin, b.size);
       int64_t distance =
           spread ? (begin / sram.sliceSize - nextSlice + slices) % slices : 0;
       // A near buffer is as far as its farthest slice.

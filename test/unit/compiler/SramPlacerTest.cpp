@@ -107,6 +107,22 @@ TEST(SramPlacerTest, PrefersSlicesClearOfPartners) {
   EXPECT_EQ((*address)[1], 8);
 }
 
+// Tests that a partner whose runs go round the slices (interleaved
+// addresses: run r in slice r % 4) keeps its buffer off each of them, the
+// first slice it wraps into too.
+TEST(SramPlacerTest, PartnersRunsCountRoundTheSlices) {
+  Geometry sram{64, 4};
+  sram.slices = 4;
+  // The partner takes runs 3 and 4: slices 3 and 0.
+  Buffer partner = buffer(8, 0, 5, {1});
+  partner.fixed = 12;
+  std::vector<Buffer> buffers = {partner, buffer(4, 0, 5, {0})};
+  auto address = place(buffers, sram, Preference::Pack);
+  ASSERT_TRUE(address);
+  expectValid(buffers, *address, sram);
+  EXPECT_EQ((*address)[1], 4);
+}
+
 TEST(SramPlacerTest, NearBuffersTakeTheSlicesClosestToTheVectorUnit) {
   // Five slices of 8; the vector unit sits by slice 3.
   Geometry sram{40, 8, {3, 2, 1, 0, 1}};
