@@ -48,7 +48,7 @@ class SliceMask {
 public:
   SliceMask(const std::vector<Range> &ranges, const Geometry &sram)
       : sram(sram), slices(sram.sliceCount()) {
-    taken.assign(size_t(slices), 0);
+    std::vector<uint8_t> taken(size_t(slices), 0);
     for (const Range &r : ranges) {
       int64_t first = r.begin / sram.sliceSize;
       int64_t runs = std::min((r.end - 1) / sram.sliceSize - first + 1, slices);
@@ -59,12 +59,11 @@ public:
     before.assign(size_t(slices) + 1, 0);
     for (int64_t s = 0; s < slices; ++s)
       before[size_t(s) + 1] = before[size_t(s)] + taken[size_t(s)];
-    any = before.back() > 0;
   }
 
   /// True when [begin, begin + size) shares a slice with the ranges.
   bool meets(int64_t begin, int64_t size) const {
-    if (!any)
+    if (before.back() == 0)
       return false;
     int64_t first = begin / sram.sliceSize;
     int64_t runs = (begin + size - 1) / sram.sliceSize - first + 1;
@@ -80,17 +79,8 @@ public:
 private:
   const Geometry &sram;
   int64_t slices;
-  std::vector<uint8_t> taken;
   std::vector<int64_t> before;
-  bool any = false;
 };
-
-/// True when [begin, begin + size) shares a slice with one of `ranges`:
-/// their runs (Geometry) meet, counted round the slices.
-bool sharesSlice(int64_t begin, int64_t size, const std::vector<Range> &ranges,
-                 const Geometry &sram) {
-  return SliceMask(ranges, sram).meets(begin, size);
-}
 
 } // namespace
 
@@ -229,10 +219,9 @@ void hetc::placement::packAtEnds(std::vector<Buffer> &buffers,
     for (size_t p : b.partners)
       if (placed[p].begin >= 0)
         partners.push_back(placed[p]);
-    bool westClear =
-        partners.empty() || !sharesSlice(west, b.size, partners, sram);
-    bool eastClear = partners.empty() ||
-                     !sharesSlice(east - b.size, b.size, partners, sram);
+    SliceMask partnerSlices(partners, sram);
+    bool westClear = !partnerSlices.meets(west, b.size);
+    bool eastClear = !partnerSlices.meets(east - b.size, b.size);
     // The free run's middle after each choice, against the centre.
     int64_t offWest = std::abs((west + b.size + east) / 2 - centre);
     int64_t offEast = std::abs((west + east - b.size) / 2 - centre);

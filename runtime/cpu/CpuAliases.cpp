@@ -68,9 +68,9 @@ private:
     // Nothing writes the result again, or the range it views, until its
     // last reader.
     for (size_t j = i + 1; j <= end; ++j) {
+      // The source and its holder are both held by `holder`.
       uint32_t written = plan.buffers[plan.kernels[j].result].root;
-      if (written == result || written == source || written == holder ||
-          a.holder[written] == holder)
+      if (written == result || a.holder[written] == holder)
         return false;
     }
     a.holder[result] = holder;

@@ -340,15 +340,33 @@ bool runRows(const Plan &state, const PlanKernelInfo &kernel,
   return true;
 }
 
+/// The type of a matmul's sums: fp32 for float inputs, int32 otherwise.
+io::ElementType sumsType(const PlanKernelInfo &kernel) {
+  return io::isFloat(kernel.op.inType) ? io::ElementType::F32
+                                       : io::ElementType::I32;
+}
+
+/// Where a matmul's sums go: its result `out` when that holds them as they
+/// are, else `room` (sized here).
+float *sumsRoom(const PlanKernelInfo &kernel, float *out,
+                std::vector<float> &room) {
+  if (kernel.op.outType == sumsType(kernel))
+    return out;
+  room.resize(kernel.m * kernel.n);
+  return room.data();
+}
+
 /// The sums of a matmul's rows in `acc` (fp32 or int32 words) finished as
 /// the chip finishes them: scale, bias, activation, conversion to the
-/// result's type into `out`.
+/// result's type into `out`. `in` are the kernel's operands as runKernel
+/// takes them (its bias and scale rows after the two matrices).
 void finishMatmul(const Plan &state, const PlanKernelInfo &kernel,
-                  const float *bias, const float *scale, float *acc,
+                  const std::vector<const float *> &in, float *acc,
                   float *out) {
-  bool isFloat = io::isFloat(kernel.op.inType);
-  io::ElementType accType =
-      isFloat ? io::ElementType::F32 : io::ElementType::I32;
+  size_t next = 2;
+  const float *bias = kernel.bias >= 0 ? in[next++] : nullptr;
+  const float *scale = kernel.scale >= 0 ? in[next++] : nullptr;
+  io::ElementType accType = sumsType(kernel);
   uint32_t n = uint32_t(kernel.n);
   std::vector<float> biasRow;
   if (bias) {
@@ -381,18 +399,9 @@ void runMatmul(const Plan &state, const PlanKernelInfo &kernel,
   uint64_t m = kernel.m, k = kernel.k, n = kernel.n;
   if (m == 0 || n == 0)
     return;
-  size_t next = 2;
-  const float *bias = kernel.bias >= 0 ? in[next++] : nullptr;
-  const float *scale = kernel.scale >= 0 ? in[next++] : nullptr;
   bool isFloat = io::isFloat(kernel.op.inType);
-  io::ElementType accType =
-      isFloat ? io::ElementType::F32 : io::ElementType::I32;
-  std::vector<float> accStorage;
-  float *acc = out;
-  if (kernel.op.outType != accType) {
-    accStorage.resize(m * n);
-    acc = accStorage.data();
-  }
+  std::vector<float> room;
+  float *acc = sumsRoom(kernel, out, room);
   const float *x = in[0];
   const float *w =
       kernel.floatWeight.empty() ? in[1] : kernel.floatWeight.data();
@@ -429,7 +438,7 @@ void runMatmul(const Plan &state, const PlanKernelInfo &kernel,
         acc[r * n + j] = sim::wordOfInt(int32_t(sums[j]));
     }
   }
-  finishMatmul(state, kernel, bias, scale, acc, out);
+  finishMatmul(state, kernel, in, acc, out);
 }
 
 } // namespace
@@ -441,15 +450,8 @@ void runWindowProduct(const Plan &state, const PlanKernelInfo &gather,
                       const std::vector<const float *> &matmulOperands,
                       float *out) {
   uint64_t m = matmul.m, k = matmul.k, n = matmul.n;
-  size_t next = 2;
-  const float *bias = matmul.bias >= 0 ? matmulOperands[next++] : nullptr;
-  const float *scale = matmul.scale >= 0 ? matmulOperands[next++] : nullptr;
-  std::vector<float> accStorage;
-  float *acc = out;
-  if (matmul.op.outType != io::ElementType::F32) {
-    accStorage.resize(m * n);
-    acc = accStorage.data();
-  }
+  std::vector<float> room;
+  float *acc = sumsRoom(matmul, out, room);
   std::fill(acc, acc + m * n, 0.0f);
   const float *weights = matmulOperands[0];
   // w times `length` elements of x, `step` apart, added to y.
@@ -502,7 +504,7 @@ void runWindowProduct(const Plan &state, const PlanKernelInfo &gather,
       }
     }
   }
-  finishMatmul(state, matmul, bias, scale, acc, out);
+  finishMatmul(state, matmul, matmulOperands, acc, out);
 }
 
 bool runKernel(const Plan &state, const PlanKernelInfo &kernel,

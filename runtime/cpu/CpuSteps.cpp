@@ -73,8 +73,8 @@ public:
     add(writes, matmul.result);
   }
 
-  /// Whether the product writes a word the pair reads (its result placed
-  /// where an operand of the gather lived until the gather ran).
+  /// Whether a word written is one read: for a pair, its result placed
+  /// where an operand of the gather lived until the gather ran.
   bool readsWhatItWrites() const { return overlap(writes, reads); }
 
   /// Whether `this` writes a word `other` reads or writes, or reads one
@@ -88,6 +88,10 @@ public:
     reads.insert(reads.end(), other.reads.begin(), other.reads.end());
     writes.insert(writes.end(), other.writes.begin(), other.writes.end());
   }
+
+  /// Adds buffer `b`'s words to what is read, or written.
+  void read(uint32_t b) { add(reads, b); }
+  void write(uint32_t b) { add(writes, b); }
 
 private:
   using Range = std::pair<uint64_t, uint64_t>;
@@ -218,28 +222,19 @@ bool elementwiseStep(const Plan &plan, const Placement &placement,
   std::vector<int> producer(plan.buffers.size(), -1);
   for (size_t j = i; j < end; ++j)
     producer[plan.kernels[j].result] = int(j - i);
-  // The words of a root's elements, in the root that holds them.
-  auto range = [&](uint32_t root) {
-    uint64_t from =
-        placement.offset[aliases.holder[root]] + aliases.offset[root];
-    return std::make_pair(
-        from, from + std::max<uint64_t>(plan.buffers[root].elements, 1));
-  };
-  std::vector<std::pair<uint64_t, uint64_t>> outside, written;
+  // What the step reads from outside it, and the results it writes to
+  // their buffers.
+  Footprint storage(plan, placement, aliases);
   for (size_t j = i; j < end; ++j) {
     const PlanKernelInfo &kernel = plan.kernels[j];
-    for (uint32_t operand : kernel.operands) {
-      uint32_t root = plan.buffers[operand].root;
-      if (producer[root] < 0 && placement.placed[aliases.holder[root]])
-        outside.push_back(range(root));
-    }
+    for (uint32_t operand : kernel.operands)
+      if (producer[plan.buffers[operand].root] < 0)
+        storage.read(operand);
     if (placement.last[kernel.result] >= end)
-      written.push_back(range(kernel.result));
+      storage.write(kernel.result);
   }
-  for (const auto &w : written)
-    for (const auto &o : outside)
-      if (w.first < o.second && o.first < w.second)
-        return false;
+  if (storage.readsWhatItWrites())
+    return false;
   // Slots: a result read only inside the step takes a free one from its
   // kernel to its last reader.
   std::vector<int> freeSlots;
