@@ -14,7 +14,9 @@
 #include "runtime/cpu/Broadcast.h"
 
 #include "runtime/sim/DataTypes.h"
+#include "runtime/sim/LaneMath.h"
 #include "runtime/sim/TypedMath.h"
+#include "runtime/sim/VectorMath.h"
 #include "runtime/sim/VectorUnit.h"
 
 #include <dnnl.h>
@@ -199,11 +201,67 @@ void runReduce(const Plan &state, const PlanKernelInfo &kernel, const float *in,
       });
 }
 
+/// Softmax over f32 rows r in [begin, end), as runSoftmax computes it
+/// vector by vector, with the loops laid out for the host: each maximum 16
+/// lanes at a time, the exponentials over whole rows, and the sums of
+/// kRows rows at once (each row still adds its lanes in order, but the
+/// rows' sums are independent chains the adder interleaves).
+void softmaxRowsF32(const float *in, float *out, uint64_t row, uint64_t width,
+                    uint64_t begin, uint64_t end) {
+  constexpr uint64_t kRows = 8;
+  auto chunk = [&](uint64_t j) {
+    return uint32_t(std::min(width, row - j * width));
+  };
+  for (uint64_t first = begin; first < end; first += kRows) {
+    uint64_t count = std::min(kRows, end - first);
+    float sums[kRows];
+    for (uint64_t k = 0; k < count; ++k) {
+      const float *x = in + (first + k) * row;
+      float *y = out + (first + k) * row;
+      float max = 0.0f;
+      for (uint64_t j = 0; j * width < row; ++j) {
+        float part = sim::maxInOrder(x + j * width, chunk(j));
+        max = j ? sim::lane::maxOf(max, part) : part;
+      }
+      for (uint64_t i = 0; i < row; ++i)
+        y[i] = x[i] - max;
+      sim::vectorUnary(hetx::V_EXP, y, y, uint32_t(row), uint32_t(row));
+    }
+    for (uint64_t j = 0; j * width < row; ++j) {
+      const float *y[kRows];
+      float parts[kRows];
+      for (uint64_t k = 0; k < kRows; ++k) {
+        y[k] = out + (first + std::min(k, count - 1)) * row + j * width;
+        parts[k] = 0.0f;
+      }
+      for (uint32_t i = 0, n = chunk(j); i < n; ++i)
+        for (uint64_t k = 0; k < kRows; ++k)
+          parts[k] = parts[k] + y[k][i];
+      for (uint64_t k = 0; k < count; ++k)
+        sums[k] = j ? sums[k] + parts[k] : parts[k];
+    }
+    for (uint64_t k = 0; k < count; ++k) {
+      float *y = out + (first + k) * row;
+      for (uint64_t i = 0; i < row; ++i)
+        y[i] = y[i] / sums[k];
+    }
+  }
+}
+
 void runSoftmax(const Plan &state, const PlanKernelInfo &kernel,
                 const float *in, float *out) {
   const PlanBufferInfo &input = state.buffers[kernel.operands[0]];
   io::ElementType type = kernel.op.inType;
   uint64_t row = input.rowLength(), width = state.lanes;
+  if (type == io::ElementType::F32) {
+    if (row == 0 || width > uint64_t(UINT32_MAX) || row > uint64_t(UINT32_MAX))
+      return;
+    parallelBlocks(input.rows(), input.elements,
+                   [&](uint64_t begin, uint64_t end) {
+                     softmaxRowsF32(in, out, row, width, begin, end);
+                   });
+    return;
+  }
   Op sub = typed(hetx::V_SUB, type), exp = typed(hetx::V_EXP, type),
      div = typed(hetx::V_DIV, type);
   parallelBlocks(

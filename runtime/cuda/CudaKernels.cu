@@ -5,9 +5,10 @@
 // the host), rounded to the result's type after each operation. Built with
 // --fmad=false, as the host code is built with -ffp-contract=off; reductions
 // add their terms in the chip's order. What differs from the CPU backend is
-// stated in docs/backends.md ("Numerics"): the device's exp, log, pow, tanh,
+// stated in docs/backends.md ("Numerics"): the device's log, pow, tanh,
 // erf, sin and cos (within their documented ulps of the correctly rounded
-// result), and NaN bits through F16 and BF16.
+// result; exp is the vector unit's own, lane::exp), and NaN bits through
+// F16 and BF16.
 //
 //===----------------------------------------------------------------------===//
 

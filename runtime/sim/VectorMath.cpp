@@ -30,9 +30,10 @@ namespace hetc::sim {
 namespace {
 /// `out[i] = lane::floatBinary(Op, a[i], b[i])` over the active lanes, the
 /// rest zero; the opcode a template argument, so that its switch folds away
-/// and the loop is the operation alone.
+/// and the loop is the operation alone. Inlined into each clone of its
+/// caller, so that it is compiled for that clone's vectors.
 template <hetx::Opcode Op>
-void binaryLanes(const float *a, const float *b, float *out, uint32_t active,
+[[gnu::always_inline]] inline void binaryLanes(const float *a, const float *b, float *out, uint32_t active,
                  uint32_t width) {
   for (uint32_t i = 0; i < active; ++i)
     out[i] = lane::floatBinary(Op, a[i], b[i]);
@@ -40,7 +41,7 @@ void binaryLanes(const float *a, const float *b, float *out, uint32_t active,
 }
 
 template <hetx::Opcode Op>
-void unaryLanes(const float *a, float *out, uint32_t active, uint32_t width) {
+[[gnu::always_inline]] inline void unaryLanes(const float *a, float *out, uint32_t active, uint32_t width) {
   for (uint32_t i = 0; i < active; ++i)
     out[i] = lane::floatUnary(Op, a[i]);
   std::fill(out + active, out + width, 0.0f);
@@ -111,11 +112,74 @@ HETC_WIDEST_VECTORS void vectorUnary(hetx::Opcode op, const float *a,
   }
 }
 
+namespace {
+/// The fold `lane::maxOf(... lane::maxOf(a[0], a[1]) ..., a[n-1])` (minOf
+/// for !Max) computed 16 lanes at a time: a NaN anywhere gives the quiet
+/// NaN; otherwise the fold keeps the first lane holding the extreme value,
+/// which only matters for zeros (+0.0 and -0.0 are equal), found last.
+template <bool Max>
+[[gnu::always_inline]] inline float extremeInOrder(const float *a, uint32_t n) {
+  constexpr uint32_t kWays = 16;
+  if (n < kWays) {
+    float result = a[0];
+    for (uint32_t i = 1; i < n; ++i)
+      result = Max ? lane::maxOf(result, a[i]) : lane::minOf(result, a[i]);
+    return result;
+  }
+  float best[kWays];
+  int32_t nan[kWays];
+  for (uint32_t k = 0; k < kWays; ++k) {
+    best[k] = a[k];
+    nan[k] = a[k] != a[k];
+  }
+  uint32_t i = kWays;
+  for (; i + kWays <= n; i += kWays)
+    for (uint32_t k = 0; k < kWays; ++k) {
+      float v = a[i + k];
+      nan[k] |= v != v;
+      best[k] = (Max ? best[k] < v : v < best[k]) ? v : best[k];
+    }
+  for (uint32_t k = 0; i + k < n; ++k) {
+    float v = a[i + k];
+    nan[k] |= v != v;
+    best[k] = (Max ? best[k] < v : v < best[k]) ? v : best[k];
+  }
+  float result = best[0];
+  int32_t anyNaN = nan[0];
+  for (uint32_t k = 1; k < kWays; ++k) {
+    anyNaN |= nan[k];
+    result = (Max ? result < best[k] : best[k] < result) ? best[k] : result;
+  }
+  if (anyNaN)
+    return lane::quietNaN();
+  if (result == 0.0f)
+    for (uint32_t j = 0; j < n; ++j)
+      if (a[j] == 0.0f)
+        return a[j];
+  return result;
+}
+} // namespace
+
+float sumInOrder(const float *a, uint32_t n) {
+  float sum = 0.0f;
+  for (uint32_t i = 0; i < n; ++i)
+    sum = sum + a[i];
+  return sum;
+}
+
+HETC_WIDEST_VECTORS float maxInOrder(const float *a, uint32_t n) {
+  return extremeInOrder<true>(a, n);
+}
+
+HETC_WIDEST_VECTORS float minInOrder(const float *a, uint32_t n) {
+  return extremeInOrder<false>(a, n);
+}
+
 void vectorReduce(hetx::Opcode op, const float *a, float *out, uint32_t active,
                   uint32_t width) {
-  float result = op == hetx::V_REDUCE_SUM ? 0.0f : a[0];
-  for (uint32_t i = op == hetx::V_REDUCE_SUM ? 0 : 1; i < active; ++i)
-    result = lane::join(op, true, result, a[i]);
+  float result = op == hetx::V_REDUCE_SUM   ? sumInOrder(a, active)
+                 : op == hetx::V_REDUCE_MAX ? maxInOrder(a, active)
+                                            : minInOrder(a, active);
   // The result goes to every lane, so that a reduction of a row's valid
   // lanes can be combined with vectors of any lane count.
   std::fill(out, out + width, result);

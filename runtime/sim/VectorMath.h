@@ -23,8 +23,16 @@ void vectorBinary(hetx::Opcode op, const float *a, const float *b, float *out,
 void vectorUnary(hetx::Opcode op, const float *a, float *out, uint32_t active,
                  uint32_t width);
 
-/// Reduces lanes [0, active) of `a` and broadcasts the result to lanes
-/// [0, active) of `out`; lanes [active, width) become zero.
+/// Reduces lanes [0, active) of `a` (a sum in lane order from +0.0; the
+/// maximum or minimum as a fold from lane 0, quiet NaN if any lane is NaN)
+/// and writes the result to every lane [0, width) of `out`.
+/// The float reductions of vectorReduce: `((+0.0 + a[0]) + a[1]) + ...`,
+/// and the folds `maxOf(maxOf(a[0], a[1]), ...)` and minOf's (which start
+/// from a[0], and so give it for n = 0).
+float sumInOrder(const float *a, uint32_t n);
+float maxInOrder(const float *a, uint32_t n);
+float minInOrder(const float *a, uint32_t n);
+
 void vectorReduce(hetx::Opcode op, const float *a, float *out, uint32_t active,
                   uint32_t width);
 

@@ -2,6 +2,7 @@
 
 #include "TestPrograms.h"
 
+#include "runtime/sim/LaneMath.h"
 #include "runtime/sim/Simulator.h"
 
 #include <gtest/gtest.h>
@@ -178,9 +179,9 @@ TEST(SimulatorTest, UnaryAndReduce) {
     for (int i = 0; i < 16; ++i) {
       float expected = opcode == hetx::V_RELU ? (a[i] > 0 ? a[i] : 0.0f)
                        : opcode == hetx::V_SIGMOID
-                           ? 1.0f / (1.0f + std::exp(-a[i]))
+                           ? 1.0f / (1.0f + sim::lane::exp(-a[i]))
                        : opcode == hetx::V_TANH       ? std::tanh(a[i])
-                       : opcode == hetx::V_EXP        ? std::exp(a[i])
+                       : opcode == hetx::V_EXP        ? sim::lane::exp(a[i])
                        : opcode == hetx::V_REDUCE_SUM ? sum
                                                       : max;
       EXPECT_EQ(y[i], expected) << hetx::Opcode_Name(opcode) << " lane " << i;
