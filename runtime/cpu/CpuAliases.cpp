@@ -13,31 +13,39 @@ using plan::PlanKernelInfo;
 
 namespace {
 
-/// Whether kernel `kernel` reads root `root`: a gather, by its runs (its
-/// operands are every buffer a run may start in); any other kernel, by
-/// its operands.
-bool readsRoot(const Plan &plan, const PlanKernelInfo &kernel, uint32_t root) {
+/// The roots each kernel reads, sorted: a gather's by its runs (its
+/// operands are every buffer a run may start in); any other kernel's by its
+/// operands, bias and scale. Found once, as the planner asks for every
+/// kernel in a source's life, for every source, until nothing changes.
+std::vector<std::vector<uint32_t>> rootsRead(const Plan &plan) {
+  std::vector<std::vector<uint32_t>> roots(plan.kernels.size());
   auto rootOf = [&](uint32_t b) { return plan.buffers[b].root; };
-  if (kernel.kind == hetx::PLAN_GATHER) {
-    for (const plan::IndexRun &run : kernel.runs)
-      if (run.first >= 0 && rootOf(kernel.operands[run.operand]) == root)
-        return true;
-    return false;
+  for (size_t i = 0; i < plan.kernels.size(); ++i) {
+    const PlanKernelInfo &kernel = plan.kernels[i];
+    std::vector<uint32_t> &mine = roots[i];
+    if (kernel.kind == hetx::PLAN_GATHER) {
+      for (const plan::IndexRun &run : kernel.runs)
+        if (run.first >= 0)
+          mine.push_back(rootOf(kernel.operands[run.operand]));
+    } else {
+      for (uint32_t b : kernel.operands)
+        mine.push_back(rootOf(b));
+      for (int b : {kernel.bias, kernel.scale})
+        if (b >= 0)
+          mine.push_back(rootOf(uint32_t(b)));
+    }
+    std::sort(mine.begin(), mine.end());
+    mine.erase(std::unique(mine.begin(), mine.end()), mine.end());
   }
-  for (uint32_t b : kernel.operands)
-    if (rootOf(b) == root)
-      return true;
-  for (int b : {kernel.bias, kernel.scale})
-    if (b >= 0 && rootOf(uint32_t(b)) == root)
-      return true;
-  return false;
+  return roots;
 }
 
 class AliasPlanner {
 public:
   AliasPlanner(const Plan &plan, const Placement &lives)
       : plan(plan), lives(lives), kernels(plan.kernels.size()),
-        a(noAliases(plan)), takenInto(plan.buffers.size(), false) {}
+        a(noAliases(plan)), takenInto(plan.buffers.size(), false),
+        roots(rootsRead(plan)) {}
 
   Aliases plan_() {
     for (size_t i = 0; i < kernels; ++i) {
@@ -202,15 +210,16 @@ private:
         !plan.kernels[writer].fills)
       return false;
     std::vector<std::pair<uint64_t, uint64_t>> ranges;
-    std::vector<bool> copier(kernels, false);
+    std::vector<size_t> copiers;
     for (size_t c : mine) {
       const Copy &copy = copies[c];
       if (copy.result != first.result || copy.shift != first.shift ||
           copy.kernel <= writer)
         return false;
       ranges.emplace_back(copy.from, copy.from + copy.count);
-      copier[copy.kernel] = true;
+      copiers.push_back(copy.kernel);
     }
+    std::sort(copiers.begin(), copiers.end());
     std::sort(ranges.begin(), ranges.end());
     uint64_t at = 0;
     for (const auto &[from, to] : ranges) {
@@ -223,7 +232,9 @@ private:
     // After its writer, only its copies read it, and nothing writes it.
     for (size_t j = writer + 1; j <= last; ++j) {
       const PlanKernelInfo &k = plan.kernels[j];
-      if (plan.buffers[k.result].root == s || (!copier[j] && readsRoot(plan, k, s)))
+      if (plan.buffers[k.result].root == s ||
+          (readsRoot(j, s) &&
+           !std::binary_search(copiers.begin(), copiers.end(), j)))
         return false;
     }
     return true;
@@ -243,7 +254,7 @@ private:
       if (out[j])
         continue;
       const PlanKernelInfo &k = plan.kernels[j];
-      if (readsRoot(plan, k, result))
+      if (readsRoot(j, result))
         return false;
       if (plan.buffers[k.result].root != result)
         continue;
@@ -258,6 +269,11 @@ private:
     return true;
   }
 
+  /// Whether kernel `j` reads root `root`.
+  bool readsRoot(size_t j, uint32_t root) const {
+    return std::binary_search(roots[j].begin(), roots[j].end(), root);
+  }
+
   const Plan &plan;
   const Placement &lives;
   size_t kernels;
@@ -265,6 +281,8 @@ private:
   /// Per root: whether another root's elements live in its place (it is
   /// then not made to live in a third's).
   std::vector<bool> takenInto;
+  /// Per kernel: the roots it reads (rootsRead).
+  std::vector<std::vector<uint32_t>> roots;
 };
 
 } // namespace
