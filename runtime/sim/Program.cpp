@@ -5,6 +5,7 @@
 #include "runtime/sim/DataTypes.h"
 
 #include <algorithm>
+#include <tuple>
 #include <map>
 
 namespace hetc::sim {
@@ -952,26 +953,39 @@ bool expandTrains(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
               " apart; a train reads a train as long and as spaced");
       return false;
     }
-  std::vector<Op> issues;
-  issues.reserve(size_t(first[count]));
-  for (size_t i = 0; i < count; ++i) {
-    int64_t step = artifact.instructions(int(i)).repeat_step();
+  // The issues by cycle, then instruction, then issue, sorted as small keys
+  // (an Op is some 200 bytes) and then built in that order.
+  struct Issue {
+    int64_t cycle;
+    uint32_t instruction, k;
+    bool operator<(const Issue &o) const {
+      return std::tie(cycle, instruction, k) <
+             std::tie(o.cycle, o.instruction, o.k);
+    }
+  };
+  std::vector<Issue> order;
+  order.reserve(size_t(first[count]));
+  for (size_t i = 0; i < count; ++i)
     for (uint32_t k = 0; k < ops[i].repeat; ++k)
-      issues.push_back(issueOf(ops[i], k, step, chip));
+      order.push_back(
+          {ops[i].cycle + int64_t(k) * ops[i].every, uint32_t(i), k});
+  std::sort(order.begin(), order.end());
+  std::vector<Op> issues;
+  issues.reserve(order.size());
+  // Where issue k of instruction i went, at first[i] + k.
+  std::vector<uint32_t> position(order.size());
+  std::vector<uint32_t> instructionOf(order.size()), issueNumber(order.size());
+  for (uint32_t j = 0; j < order.size(); ++j) {
+    auto [cycle, i, k] = order[j];
+    issues.push_back(issueOf(ops[i], k,
+                             artifact.instructions(int(i)).repeat_step(), chip));
+    position[first[i] + k] = j;
+    instructionOf[j] = i;
+    issueNumber[j] = k;
   }
-  // By cycle, then instruction, then issue: the order they were listed in.
-  std::stable_sort(issues.begin(), issues.end(),
-                   [](const Op &a, const Op &b) { return a.cycle < b.cycle; });
+  order = std::vector<Issue>();
   ops.swap(issues);
   issues = std::vector<Op>();
-  // Where issue k of instruction i went, at first[i] + k.
-  std::vector<uint32_t> position(ops.size());
-  std::vector<uint32_t> instructionOf(ops.size()), issueNumber(ops.size());
-  for (uint32_t j = 0; j < ops.size(); ++j) {
-    position[first[ops[j].instruction] + ops[j].issue] = j;
-    instructionOf[j] = ops[j].instruction;
-    issueNumber[j] = ops[j].issue;
-  }
   for (Op &op : ops) {
     for (uint8_t s = 0; s < op.sources; ++s)
       if (op.src[s].hasProducer && op.src[s].producer < count)
