@@ -6,6 +6,7 @@
 
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+#include <google/protobuf/wire_format_lite.h>
 
 #include <cstring>
 #include <fstream>
@@ -28,6 +29,33 @@ uint64_t getLE(const std::string &in, size_t offset, int bytes) {
   for (int i = 0; i < bytes; ++i)
     value |= uint64_t(static_cast<unsigned char>(in[offset + i])) << (8 * i);
   return value;
+}
+
+/// The payload's top-level fields but the instructions, as the bytes of an
+/// Artifact without them: each other field's tag and value copied, each
+/// instruction skipped by its length. False if the fields do not scan.
+bool withoutInstructions(const char *payload, int size, std::string &rest) {
+  using google::protobuf::internal::WireFormatLite;
+  google::protobuf::io::CodedInputStream coded(
+      reinterpret_cast<const uint8_t *>(payload), size);
+  for (;;) {
+    int start = coded.CurrentPosition();
+    uint32_t tag = coded.ReadTag();
+    if (tag == 0)
+      return coded.CurrentPosition() == size;
+    if (WireFormatLite::GetTagFieldNumber(tag) ==
+            hetx::Artifact::kInstructionsFieldNumber &&
+        WireFormatLite::GetTagWireType(tag) ==
+            WireFormatLite::WIRETYPE_LENGTH_DELIMITED) {
+      uint32_t length;
+      if (!coded.ReadVarint32(&length) || !coded.Skip(int(length)))
+        return false;
+      continue;
+    }
+    if (!WireFormatLite::SkipField(&coded, tag))
+      return false;
+    rest.append(payload + start, size_t(coded.CurrentPosition() - start));
+  }
 }
 
 std::string hex(uint64_t value) {
@@ -58,7 +86,7 @@ std::string serialize(const hetx::Artifact &artifact) {
 }
 
 bool parse(const std::string &bytes, const std::string &source,
-           hetx::Artifact &out, std::string &error) {
+           hetx::Artifact &out, std::string &error, Sections sections) {
   if (bytes.size() < kHeaderBytes ||
       std::memcmp(bytes.data(), kMagic, sizeof(kMagic)) != 0) {
     error = source + ": not a .hetx artifact (missing 'HETX' header)";
@@ -90,7 +118,16 @@ bool parse(const std::string &bytes, const std::string &source,
             ", header says " + hex(expected) + ")";
     return false;
   }
-  if (!out.ParseFromArray(bytes.data() + kHeaderBytes, int(size))) {
+  const char *payload = bytes.data() + kHeaderBytes;
+  bool parsed;
+  if (sections == Sections::All) {
+    parsed = out.ParseFromArray(payload, int(size));
+  } else {
+    std::string rest;
+    parsed = withoutInstructions(payload, int(size), rest) &&
+             out.ParseFromString(rest);
+  }
+  if (!parsed) {
     error = source + ": artifact payload is not a valid hetc.hetx.Artifact";
     return false;
   }
@@ -103,13 +140,13 @@ bool writeFile(const hetx::Artifact &artifact, const std::string &path,
 }
 
 bool readFile(const std::string &path, hetx::Artifact &out,
-              std::string &error) {
+              std::string &error, Sections sections) {
   std::string bytes;
   if (!io::readRegularFile(path, io::kMaxReadBytes, bytes, error)) {
     error = path + ": artifact " + error;
     return false;
   }
-  return parse(bytes, path, out, error);
+  return parse(bytes, path, out, error, sections);
 }
 
 hetx::ChipIdentity identityOf(const chip::ChipSpec &chip) {

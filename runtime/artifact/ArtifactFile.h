@@ -37,15 +37,23 @@ constexpr size_t kHeaderBytes = 24;
 /// artifact always gives the same bytes.
 std::string serialize(const hetx::Artifact &artifact);
 
+/// What of an artifact to read: all of it, or all but the chip program's
+/// instructions (a run on the kernel plan reads none of them, and on a
+/// large model they are most of the payload's messages). The checksum is
+/// checked over the whole payload either way.
+enum class Sections { All, WithoutInstructions };
+
 /// Parses a whole .hetx image; `source` names it in errors.
 bool parse(const std::string &bytes, const std::string &source,
-           hetx::Artifact &out, std::string &error);
+           hetx::Artifact &out, std::string &error,
+           Sections sections = Sections::All);
 
 /// Writes the artifact atomically (io::writeFileAtomically): a failed write
 /// leaves any earlier file at `path` as it was.
 bool writeFile(const hetx::Artifact &artifact, const std::string &path,
                std::string &error);
-bool readFile(const std::string &path, hetx::Artifact &out, std::string &error);
+bool readFile(const std::string &path, hetx::Artifact &out, std::string &error,
+              Sections sections = Sections::All);
 
 /// The identity a .hetx records for `chip`.
 hetx::ChipIdentity identityOf(const chip::ChipSpec &chip);

@@ -77,7 +77,10 @@ public:
 
   bool run(std::string &error) {
     if (!checkOptions(error) ||
-        !artifact::readFile(options.artifactPath, artifact, error) ||
+        !artifact::readFile(options.artifactPath, artifact, error,
+                            isPlanBackend(options.backend)
+                                ? artifact::Sections::WithoutInstructions
+                                : artifact::Sections::All) ||
         !loadChip(error) || !artifact::checkChipMatch(artifact, chip, error) ||
         !makeOutputDir(error) || !gatherInputs(error) || !openTrace(error))
       return false;

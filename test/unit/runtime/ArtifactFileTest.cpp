@@ -77,6 +77,40 @@ TEST_F(ArtifactFileTest, FlippedPayloadByteFailsTheChecksum) {
             std::string::npos);
 }
 
+TEST_F(ArtifactFileTest, WithoutInstructionsReadsEverythingElse) {
+  ASSERT_GT(artifact.instructions_size(), 0);
+  ASSERT_GT(artifact.inputs_size(), 0);
+  hetx::Artifact parsed;
+  std::string error;
+  ASSERT_TRUE(artifact::parse(bytes, "model.hetx", parsed, error,
+                              artifact::Sections::WithoutInstructions))
+      << error;
+  hetx::Artifact expected = artifact;
+  expected.clear_instructions();
+  EXPECT_EQ(parsed.SerializeAsString(), expected.SerializeAsString());
+}
+
+TEST_F(ArtifactFileTest, WithoutInstructionsRefusesAFieldCutShort) {
+  // A payload whose checksum holds but whose instruction claims 5 bytes
+  // where 2 follow: skipping it must fail, not read past the end.
+  std::string payload = "\x32\x05" "ab";
+  std::string image = "HETX";
+  auto put = [&](uint64_t value, int bytes) {
+    for (int i = 0; i < bytes; ++i)
+      image.push_back(char((value >> (8 * i)) & 0xff));
+  };
+  put(artifact::kFormatVersion, 4);
+  put(payload.size(), 8);
+  put(chip::fnv1a64(payload.data(), payload.size()), 8);
+  image += payload;
+  hetx::Artifact parsed;
+  std::string error;
+  EXPECT_FALSE(artifact::parse(image, "model.hetx", parsed, error,
+                               artifact::Sections::WithoutInstructions));
+  EXPECT_EQ(error,
+            "model.hetx: artifact payload is not a valid hetc.hetx.Artifact");
+}
+
 TEST_F(ArtifactFileTest, ChipMismatch) {
   std::string error;
   EXPECT_TRUE(artifact::checkChipMatch(artifact, chip, error));
