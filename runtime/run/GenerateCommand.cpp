@@ -96,7 +96,10 @@ public:
 private:
   bool generate(std::string &error) {
     if (!checkOptions(error) || !checkTracePath(error) || !readPrompts(error) ||
-        !artifact::readFile(options.artifactPath, artifact, error) ||
+        !artifact::readFile(options.artifactPath, artifact, error,
+                            isPlanBackend(options.backend)
+                                ? artifact::Sections::WithoutInstructions
+                                : artifact::Sections::All) ||
         !loadChipFor(artifact, options.artifactPath, options.chipPath, chip,
                      chipPath, error) ||
         !artifact::checkChipMatch(artifact, chip, error) ||
