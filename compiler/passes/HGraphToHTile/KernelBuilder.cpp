@@ -85,21 +85,29 @@ namespace {
 
 /// The axis j from which `held` merges the dimensions of `shape` into its
 /// last ([N, C, H*W] of [N, C, H, W]: 2), when it does; `held` equal to
-/// `shape` merges from its last axis.
+/// `shape` merges from its last axis. Leading dimensions of size 1 of
+/// `shape` may be missing from `held` ([C, H*W] of [1, C, H, W]: 2 too,
+/// as a transpose of a batch of one holds its result).
 std::optional<size_t> mergedFrom(ArrayRef<int64_t> held,
                                  ArrayRef<int64_t> shape) {
-  if (held.empty() || held.size() > shape.size())
+  if (held.empty())
     return std::nullopt;
-  size_t from = held.size() - 1;
-  if (held.drop_back() != shape.take_front(from))
-    return std::nullopt;
-  int64_t product = 1;
-  for (int64_t d : shape.drop_front(from))
-    if (llvm::MulOverflow(product, d, product))
-      return std::nullopt;
-  if (product != held.back())
-    return std::nullopt;
-  return from;
+  for (size_t skip = 0; skip < shape.size(); ++skip) {
+    ArrayRef<int64_t> rest = shape.drop_front(skip);
+    if (held.size() <= rest.size()) {
+      size_t from = held.size() - 1;
+      int64_t product = 1;
+      bool overflow = false;
+      for (int64_t d : rest.drop_front(from))
+        overflow |= llvm::MulOverflow(product, d, product);
+      if (!overflow && held.drop_back() == rest.take_front(from) &&
+          product == held.back())
+        return skip + from;
+    }
+    if (shape[skip] != 1)
+      break;
+  }
+  return std::nullopt;
 }
 
 } // namespace

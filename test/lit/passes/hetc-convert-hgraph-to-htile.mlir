@@ -115,3 +115,24 @@ func.func @main(%x: tensor<3x20xf32> {hgraph.name = "x"}) -> (tensor<3x1xf32> {h
   %1 = hgraph.reduce mean %x {axes = array<i64: 1>, keepdims = false} : tensor<3x20xf32> -> tensor<3xf32>
   return %0, %1 : tensor<3x1xf32>, tensor<3xf32>
 }
+
+// -----
+
+// Tests that a transpose of a batch of one, which holds its result as
+// [C, H*W] (a 2-D transpose), sets the rows of the elementwise kernels
+// after it: the add runs on a view of them as [1, C, H*W], and only the
+// output is regrouped into [1, C, H, W] (not the add's operands).
+// CHECK-LABEL: func.func @held_without_the_batch
+func.func @held_without_the_batch(%x: tensor<1x8x8x4xf32>) -> tensor<1x4x8x8xf32> {
+  // CHECK: %[[T:.*]] = htile.alloc : memref<4x64xf32>
+  // CHECK: htile.transpose ins(%{{.*}}) outs(%[[T]])
+  // CHECK: %[[V:.*]] = htile.view %[[T]] : memref<4x64xf32> to memref<1x4x64xf32>
+  // CHECK: %[[S:.*]] = htile.alloc : memref<1x4x64xf32>
+  // CHECK: htile.binary add ins(%[[V]], %[[V]]) outs(%[[S]])
+  // CHECK: %[[O:.*]] = htile.alloc : memref<1x4x8x8xf32>
+  // CHECK: htile.gather ins(%[[S]]) outs(%[[O]])
+  // CHECK: htile.output "output0", %[[O]]
+  %0 = hgraph.transpose %x {perm = array<i64: 0, 3, 1, 2>} : tensor<1x8x8x4xf32> -> tensor<1x4x8x8xf32>
+  %1 = hgraph.add %0, %0 : (tensor<1x4x8x8xf32>, tensor<1x4x8x8xf32>) -> tensor<1x4x8x8xf32>
+  return %1 : tensor<1x4x8x8xf32>
+}
