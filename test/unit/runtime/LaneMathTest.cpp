@@ -6,7 +6,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <random>
 #include <vector>
@@ -15,17 +14,9 @@ using namespace hetc;
 using namespace hetc::sim;
 
 namespace {
-uint32_t bitsOf(float value) {
-  uint32_t bits;
-  std::memcpy(&bits, &value, sizeof bits);
-  return bits;
-}
-
-float floatOf(uint32_t bits) {
-  float value;
-  std::memcpy(&value, &bits, sizeof value);
-  return value;
-}
+/// A float's bits and back, through the lane words' own conversions.
+uint32_t bitsOf(float value) { return uint32_t(lane::intOf(value)); }
+float floatOf(uint32_t bits) { return lane::wordOf(int32_t(bits)); }
 
 /// |got - e^x| in units in the last place of the float nearest e^x (of the
 /// smallest subnormal below the normal range).
