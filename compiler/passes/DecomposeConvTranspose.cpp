@@ -7,7 +7,9 @@
 // end; a negative amount crops), with the kernel flipped in every spatial
 // dimension and its two channel dimensions swapped within each group. The
 // spreading and padding of each spatial dimension is a product with a
-// constant 0/1 matrix.
+// constant 0/1 matrix. A transposed convolution that spreads each input
+// element into a block of its own (isBlockSpreading) is left whole: it
+// is a matrix product and a move, without the zeros.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +19,7 @@
 
 #include "compiler/dialects/hgraph/IR/HGraph.h"
 
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
@@ -30,6 +33,8 @@ struct DecomposeConvTranspose : OpRewritePattern<ConvTransposeOp> {
 
   LogicalResult matchAndRewrite(ConvTransposeOp op,
                                 PatternRewriter &rewriter) const override {
+    if (isBlockSpreading(op))
+      return failure();
     auto xType = cast<RankedTensorType>(op.getInput().getType());
     auto wType = cast<RankedTensorType>(op.getWeight().getType());
     auto element = dyn_cast<FloatType>(xType.getElementType());
@@ -104,6 +109,22 @@ struct DecomposeConvTranspose : OpRewritePattern<ConvTransposeOp> {
 };
 
 } // namespace
+
+bool hetc::isBlockSpreading(ConvTransposeOp op) {
+  auto xType = cast<RankedTensorType>(op.getInput().getType());
+  auto wType = cast<RankedTensorType>(op.getWeight().getType());
+  if (xType.getRank() != 4 || xType.getDimSize(0) != 1 ||
+      !xType.getElementType().isF32() || op.getGroup() != 1 ||
+      !matchPattern(op.getWeight(), m_Constant()) ||
+      (op.getBias() && !matchPattern(op.getBias(), m_Constant())))
+    return false;
+  for (int64_t d = 0; d < 2; ++d)
+    if (op.getStrides()[d] != wType.getDimSize(2 + d) ||
+        op.getDilations()[d] != 1 || op.getOutputPadding()[d] != 0 ||
+        op.getPads()[d] != 0 || op.getPads()[2 + d] != 0)
+      return false;
+  return true;
+}
 
 void hetc::populateDecomposeConvTransposePatterns(RewritePatternSet &patterns) {
   patterns.add<DecomposeConvTranspose>(patterns.getContext());

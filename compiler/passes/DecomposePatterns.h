@@ -6,6 +6,10 @@ namespace mlir {
 class RewritePatternSet;
 } // namespace mlir
 
+namespace hetc::hgraph {
+class ConvTransposeOp;
+} // namespace hetc::hgraph
+
 namespace hetc {
 
 /// `hgraph.pointwise` as the elementwise ops the chip runs.
@@ -31,8 +35,16 @@ void populateDecomposeResizePatterns(mlir::RewritePatternSet &patterns);
 void populateDecomposeCumulativePatterns(mlir::RewritePatternSet &patterns);
 
 /// `hgraph.conv_transpose` as a convolution of the spread-out input with
-/// the flipped kernel.
+/// the flipped kernel, except where isBlockSpreading holds.
 void populateDecomposeConvTransposePatterns(mlir::RewritePatternSet &patterns);
+
+/// Whether `op` spreads each input element into a block of its own: a 2-D
+/// f32 transposed convolution of batch 1 whose kernel equals its strides,
+/// without padding, output padding, dilation or groups, with constant
+/// weights and bias (a UNet's upsampling). hetc-hgraph-decompose leaves it
+/// whole, and hetc-convert-hgraph-to-htile lowers it as one matrix product
+/// and one move (compiler/passes/HGraphToHTile/ConvolutionPatterns.cpp).
+bool isBlockSpreading(hgraph::ConvTransposeOp op);
 
 } // namespace hetc
 

@@ -96,7 +96,11 @@ def HGraphDecompose : Pass<"hetc-hgraph-decompose", "mlir::func::FuncOp"> {
     adds (or multiplies); `conv_transpose` is a `conv` of the input spread
     out by the strides and padded by dilation * (kernel - 1) - pad (each
     spatial dimension a product with a constant 0/1 matrix) with the
-    kernel flipped and its channel dimensions swapped per group.
+    kernel flipped and its channel dimensions swapped per group, except
+    one that spreads each input element into a block of its own (kernel
+    equal to strides, no padding, dilation or groups, constant weights:
+    `hetc::isBlockSpreading`), which hetc-convert-hgraph-to-htile lowers
+    whole.
 
     Constant operands fold afterwards under
     canonicalisation, so a Gemm with constant weights and `transB = 1`

@@ -3,13 +3,16 @@
 //
 // Convolutions as gathered windows times weight rows on the matrix unit
 // (depthwise ones as per-kernel-element scaled sums on the vector unit),
-// and max/average pooling as window reductions. Their results are held as
-// [N, C, positions]: rows of a whole feature map, not of its last axis.
+// a transposed convolution that spreads each element into a block as a
+// product and a move, and max/average pooling as window reductions. Their
+// results are held as [N, C, positions]: rows of a whole feature map, not
+// of its last axis.
 //
 //===----------------------------------------------------------------------===//
 
 #include "compiler/passes/HGraphToHTile/Lowering.h"
 
+#include "compiler/passes/DecomposePatterns.h"
 #include "compiler/passes/WindowIndices.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/Support/MathExtras.h"
@@ -396,6 +399,73 @@ LogicalResult lowerConv(hgraph::ConvOp op, const KernelBuilder &kernels) {
   return success();
 }
 
+/// A transposed convolution that spreads each input element into an
+/// s0 x s1 block of its own (isBlockSpreading): output channel m at block
+/// position (a, b) is weight column W[:, m, a, b] times the input's maps.
+/// One product of the weight as rows ([M * s0 * s1, C], a row per channel
+/// and block position) by the input's held maps ([C, H * W]) gives every
+/// block position's map, the bias is added per row, and one move
+/// interleaves them into the output's maps ([1, M, (H * s0) * (W * s1)]).
+/// The zeros a convolution of the spread input would multiply are not.
+LogicalResult lowerConvTranspose(hgraph::ConvTransposeOp op,
+                                 const KernelBuilder &kernels) {
+  if (!isBlockSpreading(op))
+    return op.emitError("this transposed convolution is lowered by "
+                        "hetc-hgraph-decompose, which must run first");
+  Location loc = op.getLoc();
+  ArrayRef<int64_t> in = op.getInput().getType().getShape();
+  ArrayRef<int64_t> ws = op.getWeight().getType().getShape();
+  int64_t channels = in[1], h = in[2], w = in[3];
+  int64_t m = ws[1], s0 = ws[2], s1 = ws[3], block = s0 * s1;
+  int64_t rows = m * block, positions = h * w;
+  int64_t count = 0;
+  bool overflow = llvm::MulOverflow(positions, rows, count);
+  if (failed(kernels.checkMovement(
+          op, overflow ? UINT64_MAX : uint64_t(count),
+          "spreading " + Twine(overflow ? 0 : count) + " elements into blocks")))
+    return failure();
+  DenseElementsAttr weights, bias;
+  matchPattern(op.getWeight(), m_Constant(&weights));
+  std::vector<float> w4 = floatsOf(weights);
+  // Row (m, a, b) of the product's weight: W[c, m, a, b] over c.
+  std::vector<float> weightRows(size_t(rows * channels));
+  for (int64_t c = 0; c < channels; ++c)
+    for (int64_t r = 0; r < rows; ++r)
+      weightRows[size_t(r * channels + c)] = w4[size_t(c * rows + r)];
+  Value weightBuffer =
+      kernels.constantBuffer(loc, {rows, channels}, weightRows);
+  Value input = kernels.bufferAs(op.getInput(), {channels, positions});
+  Type f32 = kernels.builder.getF32Type();
+  Value product = kernels.alloc(MemRefType::get({rows, positions}, f32), loc);
+  htile::MatMulOp::create(kernels.builder, loc, weightBuffer, input, Value(),
+                          Value(), product, htile::Activation::none,
+                          kernels.matmulTile(), false, IntegerAttr());
+  if (op.getBias() && matchPattern(op.getBias(), m_Constant(&bias))) {
+    std::vector<float> perChannel = floatsOf(bias);
+    std::vector<float> column(static_cast<size_t>(rows));
+    for (int64_t r = 0; r < rows; ++r)
+      column[size_t(r)] = perChannel[size_t(r / block)];
+    product = kernels.combine(loc, htile::BinaryKind::add, product,
+                              kernels.constantBuffer(loc, {rows, 1}, column));
+  }
+  // Output element (m, y * s0 + a, x * s1 + b) is product element
+  // (m * block + a * s1 + b, y * w + x).
+  gather::Indices indices(static_cast<size_t>(count));
+  int64_t wide = w * s1, at = 0;
+  for (int64_t c = 0; c < m; ++c)
+    for (int64_t y = 0; y < h * s0; ++y)
+      for (int64_t x = 0; x < wide; ++x) {
+        int64_t row = c * block + (y % s0) * s1 + x % s1;
+        indices[size_t(at++)] = row * positions + (y / s0) * w + x / s1;
+      }
+  Value out = kernels.alloc(
+      MemRefType::get({1, m, h * s0 * wide}, f32), loc);
+  kernels.move(loc, ValueRange{product}, out, indices);
+  // [1, M, positions] holds the result's elements in order.
+  kernels.map(op.getResult(), out);
+  return success();
+}
+
 LogicalResult lowerMaxPool(hgraph::MaxPoolOp op, const KernelBuilder &kernels) {
   return lowerPool(op, /*max=*/true, kernels);
 }
@@ -411,6 +481,7 @@ void tiling::populateConvolutionPatterns(RewritePatternSet &patterns,
                                          const TypeConverter &converter,
                                          LoweringState &state) {
   patterns.add<LowerWith<hgraph::ConvOp, lowerConv>,
+               LowerWith<hgraph::ConvTransposeOp, lowerConvTranspose>,
                LowerWith<hgraph::MaxPoolOp, lowerMaxPool>,
                LowerWith<hgraph::AveragePoolOp, lowerAveragePool>>(
       converter, patterns.getContext(), state);

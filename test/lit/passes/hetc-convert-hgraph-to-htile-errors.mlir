@@ -137,3 +137,14 @@ func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
   hisa.input "x" at 0 : tensor<4xf32>
   return %x : tensor<4xf32>
 }
+
+// -----
+
+// Tests that a transposed convolution that hetc-hgraph-decompose rewrites
+// (its kernel is not its strides) is refused if it reaches the lowering.
+func.func @main(%x: tensor<1x1x3x3xf32>) -> tensor<1x1x7x7xf32> {
+  %w = hgraph.constant dense<1.0> : tensor<1x1x3x3xf32>
+  // expected-error @+1 {{this transposed convolution is lowered by hetc-hgraph-decompose, which must run first}}
+  %0 = hgraph.conv_transpose %x, %w {dilations = array<i64: 1, 1>, group = 1 : i64, output_padding = array<i64: 0, 0>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>} : (tensor<1x1x3x3xf32>, tensor<1x1x3x3xf32>) -> tensor<1x1x7x7xf32>
+  return %0 : tensor<1x1x7x7xf32>
+}

@@ -229,3 +229,33 @@ func.func @pointwise_bias(%x: tensor<1x2x2x2xf32>) -> tensor<1x3x2x2xf32> {
   %2 = hgraph.conv %1, %w2, %b2 {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x1x2x2xf32>, tensor<3x1x1x1xf32>, tensor<3xf32>) -> tensor<1x3x2x2xf32>
   return %2 : tensor<1x3x2x2xf32>
 }
+
+// -----
+
+// Tests that a transposed convolution whose kernel equals its strides is
+// one product and one move: the weight as rows, one per output channel
+// and block position ([M * 2 * 2, C], row (m, a, b) holding W[:, m, a, b]),
+// times the input's maps ([C, H * W]; the program's input, in rows of W,
+// is regrouped into them once), the bias added
+// per row, and the block positions' maps interleaved into the output's map
+// (output (y, x) from row (y % 2) * 2 + x % 2, position (y / 2) * 2 + x / 2).
+// CHECK-LABEL: func.func @conv_transpose_blocks
+func.func @conv_transpose_blocks(%x: tensor<1x2x2x2xf32>) -> tensor<1x1x4x4xf32> {
+  // CHECK: %[[X:.*]] = htile.input "input0" : memref<1x2x2x2xf32>
+  // CHECK: %[[W:.*]] = htile.constant dense<{{\[\[}}0.000000e+00, 4.000000e+00], [1.000000e+00, 5.000000e+00], [2.000000e+00, 6.000000e+00], [3.000000e+00, 7.000000e+00]]> : tensor<4x2xf32> : memref<4x2xf32>
+  // CHECK: %[[V:.*]] = htile.alloc : memref<2x4xf32>
+  // CHECK: htile.gather ins(%[[X]]) outs(%[[V]]) indices [0, 1, 2, 3, 4, 5, 6, 7]
+  // CHECK: %[[P:.*]] = htile.alloc : memref<4x4xf32>
+  // CHECK: htile.matmul ins(%[[W]], %[[V]]) outs(%[[P]])
+  // CHECK: %[[B:.*]] = htile.constant dense<5.000000e-01> : tensor<4x1xf32> : memref<4x1xf32>
+  // CHECK: %[[S:.*]] = htile.alloc : memref<4x4xf32>
+  // CHECK: htile.binary add ins(%[[P]], %[[B]]) outs(%[[S]])
+  // CHECK: %[[O:.*]] = htile.alloc : memref<1x1x16xf32>
+  // CHECK: htile.gather ins(%[[S]]) outs(%[[O]]) indices [0, 4, 1, 5, 8, 12, 9, 13, 2, 6, 3, 7, 10, 14, 11, 15]
+  // CHECK: htile.unary relu ins(%[[O]])
+  %w = hgraph.constant dense<[[[[0.0, 1.0], [2.0, 3.0]]], [[[4.0, 5.0], [6.0, 7.0]]]]> : tensor<2x1x2x2xf32>
+  %b = hgraph.constant dense<0.5> : tensor<1xf32>
+  %0 = hgraph.conv_transpose %x, %w, %b {dilations = array<i64: 1, 1>, group = 1 : i64, output_padding = array<i64: 0, 0>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>} : (tensor<1x2x2x2xf32>, tensor<2x1x2x2xf32>, tensor<1xf32>) -> tensor<1x1x4x4xf32>
+  %1 = hgraph.relu %0 : tensor<1x1x4x4xf32>
+  return %1 : tensor<1x1x4x4xf32>
+}

@@ -575,6 +575,25 @@ func.func @conv_transpose(%x: tensor<1x1x3xf32>, %w: tensor<1x2x3xf32>) -> tenso
 
 // -----
 
+// Tests that a transposed convolution whose kernel equals its strides
+// (each input element spreads into a 2x2 block of its own) with constant
+// weights is left whole for hetc-convert-hgraph-to-htile, and that the
+// same with weights computed at run time is decomposed.
+// CHECK-LABEL: func.func @conv_transpose_blocks
+func.func @conv_transpose_blocks(%x: tensor<1x2x3x3xf32>, %v: tensor<2x1x2x2xf32>) -> (tensor<1x1x6x6xf32>, tensor<1x1x6x6xf32>) {
+  // CHECK: %[[W:.*]] = hgraph.constant dense<1.000000e+00> : tensor<2x1x2x2xf32>
+  // CHECK: %[[B:.*]] = hgraph.conv_transpose %arg0, %[[W]]
+  // CHECK-NOT: hgraph.conv_transpose
+  // CHECK: %[[C:.*]] = hgraph.conv
+  // CHECK: return %[[B]], %[[C]]
+  %w = hgraph.constant dense<1.0> : tensor<2x1x2x2xf32>
+  %0 = hgraph.conv_transpose %x, %w {dilations = array<i64: 1, 1>, group = 1 : i64, output_padding = array<i64: 0, 0>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>} : (tensor<1x2x3x3xf32>, tensor<2x1x2x2xf32>) -> tensor<1x1x6x6xf32>
+  %1 = hgraph.conv_transpose %x, %v {dilations = array<i64: 1, 1>, group = 1 : i64, output_padding = array<i64: 0, 0>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>} : (tensor<1x2x3x3xf32>, tensor<2x1x2x2xf32>) -> tensor<1x1x6x6xf32>
+  return %0, %1 : tensor<1x1x6x6xf32>, tensor<1x1x6x6xf32>
+}
+
+// -----
+
 // Tests that batch_norm is scale * (x - mean) / sqrt(var + eps) + bias with
 // the per-channel operands shaped [C, 1, 1].
 // CHECK-LABEL: func.func @batch_norm
