@@ -253,9 +253,7 @@ void runSoftmax(const Plan &state, const PlanKernelInfo &kernel,
   const PlanBufferInfo &input = state.buffers[kernel.operands[0]];
   io::ElementType type = kernel.op.inType;
   uint64_t row = input.rowLength(), width = state.lanes;
-  if (type == io::ElementType::F32) {
-    if (row == 0 || width > uint64_t(UINT32_MAX) || row > uint64_t(UINT32_MAX))
-      return;
+  if (type == io::ElementType::F32 && row <= uint64_t(UINT32_MAX)) {
     parallelBlocks(input.rows(), input.elements,
                    [&](uint64_t begin, uint64_t end) {
                      softmaxRowsF32(in, out, row, width, begin, end);
