@@ -45,3 +45,52 @@ func.func @split_rows() {
   htile.output "y", %y : memref<128x8xf32>
   return
 }
+
+// Tests that a matmul whose K is one tile takes its column tiles a plane
+// each, four to a round on a chip of four planes (not one per group of
+// two), and splits the last round's lone tile four ways: rows 0, 32, 64
+// and 96 go through the four planes side by side, each copy writing the
+// fifth column tile (vector 4 of a row) of its own rows.
+// CHECK-LABEL: func.func @lone_tiles()
+// CHECK: hisa.install_weights plane 0
+// CHECK-NEXT: hisa.install_weights plane 1
+// CHECK-NEXT: hisa.install_weights plane 2
+// CHECK-NEXT: hisa.install_weights plane 3
+// CHECK-NEXT: %[[A0:.*]] = hisa.read 0{{$}}
+// CHECK-NEXT: hisa.matmul %[[A0]] plane 0
+// CHECK-NEXT: hisa.write %{{.*}} to 448{{$}}
+// CHECK-NEXT: %[[A1:.*]] = hisa.read 0{{$}}
+// CHECK-NEXT: hisa.matmul %[[A1]] plane 1
+// CHECK-NEXT: hisa.write %{{.*}} to 449{{$}}
+// CHECK-NEXT: %[[A2:.*]] = hisa.read 0{{$}}
+// CHECK-NEXT: hisa.matmul %[[A2]] plane 2
+// CHECK-NEXT: hisa.write %{{.*}} to 450{{$}}
+// CHECK-NEXT: %[[A3:.*]] = hisa.read 0{{$}}
+// CHECK-NEXT: hisa.matmul %[[A3]] plane 3
+// CHECK-NEXT: hisa.write %{{.*}} to 451{{$}}
+// CHECK: hisa.install_weights plane 0
+// CHECK-NEXT: hisa.install_weights plane 1
+// CHECK-NEXT: hisa.install_weights plane 2
+// CHECK-NEXT: hisa.install_weights plane 3
+// CHECK-NEXT: %[[B0:.*]] = hisa.read 0{{$}}
+// CHECK-NEXT: hisa.matmul %[[B0]] plane 0
+// CHECK-NEXT: hisa.write %{{.*}} to 452{{$}}
+// CHECK-NEXT: %[[B1:.*]] = hisa.read 32{{$}}
+// CHECK-NEXT: hisa.matmul %[[B1]] plane 1
+// CHECK-NEXT: hisa.write %{{.*}} to 612{{$}}
+// CHECK-NEXT: %[[B2:.*]] = hisa.read 64{{$}}
+// CHECK-NEXT: hisa.matmul %[[B2]] plane 2
+// CHECK-NEXT: hisa.write %{{.*}} to 772{{$}}
+// CHECK-NEXT: %[[B3:.*]] = hisa.read 96{{$}}
+// CHECK-NEXT: hisa.matmul %[[B3]] plane 3
+// CHECK-NEXT: hisa.write %{{.*}} to 932{{$}}
+// CHECK: hisa.write %{{.*}} to 1087{{$}}
+// CHECK-NOT: hisa.matmul
+func.func @lone_tiles() {
+  %x = htile.input "x" {address = 0 : i64} : memref<128x64xf32>
+  %w = htile.input "w" {address = 128 : i64} : memref<64x1600xf32>
+  %y = htile.alloc {address = 448 : i64} : memref<128x1600xf32>
+  htile.matmul ins(%x, %w) outs(%y) activation(none) {tile = array<i64: 1, 320, 320>} : memref<128x64xf32>, memref<64x1600xf32>, memref<128x1600xf32>
+  htile.output "y", %y : memref<128x1600xf32>
+  return
+}
