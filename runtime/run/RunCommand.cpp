@@ -206,7 +206,7 @@ private:
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
       return result.stats.kernelSeconds[a] > result.stats.kernelSeconds[b];
     });
-    order.resize(std::min<size_t>(order.size(), 3));
+    order.resize(std::min<size_t>(order.size(), options.slowest));
     if (!order.empty())
       out << "slowest kernels:\n";
     for (size_t i : order) {

@@ -48,6 +48,9 @@ struct RunOptions {
   /// --backend cpu: runs of the program; the summary gives the fastest
   /// (the first warms the caches and oneDNN's generated code).
   unsigned repeat = 1;
+  /// --backend cpu or cuda: how many of the slowest kernels the summary
+  /// lists.
+  unsigned slowest = 3;
   /// Testing: a fault to inject into the chip run ("hazard": one
   /// instruction issues a cycle late, which the chip model rejects).
   std::string injectFault;

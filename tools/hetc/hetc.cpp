@@ -198,6 +198,11 @@ int main(int argc, char **argv) {
       ->check(CLI::Range(1u, 1000u))
       ->capture_default_str();
   runApp
+      ->add_option("--slowest", run.slowest,
+                   "With --backend cpu or cuda: how many of the slowest "
+                   "kernels the summary lists, with their node and time")
+      ->capture_default_str();
+  runApp
       ->add_option("--inject-fault", run.injectFault,
                    "Testing: make the chip run fail (hazard: one "
                    "instruction issues a cycle late)")
