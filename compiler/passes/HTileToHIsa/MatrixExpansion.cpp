@@ -325,38 +325,57 @@ LogicalResult MatrixExpander::expandMatMul(htile::MatMulOp op) {
       !(dispatchBound && compute >= int64_t(lanes)))
     groups.clear();
   int64_t groupSize = groups.empty() ? 1 : int64_t(groups.front().size());
-  // A round holds a piece per group; where K is one tile, every piece is a
-  // lone tile on a plane of its own, and a round holds one per plane.
+  uint32_t planeCount = chip.proto().matrix().planes();
+  // A round holds a piece per group, or, where its pieces are all lone K
+  // tiles (K of one tile, the last K tiles of N tiles), one per plane.
   size_t perRound = std::max<size_t>(1, groups.size());
-  if (!groups.empty() && kTiles == 1)
-    perRound = chip.proto().matrix().planes();
-  SmallVector<Work> work =
-      workOrder(w, kTiles, out.layout.vectorsPerRow, groupSize,
-                groups.empty() ? chip.proto().matrix().planes() : perRound);
+  SmallVector<Work> work = workOrder(
+      w, kTiles, out.layout.vectorsPerRow, groupSize,
+      groups.empty() || kTiles == 1 ? planeCount : perRound);
+  auto roundEnd = [&](ArrayRef<Work> pieces, size_t from) {
+    size_t end = from;
+    bool lone = !groups.empty();
+    while (end < pieces.size()) {
+      size_t size = end - from;
+      lone = lone && pieces[end].count == 1;
+      if (size >= perRound && !(lone && size < planeCount))
+        break;
+      ++end;
+    }
+    return end;
+  };
   int64_t rows = x.layout.rows;
   for (Work &piece : work)
     piece.rowEnd = rows;
-  // A last round of fewer pieces than it has groups would leave planes
-  // idle while it runs: its pieces' rows are then split among copies,
-  // which install the same weights in planes of their own, as long as a
-  // copy's products outlast installing its weights (K tiles of one output
-  // column tile still meet its rows in order: copies keep their piece's
-  // place). Measured on tsp-v1, a [1500, 64] x [64, 1500] f32 product
-  // (five column tiles): 52,210 cycles two planes at a time, 22,724 with
-  // a round per four tiles and the fifth split four ways.
-  size_t whole = work.size() / perRound * perRound;
-  if (!groups.empty() && whole < work.size()) {
+  // A last round whose pieces take fewer planes than the chip has would
+  // leave planes idle while it runs: its pieces' rows are then split among
+  // copies, which install the same weights in planes of their own, as long
+  // as a copy's products outlast installing its weights (K tiles of one
+  // output column tile still meet its rows in order: copies keep their
+  // piece's place). Measured on tsp-v1 in f32: a [1500, 64] x [64, 1500]
+  // product (five N tiles) took 52,210 cycles two planes at a time and
+  // takes 22,724 with four N tiles in a round and the fifth split four
+  // ways; [1500, 1500] x [1500, 64] (five K tiles: two groups, then a
+  // lone tile) took 27,362 with the lone tile split two ways and takes
+  // 22,898 split four ways.
+  size_t last = 0;
+  for (size_t from = 0; from < work.size(); from = roundEnd(work, from))
+    last = from;
+  int64_t lastPlanes = 0;
+  for (const Work &piece : ArrayRef<Work>(work).drop_front(last))
+    lastPlanes += piece.count;
+  if (!groups.empty() && lastPlanes > 0 && lastPlanes < planeCount) {
     // Cycles to install a tile: `lanes` rows, matrix.install_rows loads a
     // cycle of `interleave` rows each.
     int64_t install = llvm::divideCeil(
         int64_t(lanes), int64_t(chip.installRows()) * w.interleave);
-    int64_t copies = int64_t(perRound / (work.size() - whole));
+    int64_t copies = int64_t(planeCount) / lastPlanes;
     int64_t cycles = int64_t(chip.matmulCycles(type.getIntOrFloatBitWidth()));
     while (copies > 1 && (rows / copies) * cycles < install)
       --copies;
     if (copies > 1) {
-      SmallVector<Work> split(work.begin(), work.begin() + whole);
-      for (const Work &piece : ArrayRef<Work>(work).drop_front(whole))
+      SmallVector<Work> split(work.begin(), work.begin() + last);
+      for (const Work &piece : ArrayRef<Work>(work).drop_front(last))
         for (int64_t c = 0; c < copies; ++c) {
           Work copy = piece;
           copy.rowBegin = rows * c / copies;
@@ -374,13 +393,13 @@ LogicalResult MatrixExpander::expandMatMul(htile::MatMulOp op) {
     // the round holds: a lone tile taken before a group could otherwise
     // sit in that group's planes and have its weights overwritten. A round
     // of k lone tiles and perRound - k groups always finds room: the lone
-    // tiles take planes of at most k groups.
+    // tiles take planes of at most k groups; so does a round of lone tiles
+    // alone, one per plane.
     llvm::SmallDenseSet<uint32_t> used;
     auto taken = [&](ArrayRef<uint32_t> planes) {
       return llvm::any_of(planes, [&](uint32_t p) { return used.count(p); });
     };
-    uint32_t planeCount = chip.proto().matrix().planes();
-    while (round.size() < perRound && next < work.size()) {
+    for (size_t end = roundEnd(work, next); next < end;) {
       const Work &piece = work[next++];
       SmallVector<uint32_t> planes;
       if (groups.empty() || piece.count == 1) {

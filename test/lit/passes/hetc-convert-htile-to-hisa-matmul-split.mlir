@@ -94,3 +94,35 @@ func.func @lone_tiles() {
   htile.output "y", %y : memref<128x1600xf32>
   return
 }
+
+// Tests that a last round of one lone K tile (K of five tiles: two groups
+// of two, then the fifth) splits four ways, a plane each, not one way per
+// group: rows 0, 32, 64 and 96 take the fifth K tile (vector 4 of their
+// row) through planes 0 to 3 and add it to their partial sums.
+// CHECK-LABEL: func.func @lone_last_tile()
+// CHECK: hisa.install_weights plane 3
+// CHECK: hisa.install_weights plane 0
+// CHECK-NEXT: hisa.install_weights plane 1
+// CHECK-NEXT: hisa.install_weights plane 2
+// CHECK-NEXT: hisa.install_weights plane 3
+// CHECK-NEXT: %[[C0:.*]] = hisa.read 4{{$}}
+// CHECK-NEXT: hisa.matmul %[[C0]] plane 0
+// CHECK-NEXT: hisa.read 2240{{$}}
+// CHECK-NEXT: hisa.vbinary add
+// CHECK-NEXT: hisa.write %{{.*}} to 2240{{$}}
+// CHECK-NEXT: %[[C1:.*]] = hisa.read 164{{$}}
+// CHECK-NEXT: hisa.matmul %[[C1]] plane 1
+// CHECK: %[[C2:.*]] = hisa.read 324{{$}}
+// CHECK-NEXT: hisa.matmul %[[C2]] plane 2
+// CHECK: %[[C3:.*]] = hisa.read 484{{$}}
+// CHECK-NEXT: hisa.matmul %[[C3]] plane 3
+// CHECK: hisa.write %{{.*}} to 2367{{$}}
+// CHECK-NOT: hisa.matmul
+func.func @lone_last_tile() {
+  %x = htile.input "x" {address = 0 : i64} : memref<128x1600xf32>
+  %w = htile.input "w" {address = 640 : i64} : memref<1600x8xf32>
+  %y = htile.alloc {address = 2240 : i64} : memref<128x8xf32>
+  htile.matmul ins(%x, %w) outs(%y) activation(none) {tile = array<i64: 1, 320, 320>} : memref<128x1600xf32>, memref<1600x8xf32>, memref<128x8xf32>
+  htile.output "y", %y : memref<128x8xf32>
+  return
+}
