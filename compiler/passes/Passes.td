@@ -117,6 +117,43 @@ def HGraphDecompose : Pass<"hetc-hgraph-decompose", "mlir::func::FuncOp"> {
   let dependentDialects = ["::hetc::hgraph::HGraphDialect"];
 }
 
+def HGraphChannelsLast : Pass<"hetc-hgraph-channels-last", "mlir::func::FuncOp"> {
+  let summary = "Convolves small feature maps of many channels channels-last, as matrix products";
+  let description = [{
+    A convolution lowers as its weight rows streamed through the matrix
+    planes against its windows installed as weights: `M` input rows for
+    every K tile, while the planes' columns hold the output positions. For
+    small maps of many channels (ResNet's last stage: 49 positions, 512
+    channels) that leaves most columns empty. This pass rewrites each 2-D
+    convolution of a batch of one, without groups, with a float input and
+    constant weight and bias, that takes fewer plane rows channels-last
+    (the cost rule of docs/architecture.md, "Channels-last convolutions",
+    with the module's chip's lanes) as standard ops: the input transposed
+    to `[1, H, W, C]`, padded, one slice per kernel element concatenated
+    along the channels and reshaped to `[positions, kh·kw·C]`, a `matmul`
+    by the weight as `[kh·kw·C, M]` (folded on the host), the bias added
+    as a row, and the result transposed back to `[1, M, H', W']`. It then
+    moves transposes through `relu`, `sigmoid`, `tanh` and through `add`,
+    `sub`, `mul` and `div` whose operands are transposed alike (or single
+    elements), composes transposes that meet and drops those that cancel,
+    and turns a global mean or sum over the positions of such a map into a
+    product with a row of `1/positions` (or ones). A module without a chip
+    is left as it is.
+
+    ```mlir
+    %y = hgraph.conv %x, %w {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>}
+        : (tensor<1x2048x7x7xf32>, tensor<512x2048x1x1xf32>) -> tensor<1x512x7x7xf32>
+    // becomes
+    %t = hgraph.transpose %x {perm = array<i64: 0, 2, 3, 1>} : tensor<1x2048x7x7xf32> -> tensor<1x7x7x2048xf32>
+    %r = hgraph.reshape %t : tensor<1x7x7x2048xf32> -> tensor<49x2048xf32>
+    %m = hgraph.matmul %r, %wt : (tensor<49x2048xf32>, tensor<2048x512xf32>) -> tensor<49x512xf32>
+    %b = hgraph.reshape %m : tensor<49x512xf32> -> tensor<1x7x7x512xf32>
+    %y = hgraph.transpose %b {perm = array<i64: 0, 3, 1, 2>} : tensor<1x7x7x512xf32> -> tensor<1x512x7x7xf32>
+    ```
+  }];
+  let dependentDialects = ["::hetc::hgraph::HGraphDialect"];
+}
+
 def HGraphFuseLinear : Pass<"hetc-hgraph-fuse-linear", "mlir::func::FuncOp"> {
   let summary = "Fuses 2-D matmul, row bias add and activation into hgraph.linear";
   let description = [{

@@ -38,6 +38,8 @@ void hetc::buildHGraphPipeline(OpPassManager &pm,
   OpPassManager &func = pm.nest<func::FuncOp>();
   func.addPass(createHGraphDecompose());
   func.addPass(createCanonicalizerPass());
+  func.addPass(createHGraphChannelsLast());
+  func.addPass(createCanonicalizerPass());
   func.addPass(createHGraphFuseLinear());
   func.addPass(createCanonicalizerPass());
   func.addPass(createCSEPass());
