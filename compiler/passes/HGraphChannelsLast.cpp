@@ -88,9 +88,14 @@ ConvCost convCost(ConvOp op, int64_t lanes) {
   int64_t k = c * wType.getDimSize(2) * wType.getDimSize(3);
   int64_t positions = yType.getDimSize(2) * yType.getDimSize(3);
   int64_t kTiles = tiles(k, lanes);
+  // A 1 x 1 convolution without padding transposes only the positions it
+  // reads (ConvToChannelsLast slices a strided one first).
+  bool pointwise = wType.getDimSize(2) == 1 && wType.getDimSize(3) == 1 &&
+                   llvm::all_of(op.getPads(), [](int64_t p) { return p == 0; });
+  int64_t read =
+      pointwise ? positions : xType.getDimSize(2) * xType.getDimSize(3);
   return {m * kTiles * tiles(positions, lanes),
-          positions * kTiles * tiles(m, lanes),
-          xType.getDimSize(2) * xType.getDimSize(3) * tiles(c, lanes),
+          positions * kTiles * tiles(m, lanes), read * tiles(c, lanes),
           m * tiles(positions, lanes)};
 }
 
@@ -232,12 +237,22 @@ struct ConvToChannelsLast : OpRewritePattern<ConvOp> {
     Location loc = op.getLoc();
     ArrayRef<int64_t> strides = op.getStrides(), pads = op.getPads(),
                       dilations = op.getDilations();
-    Value x = TransposeOp::create(rewriter, loc, shaped({1, h, w, c}, element),
-                                  op.getInput(),
-                                  rewriter.getDenseI64ArrayAttr(
-                                      kToChannelsLast));
+    Value x = op.getInput();
+    bool unpadded = llvm::all_of(pads, [](int64_t p) { return p == 0; });
+    if (kh == 1 && kw == 1 && unpadded && (h != ho || w != wo)) {
+      // A strided 1 x 1 convolution reads every s-th position only: those
+      // are taken first, so that the transpose moves no more.
+      x = SliceOp::create(
+          rewriter, loc, shaped({1, c, ho, wo}, element), x,
+          rewriter.getDenseI64ArrayAttr({0, 0, 0, 0}),
+          rewriter.getDenseI64ArrayAttr({1, 1, strides[0], strides[1]}));
+      h = ho;
+      w = wo;
+    }
+    x = TransposeOp::create(rewriter, loc, shaped({1, h, w, c}, element), x,
+                            rewriter.getDenseI64ArrayAttr(kToChannelsLast));
     int64_t hp = h + pads[0] + pads[2], wp = w + pads[1] + pads[3];
-    if (llvm::any_of(pads, [](int64_t p) { return p != 0; }))
+    if (!unpadded)
       x = PadOp::create(rewriter, loc, shaped({1, hp, wp, c}, element), x,
                         Value(),
                         rewriter.getDenseI64ArrayAttr(
@@ -313,7 +328,7 @@ struct ComposeTransposes : OpRewritePattern<TransposeOp> {
 TransposeOp sinkableTranspose(Value v) {
   auto t = v.getDefiningOp<TransposeOp>();
   if (!t || !llvm::all_of(v.getUsers(), [](Operation *user) {
-        return isLayoutFree(user) || isa<TransposeOp>(user) ||
+        return isLayoutFree(user) || isa<TransposeOp, SliceOp>(user) ||
                isGlobalPool(user);
       }))
     return TransposeOp();
@@ -389,6 +404,33 @@ struct SinkThroughBinary : OpRewritePattern<Op> {
   }
 };
 
+/// slice(transpose(x, p)) -> transpose(slice(x), p), the slice's starts,
+/// steps and sizes permuted back: a strided 1 x 1 convolution's slice of a
+/// channels-last map.
+struct SinkThroughSlice : OpRewritePattern<SliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(SliceOp op,
+                                PatternRewriter &rewriter) const override {
+    TransposeOp t = sinkableTranspose(op.getInput());
+    if (!t)
+      return failure();
+    ArrayRef<int64_t> perm = t.getPerm();
+    SmallVector<int64_t> starts(perm.size()), steps(perm.size());
+    for (auto [d, from] : llvm::enumerate(perm)) {
+      starts[from] = op.getStarts()[d];
+      steps[from] = op.getSteps()[d];
+    }
+    auto type = cast<RankedTensorType>(op.getType());
+    Value inner = SliceOp::create(rewriter, op.getLoc(),
+                                  beforeTranspose(type, perm), t.getInput(),
+                                  rewriter.getDenseI64ArrayAttr(starts),
+                                  rewriter.getDenseI64ArrayAttr(steps));
+    rewriter.replaceOpWithNewOp<TransposeOp>(op, type, inner, t.getPermAttr());
+    return success();
+  }
+};
+
 /// A global mean (or sum) over the positions of a map taken back to
 /// channels-first, [1, H, W, C] -> [1, C, H, W] -> reduce over H and W (or
 /// over the positions of [1, C, H·W], as canonicalisation leaves it), is a
@@ -457,7 +499,7 @@ struct HGraphChannelsLastPass
     if (chosen.empty())
       return;
     patterns.add<ConvToChannelsLast>(context, chosen);
-    patterns.add<ComposeTransposes, PoolChannelsLast,
+    patterns.add<ComposeTransposes, PoolChannelsLast, SinkThroughSlice,
                  SinkThroughUnary<ReluOp>, SinkThroughUnary<SigmoidOp>,
                  SinkThroughUnary<TanhOp>, SinkThroughBinary<AddOp>,
                  SinkThroughBinary<SubOp>, SinkThroughBinary<MulOp>,

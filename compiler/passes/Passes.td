@@ -132,10 +132,12 @@ def HGraphChannelsLast : Pass<"hetc-hgraph-channels-last", "mlir::func::FuncOp">
     to `[1, H, W, C]`, padded, one slice per kernel element concatenated
     along the channels and reshaped to `[positions, kh·kw·C]`, a `matmul`
     by the weight as `[kh·kw·C, M]` (folded on the host), the bias added
-    as a row, and the result transposed back to `[1, M, H', W']`. It then
-    moves transposes through `relu`, `sigmoid`, `tanh` and through `add`,
-    `sub`, `mul` and `div` whose operands are transposed alike (or single
-    elements), composes transposes that meet and drops those that cancel,
+    as a row, and the result transposed back to `[1, M, H', W']` (a strided
+    1 x 1 convolution slices its positions before the transpose). It then
+    moves transposes through `relu`, `sigmoid`, `tanh`, slices and through
+    `add`, `sub`, `mul` and `div` whose operands are transposed alike (or
+    single elements), composes transposes that meet and drops those that
+    cancel,
     and turns a global mean or sum over the positions of such a map into a
     product with a row of `1/positions` (or ones). A module without a chip
     is left as it is.

@@ -87,3 +87,26 @@ func.func @large_map(%x: tensor<1x16x56x56xf32>) -> tensor<1x16x56x56xf32> {
   %y = hgraph.conv %x, %w {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x16x56x56xf32>, tensor<16x16x3x3xf32>) -> tensor<1x16x56x56xf32>
   return %y : tensor<1x16x56x56xf32>
 }
+
+// Tests that a strided 1x1 convolution takes every second position by a
+// slice before its transpose, and that the slice moves past the transpose
+// that ends the 3x3 convolution before it: both run channels-last with no
+// transpose between them, the slice on the channels-last map.
+// CHECK-LABEL: func.func @strided
+// CHECK: hgraph.transpose %arg0 {perm = array<i64: 0, 2, 3, 1>}
+// CHECK-NOT: hgraph.transpose
+// CHECK: %[[RELU:.*]] = hgraph.relu %{{.*}} : tensor<1x14x14x512xf32>
+// CHECK: %[[S:.*]] = hgraph.slice %[[RELU]] {starts = array<i64: 0, 0, 0, 0>, steps = array<i64: 1, 2, 2, 1>} : tensor<1x14x14x512xf32> -> tensor<1x7x7x512xf32>
+// CHECK: %[[R:.*]] = hgraph.reshape %[[S]] : tensor<1x7x7x512xf32> -> tensor<49x512xf32>
+// CHECK: hgraph.matmul %[[R]], %{{.*}} : (tensor<49x512xf32>, tensor<512x1024xf32>) -> tensor<49x1024xf32>
+// CHECK-NOT: hgraph.transpose
+// CHECK: return
+func.func @strided(%x: tensor<1x512x14x14xf32>) -> tensor<1x1024x1x1xf32> {
+  %w = hgraph.constant dense<0.5> : tensor<512x512x3x3xf32>
+  %w1 = hgraph.constant dense<0.25> : tensor<1024x512x1x1xf32>
+  %y = hgraph.conv %x, %w {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x512x14x14xf32>, tensor<512x512x3x3xf32>) -> tensor<1x512x14x14xf32>
+  %r = hgraph.relu %y : tensor<1x512x14x14xf32>
+  %z = hgraph.conv %r, %w1 {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>} : (tensor<1x512x14x14xf32>, tensor<1024x512x1x1xf32>) -> tensor<1x1024x7x7xf32>
+  %p = hgraph.reduce mean %z {axes = array<i64: 2, 3>, keepdims = true} : tensor<1x1024x7x7xf32> -> tensor<1x1024x1x1xf32>
+  return %p : tensor<1x1024x1x1xf32>
+}
