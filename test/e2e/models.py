@@ -341,6 +341,35 @@ def small_cnn(seed=10):
                   inits, "small_cnn", opset=18)
 
 
+def cnn_channels_last(seed=16):
+    """A small map of many channels (for the chip's lanes), which
+    hetc-hgraph-channels-last takes channels-last on test-chip and tsp-v1
+    alike: a padded 3x3 Conv with a bias, Relu, a strided 1x1 Conv (a slice
+    of the channels-last map), Relu, and GlobalAveragePool (a product with
+    a row of 1/4), then Flatten and Gemm."""
+    rng = np.random.default_rng(seed)
+    inits = [
+        numpy_helper.from_array(_weights(rng, 32, 32, 3, 3), "w1"),
+        numpy_helper.from_array((0.1 * rng.standard_normal(32)).astype(np.float32), "b1"),
+        numpy_helper.from_array(_weights(rng, 32, 32, 1, 1), "w2"),
+        numpy_helper.from_array(_weights(rng, 32, 5), "wf"),
+        numpy_helper.from_array((0.1 * rng.standard_normal(5)).astype(np.float32), "bf"),
+    ]
+    nodes = [
+        helper.make_node("Conv", ["x", "w1", "b1"], ["c1"], name="conv1", pads=[1, 1, 1, 1]),
+        helper.make_node("Relu", ["c1"], ["r1"], name="relu1"),
+        helper.make_node("Conv", ["r1", "w2"], ["c2"], name="conv2", strides=[2, 2]),
+        helper.make_node("Relu", ["c2"], ["r2"], name="relu2"),
+        helper.make_node("GlobalAveragePool", ["r2"], ["gp"], name="gap"),
+        helper.make_node("Flatten", ["gp"], ["f"], name="flatten", axis=1),
+        helper.make_node("Gemm", ["f", "wf", "bf"], ["y"], name="head"),
+    ]
+    return _model(nodes,
+                  [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 32, 3, 3])],
+                  [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 5])],
+                  inits, "cnn_channels_last")
+
+
 def mlp_f16(batch=4, dims=(24, 12), seed=9):
     """A float16 model: a Cast of the float32 input, MatMul with K = 24 (two
     weight tiles on a 16-lane chip, accumulated in f32), Add, Relu, a
@@ -525,6 +554,7 @@ MODELS = {
     "split_gather": (split_gather, {}),
     "gqa_attention": (gqa_attention, {}),
     "small_cnn": (small_cnn, {}),
+    "cnn_channels_last": (cnn_channels_last, {}),
     # Softmax over 40 keys: rows of three vectors on test-chip.
     "long_attention": (lambda: attention_head(seq=40, seed=12), {}),
     "mlp_f16": (mlp_f16, {}),
