@@ -344,6 +344,15 @@ RankedTensorType beforeTranspose(RankedTensorType type,
   return type.clone(shape);
 }
 
+/// Replaces `op` by `inner`, the same op on the input of the transpose
+/// `t`, taken through `t`: the transpose moved after the op.
+LogicalResult moveAfter(PatternRewriter &rewriter, Operation *op,
+                        TransposeOp t, Value inner) {
+  rewriter.replaceOpWithNewOp<TransposeOp>(op, op->getResult(0).getType(),
+                                           inner, t.getPermAttr());
+  return success();
+}
+
 /// unary(transpose(x)) -> transpose(unary(x)), for elementwise ops of one
 /// operand.
 template <typename Op>
@@ -356,10 +365,10 @@ struct SinkThroughUnary : OpRewritePattern<Op> {
     if (!t)
       return failure();
     auto type = cast<RankedTensorType>(op.getType());
-    Value inner = Op::create(rewriter, op.getLoc(),
-                             beforeTranspose(type, t.getPerm()), t.getInput());
-    rewriter.replaceOpWithNewOp<TransposeOp>(op, type, inner, t.getPermAttr());
-    return success();
+    return moveAfter(rewriter, op, t,
+                     Op::create(rewriter, op.getLoc(),
+                                beforeTranspose(type, t.getPerm()),
+                                t.getInput()));
   }
 };
 
@@ -397,10 +406,9 @@ struct SinkThroughBinary : OpRewritePattern<Op> {
     if (!x || !y || (a && lhs.getType() != Type(type)) ||
         (b && rhs.getType() != Type(type)))
       return failure();
-    Value inner = Op::create(rewriter, op.getLoc(),
-                             beforeTranspose(type, t.getPerm()), x, y);
-    rewriter.replaceOpWithNewOp<TransposeOp>(op, type, inner, t.getPermAttr());
-    return success();
+    return moveAfter(rewriter, op, t,
+                     Op::create(rewriter, op.getLoc(),
+                                beforeTranspose(type, t.getPerm()), x, y));
   }
 };
 
@@ -422,12 +430,11 @@ struct SinkThroughSlice : OpRewritePattern<SliceOp> {
       steps[from] = op.getSteps()[d];
     }
     auto type = cast<RankedTensorType>(op.getType());
-    Value inner = SliceOp::create(rewriter, op.getLoc(),
-                                  beforeTranspose(type, perm), t.getInput(),
-                                  rewriter.getDenseI64ArrayAttr(starts),
-                                  rewriter.getDenseI64ArrayAttr(steps));
-    rewriter.replaceOpWithNewOp<TransposeOp>(op, type, inner, t.getPermAttr());
-    return success();
+    return moveAfter(rewriter, op, t,
+                     SliceOp::create(rewriter, op.getLoc(),
+                                     beforeTranspose(type, perm), t.getInput(),
+                                     rewriter.getDenseI64ArrayAttr(starts),
+                                     rewriter.getDenseI64ArrayAttr(steps)));
   }
 };
 
