@@ -193,6 +193,10 @@ Results importGridSample(NodeContext &ctx) {
                                    }(),
                                    element),
                                ctx.builder.getZeroAttr(element)))};
+  if (pixels == 0)
+    return ctx.error() << "X has no pixels (a spatial dimension of size 0) "
+                          "to sample at "
+                       << n * positions << " grid points";
 
   OpBuilder &b = ctx.builder;
   Type f32 = b.getF32Type();

@@ -768,6 +768,13 @@ def hostile_constant_of_shape_without_input(path):
     _save(nodes, [], [_t("y", [2])], [], path)
 
 
+def hostile_grid_sample_empty_image(path):
+    """GridSample from an image with a width of 0 at eight grid points."""
+    nodes = [helper.make_node("GridSample", ["x", "grid"], ["y"], name="sample", mode="cubic")]
+    _save(nodes, [_t("x", [1, 1, 2, 0]), _t("grid", [1, 2, 4, 2])], [_t("y", [1, 1, 2, 4])],
+          [], path, opset=20)
+
+
 def hostile_tile_overflow(path):
     """Repeats whose product with the input's dimension passes 2^63."""
     repeats = numpy_helper.from_array(np.array([1 << 62, 1], np.int64), "repeats")
