@@ -42,12 +42,12 @@ using namespace hetc::hgraph;
 namespace {
 
 constexpr int64_t kToChannelsLast[] = {0, 2, 3, 1};
+constexpr int64_t kToChannelsFirst[] = {0, 3, 1, 2};
 /// What a row of a plane transpose costs against a row of a product: a
 /// transpose of [49, 960] to [960, 49] (MobileNetV2's last stage, f32) took
 /// 6,900 cycles on tsp-v1, 2.4 times its 960 rows at 12 cycles each over
 /// four planes.
 constexpr int64_t kTransposeWeight = 3;
-constexpr int64_t kToChannelsFirst[] = {0, 3, 1, 2};
 
 RankedTensorType shaped(ArrayRef<int64_t> shape, Type element) {
   return RankedTensorType::get(shape, element);
@@ -137,12 +137,15 @@ bool isGlobalPool(Operation *user) {
 llvm::DenseSet<Operation *> chooseChannelsLast(func::FuncOp func,
                                                int64_t lanes) {
   SmallVector<ConvOp> convs;
+  SmallVector<ConvCost> costs;
   func.walk([&](ConvOp op) {
     if (!isCandidate(op))
       return;
     ConvCost cost = convCost(op, lanes);
-    if (cost.channelsLast < cost.channelsFirst)
+    if (cost.channelsLast < cost.channelsFirst) {
       convs.push_back(op);
+      costs.push_back(cost);
+    }
   });
   llvm::DenseMap<Operation *, size_t> index;
   for (auto [i, op] : llvm::enumerate(convs))
@@ -157,7 +160,7 @@ llvm::DenseSet<Operation *> chooseChannelsLast(func::FuncOp func,
   // Per convolution: the rows it saves, less the transposes it needs.
   SmallVector<int64_t> gain(convs.size());
   for (auto [i, op] : llvm::enumerate(convs)) {
-    ConvCost cost = convCost(op, lanes);
+    const ConvCost &cost = costs[i];
     gain[i] = cost.channelsFirst - cost.channelsLast;
     // Backwards from its input through layout-free ops: joined to the
     // candidates whose results it reads, a transpose in where any other
