@@ -9,13 +9,18 @@
 // the other way round, channels-last, the positions are the rows
 // ([positions, k·C] windows, gathered from a [positions, C] map) and the
 // weight is the constant ([k·C, M]): 49 rows per K tile and N tile, five
-// times fewer plane cycles. The pass rewrites such a convolution as the
-// standard ops of that form (transpose, pad, slices, concat, reshape,
-// matmul, bias add) between transposes to and from channels-last, then
-// moves the transposes through the elementwise ops after them and cancels
-// those that meet their inverse, so that a stage of such convolutions
-// runs channels-last from its first to its last, and a global average
-// pool at its end becomes a product with a row of 1/positions.
+// times fewer plane cycles. A depthwise convolution channels-last is a
+// product per kernel element of a slice of the map by a row of weights:
+// whole vectors of channels, which no switch unit has to move. The pass
+// chooses every convolution's layout at once, as a minimum cut of their
+// costs and of the transposes between them; rewrites those it takes as
+// the standard ops of that form (transpose, pad, slices, concat, reshape,
+// matmul or mul and add, bias add) between transposes to and from
+// channels-last; then moves the transposes through the elementwise ops
+// after them and cancels those that meet their inverse, so that a stage
+// of such convolutions runs channels-last from its first to its last,
+// and a global average pool at its end becomes a product with a row of
+// 1/positions.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,7 +33,10 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
-#include <numeric>
+#include "llvm/ADT/BitVector.h"
+
+#include <deque>
+#include <limits>
 
 namespace hetc {
 #define GEN_PASS_DEF_HGRAPHCHANNELSLAST
@@ -55,10 +63,10 @@ RankedTensorType shaped(ArrayRef<int64_t> shape, Type element) {
 
 int64_t tiles(int64_t n, int64_t lanes) { return llvm::divideCeil(n, lanes); }
 
-/// Whether `op` is a 2-D convolution the pass can take channels-last: a
-/// batch of one, no groups, a float input, a constant weight of the same
-/// type and a constant bias, if any.
-bool isCandidate(ConvOp op) {
+/// Whether `op` is a 2-D convolution the pass can take channels-last as a
+/// matrix product: a batch of one, no groups, a float input, a constant
+/// weight of the same type and a constant bias, if any.
+bool isDense(ConvOp op) {
   auto xType = cast<RankedTensorType>(op.getInput().getType());
   Type element = xType.getElementType();
   return xType.getRank() == 4 && xType.getDimSize(0) == 1 &&
@@ -69,49 +77,113 @@ bool isCandidate(ConvOp op) {
          (!op.getBias() || matchPattern(op.getBias(), m_Constant()));
 }
 
-/// Input rows the planes multiply for a convolution (times a row's
-/// cycles, the same either way). Channels-first: the weight rows against
-/// each K tile of the windows, per N tile of positions. Channels-last:
-/// the positions against each K tile of the weight, per N tile of output
-/// channels. `enter` and `leave` are the rows of the plane transposes into
-/// and out of channels-last (a transpose streams one row per row of its
-/// result), paid where the map next to the convolution is not
-/// channels-last too.
+/// Whether `op` is a 2-D depthwise convolution the pass can take
+/// channels-last as per-kernel-element products on the vector unit: a
+/// batch of one, one input and one output channel per group, f32 (the
+/// sums of the channels-first form are f32 whatever the input), a
+/// constant weight and a constant bias, if any.
+bool isDepthwise(ConvOp op) {
+  auto xType = cast<RankedTensorType>(op.getInput().getType());
+  auto wType = cast<RankedTensorType>(op.getWeight().getType());
+  return xType.getRank() == 4 && xType.getDimSize(0) == 1 &&
+         xType.getElementType().isF32() && wType.getElementType().isF32() &&
+         op.getGroup() == xType.getDimSize(1) && op.getGroup() > 1 &&
+         wType.getDimSize(0) == op.getGroup() && wType.getDimSize(1) == 1 &&
+         matchPattern(op.getWeight(), m_Constant()) &&
+         (!op.getBias() || matchPattern(op.getBias(), m_Constant()));
+}
+
+bool isCandidate(ConvOp op) { return isDense(op) || isDepthwise(op); }
+
+/// What a convolution costs each way, in rows a plane multiplies (times a
+/// row's cycles, the same either way). A dense one channels-first streams
+/// its weight rows against each K tile of the windows, per N tile of
+/// positions; channels-last, the positions against each K tile of the
+/// weight, per N tile of output channels. A depthwise one is a product and
+/// a sum per kernel element either way, on the vector unit: channels-first
+/// over [C, positions] rows, each element gathered through a switch unit;
+/// channels-last over [positions, C] rows, slices of the padded map, which
+/// move as whole vectors. `enter` and `leave` are the rows of the plane
+/// transposes into and out of channels-last (a transpose streams one row
+/// per row of its result), paid where the map next to the convolution is
+/// not channels-last too; a map of one position is the same either way (a
+/// reshape).
 struct ConvCost {
   int64_t channelsFirst, channelsLast, enter, leave;
 };
+
+/// A depthwise convolution's cycles, measured on tsp-v1 with `hetc
+/// compile` of each form alone after a 1 x 1 convolution (so that its
+/// input is held as a producer leaves it), without transposes:
+/// channels-first is switch-bound at about one cycle per kernel element,
+/// channel and N tile of positions (960 channels of 7 x 7, 3 x 3: 9,100;
+/// 144 of 56 x 56: 13,300; 32 of 112 x 112: 11,260); channels-last about
+/// 0.75 cycles per kernel element, position and vector of channels (960
+/// of 7 x 7: 1,192; 1,152 of 7 x 7, 5 x 5: 3,327; 192 of 28 x 28: 5,054),
+/// dispatch-bound. A plane row of a dense convolution is about three
+/// cycles: ResNet-50's last-stage 3 x 3 convolution took 26,876 cycles
+/// for 7,680 rows channels-first.
+constexpr int64_t kCyclesPerPlaneRow = 3;
+
 ConvCost convCost(ConvOp op, int64_t lanes) {
   auto xType = cast<RankedTensorType>(op.getInput().getType());
   auto wType = cast<RankedTensorType>(op.getWeight().getType());
   auto yType = cast<RankedTensorType>(op.getType());
   int64_t c = xType.getDimSize(1), m = wType.getDimSize(0);
-  int64_t k = c * wType.getDimSize(2) * wType.getDimSize(3);
+  int64_t kernel = wType.getDimSize(2) * wType.getDimSize(3);
   int64_t positions = yType.getDimSize(2) * yType.getDimSize(3);
-  int64_t kTiles = tiles(k, lanes);
   // A 1 x 1 convolution without padding transposes only the positions it
   // reads (ConvToChannelsLast slices a strided one first).
-  bool pointwise = wType.getDimSize(2) == 1 && wType.getDimSize(3) == 1 &&
-                   llvm::all_of(op.getPads(), [](int64_t p) { return p == 0; });
+  bool pointwise = kernel == 1 && llvm::all_of(op.getPads(), [](int64_t p) {
+                     return p == 0;
+                   });
   int64_t read =
       pointwise ? positions : xType.getDimSize(2) * xType.getDimSize(3);
+  int64_t enter = read == 1 ? 0 : read * tiles(c, lanes);
+  int64_t leave = positions == 1 ? 0 : m * tiles(positions, lanes);
+  // A depthwise convolution's cycles (one, and three quarters, per unit
+  // of work) as plane rows.
+  if (isDepthwise(op))
+    return {tiles(kernel * c * tiles(positions, lanes), kCyclesPerPlaneRow),
+            tiles(3 * kernel * positions * tiles(c, lanes),
+                  4 * kCyclesPerPlaneRow),
+            enter, leave};
+  int64_t kTiles = tiles(c * kernel, lanes);
   return {m * kTiles * tiles(positions, lanes),
-          positions * kTiles * tiles(m, lanes), read * tiles(c, lanes),
-          m * tiles(positions, lanes)};
+          positions * kTiles * tiles(m, lanes), enter, leave};
+}
+
+/// Whether `operand` of an elementwise op whose result is `type` reads the
+/// same way channels-last as channels-first: a single element, or one
+/// value per channel ([1, C, 1, 1], a squeeze-and-excitation scale), which
+/// is reshaped, not transposed.
+bool isChannelBroadcast(Type operand, Type type) {
+  auto operandType = cast<RankedTensorType>(operand);
+  auto resultType = cast<RankedTensorType>(type);
+  if (operandType.getNumElements() == 1)
+    return true;
+  if (resultType.getRank() != 4 || operandType.getRank() != 4)
+    return false;
+  for (int64_t d = 0; d < 4; ++d)
+    if (operandType.getDimSize(d) !=
+        (d == 1 ? resultType.getDimSize(1) : int64_t(1)))
+      return false;
+  return true;
 }
 
 /// Ops that take a map channels-last as well as channels-first: the
 /// elementwise ops the transposes move through (SinkThroughUnary,
 /// SinkThroughBinary), of one operand, or of two of the result's shape (or
-/// one a single element).
+/// one that broadcasts per channel or is a single element).
 bool isLayoutFree(Operation *op) {
   if (isa<ReluOp, SigmoidOp, TanhOp>(op))
     return true;
-  if (!isa<AddOp, SubOp, MulOp, DivOp>(op))
+  if (!isa<AddOp, SubOp, MulOp, DivOp, MinOp, MaxOp>(op))
     return false;
   Type type = op->getResult(0).getType();
   return llvm::all_of(op->getOperands(), [&](Value operand) {
-    auto operandType = cast<RankedTensorType>(operand.getType());
-    return operandType == type || operandType.getNumElements() == 1;
+    return operand.getType() == type ||
+           isChannelBroadcast(operand.getType(), type);
   });
 }
 
@@ -128,12 +200,69 @@ bool isGlobalPool(Operation *user) {
                     reduce.getKind() == ReduceKind::sum);
 }
 
-/// The convolutions to take channels-last. Candidates, those that take
-/// fewer rows channels-last, connect where one's
-/// result reaches another's input through layout-free ops: such a group
-/// runs channels-last from end to end, with plane transposes only where it
-/// meets other maps. A group goes channels-last when the rows it saves
-/// outweigh those transposes.
+/// A flow network solved for its minimum cut (Edmonds-Karp): node 0 is the
+/// source, node 1 the sink. The graphs here have a node per convolution of
+/// a model (tens to a few hundred), so a dense matrix of capacities is
+/// fine.
+class MinCut {
+public:
+  explicit MinCut(size_t nodes)
+      : n(nodes), capacity(nodes * nodes, 0) {}
+
+  void add(size_t from, size_t to, int64_t c) {
+    capacity[from * n + to] += c;
+  }
+
+  /// The nodes on the source's side of a minimum cut.
+  llvm::BitVector sourceSide() {
+    SmallVector<size_t> parent(n);
+    while (true) {
+      llvm::BitVector reached = reachable(&parent);
+      if (!reached.test(1))
+        return reached;
+      int64_t push = std::numeric_limits<int64_t>::max();
+      for (size_t v = 1; v != 0; v = parent[v])
+        push = std::min(push, capacity[parent[v] * n + v]);
+      for (size_t v = 1; v != 0; v = parent[v]) {
+        capacity[parent[v] * n + v] -= push;
+        capacity[v * n + parent[v]] += push;
+      }
+    }
+  }
+
+private:
+  /// The nodes the source reaches through edges with capacity left,
+  /// breadth first; `parent` gets the path to each.
+  llvm::BitVector reachable(SmallVectorImpl<size_t> *parent) const {
+    llvm::BitVector reached(n);
+    std::deque<size_t> queue{0};
+    reached.set(0);
+    while (!queue.empty()) {
+      size_t u = queue.front();
+      queue.pop_front();
+      for (size_t v = 0; v < n; ++v)
+        if (!reached.test(v) && capacity[u * n + v] > 0) {
+          reached.set(v);
+          (*parent)[v] = u;
+          queue.push_back(v);
+        }
+    }
+    return reached;
+  }
+
+  size_t n;
+  std::vector<int64_t> capacity;
+};
+
+/// The convolutions to take channels-last: the labelling of every
+/// candidate as channels-first or channels-last that costs the fewest
+/// plane rows, its own and those of the transposes it puts between maps,
+/// found as a minimum cut. Candidates connect where one's result reaches
+/// another's input through layout-free ops; there a transpose is paid
+/// when they differ. A transpose in is paid too where a map other than a
+/// candidate's reaches a channels-last one's input, and one out where a
+/// reader other than a candidate, a layout-free op or a global pool takes
+/// its result.
 llvm::DenseSet<Operation *> chooseChannelsLast(func::FuncOp func,
                                                int64_t lanes) {
   SmallVector<ConvOp> convs;
@@ -141,51 +270,49 @@ llvm::DenseSet<Operation *> chooseChannelsLast(func::FuncOp func,
   func.walk([&](ConvOp op) {
     if (!isCandidate(op))
       return;
-    ConvCost cost = convCost(op, lanes);
-    if (cost.channelsLast < cost.channelsFirst) {
-      convs.push_back(op);
-      costs.push_back(cost);
-    }
+    convs.push_back(op);
+    costs.push_back(convCost(op, lanes));
   });
   llvm::DenseMap<Operation *, size_t> index;
   for (auto [i, op] : llvm::enumerate(convs))
     index[op] = i;
-  SmallVector<size_t> parent(convs.size());
-  std::iota(parent.begin(), parent.end(), size_t(0));
-  auto find = [&](size_t i) {
-    while (parent[i] != i)
-      i = parent[i] = parent[parent[i]];
-    return i;
-  };
-  // Per convolution: the rows it saves, less the transposes it needs.
-  SmallVector<int64_t> gain(convs.size());
+  // Source side: channels-first; sink side: channels-last. The edge from
+  // the source to a convolution is cut when it goes channels-last, the
+  // edge to the sink when it stays.
+  constexpr size_t source = 0, sink = 1;
+  MinCut graph(convs.size() + 2);
+  auto node = [](size_t i) { return i + 2; };
   for (auto [i, op] : llvm::enumerate(convs)) {
     const ConvCost &cost = costs[i];
-    gain[i] = cost.channelsFirst - cost.channelsLast;
-    // Backwards from its input through layout-free ops: joined to the
-    // candidates whose results it reads, a transpose in where any other
-    // map reaches it.
+    int64_t asLast = cost.channelsLast, asFirst = cost.channelsFirst;
+    // Backwards from its input through layout-free ops: the candidates
+    // whose results it reads, and whether any other map reaches it.
     bool enters = false;
     SmallVector<Value> work{op.getInput()};
     llvm::DenseSet<Value> seen;
     while (!work.empty()) {
       Value v = work.pop_back_val();
-      if (!seen.insert(v).second ||
-          cast<RankedTensorType>(v.getType()).getNumElements() == 1)
+      if (!seen.insert(v).second)
         continue;
       Operation *def = v.getDefiningOp();
       if (auto conv = dyn_cast_if_present<ConvOp>(def);
           conv && index.count(conv)) {
-        parent[find(i)] = find(index[conv]);
+        size_t j = index[conv];
+        // j channels-first, i channels-last: a transpose into i; the other
+        // way round, one out of j.
+        graph.add(node(j), node(i), kTransposeWeight * cost.enter);
+        graph.add(node(i), node(j), kTransposeWeight * costs[j].leave);
       } else if (def && isLayoutFree(def)) {
+        Type type = def->getResult(0).getType();
         for (Value operand : def->getOperands())
-          work.push_back(operand);
+          if (operand.getType() == type)
+            work.push_back(operand);
       } else {
         enters = true;
       }
     }
-    // Forwards from its result: a transpose out where a reader other than
-    // a candidate, a layout-free op or a global pool takes it.
+    // Forwards from its result: whether a reader other than a candidate,
+    // a layout-free op or a global pool takes it.
     bool leaves = false;
     SmallVector<Value> forward{op.getResult()};
     llvm::DenseSet<Value> reached;
@@ -197,26 +324,81 @@ llvm::DenseSet<Operation *> chooseChannelsLast(func::FuncOp func,
         if (auto conv = dyn_cast<ConvOp>(user);
             conv && index.count(conv) && conv.getInput() == v)
           continue;
-        if (isLayoutFree(user))
+        if (isLayoutFree(user) && user->getResult(0).getType() == v.getType())
           forward.push_back(user->getResult(0));
         else if (!isGlobalPool(user))
           leaves = true;
       }
     }
-    gain[i] -= kTransposeWeight *
-               ((enters ? cost.enter : 0) + (leaves ? cost.leave : 0));
+    asLast += kTransposeWeight *
+              ((enters ? cost.enter : 0) + (leaves ? cost.leave : 0));
+    graph.add(source, node(i), asLast);
+    graph.add(node(i), sink, asFirst);
   }
-  llvm::DenseMap<size_t, int64_t> groupGain;
-  for (size_t i = 0; i < convs.size(); ++i)
-    groupGain[find(i)] += gain[i];
+  llvm::BitVector first = graph.sourceSide();
   llvm::DenseSet<Operation *> chosen;
   for (auto [i, op] : llvm::enumerate(convs))
-    if (groupGain[find(i)] > 0)
+    if (!first.test(node(i)))
       chosen.insert(op);
   return chosen;
 }
 
-/// A convolution chosen by chooseChannelsLast, rewritten channels-last.
+/// The maps a convolution's kernel elements meet, channels-last: its
+/// input transposed to [1, H, W, C] and padded, then per kernel element
+/// (row by row) the [1, H', W', C] slice it meets at every output
+/// position. A strided 1 x 1 convolution without padding takes its
+/// positions before the transpose, so that the transpose moves no more.
+SmallVector<Value> channelsLastTaps(PatternRewriter &rewriter, ConvOp op) {
+  auto xType = cast<RankedTensorType>(op.getInput().getType());
+  auto wType = cast<RankedTensorType>(op.getWeight().getType());
+  auto yType = cast<RankedTensorType>(op.getType());
+  Type element = xType.getElementType();
+  int64_t c = xType.getDimSize(1), h = xType.getDimSize(2),
+          w = xType.getDimSize(3);
+  int64_t kh = wType.getDimSize(2), kw = wType.getDimSize(3);
+  int64_t ho = yType.getDimSize(2), wo = yType.getDimSize(3);
+  Location loc = op.getLoc();
+  ArrayRef<int64_t> strides = op.getStrides(), pads = op.getPads(),
+                    dilations = op.getDilations();
+  Value x = op.getInput();
+  bool unpadded = llvm::all_of(pads, [](int64_t p) { return p == 0; });
+  if (kh == 1 && kw == 1 && unpadded && (h != ho || w != wo)) {
+    x = SliceOp::create(
+        rewriter, loc, shaped({1, c, ho, wo}, element), x,
+        rewriter.getDenseI64ArrayAttr({0, 0, 0, 0}),
+        rewriter.getDenseI64ArrayAttr({1, 1, strides[0], strides[1]}));
+    h = ho;
+    w = wo;
+  }
+  x = TransposeOp::create(rewriter, loc, shaped({1, h, w, c}, element), x,
+                          rewriter.getDenseI64ArrayAttr(kToChannelsLast));
+  int64_t hp = h + pads[0] + pads[2], wp = w + pads[1] + pads[3];
+  if (!unpadded)
+    x = PadOp::create(rewriter, loc, shaped({1, hp, wp, c}, element), x,
+                      Value(),
+                      rewriter.getDenseI64ArrayAttr(
+                          {0, pads[0], pads[1], 0, 0, pads[2], pads[3], 0}),
+                      rewriter.getStringAttr("constant"));
+  SmallVector<Value> taps;
+  auto tapType = shaped({1, ho, wo, c}, element);
+  for (int64_t i = 0; i < kh; ++i)
+    for (int64_t j = 0; j < kw; ++j) {
+      if (hp == ho && wp == wo) {
+        taps.push_back(x);
+        continue;
+      }
+      taps.push_back(SliceOp::create(
+          rewriter, loc, tapType, x,
+          rewriter.getDenseI64ArrayAttr(
+              {0, i * dilations[0], j * dilations[1], 0}),
+          rewriter.getDenseI64ArrayAttr({1, strides[0], strides[1], 1})));
+    }
+  return taps;
+}
+
+/// A dense convolution chosen by chooseChannelsLast, rewritten
+/// channels-last: its taps side by side along the channels
+/// ([positions, kh·kw·C] windows) times the weight as [kh·kw·C, M].
 struct ConvToChannelsLast : OpRewritePattern<ConvOp> {
   ConvToChannelsLast(MLIRContext *context,
                      const llvm::DenseSet<Operation *> &chosen)
@@ -225,58 +407,19 @@ struct ConvToChannelsLast : OpRewritePattern<ConvOp> {
 
   LogicalResult matchAndRewrite(ConvOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!chosen.count(op))
+    if (!chosen.count(op) || !isDense(op))
       return rewriter.notifyMatchFailure(op, "not chosen");
     auto xType = cast<RankedTensorType>(op.getInput().getType());
     auto wType = cast<RankedTensorType>(op.getWeight().getType());
     auto yType = cast<RankedTensorType>(op.getType());
     Type element = xType.getElementType();
-    int64_t c = xType.getDimSize(1), h = xType.getDimSize(2),
-            w = xType.getDimSize(3);
+    int64_t c = xType.getDimSize(1);
     int64_t m = wType.getDimSize(0), kh = wType.getDimSize(2),
             kw = wType.getDimSize(3);
     int64_t ho = yType.getDimSize(2), wo = yType.getDimSize(3);
     int64_t positions = ho * wo, k = c * kh * kw;
     Location loc = op.getLoc();
-    ArrayRef<int64_t> strides = op.getStrides(), pads = op.getPads(),
-                      dilations = op.getDilations();
-    Value x = op.getInput();
-    bool unpadded = llvm::all_of(pads, [](int64_t p) { return p == 0; });
-    if (kh == 1 && kw == 1 && unpadded && (h != ho || w != wo)) {
-      // A strided 1 x 1 convolution reads every s-th position only: those
-      // are taken first, so that the transpose moves no more.
-      x = SliceOp::create(
-          rewriter, loc, shaped({1, c, ho, wo}, element), x,
-          rewriter.getDenseI64ArrayAttr({0, 0, 0, 0}),
-          rewriter.getDenseI64ArrayAttr({1, 1, strides[0], strides[1]}));
-      h = ho;
-      w = wo;
-    }
-    x = TransposeOp::create(rewriter, loc, shaped({1, h, w, c}, element), x,
-                            rewriter.getDenseI64ArrayAttr(kToChannelsLast));
-    int64_t hp = h + pads[0] + pads[2], wp = w + pads[1] + pads[3];
-    if (!unpadded)
-      x = PadOp::create(rewriter, loc, shaped({1, hp, wp, c}, element), x,
-                        Value(),
-                        rewriter.getDenseI64ArrayAttr(
-                            {0, pads[0], pads[1], 0, 0, pads[2], pads[3], 0}),
-                        rewriter.getStringAttr("constant"));
-    // The windows: per kernel element, the map it meets at every output
-    // position, side by side along the channels ([.., kh·kw·C]).
-    SmallVector<Value> taps;
-    auto tapType = shaped({1, ho, wo, c}, element);
-    for (int64_t i = 0; i < kh; ++i)
-      for (int64_t j = 0; j < kw; ++j) {
-        if (hp == ho && wp == wo) {
-          taps.push_back(x);
-          continue;
-        }
-        taps.push_back(SliceOp::create(
-            rewriter, loc, tapType, x,
-            rewriter.getDenseI64ArrayAttr(
-                {0, i * dilations[0], j * dilations[1], 0}),
-            rewriter.getDenseI64ArrayAttr({1, strides[0], strides[1], 1})));
-      }
+    SmallVector<Value> taps = channelsLastTaps(rewriter, op);
     Value windows =
         taps.size() == 1
             ? taps.front()
@@ -298,6 +441,54 @@ struct ConvToChannelsLast : OpRewritePattern<ConvOp> {
     y = ReshapeOp::create(rewriter, loc, shaped({1, ho, wo, m}, element), y);
     rewriter.replaceOpWithNewOp<TransposeOp>(
         op, yType, y, rewriter.getDenseI64ArrayAttr(kToChannelsFirst));
+    return success();
+  }
+};
+
+/// A depthwise convolution chosen by chooseChannelsLast, rewritten
+/// channels-last: per kernel element, its tap times that element's
+/// weights as a row of channels ([1, 1, 1, C]), summed in kernel order,
+/// and the bias added as a row.
+struct DepthwiseToChannelsLast : OpRewritePattern<ConvOp> {
+  DepthwiseToChannelsLast(MLIRContext *context,
+                          const llvm::DenseSet<Operation *> &chosen)
+      : OpRewritePattern(context), chosen(chosen) {}
+  const llvm::DenseSet<Operation *> &chosen;
+
+  LogicalResult matchAndRewrite(ConvOp op,
+                                PatternRewriter &rewriter) const override {
+    DenseElementsAttr weight;
+    if (!chosen.count(op) || !isDepthwise(op) ||
+        !matchPattern(op.getWeight(), m_Constant(&weight)))
+      return rewriter.notifyMatchFailure(op, "not chosen");
+    auto yType = cast<RankedTensorType>(op.getType());
+    Type element = yType.getElementType();
+    int64_t c = yType.getDimSize(1);
+    auto tapType =
+        shaped({1, yType.getDimSize(2), yType.getDimSize(3), c}, element);
+    auto rowType = shaped({1, 1, 1, c}, element);
+    Location loc = op.getLoc();
+    SmallVector<Value> taps = channelsLastTaps(rewriter, op);
+    // weight[ch][0][t] (t in kernel order) for the row of kernel element t.
+    SmallVector<float> values(weight.getValues<float>());
+    int64_t kernel = int64_t(taps.size());
+    Value sum;
+    for (auto [t, tap] : llvm::enumerate(taps)) {
+      SmallVector<float> row(c);
+      for (int64_t ch = 0; ch < c; ++ch)
+        row[ch] = values[ch * kernel + int64_t(t)];
+      Value scale = ConstantOp::create(
+          rewriter, loc, DenseElementsAttr::get(rowType, ArrayRef(row)));
+      Value product = MulOp::create(rewriter, loc, tapType, tap, scale);
+      sum = sum ? AddOp::create(rewriter, loc, tapType, sum, product)
+                      .getResult()
+                : product;
+    }
+    if (Value bias = op.getBias())
+      sum = AddOp::create(rewriter, loc, tapType, sum,
+                          ReshapeOp::create(rewriter, loc, rowType, bias));
+    rewriter.replaceOpWithNewOp<TransposeOp>(
+        op, yType, sum, rewriter.getDenseI64ArrayAttr(kToChannelsFirst));
     return success();
   }
 };
@@ -375,16 +566,51 @@ struct SinkThroughUnary : OpRewritePattern<Op> {
   }
 };
 
-/// Whether `v` is a tensor of one element of rank `rank` (or of rank 0): it
-/// broadcasts the same way whatever the order of the dimensions.
-bool isScalarLike(Value v, int64_t rank) {
-  auto type = cast<RankedTensorType>(v.getType());
-  return type.getNumElements() == 1 &&
-         (type.getRank() == 0 || type.getRank() == rank);
+/// `side`, an operand that broadcasts against a result transposed by
+/// `perm`, as the operand of the same op before the transpose: itself if
+/// its shape is all ones (or of rank 0), reshaped if its other dimensions
+/// keep their order under `perm` (a [1, C, 1, 1] scale is [1, 1, 1, C]
+/// channels-last); null otherwise.
+Value broadcastBefore(PatternRewriter &rewriter, Location loc, Value side,
+                      ArrayRef<int64_t> perm) {
+  auto type = cast<RankedTensorType>(side.getType());
+  if (type.getRank() == 0)
+    return side;
+  if (type.getRank() != int64_t(perm.size()))
+    return Value();
+  RankedTensorType before = beforeTranspose(type, perm);
+  if (before == type)
+    return side;
+  auto nonUnit = [](ArrayRef<int64_t> shape) {
+    SmallVector<int64_t> dims;
+    llvm::copy_if(shape, std::back_inserter(dims),
+                  [](int64_t d) { return d != 1; });
+    return dims;
+  };
+  if (nonUnit(type.getShape()) != nonUnit(before.getShape()))
+    return Value();
+  return ReshapeOp::create(rewriter, loc, before, side);
+}
+
+/// A transpose of `v` by the inverse of `perm` that is already there
+/// before `op` (a block's input taken channels-last for its first
+/// convolution, read again by its residual add); null if there is none.
+Value inverseTransposeOf(Value v, ArrayRef<int64_t> perm, Operation *op) {
+  SmallVector<int64_t> inverse(perm.size());
+  for (auto [d, from] : llvm::enumerate(perm))
+    inverse[from] = int64_t(d);
+  for (Operation *user : v.getUsers())
+    if (auto t = dyn_cast<TransposeOp>(user);
+        t && t.getPerm() == ArrayRef<int64_t>(inverse) &&
+        t->getBlock() == op->getBlock() && t->isBeforeInBlock(op))
+      return t.getResult();
+  return Value();
 }
 
 /// binary(transpose(a, p), transpose(b, p)) -> transpose(binary(a, b), p),
-/// both of the result's shape; or with one side a single element.
+/// one of them of the result's shape, the other of it too or broadcasting
+/// against it; or with the other side not transposed but broadcasting the
+/// same way after the transpose (broadcastBefore).
 template <typename Op>
 struct SinkThroughBinary : OpRewritePattern<Op> {
   using OpRewritePattern<Op>::OpRewritePattern;
@@ -394,24 +620,47 @@ struct SinkThroughBinary : OpRewritePattern<Op> {
     auto type = cast<RankedTensorType>(op.getType());
     Value lhs = op.getLhs(), rhs = op.getRhs();
     TransposeOp a = sinkableTranspose(lhs), b = sinkableTranspose(rhs);
-    TransposeOp t = a ? a : b;
+    TransposeOp t = a && lhs.getType() == Type(type)   ? a
+                    : b && rhs.getType() == Type(type) ? b
+                                                       : TransposeOp();
     if (!t)
       return failure();
+    ArrayRef<int64_t> perm = t.getPerm();
     auto inputOf = [&](Value side, TransposeOp sideT) -> Value {
-      if (sideT && sideT.getPerm() == t.getPerm() &&
-          side.getType() == Type(type))
+      if (sideT && sideT.getPerm() == perm)
         return sideT.getInput();
-      if (!sideT && isScalarLike(side, type.getRank()))
-        return side;
-      return Value();
+      if (side.getType() == Type(type))
+        return inverseTransposeOf(side, perm, op);
+      return broadcastBefore(rewriter, op.getLoc(), side, perm);
     };
-    Value x = inputOf(lhs, a), y = inputOf(rhs, b);
-    if (!x || !y || (a && lhs.getType() != Type(type)) ||
-        (b && rhs.getType() != Type(type)))
+    Value x = inputOf(lhs, a);
+    if (!x)
+      return failure();
+    Value y = inputOf(rhs, b);
+    if (!y)
       return failure();
     return moveAfter(rewriter, op, t,
                      Op::create(rewriter, op.getLoc(),
-                                beforeTranspose(type, t.getPerm()), x, y));
+                                beforeTranspose(type, perm), x, y));
+  }
+};
+
+/// A transpose that moves only dimensions of size one is a reshape (a
+/// view): the squeeze-and-excitation scales of a channels-last stage.
+struct UnitTransposeToReshape : OpRewritePattern<TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op.getInput().getType());
+    SmallVector<int64_t> kept;
+    for (int64_t d : op.getPerm())
+      if (type.getDimSize(d) != 1)
+        kept.push_back(d);
+    if (!llvm::is_sorted(kept))
+      return failure();
+    rewriter.replaceOpWithNewOp<ReshapeOp>(op, op.getType(), op.getInput());
+    return success();
   }
 };
 
@@ -508,8 +757,10 @@ struct HGraphChannelsLastPass
         chooseChannelsLast(func, int64_t(spec->lanes()));
     if (chosen.empty())
       return;
-    patterns.add<ConvToChannelsLast>(context, chosen);
+    patterns.add<ConvToChannelsLast, DepthwiseToChannelsLast>(context, chosen);
     patterns.add<ComposeTransposes, PoolChannelsLast, SinkThroughSlice,
+                 UnitTransposeToReshape, SinkThroughBinary<MinOp>,
+                 SinkThroughBinary<MaxOp>,
                  SinkThroughUnary<ReluOp>, SinkThroughUnary<SigmoidOp>,
                  SinkThroughUnary<TanhOp>, SinkThroughBinary<AddOp>,
                  SinkThroughBinary<SubOp>, SinkThroughBinary<MulOp>,

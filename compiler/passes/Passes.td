@@ -118,29 +118,35 @@ def HGraphDecompose : Pass<"hetc-hgraph-decompose", "mlir::func::FuncOp"> {
 }
 
 def HGraphChannelsLast : Pass<"hetc-hgraph-channels-last", "mlir::func::FuncOp"> {
-  let summary = "Convolves small feature maps of many channels channels-last, as matrix products";
+  let summary = "Convolves small feature maps of many channels channels-last";
   let description = [{
     A convolution lowers as its weight rows streamed through the matrix
     planes against its windows installed as weights: `M` input rows for
     every K tile, while the planes' columns hold the output positions. For
     small maps of many channels (ResNet's last stage: 49 positions, 512
-    channels) that leaves most columns empty. This pass rewrites each 2-D
-    convolution of a batch of one, without groups, with a float input and
-    constant weight and bias, that takes fewer plane rows channels-last
+    channels) that leaves most columns empty. This pass rewrites 2-D
+    convolutions of a batch of one as standard ops channels-last: one
+    without groups, with a float input and constant weight and bias, as
+    the input transposed to `[1, H, W, C]`, padded, one slice per kernel
+    element concatenated along the channels and reshaped to
+    `[positions, kh·kw·C]`, a `matmul` by the weight as `[kh·kw·C, M]`
+    (folded on the host), the bias added as a row, and the result
+    transposed back to `[1, M, H', W']` (a strided 1 x 1 convolution
+    slices its positions before the transpose); a depthwise one in f32 as
+    each kernel element's slice times a row of its weights
+    (`[1, 1, 1, C]`), summed, the bias added as a row. Which convolutions
+    go channels-last is a minimum cut over all of them: each one's plane
+    rows either way, and the transposes between maps of different layouts
     (the cost rule of docs/architecture.md, "Channels-last convolutions",
-    with the module's chip's lanes) as standard ops: the input transposed
-    to `[1, H, W, C]`, padded, one slice per kernel element concatenated
-    along the channels and reshaped to `[positions, kh·kw·C]`, a `matmul`
-    by the weight as `[kh·kw·C, M]` (folded on the host), the bias added
-    as a row, and the result transposed back to `[1, M, H', W']` (a strided
-    1 x 1 convolution slices its positions before the transpose). It then
-    moves transposes through `relu`, `sigmoid`, `tanh`, slices and through
-    `add`, `sub`, `mul` and `div` whose operands are transposed alike (or
-    single elements), composes transposes that meet and drops those that
-    cancel,
-    and turns a global mean or sum over the positions of such a map into a
-    product with a row of `1/positions` (or ones). A module without a chip
-    is left as it is.
+    with the module's chip's lanes). It then moves transposes through
+    `relu`, `sigmoid`, `tanh`, slices and through `add`, `sub`, `mul`,
+    `div`, `min` and `max` whose operands are transposed alike, single
+    elements, per-channel scales (`[1, C, 1, 1]`, reshaped) or whole maps
+    already transposed for another reader; composes transposes that meet,
+    drops those that cancel and makes those that move only unit
+    dimensions reshapes; and turns a global mean or sum over the positions
+    of such a map into a product with a row of `1/positions` (or ones). A
+    module without a chip is left as it is.
 
     ```mlir
     %y = hgraph.conv %x, %w {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>}

@@ -370,6 +370,51 @@ def cnn_channels_last(seed=16):
                   inits, "cnn_channels_last")
 
 
+def cnn_depthwise_channels_last(seed=17):
+    """An inverted residual block with squeeze-and-excitation on a small
+    map of many channels, which hetc-hgraph-channels-last takes
+    channels-last from end to end on test-chip and tsp-v1 alike: a 1x1
+    expansion and Clip(0, 6), a depthwise 5x5 Conv with a bias (per-kernel-element products by rows
+    of channels) and Clip, the squeeze-and-excitation (GlobalAveragePool,
+    two 1x1 Convs of one position, Sigmoid, a Mul by [1, C, 1, 1]), a 1x1
+    projection, the residual Add, then GlobalAveragePool, Flatten and
+    Gemm."""
+    rng = np.random.default_rng(seed)
+    inits = [
+        numpy_helper.from_array(_weights(rng, 64, 32, 1, 1), "we"),
+        numpy_helper.from_array(_weights(rng, 64, 1, 5, 5), "wd"),
+        numpy_helper.from_array((0.1 * rng.standard_normal(64)).astype(np.float32), "bd"),
+        numpy_helper.from_array(_weights(rng, 8, 64, 1, 1), "ws1"),
+        numpy_helper.from_array(_weights(rng, 64, 8, 1, 1), "ws2"),
+        numpy_helper.from_array(_weights(rng, 32, 64, 1, 1), "wp"),
+        numpy_helper.from_array(_weights(rng, 32, 5), "wf"),
+        numpy_helper.from_array(np.array(0.0, np.float32), "lo"),
+        numpy_helper.from_array(np.array(6.0, np.float32), "hi"),
+    ]
+    nodes = [
+        helper.make_node("Conv", ["x", "we"], ["e"], name="expand"),
+        helper.make_node("Clip", ["e", "lo", "hi"], ["e6"], name="expand_clip"),
+        helper.make_node("Conv", ["e6", "wd", "bd"], ["d"], name="depthwise", group=64,
+                         pads=[2, 2, 2, 2]),
+        helper.make_node("Clip", ["d", "lo", "hi"], ["d6"], name="depthwise_clip"),
+        helper.make_node("GlobalAveragePool", ["d6"], ["sq"], name="squeeze"),
+        helper.make_node("Conv", ["sq", "ws1"], ["s1"], name="reduce"),
+        helper.make_node("Relu", ["s1"], ["s1r"], name="reduce_relu"),
+        helper.make_node("Conv", ["s1r", "ws2"], ["s2"], name="restore"),
+        helper.make_node("Sigmoid", ["s2"], ["gate"], name="gate"),
+        helper.make_node("Mul", ["d6", "gate"], ["excited"], name="excite"),
+        helper.make_node("Conv", ["excited", "wp"], ["p"], name="project"),
+        helper.make_node("Add", ["p", "x"], ["res"], name="residual"),
+        helper.make_node("GlobalAveragePool", ["res"], ["gp"], name="gap"),
+        helper.make_node("Flatten", ["gp"], ["f"], name="flatten", axis=1),
+        helper.make_node("Gemm", ["f", "wf"], ["y"], name="head"),
+    ]
+    return _model(nodes,
+                  [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 32, 4, 4])],
+                  [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 5])],
+                  inits, "cnn_depthwise_channels_last")
+
+
 def mlp_f16(batch=4, dims=(24, 12), seed=9):
     """A float16 model: a Cast of the float32 input, MatMul with K = 24 (two
     weight tiles on a 16-lane chip, accumulated in f32), Add, Relu, a
@@ -555,6 +600,7 @@ MODELS = {
     "gqa_attention": (gqa_attention, {}),
     "small_cnn": (small_cnn, {}),
     "cnn_channels_last": (cnn_channels_last, {}),
+    "cnn_depthwise_channels_last": (cnn_depthwise_channels_last, {}),
     # Softmax over 40 keys: rows of three vectors on test-chip.
     "long_attention": (lambda: attention_head(seq=40, seed=12), {}),
     "mlp_f16": (mlp_f16, {}),

@@ -110,3 +110,103 @@ func.func @strided(%x: tensor<1x512x14x14xf32>) -> tensor<1x1024x1x1xf32> {
   %p = hgraph.reduce mean %z {axes = array<i64: 2, 3>, keepdims = true} : tensor<1x1024x7x7xf32> -> tensor<1x1024x1x1xf32>
   return %p : tensor<1x1024x1x1xf32>
 }
+
+// Tests that a depthwise 3x3 convolution of a 7x7 map of 960 channels
+// (channels-first: nine gathers of 960 rows of 49 through a switch unit)
+// becomes nine products of its channels-last slices by a row of the
+// kernel element's weights ([1, 1, 1, 960]), summed, with the bias added
+// as a row; the global mean after it takes its result channels-last, so
+// only the transpose in is paid.
+// CHECK-LABEL: func.func @depthwise
+// CHECK-DAG: %[[ROW:.*]] = hgraph.constant dense<0.0204081628> : tensor<1x49xf32>
+// CHECK-DAG: %[[B:.*]] = hgraph.constant dense<1.000000e+00> : tensor<1x1x1x960xf32>
+// CHECK-DAG: %[[W:.*]] = hgraph.constant dense<5.000000e-01> : tensor<1x1x1x960xf32>
+// CHECK: %[[T:.*]] = hgraph.transpose %arg0 {perm = array<i64: 0, 2, 3, 1>} : tensor<1x960x7x7xf32> -> tensor<1x7x7x960xf32>
+// CHECK: %[[P:.*]] = hgraph.pad %[[T]] {mode = "constant", pads = array<i64: 0, 1, 1, 0, 0, 1, 1, 0>}
+// CHECK: %[[S0:.*]] = hgraph.slice %[[P]] {starts = array<i64: 0, 0, 0, 0>, steps = array<i64: 1, 1, 1, 1>} : tensor<1x9x9x960xf32> -> tensor<1x7x7x960xf32>
+// CHECK-COUNT-8: hgraph.slice %[[P]]
+// CHECK: %[[M0:.*]] = hgraph.mul %[[S0]], %[[W]] : (tensor<1x7x7x960xf32>, tensor<1x1x1x960xf32>) -> tensor<1x7x7x960xf32>
+// CHECK: %[[M1:.*]] = hgraph.mul
+// CHECK: hgraph.add %[[M0]], %[[M1]]
+// CHECK-COUNT-7: hgraph.add
+// CHECK: %[[Y:.*]] = hgraph.add %{{.*}}, %[[B]] : (tensor<1x7x7x960xf32>, tensor<1x1x1x960xf32>) -> tensor<1x7x7x960xf32>
+// CHECK: %[[R:.*]] = hgraph.reshape %[[Y]] : tensor<1x7x7x960xf32> -> tensor<49x960xf32>
+// CHECK: hgraph.matmul %[[ROW]], %[[R]]
+// CHECK-NOT: hgraph.transpose
+// CHECK: return
+func.func @depthwise(%x: tensor<1x960x7x7xf32>) -> tensor<1x960x1x1xf32> {
+  %w = hgraph.constant dense<0.5> : tensor<960x1x3x3xf32>
+  %b = hgraph.constant dense<1.0> : tensor<960xf32>
+  %y = hgraph.conv %x, %w, %b {dilations = array<i64: 1, 1>, group = 960 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x960x7x7xf32>, tensor<960x1x3x3xf32>, tensor<960xf32>) -> tensor<1x960x7x7xf32>
+  %p = hgraph.reduce mean %y {axes = array<i64: 2, 3>, keepdims = true} : tensor<1x960x7x7xf32> -> tensor<1x960x1x1xf32>
+  return %p : tensor<1x960x1x1xf32>
+}
+
+// Tests that the layouts are chosen together: the 1x1 projection to 96
+// channels of a 14x14 map takes fewer plane rows channels-first (96 rows
+// through two K tiles, against 196), but between two 5x5 depthwise
+// convolutions that pay channels-last it would need a transpose on each
+// side, so it runs channels-last with them, as does the expansion after
+// it. The clip (max, min with single elements) between them takes the
+// map as it is.
+// CHECK-LABEL: func.func @projection_joins
+// CHECK-NOT: hgraph.conv
+// CHECK: hgraph.transpose %arg0 {perm = array<i64: 0, 2, 3, 1>}
+// CHECK-NOT: hgraph.transpose
+// CHECK: %[[LO:.*]] = hgraph.max %{{.*}}, %{{.*}} : (tensor<1x14x14x576xf32>, tensor<f32>) -> tensor<1x14x14x576xf32>
+// CHECK: %[[HI:.*]] = hgraph.min %[[LO]], %{{.*}} : (tensor<1x14x14x576xf32>, tensor<f32>) -> tensor<1x14x14x576xf32>
+// CHECK: %[[X:.*]] = hgraph.reshape %[[HI]] : tensor<1x14x14x576xf32> -> tensor<196x576xf32>
+// CHECK: %[[PROJ:.*]] = hgraph.matmul %[[X]], %{{.*}} : (tensor<196x576xf32>, tensor<576x96xf32>) -> tensor<196x96xf32>
+// CHECK: hgraph.matmul %[[PROJ]], %{{.*}} : (tensor<196x96xf32>, tensor<96x576xf32>) -> tensor<196x576xf32>
+// CHECK-NOT: hgraph.transpose
+// CHECK: return
+func.func @projection_joins(%x: tensor<1x576x14x14xf32>) -> tensor<1x576x1x1xf32> {
+  %zero = hgraph.constant dense<0.0> : tensor<f32>
+  %six = hgraph.constant dense<6.0> : tensor<f32>
+  %wd = hgraph.constant dense<0.25> : tensor<576x1x5x5xf32>
+  %wp = hgraph.constant dense<0.125> : tensor<96x576x1x1xf32>
+  %we = hgraph.constant dense<0.5> : tensor<576x96x1x1xf32>
+  %d = hgraph.conv %x, %wd {dilations = array<i64: 1, 1>, group = 576 : i64, pads = array<i64: 2, 2, 2, 2>, strides = array<i64: 1, 1>} : (tensor<1x576x14x14xf32>, tensor<576x1x5x5xf32>) -> tensor<1x576x14x14xf32>
+  %d1 = hgraph.max %d, %zero : (tensor<1x576x14x14xf32>, tensor<f32>) -> tensor<1x576x14x14xf32>
+  %d2 = hgraph.min %d1, %six : (tensor<1x576x14x14xf32>, tensor<f32>) -> tensor<1x576x14x14xf32>
+  %p = hgraph.conv %d2, %wp {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x576x14x14xf32>, tensor<96x576x1x1xf32>) -> tensor<1x96x14x14xf32>
+  %e = hgraph.conv %p, %we {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x96x14x14xf32>, tensor<576x96x1x1xf32>) -> tensor<1x576x14x14xf32>
+  %f = hgraph.conv %e, %wd {dilations = array<i64: 1, 1>, group = 576 : i64, pads = array<i64: 2, 2, 2, 2>, strides = array<i64: 1, 1>} : (tensor<1x576x14x14xf32>, tensor<576x1x5x5xf32>) -> tensor<1x576x14x14xf32>
+  %m = hgraph.reduce mean %f {axes = array<i64: 2, 3>, keepdims = true} : tensor<1x576x14x14xf32> -> tensor<1x576x1x1xf32>
+  return %m : tensor<1x576x1x1xf32>
+}
+
+// Tests a squeeze-and-excitation block channels-last: the mean of the
+// map is a product with a row of 1/49, the two convolutions of its one
+// position are products of one row (their transposes only move unit
+// dimensions, so they are reshapes, and the reshapes fold), and the
+// scale, [1, 672, 1, 1] channels-first, multiplies the map as a row of
+// channels.
+// CHECK-LABEL: func.func @squeeze_excite
+// CHECK-NOT: hgraph.conv
+// CHECK: hgraph.transpose %arg0 {perm = array<i64: 0, 2, 3, 1>}
+// CHECK-NOT: hgraph.transpose
+// CHECK: %[[ACT:.*]] = hgraph.mul %[[D:.*]], %{{.*}} : (tensor<1x7x7x672xf32>, tensor<1x7x7x672xf32>) -> tensor<1x7x7x672xf32>
+// CHECK: hgraph.matmul %{{.*}}, %{{.*}} : (tensor<1x49xf32>, tensor<49x672xf32>) -> tensor<1x672xf32>
+// CHECK: hgraph.matmul %{{.*}}, %{{.*}} : (tensor<1x672xf32>, tensor<672x28xf32>) -> tensor<1x28xf32>
+// CHECK: hgraph.matmul %{{.*}}, %{{.*}} : (tensor<1x28xf32>, tensor<28x672xf32>) -> tensor<1x672xf32>
+// CHECK: %[[SCALE:.*]] = hgraph.sigmoid %{{.*}} : tensor<1x1x1x672xf32>
+// CHECK: %[[Y:.*]] = hgraph.mul %[[SCALE]], %[[ACT]] : (tensor<1x1x1x672xf32>, tensor<1x7x7x672xf32>) -> tensor<1x7x7x672xf32>
+// CHECK: %[[OUT:.*]] = hgraph.transpose %[[Y]] {perm = array<i64: 0, 3, 1, 2>}
+// CHECK: return %[[OUT]]
+func.func @squeeze_excite(%x: tensor<1x672x7x7xf32>) -> tensor<1x672x7x7xf32> {
+  %wd = hgraph.constant dense<0.25> : tensor<672x1x5x5xf32>
+  %w1 = hgraph.constant dense<0.5> : tensor<28x672x1x1xf32>
+  %w2 = hgraph.constant dense<0.5> : tensor<672x28x1x1xf32>
+  %d = hgraph.conv %x, %wd {dilations = array<i64: 1, 1>, group = 672 : i64, pads = array<i64: 2, 2, 2, 2>, strides = array<i64: 1, 1>} : (tensor<1x672x7x7xf32>, tensor<672x1x5x5xf32>) -> tensor<1x672x7x7xf32>
+  %g = hgraph.sigmoid %d : tensor<1x672x7x7xf32>
+  %a = hgraph.mul %d, %g : (tensor<1x672x7x7xf32>, tensor<1x672x7x7xf32>) -> tensor<1x672x7x7xf32>
+  %r = hgraph.reshape %a : tensor<1x672x7x7xf32> -> tensor<1x672x49xf32>
+  %m = hgraph.reduce mean %r {axes = array<i64: 2>, keepdims = true} : tensor<1x672x49xf32> -> tensor<1x672x1xf32>
+  %m4 = hgraph.reshape %m : tensor<1x672x1xf32> -> tensor<1x672x1x1xf32>
+  %s1 = hgraph.conv %m4, %w1 {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x672x1x1xf32>, tensor<28x672x1x1xf32>) -> tensor<1x28x1x1xf32>
+  %s2 = hgraph.conv %s1, %w2 {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x28x1x1xf32>, tensor<672x28x1x1xf32>) -> tensor<1x672x1x1xf32>
+  %sc = hgraph.sigmoid %s2 : tensor<1x672x1x1xf32>
+  %y = hgraph.mul %sc, %a : (tensor<1x672x1x1xf32>, tensor<1x672x7x7xf32>) -> tensor<1x672x7x7xf32>
+  return %y : tensor<1x672x7x7xf32>
+}
