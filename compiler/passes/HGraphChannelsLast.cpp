@@ -120,7 +120,9 @@ struct ConvCost {
 /// 144 of 56 x 56: 13,300; 32 of 112 x 112: 11,260); channels-last about
 /// 0.75 cycles per kernel element, position and vector of channels (960
 /// of 7 x 7: 1,192; 1,152 of 7 x 7, 5 x 5: 3,327; 192 of 28 x 28: 5,054),
-/// dispatch-bound. A plane row of a dense convolution is about three
+/// dispatch-bound, but 1.25 on maps of more than 1,024 positions (144 of
+/// 56 x 56, 3 x 3: 35,064; ConvNeXt-T's 96 of 56 x 56, 7 x 7: 178,529 in
+/// the model, against 25,314 for 192 of 28 x 28). A plane row of a dense convolution is about three
 /// cycles: ResNet-50's last-stage 3 x 3 convolution took 26,876 cycles
 /// for 7,680 rows channels-first.
 constexpr int64_t kCyclesPerPlaneRow = 3;
@@ -141,11 +143,13 @@ ConvCost convCost(ConvOp op, int64_t lanes) {
       pointwise ? positions : xType.getDimSize(2) * xType.getDimSize(3);
   int64_t enter = read == 1 ? 0 : read * tiles(c, lanes);
   int64_t leave = positions == 1 ? 0 : m * tiles(positions, lanes);
-  // A depthwise convolution's cycles (one, and three quarters, per unit
-  // of work) as plane rows.
+  // A depthwise convolution's cycles (one per unit of work
+  // channels-first; three quarters, or five where the map has more than
+  // 1,024 positions, channels-last) as plane rows.
   if (isDepthwise(op))
     return {tiles(kernel * c * tiles(positions, lanes), kCyclesPerPlaneRow),
-            tiles(3 * kernel * positions * tiles(c, lanes),
+            tiles((positions > 1024 ? 5 : 3) * kernel * positions *
+                      tiles(c, lanes),
                   4 * kCyclesPerPlaneRow),
             enter, leave};
   int64_t kTiles = tiles(c * kernel, lanes);
@@ -162,10 +166,14 @@ bool isChannelBroadcast(Type operand, Type type) {
   auto resultType = cast<RankedTensorType>(type);
   if (operandType.getNumElements() == 1)
     return true;
-  if (resultType.getRank() != 4 || operandType.getRank() != 4)
+  if (resultType.getRank() != 4 || operandType.getRank() > 4 ||
+      operandType.getRank() < 3)
     return false;
-  for (int64_t d = 0; d < 4; ++d)
-    if (operandType.getDimSize(d) !=
+  // Aligned at the last dimension, as ONNX broadcasts: [C, 1, 1] (a
+  // ConvNeXt layer scale) or [1, C, 1, 1].
+  int64_t lead = 4 - operandType.getRank();
+  for (int64_t d = lead; d < 4; ++d)
+    if (operandType.getDimSize(d - lead) !=
         (d == 1 ? resultType.getDimSize(1) : int64_t(1)))
       return false;
   return true;
@@ -254,6 +262,23 @@ private:
   std::vector<int64_t> capacity;
 };
 
+/// Whether `op` is a transpose by `perm`.
+bool isTransposeBy(Operation *op, ArrayRef<int64_t> perm) {
+  auto t = dyn_cast_if_present<TransposeOp>(op);
+  return t && t.getPerm() == perm;
+}
+
+/// The rows a plane transpose streams to produce a 4-D map of `type`
+/// (one per row of its result): [1, C, H, W] is held as C rows of H·W,
+/// [1, H, W, C] as H·W rows of C. What a transpose costs, as `enter` and
+/// `leave` count it.
+int64_t transposeRows(Type type, bool toChannelsLast, int64_t lanes) {
+  ArrayRef<int64_t> shape = cast<RankedTensorType>(type).getShape();
+  return toChannelsLast
+             ? shape[1] * shape[2] * tiles(shape[3], lanes)
+             : shape[1] * tiles(shape[2] * shape[3], lanes);
+}
+
 /// The convolutions to take channels-last: the labelling of every
 /// candidate as channels-first or channels-last that costs the fewest
 /// plane rows, its own and those of the transposes it puts between maps,
@@ -262,31 +287,49 @@ private:
 /// when they differ. A transpose in is paid too where a map other than a
 /// candidate's reaches a channels-last one's input, and one out where a
 /// reader other than a candidate, a layout-free op or a global pool takes
-/// its result.
+/// its result. The model's own transposes between the two layouts (a
+/// ConvNeXt block's permutes around its LayerNorm) are nodes too: one
+/// costs its rows where it stays, and vanishes against a convolution's
+/// transpose where the map on its channels-first side is channels-last.
 llvm::DenseSet<Operation *> chooseChannelsLast(func::FuncOp func,
                                                int64_t lanes) {
   SmallVector<ConvOp> convs;
   SmallVector<ConvCost> costs;
-  func.walk([&](ConvOp op) {
-    if (!isCandidate(op))
-      return;
-    convs.push_back(op);
-    costs.push_back(convCost(op, lanes));
+  SmallVector<TransposeOp> transposes;
+  func.walk([&](Operation *op) {
+    if (auto conv = dyn_cast<ConvOp>(op); conv && isCandidate(conv)) {
+      convs.push_back(conv);
+      costs.push_back(convCost(conv, lanes));
+    } else if (isTransposeBy(op, kToChannelsLast) ||
+               isTransposeBy(op, kToChannelsFirst)) {
+      transposes.push_back(cast<TransposeOp>(op));
+    }
   });
+  if (convs.empty())
+    return {};
   llvm::DenseMap<Operation *, size_t> index;
   for (auto [i, op] : llvm::enumerate(convs))
     index[op] = i;
+  for (auto [i, op] : llvm::enumerate(transposes))
+    index[op] = convs.size() + i;
   // Source side: channels-first; sink side: channels-last. The edge from
-  // the source to a convolution is cut when it goes channels-last, the
-  // edge to the sink when it stays.
+  // the source to a node is cut when it goes channels-last, the edge to
+  // the sink when it stays. A transpose of the model is channels-last
+  // when the map on its channels-first side is (so that it cancels).
   constexpr size_t source = 0, sink = 1;
-  MinCut graph(convs.size() + 2);
+  MinCut graph(convs.size() + transposes.size() + 2);
   auto node = [](size_t i) { return i + 2; };
+  for (auto [t, op] : llvm::enumerate(transposes))
+    graph.add(node(convs.size() + t), sink,
+              kTransposeWeight *
+                  transposeRows(op.getType(),
+                                isTransposeBy(op, kToChannelsLast), lanes));
   for (auto [i, op] : llvm::enumerate(convs)) {
     const ConvCost &cost = costs[i];
     int64_t asLast = cost.channelsLast, asFirst = cost.channelsFirst;
     // Backwards from its input through layout-free ops: the candidates
-    // whose results it reads, and whether any other map reaches it.
+    // and transposes to channels-first whose results it reads, and
+    // whether any other map reaches it.
     bool enters = false;
     SmallVector<Value> work{op.getInput()};
     llvm::DenseSet<Value> seen;
@@ -302,6 +345,14 @@ llvm::DenseSet<Operation *> chooseChannelsLast(func::FuncOp func,
         // way round, one out of j.
         graph.add(node(j), node(i), kTransposeWeight * cost.enter);
         graph.add(node(i), node(j), kTransposeWeight * costs[j].leave);
+      } else if (isTransposeBy(def, kToChannelsFirst)) {
+        // The transpose stays (channels-first) and i is channels-last: a
+        // transpose into i; i stays and the transpose would cancel: it
+        // is paid after all.
+        size_t j = index[def];
+        graph.add(node(j), node(i), kTransposeWeight * cost.enter);
+        graph.add(node(i), node(j),
+                  kTransposeWeight * transposeRows(v.getType(), false, lanes));
       } else if (def && isLayoutFree(def)) {
         Type type = def->getResult(0).getType();
         for (Value operand : def->getOperands())
@@ -311,8 +362,9 @@ llvm::DenseSet<Operation *> chooseChannelsLast(func::FuncOp func,
         enters = true;
       }
     }
-    // Forwards from its result: whether a reader other than a candidate,
-    // a layout-free op or a global pool takes it.
+    // Forwards from its result: the transposes to channels-last that read
+    // it, and whether a reader other than a candidate, a layout-free op,
+    // a global pool or such a transpose takes it.
     bool leaves = false;
     SmallVector<Value> forward{op.getResult()};
     llvm::DenseSet<Value> reached;
@@ -324,10 +376,19 @@ llvm::DenseSet<Operation *> chooseChannelsLast(func::FuncOp func,
         if (auto conv = dyn_cast<ConvOp>(user);
             conv && index.count(conv) && conv.getInput() == v)
           continue;
-        if (isLayoutFree(user) && user->getResult(0).getType() == v.getType())
+        if (isTransposeBy(user, kToChannelsLast)) {
+          size_t j = index[user];
+          graph.add(node(j), node(i), kTransposeWeight * cost.leave);
+          graph.add(node(i), node(j),
+                    kTransposeWeight *
+                        transposeRows(user->getResult(0).getType(), true,
+                                      lanes));
+        } else if (isLayoutFree(user) &&
+                   user->getResult(0).getType() == v.getType()) {
           forward.push_back(user->getResult(0));
-        else if (!isGlobalPool(user))
+        } else if (!isGlobalPool(user)) {
           leaves = true;
+        }
       }
     }
     asLast += kTransposeWeight *
@@ -344,57 +405,74 @@ llvm::DenseSet<Operation *> chooseChannelsLast(func::FuncOp func,
 }
 
 /// The maps a convolution's kernel elements meet, channels-last: its
-/// input transposed to [1, H, W, C] and padded, then per kernel element
-/// (row by row) the [1, H', W', C] slice it meets at every output
-/// position. A strided 1 x 1 convolution without padding takes its
-/// positions before the transpose, so that the transpose moves no more.
-SmallVector<Value> channelsLastTaps(PatternRewriter &rewriter, ConvOp op) {
-  auto xType = cast<RankedTensorType>(op.getInput().getType());
-  auto wType = cast<RankedTensorType>(op.getWeight().getType());
-  auto yType = cast<RankedTensorType>(op.getType());
-  Type element = xType.getElementType();
-  int64_t c = xType.getDimSize(1), h = xType.getDimSize(2),
-          w = xType.getDimSize(3);
-  int64_t kh = wType.getDimSize(2), kw = wType.getDimSize(3);
-  int64_t ho = yType.getDimSize(2), wo = yType.getDimSize(3);
-  Location loc = op.getLoc();
-  ArrayRef<int64_t> strides = op.getStrides(), pads = op.getPads(),
-                    dilations = op.getDilations();
-  Value x = op.getInput();
-  bool unpadded = llvm::all_of(pads, [](int64_t p) { return p == 0; });
-  if (kh == 1 && kw == 1 && unpadded && (h != ho || w != wo)) {
-    x = SliceOp::create(
-        rewriter, loc, shaped({1, c, ho, wo}, element), x,
-        rewriter.getDenseI64ArrayAttr({0, 0, 0, 0}),
-        rewriter.getDenseI64ArrayAttr({1, 1, strides[0], strides[1]}));
-    h = ho;
-    w = wo;
-  }
-  x = TransposeOp::create(rewriter, loc, shaped({1, h, w, c}, element), x,
-                          rewriter.getDenseI64ArrayAttr(kToChannelsLast));
-  int64_t hp = h + pads[0] + pads[2], wp = w + pads[1] + pads[3];
-  if (!unpadded)
-    x = PadOp::create(rewriter, loc, shaped({1, hp, wp, c}, element), x,
-                      Value(),
-                      rewriter.getDenseI64ArrayAttr(
-                          {0, pads[0], pads[1], 0, 0, pads[2], pads[3], 0}),
-                      rewriter.getStringAttr("constant"));
-  SmallVector<Value> taps;
-  auto tapType = shaped({1, ho, wo, c}, element);
-  for (int64_t i = 0; i < kh; ++i)
-    for (int64_t j = 0; j < kw; ++j) {
-      if (hp == ho && wp == wo) {
-        taps.push_back(x);
-        continue;
-      }
-      taps.push_back(SliceOp::create(
-          rewriter, loc, tapType, x,
-          rewriter.getDenseI64ArrayAttr(
-              {0, i * dilations[0], j * dilations[1], 0}),
-          rewriter.getDenseI64ArrayAttr({1, strides[0], strides[1], 1})));
+/// input transposed to [1, H, W, C] and padded (made by the constructor),
+/// then per kernel element the [1, H', W', C] slice it meets at every
+/// output position (made by `tap`, where the rewriter is, so that a
+/// depthwise convolution's slices live one at a time). A strided 1 x 1
+/// convolution without padding takes its positions before the transpose,
+/// so that the transpose moves no more.
+class ChannelsLastTaps {
+public:
+  ChannelsLastTaps(PatternRewriter &rewriter, ConvOp op)
+      : rewriter(rewriter), loc(op.getLoc()), strides(op.getStrides()),
+        dilations(op.getDilations()) {
+    auto xType = cast<RankedTensorType>(op.getInput().getType());
+    auto wType = cast<RankedTensorType>(op.getWeight().getType());
+    auto yType = cast<RankedTensorType>(op.getType());
+    Type element = xType.getElementType();
+    int64_t c = xType.getDimSize(1), h = xType.getDimSize(2),
+            w = xType.getDimSize(3);
+    kh = wType.getDimSize(2);
+    kw = wType.getDimSize(3);
+    int64_t ho = yType.getDimSize(2), wo = yType.getDimSize(3);
+    ArrayRef<int64_t> pads = op.getPads();
+    Value x = op.getInput();
+    bool unpadded = llvm::all_of(pads, [](int64_t p) { return p == 0; });
+    if (kh == 1 && kw == 1 && unpadded && (h != ho || w != wo)) {
+      x = SliceOp::create(
+          rewriter, loc, shaped({1, c, ho, wo}, element), x,
+          rewriter.getDenseI64ArrayAttr({0, 0, 0, 0}),
+          rewriter.getDenseI64ArrayAttr({1, 1, strides[0], strides[1]}));
+      h = ho;
+      w = wo;
     }
-  return taps;
-}
+    x = TransposeOp::create(rewriter, loc, shaped({1, h, w, c}, element), x,
+                            rewriter.getDenseI64ArrayAttr(kToChannelsLast));
+    int64_t hp = h + pads[0] + pads[2], wp = w + pads[1] + pads[3];
+    if (!unpadded)
+      x = PadOp::create(rewriter, loc, shaped({1, hp, wp, c}, element), x,
+                        Value(),
+                        rewriter.getDenseI64ArrayAttr(
+                            {0, pads[0], pads[1], 0, 0, pads[2], pads[3], 0}),
+                        rewriter.getStringAttr("constant"));
+    padded = x;
+    whole = hp == ho && wp == wo;
+    tapType = shaped({1, ho, wo, c}, element);
+  }
+
+  int64_t count() const { return kh * kw; }
+
+  /// The slice kernel element `t` (row by row) meets.
+  Value tap(int64_t t) const {
+    if (whole)
+      return padded;
+    int64_t i = t / kw, j = t % kw;
+    return SliceOp::create(
+        rewriter, loc, tapType, padded,
+        rewriter.getDenseI64ArrayAttr(
+            {0, i * dilations[0], j * dilations[1], 0}),
+        rewriter.getDenseI64ArrayAttr({1, strides[0], strides[1], 1}));
+  }
+
+private:
+  PatternRewriter &rewriter;
+  Location loc;
+  ArrayRef<int64_t> strides, dilations;
+  int64_t kh, kw;
+  Value padded;
+  bool whole;
+  RankedTensorType tapType;
+};
 
 /// A dense convolution chosen by chooseChannelsLast, rewritten
 /// channels-last: its taps side by side along the channels
@@ -419,7 +497,10 @@ struct ConvToChannelsLast : OpRewritePattern<ConvOp> {
     int64_t ho = yType.getDimSize(2), wo = yType.getDimSize(3);
     int64_t positions = ho * wo, k = c * kh * kw;
     Location loc = op.getLoc();
-    SmallVector<Value> taps = channelsLastTaps(rewriter, op);
+    ChannelsLastTaps windowTaps(rewriter, op);
+    SmallVector<Value> taps;
+    for (int64_t t = 0; t < windowTaps.count(); ++t)
+      taps.push_back(windowTaps.tap(t));
     Value windows =
         taps.size() == 1
             ? taps.front()
@@ -468,18 +549,19 @@ struct DepthwiseToChannelsLast : OpRewritePattern<ConvOp> {
         shaped({1, yType.getDimSize(2), yType.getDimSize(3), c}, element);
     auto rowType = shaped({1, 1, 1, c}, element);
     Location loc = op.getLoc();
-    SmallVector<Value> taps = channelsLastTaps(rewriter, op);
+    ChannelsLastTaps taps(rewriter, op);
     // weight[ch][0][t] (t in kernel order) for the row of kernel element t.
     SmallVector<float> values(weight.getValues<float>());
-    int64_t kernel = int64_t(taps.size());
+    int64_t kernel = taps.count();
     Value sum;
-    for (auto [t, tap] : llvm::enumerate(taps)) {
+    for (int64_t t = 0; t < kernel; ++t) {
       SmallVector<float> row(c);
       for (int64_t ch = 0; ch < c; ++ch)
-        row[ch] = values[ch * kernel + int64_t(t)];
+        row[ch] = values[ch * kernel + t];
       Value scale = ConstantOp::create(
           rewriter, loc, DenseElementsAttr::get(rowType, ArrayRef(row)));
-      Value product = MulOp::create(rewriter, loc, tapType, tap, scale);
+      Value product =
+          MulOp::create(rewriter, loc, tapType, taps.tap(t), scale);
       sum = sum ? AddOp::create(rewriter, loc, tapType, sum, product)
                       .getResult()
                 : product;
@@ -569,15 +651,21 @@ struct SinkThroughUnary : OpRewritePattern<Op> {
 /// `side`, an operand that broadcasts against a result transposed by
 /// `perm`, as the operand of the same op before the transpose: itself if
 /// its shape is all ones (or of rank 0), reshaped if its other dimensions
-/// keep their order under `perm` (a [1, C, 1, 1] scale is [1, 1, 1, C]
-/// channels-last); null otherwise.
+/// keep their order under `perm` (a [1, C, 1, 1] or [C, 1, 1] scale is
+/// [1, 1, 1, C] channels-last); null otherwise.
 Value broadcastBefore(PatternRewriter &rewriter, Location loc, Value side,
                       ArrayRef<int64_t> perm) {
   auto type = cast<RankedTensorType>(side.getType());
   if (type.getRank() == 0)
     return side;
-  if (type.getRank() != int64_t(perm.size()))
+  if (type.getRank() > int64_t(perm.size()))
     return Value();
+  // Of lower rank, it broadcasts as if with leading ones.
+  if (type.getRank() < int64_t(perm.size())) {
+    SmallVector<int64_t> shape(perm.size() - type.getRank(), 1);
+    llvm::append_range(shape, type.getShape());
+    type = type.clone(shape);
+  }
   RankedTensorType before = beforeTranspose(type, perm);
   if (before == type)
     return side;
@@ -690,6 +778,26 @@ struct SinkThroughSlice : OpRewritePattern<SliceOp> {
   }
 };
 
+/// reshape(reshape(x)) -> reshape(x): the reshapes of the
+/// squeeze-and-excitation scales and of the products of one position,
+/// left in chains by the rewrites above.
+struct ComposeReshapes : OpRewritePattern<ReshapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ReshapeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto inner = op.getInput().getDefiningOp<ReshapeOp>();
+    if (!inner)
+      return failure();
+    if (inner.getInput().getType() == op.getType())
+      rewriter.replaceOp(op, inner.getInput());
+    else
+      rewriter.replaceOpWithNewOp<ReshapeOp>(op, op.getType(),
+                                             inner.getInput());
+    return success();
+  }
+};
+
 /// A global mean (or sum) over the positions of a map taken back to
 /// channels-first, [1, H, W, C] -> [1, C, H, W] -> reduce over H and W (or
 /// over the positions of [1, C, H·W], as canonicalisation leaves it), is a
@@ -758,7 +866,8 @@ struct HGraphChannelsLastPass
     if (chosen.empty())
       return;
     patterns.add<ConvToChannelsLast, DepthwiseToChannelsLast>(context, chosen);
-    patterns.add<ComposeTransposes, PoolChannelsLast, SinkThroughSlice,
+    patterns.add<ComposeTransposes, ComposeReshapes, PoolChannelsLast,
+                 SinkThroughSlice,
                  UnitTransposeToReshape, SinkThroughBinary<MinOp>,
                  SinkThroughBinary<MaxOp>,
                  SinkThroughUnary<ReluOp>, SinkThroughUnary<SigmoidOp>,

@@ -264,12 +264,6 @@ OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
     return getInput();
   if (auto dense = dyn_cast_if_present<DenseElementsAttr>(adaptor.getInput()))
     return dense.reshape(getType());
-  // A reshape of a reshape reads the first one's input: the order of the
-  // elements is the same.
-  if (auto inner = getInput().getDefiningOp<ReshapeOp>()) {
-    getInputMutable().assign(inner.getInput());
-    return getInput().getType() == getType() ? getInput() : getResult();
-  }
   return {};
 }
 
