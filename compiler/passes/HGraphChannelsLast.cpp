@@ -474,14 +474,19 @@ private:
   RankedTensorType tapType;
 };
 
+/// A pattern on the convolutions chooseChannelsLast took.
+struct ChosenConvPattern : OpRewritePattern<ConvOp> {
+  ChosenConvPattern(MLIRContext *context,
+                    const llvm::DenseSet<Operation *> &chosen)
+      : OpRewritePattern(context), chosen(chosen) {}
+  const llvm::DenseSet<Operation *> &chosen;
+};
+
 /// A dense convolution chosen by chooseChannelsLast, rewritten
 /// channels-last: its taps side by side along the channels
 /// ([positions, kh·kw·C] windows) times the weight as [kh·kw·C, M].
-struct ConvToChannelsLast : OpRewritePattern<ConvOp> {
-  ConvToChannelsLast(MLIRContext *context,
-                     const llvm::DenseSet<Operation *> &chosen)
-      : OpRewritePattern(context), chosen(chosen) {}
-  const llvm::DenseSet<Operation *> &chosen;
+struct ConvToChannelsLast : ChosenConvPattern {
+  using ChosenConvPattern::ChosenConvPattern;
 
   LogicalResult matchAndRewrite(ConvOp op,
                                 PatternRewriter &rewriter) const override {
@@ -530,11 +535,8 @@ struct ConvToChannelsLast : OpRewritePattern<ConvOp> {
 /// channels-last: per kernel element, its tap times that element's
 /// weights as a row of channels ([1, 1, 1, C]), summed in kernel order,
 /// and the bias added as a row.
-struct DepthwiseToChannelsLast : OpRewritePattern<ConvOp> {
-  DepthwiseToChannelsLast(MLIRContext *context,
-                          const llvm::DenseSet<Operation *> &chosen)
-      : OpRewritePattern(context), chosen(chosen) {}
-  const llvm::DenseSet<Operation *> &chosen;
+struct DepthwiseToChannelsLast : ChosenConvPattern {
+  using ChosenConvPattern::ChosenConvPattern;
 
   LogicalResult matchAndRewrite(ConvOp op,
                                 PatternRewriter &rewriter) const override {
