@@ -36,6 +36,7 @@
 #include "llvm/ADT/BitVector.h"
 
 #include <deque>
+#include <set>
 #include <limits>
 
 namespace hetc {
@@ -287,7 +288,10 @@ int64_t transposeRows(Type type, bool toChannelsLast, int64_t lanes) {
 /// when they differ. A transpose in is paid too where a map other than a
 /// candidate's reaches a channels-last one's input, and one out where a
 /// reader other than a candidate, a layout-free op or a global pool takes
-/// its result. The model's own transposes between the two layouts (a
+/// its result. Two producers whose maps meet in the ops above a
+/// convolution (a residual add of a block's last convolution and its
+/// shortcut) are joined too: where they differ, the channels-last one is
+/// taken back to channels-first. The model's own transposes between the two layouts (a
 /// ConvNeXt block's permutes around its LayerNorm) are nodes too: one
 /// costs its rows where it stays, and vanishes against a convolution's
 /// transpose where the map on its channels-first side is channels-last.
@@ -319,6 +323,8 @@ llvm::DenseSet<Operation *> chooseChannelsLast(func::FuncOp func,
   constexpr size_t source = 0, sink = 1;
   MinCut graph(convs.size() + transposes.size() + 2);
   auto node = [](size_t i) { return i + 2; };
+  // Pairs of producers already joined.
+  std::set<std::pair<size_t, size_t>> joined;
   for (auto [t, op] : llvm::enumerate(transposes))
     graph.add(node(convs.size() + t), sink,
               kTransposeWeight *
@@ -331,6 +337,9 @@ llvm::DenseSet<Operation *> chooseChannelsLast(func::FuncOp func,
     // and transposes to channels-first whose results it reads, and
     // whether any other map reaches it.
     bool enters = false;
+    // The candidates and transposes found, with the rows of a transpose of
+    // their result back to channels-first.
+    SmallVector<std::pair<size_t, int64_t>> producers;
     SmallVector<Value> work{op.getInput()};
     llvm::DenseSet<Value> seen;
     while (!work.empty()) {
@@ -345,6 +354,7 @@ llvm::DenseSet<Operation *> chooseChannelsLast(func::FuncOp func,
         // way round, one out of j.
         graph.add(node(j), node(i), kTransposeWeight * cost.enter);
         graph.add(node(i), node(j), kTransposeWeight * costs[j].leave);
+        producers.push_back({j, costs[j].leave});
       } else if (isTransposeBy(def, kToChannelsFirst)) {
         // The transpose stays (channels-first) and i is channels-last: a
         // transpose into i; i stays and the transpose would cancel: it
@@ -353,6 +363,7 @@ llvm::DenseSet<Operation *> chooseChannelsLast(func::FuncOp func,
         graph.add(node(j), node(i), kTransposeWeight * cost.enter);
         graph.add(node(i), node(j),
                   kTransposeWeight * transposeRows(v.getType(), false, lanes));
+        producers.push_back({j, transposeRows(v.getType(), false, lanes)});
       } else if (def && isLayoutFree(def)) {
         Type type = def->getResult(0).getType();
         for (Value operand : def->getOperands())
@@ -362,6 +373,19 @@ llvm::DenseSet<Operation *> chooseChannelsLast(func::FuncOp func,
         enters = true;
       }
     }
+    // Producers that meet in the ops above (a residual add of a block's
+    // last convolution and its shortcut): where they differ, the
+    // channels-last one is taken back to channels-first to meet the other.
+    for (auto [a, first] : llvm::enumerate(producers))
+      for (const auto &second : ArrayRef(producers).drop_front(a + 1))
+        if (joined.insert({std::min(first.first, second.first),
+                           std::max(first.first, second.first)})
+                .second) {
+          graph.add(node(first.first), node(second.first),
+                    kTransposeWeight * second.second);
+          graph.add(node(second.first), node(first.first),
+                    kTransposeWeight * first.second);
+        }
     // Forwards from its result: the transposes to channels-last that read
     // it, and whether a reader other than a candidate, a layout-free op,
     // a global pool or such a transpose takes it.
