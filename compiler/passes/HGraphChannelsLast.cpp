@@ -360,10 +360,10 @@ llvm::DenseSet<Operation *> chooseChannelsLast(func::FuncOp func,
         // transpose into i; i stays and the transpose would cancel: it
         // is paid after all.
         size_t j = index[def];
+        int64_t rows = transposeRows(v.getType(), false, lanes);
         graph.add(node(j), node(i), kTransposeWeight * cost.enter);
-        graph.add(node(i), node(j),
-                  kTransposeWeight * transposeRows(v.getType(), false, lanes));
-        producers.push_back({j, transposeRows(v.getType(), false, lanes)});
+        graph.add(node(i), node(j), kTransposeWeight * rows);
+        producers.push_back({j, rows});
       } else if (def && isLayoutFree(def)) {
         Type type = def->getResult(0).getType();
         for (Value operand : def->getOperands())
