@@ -162,9 +162,10 @@ def compare_outputs(names, expected, out_dir, precision, by_norm):
         got = np.load(npy_path(out_dir, out_name))
         if got.shape != want.shape:
             return worst, f"output '{out_name}': shape {got.shape}, ONNX Runtime {want.shape}"
-        err = np.abs(got.astype(np.float64) - want.astype(np.float64))
+        ref = want.astype(np.float64)
+        err = np.abs(got.astype(np.float64) - ref)
         if by_norm or precision == "int8":
-            norm = np.linalg.norm(want.astype(np.float64))
+            norm = np.linalg.norm(ref)
             relative = float(np.linalg.norm(err) / norm) if norm else float(np.max(err))
             worst = max(worst, relative / RELATIVE_L2[precision])
             continue
@@ -172,8 +173,8 @@ def compare_outputs(names, expected, out_dir, precision, by_norm):
         # Scaled to the output's magnitude where that is below one: random
         # weights leave some CNNs' logits near 1e-9, where any result would
         # be within an absolute 1e-4.
-        atol *= min(1.0, float(np.max(np.abs(want.astype(np.float64)))))
-        bound = atol + rtol * np.abs(want.astype(np.float64))
+        atol *= min(1.0, float(np.max(np.abs(ref)))) if ref.size else 1.0
+        bound = atol + rtol * np.abs(ref)
         worst = max(worst, float(np.max(err / bound)) if err.size else 0.0)
     if worst > 1.0:
         if by_norm or precision == "int8":
