@@ -322,6 +322,24 @@ LogicalResult PlanEmitter::emitOp(Operation *op) {
           (*k)->add_perm(d);
         return success();
       })
+      .Case([&](htile::DepthwiseConvOp conv) -> LogicalResult {
+        // The copies of the weight are the chip's business: the plan
+        // takes the first.
+        SmallVector<Value> operands{conv.getInput(), conv.getWeights().front()};
+        if (Value bias = conv.getBias())
+          operands.push_back(bias);
+        Kernel k = addKernel(op, hetx::PLAN_DEPTHWISE_CONV, operands,
+                             conv.getOutput());
+        if (failed(k))
+          return failure();
+        for (int64_t v : conv.getStrides())
+          (*k)->add_strides(v);
+        for (int64_t v : conv.getPads())
+          (*k)->add_pads(v);
+        for (int64_t v : conv.getDilations())
+          (*k)->add_dilations(v);
+        return success();
+      })
       .Case([&](htile::GatherOp g) -> LogicalResult {
         Kernel k =
             addKernel(op, hetx::PLAN_GATHER, g.getInputs(), g.getOutput());

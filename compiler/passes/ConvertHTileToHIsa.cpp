@@ -113,24 +113,32 @@ bool isBufferOp(Operation *op) {
 /// takes from the vector unit together. Such an operand (on a chip whose
 /// addresses are interleaved over the slices, rows of large tensors share
 /// a bank whichever way the placer turns) passes through one more V_CAST
-/// to its own type, which reads it a vector-op latency earlier.
+/// to its own type, which reads it a vector-op latency earlier. A read
+/// behind a V_CAST and a read taken directly reach the instruction from
+/// different cycles, so they do not tie.
 void separateBankTies(func::FuncOp func, const chip::ChipSpec &spec) {
   for (Operation &op : llvm::make_early_inc_range(func.getBody().front())) {
     if (op.getNumOperands() < 2 || !isa<hisa::InstructionOpInterface>(op))
       continue;
-    SmallVector<std::pair<uint64_t, Operation *>> banks;
+    // (bank, behind a V_CAST) of each read so far, and the read.
+    SmallVector<std::pair<std::pair<uint64_t, bool>, Operation *>> banks;
     for (OpOperand &use : op.getOpOperands()) {
       // The read behind the operand, and the use of its vector to move.
       OpOperand *tied = &use;
-      if (auto cast = use.get().getDefiningOp<hisa::VCastOp>())
+      bool behindCast = false;
+      if (auto cast = use.get().getDefiningOp<hisa::VCastOp>()) {
         tied = &cast.getInputMutable();
+        behindCast = true;
+      }
       auto read = tied->get().getDefiningOp<hisa::ReadOp>();
       if (!read)
         continue;
       uint64_t address = uint64_t(read.getAddress());
-      uint64_t bank = uint64_t(spec.sliceOf(address)) *
-                          spec.proto().memory().banks_per_slice() +
-                      spec.bankOf(address);
+      std::pair<uint64_t, bool> bank{
+          uint64_t(spec.sliceOf(address)) *
+                  spec.proto().memory().banks_per_slice() +
+              spec.bankOf(address),
+          behindCast};
       auto same = llvm::find_if(banks, [&](auto &entry) {
         return entry.first == bank && entry.second != read;
       });
@@ -175,6 +183,7 @@ LogicalResult expandFunction(func::FuncOp func, const chip::ChipSpec &spec) {
   populateMatrixExpansions(patterns, state);
   populateReductionExpansions(patterns, state);
   populateDataMovementExpansions(patterns, state);
+  populateConvolutionExpansions(patterns, state);
   ConversionTarget target(*context);
   target.addLegalDialect<hisa::HIsaDialect>();
   target.addLegalOp<func::FuncOp, func::ReturnOp>();

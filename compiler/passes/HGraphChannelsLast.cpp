@@ -26,6 +26,7 @@
 
 #include "compiler/passes/Passes.h"
 
+#include "compiler/dialects/common/DepthwiseWindow.h"
 #include "compiler/dialects/hetc/IR/HetcTarget.h"
 #include "compiler/dialects/hgraph/IR/HGraph.h"
 
@@ -86,12 +87,18 @@ bool isDense(ConvOp op) {
 bool isDepthwise(ConvOp op) {
   auto xType = cast<RankedTensorType>(op.getInput().getType());
   auto wType = cast<RankedTensorType>(op.getWeight().getType());
+  auto yType = cast<RankedTensorType>(op.getType());
   return xType.getRank() == 4 && xType.getDimSize(0) == 1 &&
          xType.getElementType().isF32() && wType.getElementType().isF32() &&
          op.getGroup() == xType.getDimSize(1) && op.getGroup() > 1 &&
          wType.getDimSize(0) == op.getGroup() && wType.getDimSize(1) == 1 &&
          matchPattern(op.getWeight(), m_Constant()) &&
-         (!op.getBias() || matchPattern(op.getBias(), m_Constant()));
+         (!op.getBias() || matchPattern(op.getBias(), m_Constant())) &&
+         hetc::depthwise::windowMismatch(
+             xType.getShape().drop_front(2), yType.getShape().drop_front(2),
+             wType.getShape().drop_front(2), op.getStrides(), op.getPads(),
+             op.getDilations())
+             .empty();
 }
 
 bool isCandidate(ConvOp op) { return isDense(op) || isDepthwise(op); }
@@ -103,8 +110,7 @@ bool isCandidate(ConvOp op) { return isDense(op) || isDepthwise(op); }
 /// weight, per N tile of output channels. A depthwise one is a product and
 /// a sum per kernel element either way, on the vector unit: channels-first
 /// over [C, positions] rows, each element gathered through a switch unit;
-/// channels-last over [positions, C] rows, slices of the padded map, which
-/// move as whole vectors. `enter` and `leave` are the rows of the plane
+/// channels-last over [positions, C] rows, read where they lie. `enter` and `leave` are the rows of the plane
 /// transposes into and out of channels-last (a transpose streams one row
 /// per row of its result), paid where the map next to the convolution is
 /// not channels-last too; a map of one position is the same either way (a
@@ -114,16 +120,17 @@ struct ConvCost {
 };
 
 /// A depthwise convolution's cycles, measured on tsp-v1 with `hetc
-/// compile` of each form alone after a 1 x 1 convolution (so that its
-/// input is held as a producer leaves it), without transposes:
-/// channels-first is switch-bound at about one cycle per kernel element,
-/// channel and N tile of positions (960 channels of 7 x 7, 3 x 3: 9,100;
-/// 144 of 56 x 56: 13,300; 32 of 112 x 112: 11,260); channels-last about
-/// 0.75 cycles per kernel element, position and vector of channels (960
-/// of 7 x 7: 1,192; 1,152 of 7 x 7, 5 x 5: 3,327; 192 of 28 x 28: 5,054),
-/// dispatch-bound, but 1.25 on maps of more than 1,024 positions (144 of
-/// 56 x 56, 3 x 3: 35,064; ConvNeXt-T's 96 of 56 x 56, 7 x 7: 178,529 in
-/// the model, against 25,314 for 192 of 28 x 28). A plane row of a dense convolution is about three
+/// compile` of each form between two 1 x 1 convolutions (so that its input
+/// is held as a producer leaves it), without transposes. Channels-first
+/// is switch-bound at about 0.9 cycles per kernel element, channel and N
+/// tile of output positions with a stride of 1 (144 channels of 56 x 56,
+/// 3 x 3: 11,229; 240 of 28 x 28, 5 x 5: 15,098; 96 of 56 x 56, 7 x 7:
+/// 45,472) and about 2.3 with a stride of 2, whose windows span twice the
+/// vectors (96 of 112 x 112: 21,362; 144 of 56 x 56: 8,576).
+/// Channels-last (htile.depthwise_conv) is dispatch-bound at about four
+/// instructions per kernel element, position and vector of channels, 0.3
+/// cycles at sixteen a cycle (384 of 14 x 14, 3 x 3: 1,356 to 1,946 in
+/// MobileNetV2). A plane row of a dense convolution is about three
 /// cycles: ResNet-50's last-stage 3 x 3 convolution took 26,876 cycles
 /// for 7,680 rows channels-first.
 constexpr int64_t kCyclesPerPlaneRow = 3;
@@ -144,15 +151,18 @@ ConvCost convCost(ConvOp op, int64_t lanes) {
       pointwise ? positions : xType.getDimSize(2) * xType.getDimSize(3);
   int64_t enter = read == 1 ? 0 : read * tiles(c, lanes);
   int64_t leave = positions == 1 ? 0 : m * tiles(positions, lanes);
-  // A depthwise convolution's cycles (one per unit of work
-  // channels-first; three quarters, or five where the map has more than
-  // 1,024 positions, channels-last) as plane rows.
-  if (isDepthwise(op))
-    return {tiles(kernel * c * tiles(positions, lanes), kCyclesPerPlaneRow),
-            tiles((positions > 1024 ? 5 : 3) * kernel * positions *
-                      tiles(c, lanes),
-                  4 * kCyclesPerPlaneRow),
+  // A depthwise convolution's cycles (0.9 or 2.3 per unit of work
+  // channels-first, 0.3 channels-last) as plane rows.
+  if (isDepthwise(op)) {
+    bool strided = llvm::any_of(op.getStrides(), [](int64_t s) {
+      return s > 1;
+    });
+    return {tiles((strided ? 23 : 9) * kernel * c * tiles(positions, lanes),
+                  10 * kCyclesPerPlaneRow),
+            tiles(3 * kernel * positions * tiles(c, lanes),
+                  10 * kCyclesPerPlaneRow),
             enter, leave};
+  }
   int64_t kTiles = tiles(c * kernel, lanes);
   return {m * kTiles * tiles(positions, lanes),
           positions * kTiles * tiles(m, lanes), enter, leave};
@@ -556,9 +566,10 @@ struct ConvToChannelsLast : ChosenConvPattern {
 };
 
 /// A depthwise convolution chosen by chooseChannelsLast, rewritten
-/// channels-last: per kernel element, its tap times that element's
-/// weights as a row of channels ([1, 1, 1, C]), summed in kernel order,
-/// and the bias added as a row.
+/// channels-last: the map transposed to [1, H, W, C], one
+/// depthwise_conv_nhwc with the weights as a row of channels per kernel
+/// element ([kh, kw, C]) and the bias as it is, and the result transposed
+/// back.
 struct DepthwiseToChannelsLast : ChosenConvPattern {
   using ChosenConvPattern::ChosenConvPattern;
 
@@ -568,33 +579,31 @@ struct DepthwiseToChannelsLast : ChosenConvPattern {
     if (!chosen.count(op) || !isDepthwise(op) ||
         !matchPattern(op.getWeight(), m_Constant(&weight)))
       return rewriter.notifyMatchFailure(op, "not chosen");
+    auto xType = cast<RankedTensorType>(op.getInput().getType());
+    auto wType = cast<RankedTensorType>(op.getWeight().getType());
     auto yType = cast<RankedTensorType>(op.getType());
     Type element = yType.getElementType();
-    int64_t c = yType.getDimSize(1);
-    auto tapType =
-        shaped({1, yType.getDimSize(2), yType.getDimSize(3), c}, element);
-    auto rowType = shaped({1, 1, 1, c}, element);
+    int64_t c = yType.getDimSize(1), kh = wType.getDimSize(2),
+            kw = wType.getDimSize(3), kernel = kh * kw;
     Location loc = op.getLoc();
-    ChannelsLastTaps taps(rewriter, op);
-    // weight[ch][0][t] (t in kernel order) for the row of kernel element t.
+    // weight[ch][0][t] (t in kernel order) to rows[t][ch].
     SmallVector<float> values(weight.getValues<float>());
-    int64_t kernel = taps.count();
-    Value sum;
-    for (int64_t t = 0; t < kernel; ++t) {
-      SmallVector<float> row(c);
+    SmallVector<float> rows(size_t(kernel * c));
+    for (int64_t t = 0; t < kernel; ++t)
       for (int64_t ch = 0; ch < c; ++ch)
-        row[ch] = values[ch * kernel + t];
-      Value scale = ConstantOp::create(
-          rewriter, loc, DenseElementsAttr::get(rowType, ArrayRef(row)));
-      Value product =
-          MulOp::create(rewriter, loc, tapType, taps.tap(t), scale);
-      sum = sum ? AddOp::create(rewriter, loc, tapType, sum, product)
-                      .getResult()
-                : product;
-    }
-    if (Value bias = op.getBias())
-      sum = AddOp::create(rewriter, loc, tapType, sum,
-                          ReshapeOp::create(rewriter, loc, rowType, bias));
+        rows[t * c + ch] = values[ch * kernel + t];
+    Value weightRows = ConstantOp::create(
+        rewriter, loc,
+        DenseElementsAttr::get(shaped({kh, kw, c}, element), ArrayRef(rows)));
+    Value input = TransposeOp::create(
+        rewriter, loc,
+        shaped({1, xType.getDimSize(2), xType.getDimSize(3), c}, element),
+        op.getInput(), rewriter.getDenseI64ArrayAttr(kToChannelsLast));
+    Value sum = DepthwiseConvNhwcOp::create(
+        rewriter, loc,
+        shaped({1, yType.getDimSize(2), yType.getDimSize(3), c}, element),
+        input, weightRows, op.getBias(), op.getStridesAttr(),
+        op.getPadsAttr(), op.getDilationsAttr());
     rewriter.replaceOpWithNewOp<TransposeOp>(
         op, yType, sum, rewriter.getDenseI64ArrayAttr(kToChannelsFirst));
     return success();

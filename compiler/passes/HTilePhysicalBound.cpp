@@ -72,6 +72,37 @@ KernelWork matmulWork(htile::MatMulOp op) {
   return work;
 }
 
+/// A depthwise convolution's products are the kernel elements inside the
+/// map at every output position, times the channels; each product but an
+/// output row's first is summed, and a bias adds one more per element.
+/// The counts separate by axis: a position meets (taps along its row) x
+/// (taps along its column) elements.
+KernelWork depthwiseWork(htile::DepthwiseConvOp op) {
+  KernelWork work;
+  ArrayRef<int64_t> in = op.getInput().getType().getShape();
+  ArrayRef<int64_t> out = op.getOutput().getType().getShape();
+  ArrayRef<int64_t> kernel =
+      cast<MemRefType>(op.getWeights().front().getType()).getShape();
+  uint64_t taps[2] = {0, 0};
+  for (int d = 0; d < 2; ++d)
+    for (int64_t o = 0; o < out[d]; ++o)
+      for (int64_t k = 0; k < kernel[d]; ++k) {
+        int64_t x = o * op.getStrides()[d] - op.getPads()[d] +
+                    k * op.getDilations()[d];
+        taps[d] += x >= 0 && x < in[d];
+      }
+  uint64_t positions = uint64_t(out[0] * out[1]);
+  uint64_t products = taps[0] * taps[1];
+  work.vectorLaneOps = (2 * products - positions +
+                        (op.getBias() ? positions : 0)) *
+                       uint64_t(out[2]);
+  // The input, one copy of the weight, the bias and the output.
+  work.sramBytes = bytes(op.getInput()) + bytes(op.getWeights().front()) +
+                   (op.getBias() ? bytes(op.getBias()) : 0) +
+                   bytes(op.getOutput());
+  return work;
+}
+
 KernelWork kernelWork(Operation *op) {
   KernelWork work;
   llvm::TypeSwitch<Operation *>(op)
@@ -91,6 +122,7 @@ KernelWork kernelWork(Operation *op) {
         work.vectorLaneOps = 5 * elements(softmax.getInput());
         work.sramBytes = bytes(softmax.getInput()) + bytes(softmax.getOutput());
       })
+      .Case([&](htile::DepthwiseConvOp conv) { work = depthwiseWork(conv); })
       .Case([&](htile::TransposeOp transpose) {
         work.sramBytes =
             bytes(transpose.getInput()) + bytes(transpose.getOutput());

@@ -132,9 +132,10 @@ def HGraphChannelsLast : Pass<"hetc-hgraph-channels-last", "mlir::func::FuncOp">
     `[positions, kh·kw·C]`, a `matmul` by the weight as `[kh·kw·C, M]`
     (folded on the host), the bias added as a row, and the result
     transposed back to `[1, M, H', W']` (a strided 1 x 1 convolution
-    slices its positions before the transpose); a depthwise one in f32 as
-    each kernel element's slice times a row of its weights
-    (`[1, 1, 1, C]`), summed, the bias added as a row. Which convolutions
+    slices its positions before the transpose); a depthwise one in f32
+    (constant weights, every window meeting the map) as one
+    `hgraph.depthwise_conv_nhwc` of the transposed map, with the weights
+    as a row of channels per kernel element (`[kh, kw, C]`). Which convolutions
     go channels-last is a minimum cut over all of them: each one's plane
     rows either way, and the transposes between maps of different layouts
     (the cost rule of docs/architecture.md, "Channels-last convolutions",

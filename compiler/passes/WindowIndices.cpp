@@ -95,3 +95,18 @@ Indices hetc::gather::convColumns(Shape in, const Window &w, Shape out,
   }
   return result;
 }
+
+Indices hetc::gather::axisTaps(int64_t outer, int64_t inLength, int64_t inner,
+                               int64_t outLength, int64_t stride,
+                               int64_t start) {
+  Indices result;
+  result.reserve(size_t(outer * outLength * inner));
+  for (int64_t a = 0; a < outer; ++a)
+    for (int64_t o = 0; o < outLength; ++o) {
+      int64_t x = o * stride + start;
+      bool inside = x >= 0 && x < inLength;
+      for (int64_t b = 0; b < inner; ++b)
+        result.push_back(inside ? (a * inLength + x) * inner + b : -1);
+    }
+  return result;
+}

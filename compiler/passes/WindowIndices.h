@@ -39,6 +39,15 @@ std::vector<float> windowCounts(Shape in, const Window &window, Shape out,
 Indices convColumns(Shape in, const Window &window, Shape out, int64_t n,
                     int64_t c0, int64_t channels);
 
+/// One kernel element's reach along one axis: a result of shape
+/// [outer, outLength, inner] whose element (a, o, b) copies element
+/// (a, o * stride + start, b) of an input [outer, inLength, inner], or is
+/// -1 where that lies outside it. With start = k * dilation - pad_begin it
+/// takes kernel element k along that axis at every output position; a
+/// 2-D window is one such move along its columns, then one along its rows.
+Indices axisTaps(int64_t outer, int64_t inLength, int64_t inner,
+                 int64_t outLength, int64_t stride, int64_t start);
+
 } // namespace hetc::gather
 
 #endif // HETC_COMPILER_PASSES_WINDOWINDICES_H

@@ -332,6 +332,57 @@ void runTranspose(const Plan &state, const PlanKernelInfo &kernel,
                  });
 }
 
+/// A depthwise convolution of an H x W x C map (PLAN_DEPTHWISE_CONV): per
+/// output position, the products of the input rows under the kernel
+/// elements inside the map and their weight rows, summed in kernel order
+/// as the chip sums them, then the bias row. Output rows are spread over
+/// the threads.
+void runDepthwiseConv(const Plan &state, const PlanKernelInfo &kernel,
+                      const std::vector<const float *> &operands,
+                      float *out) {
+  const std::vector<int64_t> &in = state.buffers[kernel.operands[0]].shape;
+  const std::vector<int64_t> &w = state.buffers[kernel.operands[1]].shape;
+  const std::vector<int64_t> &y = state.buffers[kernel.result].shape;
+  const float *x = operands[0], *weight = operands[1];
+  const float *bias = operands.size() > 2 ? operands[2] : nullptr;
+  uint64_t channels = uint64_t(in[2]);
+  const std::vector<int64_t> &s = kernel.strides, &p = kernel.pads,
+                             &d = kernel.dilations;
+  uint64_t work = uint64_t(y[0] * y[1] * w[0] * w[1]) * channels;
+  parallelBlocks(uint64_t(y[0]), work, [&](uint64_t begin, uint64_t end) {
+    for (int64_t oy = int64_t(begin); oy < int64_t(end); ++oy)
+      for (int64_t ox = 0; ox < y[1]; ++ox) {
+        float *acc = out + (uint64_t(oy * y[1] + ox)) * channels;
+        bool first = true;
+        for (int64_t i = 0; i < w[0]; ++i) {
+          int64_t iy = oy * s[0] - p[0] + i * d[0];
+          if (iy < 0 || iy >= in[0])
+            continue;
+          for (int64_t j = 0; j < w[1]; ++j) {
+            int64_t ix = ox * s[1] - p[1] + j * d[1];
+            if (ix < 0 || ix >= in[1])
+              continue;
+            const float *row = x + uint64_t(iy * in[1] + ix) * channels;
+            const float *wr = weight + uint64_t(i * w[1] + j) * channels;
+            if (first) {
+              for (uint64_t c = 0; c < channels; ++c)
+                acc[c] = row[c] * wr[c];
+              first = false;
+            } else {
+              for (uint64_t c = 0; c < channels; ++c) {
+                float product = row[c] * wr[c];
+                acc[c] += product;
+              }
+            }
+          }
+        }
+        if (bias)
+          for (uint64_t c = 0; c < channels; ++c)
+            acc[c] += bias[c];
+      }
+  });
+}
+
 void runGather(const PlanKernelInfo &kernel,
                const std::vector<const float *> &in, float *out) {
   float *y = out + kernel.firstElement;
@@ -594,6 +645,9 @@ bool runKernel(const Plan &state, const PlanKernelInfo &kernel,
     return true;
   case hetx::PLAN_GATHER:
     runGather(kernel, operands, result);
+    return true;
+  case hetx::PLAN_DEPTHWISE_CONV:
+    runDepthwiseConv(state, kernel, operands, result);
     return true;
   case hetx::PLAN_GATHER_ROWS:
   case hetx::PLAN_SCATTER_ROWS:

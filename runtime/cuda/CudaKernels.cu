@@ -274,6 +274,33 @@ __global__ void transposeKernel(Strides strides, const float *in, float *out,
     out[i] = in[offsetOf(strides, 0, i)];
 }
 
+__global__ void depthwiseConvKernel(DepthwiseWindow w, const float *in,
+                                    const float *weight, const float *bias,
+                                    float *out, uint64_t count) {
+  for (uint64_t e : GridStride(count)) {
+    int64_t c = int64_t(e % uint64_t(w.channels));
+    int64_t position = int64_t(e / uint64_t(w.channels));
+    int64_t oy = position / w.outWidth, ox = position % w.outWidth;
+    float sum = 0.0f;
+    bool first = true;
+    for (int64_t i = 0; i < w.kernelHeight; ++i) {
+      int64_t iy = oy * w.strides[0] - w.pads[0] + i * w.dilations[0];
+      if (iy < 0 || iy >= w.height)
+        continue;
+      for (int64_t j = 0; j < w.kernelWidth; ++j) {
+        int64_t ix = ox * w.strides[1] - w.pads[1] + j * w.dilations[1];
+        if (ix < 0 || ix >= w.width)
+          continue;
+        float product = in[(iy * w.width + ix) * w.channels + c] *
+                        weight[(i * w.kernelWidth + j) * w.channels + c];
+        sum = first ? product : sum + product;
+        first = false;
+      }
+    }
+    out[e] = bias ? sum + bias[c] : sum;
+  }
+}
+
 __global__ void gatherKernel(const DeviceRun *runs, uint64_t count,
                              const float *const *operands, float *out) {
   for (uint64_t r = blockIdx.y; r < count; r += gridDim.y) {
@@ -414,6 +441,17 @@ void launchTranspose(const Strides &strides, const float *in, float *out,
     return;
   transposeKernel<<<blocksFor(count), kThreads, 0, streamOf(stream)>>>(
       strides, in, out, count);
+}
+
+void launchDepthwiseConv(const DepthwiseWindow &window, const float *in,
+                         const float *weight, const float *bias, float *out,
+                         void *stream) {
+  uint64_t count =
+      uint64_t(window.outHeight * window.outWidth * window.channels);
+  if (!count)
+    return;
+  depthwiseConvKernel<<<blocksFor(count), kThreads, 0, streamOf(stream)>>>(
+      window, in, weight, bias, out, count);
 }
 
 void launchGather(const DeviceRun *runs, uint64_t count, uint64_t longest,

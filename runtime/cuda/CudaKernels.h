@@ -85,6 +85,22 @@ void launchSoftmax(LaneOp::Round round, const float *in, float *out,
 void launchTranspose(const Strides &strides, const float *in, float *out,
                      uint64_t count, void *stream);
 
+/// The window of a depthwise convolution of an H x W x C map into
+/// Ho x Wo x C by kh x kw weight rows (PLAN_DEPTHWISE_CONV).
+struct DepthwiseWindow {
+  int64_t height = 0, width = 0, channels = 0, outHeight = 0, outWidth = 0;
+  int64_t kernelHeight = 0, kernelWidth = 0;
+  int64_t strides[2] = {1, 1}, pads[2] = {0, 0}, dilations[2] = {1, 1};
+};
+
+/// The depthwise convolution `window` of `in` by `weight` (a row of
+/// channels per kernel element) plus `bias` (C values, or null) into
+/// `out`: products summed in kernel order, then the bias, in f32 as the
+/// chip sums them.
+void launchDepthwiseConv(const DepthwiseWindow &window, const float *in,
+                         const float *weight, const float *bias, float *out,
+                         void *stream);
+
 /// The runs of a gather (`runs` on the device, `count` of them, the longest
 /// `longest`) from the operands `operands` (device pointers, on the
 /// device) into `out`.

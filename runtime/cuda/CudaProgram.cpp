@@ -99,6 +99,8 @@ struct Launch {
   const DeviceRun *runs = nullptr;
   const float *const *operandTable = nullptr;
   uint64_t longestRun = 0;
+  /// PLAN_DEPTHWISE_CONV.
+  DepthwiseWindow window;
   /// PLAN_GATHER_ROWS, PLAN_SCATTER_ROWS: the table's rows, their length,
   /// the indices, and this kernel's slot of bad indices.
   uint64_t tableRows = 0, row = 0, indices = 0;
@@ -426,6 +428,24 @@ private:
                         " dimensions, more than " + std::to_string(kMaxRank));
       return true;
     }
+    case hetx::PLAN_DEPTHWISE_CONV: {
+      const std::vector<int64_t> &in = plan.buffers[kernel.operands[0]].shape;
+      const std::vector<int64_t> &w = plan.buffers[kernel.operands[1]].shape;
+      DepthwiseWindow &window = launch.window;
+      window.height = in[0];
+      window.width = in[1];
+      window.channels = in[2];
+      window.outHeight = out.shape[0];
+      window.outWidth = out.shape[1];
+      window.kernelHeight = w[0];
+      window.kernelWidth = w[1];
+      for (int d = 0; d < 2; ++d) {
+        window.strides[d] = kernel.strides[size_t(d)];
+        window.pads[d] = kernel.pads[size_t(d)];
+        window.dilations[d] = kernel.dilations[size_t(d)];
+      }
+      return true;
+    }
     case hetx::PLAN_GATHER:
       for (const plan::IndexRun &run : kernel.runs) {
         DeviceRun d;
@@ -595,6 +615,10 @@ bool launch(const CudaProgram::State &state, const Launch &l, float *result,
     break;
   case hetx::PLAN_TRANSPOSE:
     launchTranspose(l.strides, operand(0), result, out.elements, stream);
+    break;
+  case hetx::PLAN_DEPTHWISE_CONV:
+    launchDepthwiseConv(l.window, operand(0), operand(1), operand(2), result,
+                        stream);
     break;
   case hetx::PLAN_GATHER:
     launchGather(l.runs, kernel.runs.size(), l.longestRun, l.operandTable,

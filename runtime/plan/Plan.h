@@ -79,6 +79,9 @@ struct PlanKernelInfo {
   std::vector<float> floatWeight;
   /// PLAN_TRANSPOSE.
   std::vector<int64_t> perm;
+  /// PLAN_DEPTHWISE_CONV: the window along the rows and the columns
+  /// (strides, begin pads, end pads, dilations), as the artifact gives it.
+  std::vector<int64_t> strides, pads, dilations;
   /// PLAN_GATHER: the runs, and the first result element they fill.
   std::vector<IndexRun> runs;
   uint64_t firstElement = 0;

@@ -2,6 +2,7 @@
 
 #include "runtime/plan/Plan.h"
 
+#include "compiler/dialects/common/DepthwiseWindow.h"
 #include "runtime/artifact/ArtifactFile.h"
 
 #include "runtime/sim/DataTypes.h"
@@ -76,6 +77,8 @@ private:
                        const PlanBufferInfo &x, const PlanBufferInfo &w,
                        const PlanBufferInfo &y, std::vector<int64_t> &wShape);
   bool checkGather(const hetx::PlanKernel &kernel, PlanKernelInfo &info);
+  bool checkDepthwiseConv(const hetx::PlanKernel &kernel,
+                          PlanKernelInfo &info);
   /// Sets info.op from a vector instruction of `opcode` on `dtype` lanes
   /// (V_CAST: from `from`) and checks its types as the chip model does.
   bool checkTypes(PlanKernelInfo &info, hetx::Opcode opcode,
@@ -393,6 +396,43 @@ bool PlanChecker::checkInterleave(const hetx::PlanKernel &kernel,
   return true;
 }
 
+bool PlanChecker::checkDepthwiseConv(const hetx::PlanKernel &kernel,
+                                     PlanKernelInfo &info) {
+  const PlanBufferInfo &x = buffer(info.operands[0]),
+                       &w = buffer(info.operands[1]), &y = buffer(info.result);
+  info.strides.assign(kernel.strides().begin(), kernel.strides().end());
+  info.pads.assign(kernel.pads().begin(), kernel.pads().end());
+  info.dilations.assign(kernel.dilations().begin(), kernel.dilations().end());
+  if (x.shape.size() != 3 || w.shape.size() != 3 || y.shape.size() != 3 ||
+      w.shape[2] != x.shape[2] || y.shape[2] != x.shape[2])
+    return fail(info.label, "a depthwise convolution of " +
+                                shapeText(x.shape) + " by " +
+                                shapeText(w.shape) + " into " +
+                                shapeText(y.shape) +
+                                " (H x W x C by kh x kw x C into Ho x Wo x C)");
+  bool f32 = x.type == io::ElementType::F32 &&
+             w.type == io::ElementType::F32 && y.type == io::ElementType::F32;
+  if (info.operands.size() == 3) {
+    const PlanBufferInfo &b = buffer(info.operands[2]);
+    if (b.shape != std::vector<int64_t>{x.shape[2]})
+      return fail(info.label, "a bias of " + shapeText(b.shape) + " for " +
+                                  std::to_string(x.shape[2]) + " channels");
+    f32 &= b.type == io::ElementType::F32;
+  }
+  if (!f32)
+    return fail(info.label, "a depthwise convolution runs on f32 buffers");
+  auto map = [](const std::vector<int64_t> &shape) {
+    return std::vector<int64_t>(shape.begin(), shape.begin() + 2);
+  };
+  std::string mismatch =
+      depthwise::windowMismatch(map(x.shape), map(y.shape), map(w.shape),
+                                info.strides, info.pads, info.dilations);
+  if (!mismatch.empty())
+    return fail(info.label, mismatch);
+  info.op.inType = info.op.outType = io::ElementType::F32;
+  return true;
+}
+
 bool PlanChecker::checkGather(const hetx::PlanKernel &kernel,
                               PlanKernelInfo &info) {
   const PlanBufferInfo &out = buffer(info.result);
@@ -488,6 +528,10 @@ bool PlanChecker::checkKernel(size_t index, const hetx::PlanKernel &kernel,
     break;
   case hetx::PLAN_GATHER:
     want = std::max<size_t>(size_t(kernel.operands_size()), 1);
+    break;
+  case hetx::PLAN_DEPTHWISE_CONV:
+    // The input, the weight and an optional bias.
+    want = kernel.operands_size() == 3 ? 3 : 2;
     break;
   default:
     return fail(info.label, "kind " + std::to_string(int(kernel.kind())) +
@@ -607,6 +651,8 @@ bool PlanChecker::checkKernel(size_t index, const hetx::PlanKernel &kernel,
   }
   case hetx::PLAN_GATHER:
     return checkGather(kernel, info);
+  case hetx::PLAN_DEPTHWISE_CONV:
+    return checkDepthwiseConv(kernel, info);
   case hetx::PLAN_GATHER_ROWS:
   case hetx::PLAN_SCATTER_ROWS: {
     bool gather = kernel.kind() == hetx::PLAN_GATHER_ROWS;

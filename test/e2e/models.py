@@ -441,6 +441,44 @@ def mlp_f16(batch=4, dims=(24, 12), seed=9):
                   inits, "mlp_f16")
 
 
+def cnn_depthwise_windows(seed=23):
+    """Depthwise convolutions of every window kind: on a 24x24 map of four
+    channels, a 3x3 with a bias and a 3x3 of dilation 2 (channels-first,
+    each taken separably: a move per kernel column, then per kernel row);
+    after a 1x1 expansion to 32 channels, a 3x3 of stride 2 padded at the
+    end only and a 5x5 (channels-last, one htile.depthwise_conv each, on
+    the maps whose channels fill rows), then GlobalAveragePool and
+    Flatten."""
+    rng = np.random.default_rng(seed)
+    inits = [
+        numpy_helper.from_array(_weights(rng, 4, 1, 3, 3), "wa"),
+        numpy_helper.from_array((0.1 * rng.standard_normal(4)).astype(np.float32), "ba"),
+        numpy_helper.from_array(_weights(rng, 4, 1, 3, 3), "wb"),
+        numpy_helper.from_array(_weights(rng, 32, 4, 1, 1), "we"),
+        numpy_helper.from_array(_weights(rng, 32, 1, 3, 3), "wc"),
+        numpy_helper.from_array(_weights(rng, 32, 1, 5, 5), "wd"),
+        numpy_helper.from_array((0.1 * rng.standard_normal(32)).astype(np.float32), "bd"),
+    ]
+    nodes = [
+        helper.make_node("Conv", ["x", "wa", "ba"], ["a"], name="same", group=4,
+                         pads=[1, 1, 1, 1]),
+        helper.make_node("Relu", ["a"], ["ar"], name="same_relu"),
+        helper.make_node("Conv", ["ar", "wb"], ["b"], name="dilated", group=4,
+                         pads=[2, 2, 2, 2], dilations=[2, 2]),
+        helper.make_node("Conv", ["b", "we"], ["e"], name="expand"),
+        helper.make_node("Conv", ["e", "wc"], ["c"], name="strided", group=32,
+                         pads=[0, 0, 1, 1], strides=[2, 2]),
+        helper.make_node("Conv", ["c", "wd", "bd"], ["d"], name="five", group=32,
+                         pads=[2, 2, 2, 2]),
+        helper.make_node("GlobalAveragePool", ["d"], ["gp"], name="gap"),
+        helper.make_node("Flatten", ["gp"], ["y"], name="flatten", axis=1),
+    ]
+    return _model(nodes,
+                  [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4, 24, 24])],
+                  [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 32])],
+                  inits, "cnn_depthwise_windows")
+
+
 def cnn_f16(seed=13):
     """A half-precision CNN, as torch exports a model in half: a Conv whose
     bias is one value throughout (f16 weights and windows, f32 sums cast
@@ -601,6 +639,7 @@ MODELS = {
     "small_cnn": (small_cnn, {}),
     "cnn_channels_last": (cnn_channels_last, {}),
     "cnn_depthwise_channels_last": (cnn_depthwise_channels_last, {}),
+    "cnn_depthwise_windows": (cnn_depthwise_windows, {}),
     # Softmax over 40 keys: rows of three vectors on test-chip.
     "long_attention": (lambda: attention_head(seq=40, seed=12), {}),
     "mlp_f16": (mlp_f16, {}),

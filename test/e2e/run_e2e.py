@@ -134,12 +134,21 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--hetc", required=True)
     parser.add_argument("--work-dir", default=tempfile.mkdtemp(prefix="hetc-e2e-"))
+    parser.add_argument("--only", default="",
+                        help="comma-separated model names (default: every model)")
     args = parser.parse_args()
+    only = [n for n in args.only.split(",") if n]
+    unknown = [n for n in only if n not in models.MODELS]
+    if unknown:
+        parser.error(f"no such model: {', '.join(unknown)} (models: "
+                     f"{', '.join(models.MODELS)})")
     os.makedirs(args.work_dir, exist_ok=True)
     hetx_pb2 = load_hetx_module(args.work_dir)
     checks = Checks()
 
     for name, (build, dims) in models.MODELS.items():
+        if only and name not in only:
+            continue
         model = build()
         model_path = os.path.join(args.work_dir, f"{name}.onnx")
         onnx.save(model, model_path)

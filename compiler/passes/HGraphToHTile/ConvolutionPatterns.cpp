@@ -2,11 +2,12 @@
 //---===//
 //
 // Convolutions as gathered windows times weight rows on the matrix unit
-// (depthwise ones as per-kernel-element scaled sums on the vector unit),
-// a transposed convolution that spreads each element into a block as a
-// product and a move, and max/average pooling as window reductions. Their
-// results are held as [N, C, positions]: rows of a whole feature map, not
-// of its last axis.
+// (depthwise ones as scaled sums on the vector unit: separably, or per
+// kernel element), a transposed convolution that spreads each element
+// into a block as a product and a move, and max/average pooling as window
+// reductions. Their results are held as [N, C, positions]: rows of a whole
+// feature map, not of its last axis. A channels-last depthwise
+// convolution is one htile.depthwise_conv over rows of channels.
 //
 //===----------------------------------------------------------------------===//
 
@@ -173,18 +174,115 @@ Value narrowResult(hgraph::ConvOp op, Value sum, const KernelBuilder &kernels) {
                                 : kernels.castKernel(op.getLoc(), sum, type);
 }
 
-/// A convolution with one channel per group and constant weights
-/// (depthwise), as per-kernel-element scaled sums.
-LogicalResult lowerDepthwiseConv(hgraph::ConvOp op, const gather::Window &w,
-                                 DenseElementsAttr weights, int64_t kernel,
-                                 int64_t positions,
-                                 const KernelBuilder &kernels) {
-  // One channel per group and one output channel per channel: per kernel
-  // element k, the input elements it meets at every output position are
-  // gathered as [N, C, positions] (zero in the padding), scaled by the
-  // channel's weight k (a [C, 1] column) and summed over k. Nothing is
-  // materialised beyond three output-sized buffers, and the matrix unit,
-  // which would multiply 1 x K by K x positions per channel, is not used.
+/// The weights of kernel element `t` of every channel, as a [C, 1] column.
+Value weightColumn(Location loc, ArrayRef<float> values, int64_t channels,
+                   int64_t kernel, int64_t t, const KernelBuilder &kernels) {
+  SmallVector<float> column(channels);
+  for (int64_t c = 0; c < channels; ++c)
+    column[c] = values[c * kernel + t];
+  return kernels.constantBuffer(loc, {channels, 1}, column);
+}
+
+/// Whether a move of kernel element k along one axis (see axisTaps)
+/// copies its input in order, so that it need not be made.
+bool tapIsIdentity(int64_t inLength, int64_t outLength, int64_t stride,
+                   int64_t start) {
+  return inLength == outLength && stride == 1 && start == 0;
+}
+
+/// Whether a 2-D depthwise window is cheaper taken separably (a move per
+/// kernel column of the input's columns, then a move per kernel row of
+/// the scaled sums' rows) than a move per kernel element. Moved and
+/// scaled elements are weighed alike at two units each (two permutes per
+/// moved vector on the switch units; a product and a sum per scaled one),
+/// and a move that copies in order costs nothing. With stride 1 the
+/// separable form moves kw + kh maps instead of kh * kw; with stride 2
+/// its column moves keep every input row, so it scales twice the elements
+/// and the per-element form stays.
+bool separableIsCheaper(ArrayRef<int64_t> in, ArrayRef<int64_t> out,
+                        const gather::Window &w) {
+  if (w.kernel.size() != 2)
+    return false;
+  int64_t hIn = in[2], wIn = in[3], hOut = out[2], wOut = out[3];
+  int64_t kh = w.kernel[0], kw = w.kernel[1];
+  int64_t moved = 0;
+  for (int64_t kx = 0; kx < kw; ++kx)
+    if (!tapIsIdentity(wIn, wOut, w.strides[1],
+                       kx * w.dilations[1] - w.pads[1]))
+      moved += hIn * wOut;
+  for (int64_t ky = 0; ky < kh; ++ky)
+    if (!tapIsIdentity(hIn, hOut, w.strides[0],
+                       ky * w.dilations[0] - w.pads[0]))
+      moved += hOut * wOut;
+  int64_t separable = 2 * moved + 2 * kh * kw * hIn * wOut;
+  int64_t perElement = 4 * kh * kw * hOut * wOut;
+  return separable < perElement;
+}
+
+/// The scaled sums of a 2-D depthwise convolution taken separably: per
+/// kernel column kx, the input columns it meets at every output column
+/// ([N, C, H_in, W_out]), moved once; per kernel row ky, those scaled by
+/// the row's weights and summed, then the rows the kernel row meets at
+/// every output row moved into [N, C, H_out, W_out] and summed. A move
+/// that would copy its input in order (the centre column and row of a
+/// stride-1 'same' window) is not made.
+Value separableSums(hgraph::ConvOp op, const gather::Window &w,
+                    ArrayRef<float> values, Value input,
+                    const KernelBuilder &kernels) {
+  Location loc = op.getLoc();
+  Type f32 = kernels.builder.getF32Type();
+  ArrayRef<int64_t> in = op.getInput().getType().getShape();
+  ArrayRef<int64_t> out = op.getType().getShape();
+  int64_t batch = in[0], channels = in[1], planes = batch * channels;
+  int64_t hIn = in[2], wIn = in[3], hOut = out[2], wOut = out[3];
+  int64_t kh = w.kernel[0], kw = w.kernel[1];
+  SmallVector<Value> columns;
+  for (int64_t kx = 0; kx < kw; ++kx) {
+    int64_t start = kx * w.dilations[1] - w.pads[1];
+    if (tapIsIdentity(wIn, wOut, w.strides[1], start)) {
+      columns.push_back(
+          kernels.regroup(loc, input, {batch, channels, hIn * wIn}));
+      continue;
+    }
+    Value taken = kernels.alloc(
+        MemRefType::get({batch, channels, hIn * wOut}, f32), loc);
+    kernels.move(loc, ValueRange{input}, taken,
+                 gather::axisTaps(planes * hIn, wIn, 1, wOut, w.strides[1],
+                                  start));
+    columns.push_back(taken);
+  }
+  Value sum;
+  for (int64_t ky = 0; ky < kh; ++ky) {
+    Value part;
+    for (int64_t kx = 0; kx < kw; ++kx) {
+      Value scaled = kernels.combine(
+          loc, htile::BinaryKind::mul, columns[kx],
+          weightColumn(loc, values, channels, kh * kw, ky * kw + kx, kernels));
+      part = part ? kernels.combine(loc, htile::BinaryKind::add, part, scaled)
+                  : scaled;
+    }
+    int64_t start = ky * w.dilations[0] - w.pads[0];
+    Value rows = part;
+    if (!tapIsIdentity(hIn, hOut, w.strides[0], start)) {
+      rows = kernels.alloc(
+          MemRefType::get({batch, channels, hOut * wOut}, f32), loc);
+      kernels.move(loc, ValueRange{part}, rows,
+                   gather::axisTaps(planes, hIn, wOut, hOut, w.strides[0],
+                                    start));
+    }
+    sum = sum ? kernels.combine(loc, htile::BinaryKind::add, sum, rows) : rows;
+  }
+  return sum;
+}
+
+/// The scaled sums of a depthwise convolution taken per kernel element:
+/// the input elements element t meets at every output position, gathered
+/// as [N, C, positions] (zero in the padding), scaled by the channel's
+/// weight t and summed over t. Nothing is materialised beyond three
+/// output-sized buffers.
+Value perElementSums(hgraph::ConvOp op, const gather::Window &w,
+                     ArrayRef<float> values, Value input, int64_t kernel,
+                     int64_t positions, const KernelBuilder &kernels) {
   Location loc = op.getLoc();
   Type f32 = kernels.builder.getF32Type();
   ArrayRef<int64_t> in = op.getInput().getType().getShape();
@@ -196,12 +294,7 @@ LogicalResult lowerDepthwiseConv(hgraph::ConvOp op, const gather::Window &w,
   // plane[t * positions + p]: the element of an input plane that kernel
   // element t meets at output position p, or -1 in the padding.
   gather::Indices plane = gather::convColumns(in, w, out, 0, 0, 1);
-  std::vector<float> values = floatsOf(weights);
   auto planes = MemRefType::get({batch, channels, positions}, f32);
-  // An f16 or bf16 input is scaled and summed in f32.
-  Value input = kernels.held(op.getInput());
-  if (elementOf(input) != f32)
-    input = kernels.castKernel(loc, input, f32);
   Value sum;
   gather::Indices map(size_t(batch * channels * positions));
   for (int64_t t = 0; t < kernel; ++t) {
@@ -212,17 +305,39 @@ LogicalResult lowerDepthwiseConv(hgraph::ConvOp op, const gather::Window &w,
       }
     Value taken = kernels.alloc(planes, loc);
     kernels.move(loc, ValueRange{input}, taken, map);
-    SmallVector<float> column(channels);
-    for (int64_t c = 0; c < channels; ++c)
-      column[c] = values[c * kernel + t];
-    Value scaled =
-        kernels.combine(loc, htile::BinaryKind::mul, taken,
-                        kernels.constantBuffer(loc, {channels, 1}, column));
+    Value scaled = kernels.combine(
+        loc, htile::BinaryKind::mul, taken,
+        weightColumn(loc, values, channels, kernel, t, kernels));
     sum = sum ? kernels.combine(loc, htile::BinaryKind::add, sum, scaled)
               : scaled;
   }
+  return sum;
+}
+
+/// A convolution with one channel per group and constant weights
+/// (depthwise), as scaled sums on the vector unit: separably where that
+/// moves less (separableIsCheaper), else per kernel element. The matrix
+/// unit, which would multiply 1 x K by K x positions per channel, is not
+/// used.
+LogicalResult lowerDepthwiseConv(hgraph::ConvOp op, const gather::Window &w,
+                                 DenseElementsAttr weights, int64_t kernel,
+                                 int64_t positions,
+                                 const KernelBuilder &kernels) {
+  Location loc = op.getLoc();
+  Type f32 = kernels.builder.getF32Type();
+  ArrayRef<int64_t> in = op.getInput().getType().getShape();
+  ArrayRef<int64_t> out = op.getType().getShape();
+  std::vector<float> values = floatsOf(weights);
+  // An f16 or bf16 input is scaled and summed in f32.
+  Value input = kernels.held(op.getInput());
+  if (elementOf(input) != f32)
+    input = kernels.castKernel(loc, input, f32);
+  Value sum = separableIsCheaper(in, out, w)
+                  ? separableSums(op, w, values, input, kernels)
+                  : perElementSums(op, w, values, input, kernel, positions,
+                                   kernels);
   if (Value bias = op.getBias())
-    sum = addChannelBias(loc, sum, bias, channels, kernels);
+    sum = addChannelBias(loc, sum, bias, in[1], kernels);
   // [N, C, positions] holds the result's elements in order.
   kernels.map(op.getResult(), narrowResult(op, sum, kernels));
   return success();
@@ -466,6 +581,44 @@ LogicalResult lowerConvTranspose(hgraph::ConvTransposeOp op,
   return success();
 }
 
+/// The copies of a channels-last depthwise convolution's constant weight.
+/// Each output vector reads a weight row per kernel element, about four a
+/// cycle at the dispatcher's rate, where one bank gives one; four copies,
+/// which the placer keeps in other slices, give the reads banks enough.
+constexpr int64_t kDepthwiseWeightCopies = 4;
+
+/// A channels-last depthwise convolution: one htile.depthwise_conv over
+/// the map's rows of channels, read where the producer left them.
+LogicalResult lowerDepthwiseConvNhwc(hgraph::DepthwiseConvNhwcOp op,
+                                     const KernelBuilder &kernels) {
+  auto type = op.getType();
+  if (!type.getElementType().isF32())
+    return op.emitError("a channels-last depthwise convolution on ")
+           << type.getElementType()
+           << " is not supported on the chip yet; it runs on f32";
+  ArrayRef<int64_t> in = op.getInput().getType().getShape();
+  ArrayRef<int64_t> out = type.getShape();
+  Value input = kernels.bufferAs(op.getInput(), in.drop_front());
+  SmallVector<Value> weights{kernels.buffer(op.getWeight())};
+  DenseElementsAttr values;
+  if (matchPattern(op.getWeight(), m_Constant(&values)))
+    for (int64_t copy = 1;
+         copy < std::min(kDepthwiseWeightCopies, out[1] * out[2]); ++copy)
+      weights.push_back(htile::ConstantOp::create(
+          kernels.builder, op.getLoc(),
+          cast<MemRefType>(weights.front().getType()), values,
+          IntegerAttr()));
+  Value bias = op.getBias() ? kernels.buffer(op.getBias()) : Value();
+  Value result = kernels.alloc(
+      MemRefType::get(out.drop_front(), type.getElementType()), op.getLoc());
+  htile::DepthwiseConvOp::create(kernels.builder, op.getLoc(), input, weights,
+                                 result, bias, op.getStrides(), op.getPads(),
+                                 op.getDilations());
+  // [Ho, Wo, C] holds the result's elements in order.
+  kernels.map(op.getResult(), result);
+  return success();
+}
+
 LogicalResult lowerMaxPool(hgraph::MaxPoolOp op, const KernelBuilder &kernels) {
   return lowerPool(op, /*max=*/true, kernels);
 }
@@ -482,6 +635,7 @@ void tiling::populateConvolutionPatterns(RewritePatternSet &patterns,
                                          LoweringState &state) {
   patterns.add<LowerWith<hgraph::ConvOp, lowerConv>,
                LowerWith<hgraph::ConvTransposeOp, lowerConvTranspose>,
+               LowerWith<hgraph::DepthwiseConvNhwcOp, lowerDepthwiseConvNhwc>,
                LowerWith<hgraph::MaxPoolOp, lowerMaxPool>,
                LowerWith<hgraph::AveragePoolOp, lowerAveragePool>>(
       converter, patterns.getContext(), state);

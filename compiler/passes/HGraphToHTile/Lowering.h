@@ -12,7 +12,7 @@
 //   QuantizationPatterns.cpp   quantize, dequantize, matmul_integer
 //   ReductionPatterns.cpp      reduce, arg_max/arg_min, softmax
 //   LinearAlgebraPatterns.cpp  linear, matmul
-//   ConvolutionPatterns.cpp    conv, max/average pooling
+//   ConvolutionPatterns.cpp    conv, depthwise_conv_nhwc, max/average pooling
 //   DataMovementPatterns.cpp   reshape, transpose, concat, split, slice, pad,
 //                              tile, expand, gather, gather_elements,
 //                              gather_rows

@@ -10,6 +10,7 @@
 //   MatrixExpansion.cpp        matmul, transpose
 //   ReductionExpansion.cpp     reduce, softmax
 //   DataMovementExpansion.cpp  gather, gather_rows
+//   ConvolutionExpansion.cpp   depthwise_conv
 //
 // A family's expander derives from InstructionBuilder, which has the
 // instruction builders (read, write, binary, unary, reduce, convert,
@@ -155,6 +156,8 @@ void populateReductionExpansions(mlir::RewritePatternSet &patterns,
                                  ExpansionState &state);
 void populateDataMovementExpansions(mlir::RewritePatternSet &patterns,
                                     ExpansionState &state);
+void populateConvolutionExpansions(mlir::RewritePatternSet &patterns,
+                                   ExpansionState &state);
 
 } // namespace hetc::expansion
 

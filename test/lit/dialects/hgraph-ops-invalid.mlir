@@ -181,3 +181,41 @@ func.func @bitcast_shape(%x: tensor<4xf32>) -> tensor<2x2xi32> {
   %0 = hgraph.bitcast %x : tensor<4xf32> -> tensor<2x2xi32>
   return %0 : tensor<2x2xi32>
 }
+
+// -----
+
+// Tests that a channels-last depthwise convolution's weight has a row of
+// the map's channels per kernel element.
+func.func @depthwise_channels(%x: tensor<1x8x8x3xf32>, %w: tensor<3x3x4xf32>) -> tensor<1x8x8x3xf32> {
+  // expected-error @+1 {{weight must be kh x kw x 3 and the result have 3 channels, got weight [3, 3, 4] and result [1, 8, 8, 3]}}
+  %0 = hgraph.depthwise_conv_nhwc %x, %w {dilations = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x8x8x3xf32>, tensor<3x3x4xf32>) -> tensor<1x8x8x3xf32>
+  return %0 : tensor<1x8x8x3xf32>
+}
+
+// -----
+
+// Tests that the result's positions follow from the window.
+func.func @depthwise_positions(%x: tensor<1x8x8x3xf32>, %w: tensor<3x3x3xf32>) -> tensor<1x8x8x3xf32> {
+  // expected-error @+1 {{the window gives 4 output rows, the result has 8}}
+  %0 = hgraph.depthwise_conv_nhwc %x, %w {dilations = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 1>} : (tensor<1x8x8x3xf32>, tensor<3x3x3xf32>) -> tensor<1x8x8x3xf32>
+  return %0 : tensor<1x8x8x3xf32>
+}
+
+// -----
+
+// Tests that no output position's window lies wholly in the padding.
+func.func @depthwise_padding(%x: tensor<1x2x2x3xf32>, %w: tensor<1x1x3xf32>) -> tensor<1x4x2x3xf32> {
+  // expected-error @+1 {{the window of output position 0 along the rows lies wholly in the padding}}
+  %0 = hgraph.depthwise_conv_nhwc %x, %w {dilations = array<i64: 1, 1>, pads = array<i64: 1, 0, 1, 0>, strides = array<i64: 1, 1>} : (tensor<1x2x2x3xf32>, tensor<1x1x3xf32>) -> tensor<1x4x2x3xf32>
+  return %0 : tensor<1x4x2x3xf32>
+}
+
+// -----
+
+// Tests that dilations wider than the map leave holes that are checked
+// position by position.
+func.func @depthwise_dilated(%x: tensor<1x3x3x3xf32>, %w: tensor<2x1x3xf32>) -> tensor<1x6x3x3xf32> {
+  // expected-error @+1 {{the window of output position 2 along the rows lies wholly in the padding}}
+  %0 = hgraph.depthwise_conv_nhwc %x, %w {dilations = array<i64: 5, 1>, pads = array<i64: 4, 0, 4, 0>, strides = array<i64: 1, 1>} : (tensor<1x3x3x3xf32>, tensor<2x1x3xf32>) -> tensor<1x6x3x3xf32>
+  return %0 : tensor<1x6x3x3xf32>
+}

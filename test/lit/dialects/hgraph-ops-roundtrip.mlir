@@ -55,6 +55,10 @@ func.func @ops(%x: tensor<4x8xf32>, %i: tensor<2xi64>, %c: tensor<4x8xi1>, %s: t
 func.func @nn(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %v: tensor<3xf32>, %q: tensor<4x8xui8>, %qs: tensor<f32>) -> tensor<4x8xf32> {
   // CHECK: hgraph.conv %{{.*}}, %{{.*}} {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x8x8xf32>
   %0 = hgraph.conv %x, %w {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x8x8xf32>
+  // CHECK: hgraph.depthwise_conv_nhwc %{{.*}}, %{{.*}}, %{{.*}} {dilations = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x8x8x3xf32>, tensor<3x3x3xf32>, tensor<3xf32>) -> tensor<1x4x4x3xf32>
+  %nhwc = hgraph.transpose %x {perm = array<i64: 0, 2, 3, 1>} : tensor<1x3x8x8xf32> -> tensor<1x8x8x3xf32>
+  %dw = hgraph.constant dense<0.5> : tensor<3x3x3xf32>
+  %dwy = hgraph.depthwise_conv_nhwc %nhwc, %dw, %v {dilations = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x8x8x3xf32>, tensor<3x3x3xf32>, tensor<3xf32>) -> tensor<1x4x4x3xf32>
   // CHECK: hgraph.batch_norm
   %1 = hgraph.batch_norm %x, %v, %v, %v, %v {epsilon = 1.0e-05 : f32} : (tensor<1x3x8x8xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<1x3x8x8xf32>
   // CHECK: hgraph.max_pool %{{.*}} {ceil_mode = false, count_include_pad = false, dilations = array<i64: 1, 1>, kernel_shape = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>} : tensor<1x3x8x8xf32> -> tensor<1x3x4x4xf32>

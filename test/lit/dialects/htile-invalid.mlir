@@ -311,3 +311,51 @@ func.func @bad_scatter_rows_type() {
   htile.scatter_rows ins(%u, %i) outs(%t) : (memref<3x8xf16>, memref<3xi32>) -> memref<10x8xf32>
   return
 }
+
+// -----
+
+// Tests that a depthwise convolution's copies of the weight agree.
+func.func @depthwise_copies() {
+  %x = htile.alloc : memref<4x4x8xf32>
+  %w0 = htile.alloc : memref<3x3x8xf32>
+  %w1 = htile.alloc : memref<1x1x8xf32>
+  %y = htile.alloc : memref<4x4x8xf32>
+  // expected-error @+1 {{copies of the weight must have one type, got 'memref<3x3x8xf32>' and 'memref<1x1x8xf32>'}}
+  htile.depthwise_conv ins(%x, [%w0, %w1]) outs(%y) {dilations = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : memref<4x4x8xf32>, [memref<3x3x8xf32>, memref<1x1x8xf32>] -> memref<4x4x8xf32>
+  return
+}
+
+// -----
+
+// Tests that a depthwise convolution runs on f32.
+func.func @depthwise_type() {
+  %x = htile.alloc : memref<4x4x8xf16>
+  %w = htile.alloc : memref<3x3x8xf16>
+  %y = htile.alloc : memref<4x4x8xf16>
+  // expected-error @+1 {{runs on f32, got 'f16'}}
+  htile.depthwise_conv ins(%x, [%w]) outs(%y) {dilations = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : memref<4x4x8xf16>, [memref<3x3x8xf16>] -> memref<4x4x8xf16>
+  return
+}
+
+// -----
+
+// Tests that a depthwise convolution's window gives the output's positions.
+func.func @depthwise_window() {
+  %x = htile.alloc : memref<4x4x8xf32>
+  %w = htile.alloc : memref<3x3x8xf32>
+  %y = htile.alloc : memref<4x4x8xf32>
+  // expected-error @+1 {{the window gives 2 output columns, the result has 4}}
+  htile.depthwise_conv ins(%x, [%w]) outs(%y) {dilations = array<i64: 1, 1>, pads = array<i64: 1, 0, 1, 0>, strides = array<i64: 1, 1>} : memref<4x4x8xf32>, [memref<3x3x8xf32>] -> memref<4x4x8xf32>
+  return
+}
+
+// -----
+
+// Tests that a depthwise convolution needs a weight.
+func.func @depthwise_no_weight() {
+  %x = htile.alloc : memref<4x4x8xf32>
+  %y = htile.alloc : memref<4x4x8xf32>
+  // expected-error @+1 {{needs at least one copy of the weight}}
+  "htile.depthwise_conv"(%x, %y) <{dilations = array<i64: 1, 1>, operandSegmentSizes = array<i32: 1, 0, 1, 0>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>}> : (memref<4x4x8xf32>, memref<4x4x8xf32>) -> ()
+  return
+}

@@ -42,6 +42,15 @@ func.func @main() {
   %t = htile.alloc : memref<2x10x2xf32>
   // CHECK: htile.transpose ins(%{{.*}}) outs(%{{.*}}) identity(%{{.*}}) {perm = array<i64: 0, 2, 1>} : memref<2x2x10xf32>, memref<2x10x2xf32>, memref<16x16xf32>
   htile.transpose ins(%v) outs(%t) identity(%eye) {perm = array<i64: 0, 2, 1>} : memref<2x2x10xf32>, memref<2x10x2xf32>, memref<16x16xf32>
+  %map = htile.alloc : memref<6x5x8xf32>
+  %dw0 = htile.constant dense<0.5> : tensor<3x3x8xf32> : memref<3x3x8xf32>
+  %dw1 = htile.constant dense<0.5> : tensor<3x3x8xf32> : memref<3x3x8xf32>
+  %dwb = htile.constant dense<1.0> : tensor<8xf32> : memref<8xf32>
+  %dwy = htile.alloc : memref<3x5x8xf32>
+  // CHECK: htile.depthwise_conv ins(%{{.*}}, [%{{.*}}, %{{.*}}], %{{.*}}) outs(%{{.*}}) {dilations = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 1>} : memref<6x5x8xf32>, [memref<3x3x8xf32>, memref<3x3x8xf32>], memref<8xf32> -> memref<3x5x8xf32>
+  htile.depthwise_conv ins(%map, [%dw0, %dw1], %dwb) outs(%dwy) {dilations = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 1>} : memref<6x5x8xf32>, [memref<3x3x8xf32>, memref<3x3x8xf32>], memref<8xf32> -> memref<3x5x8xf32>
+  // CHECK: htile.depthwise_conv ins(%{{.*}}, [%{{.*}}]) outs(%{{.*}})
+  htile.depthwise_conv ins(%map, [%dw0]) outs(%dwy) {dilations = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 1>} : memref<6x5x8xf32>, [memref<3x3x8xf32>] -> memref<3x5x8xf32>
   // CHECK: htile.output "y", %{{.*}} : memref<2x2x10xf32>
   htile.output "y", %v : memref<2x2x10xf32>
   %g0 = htile.alloc : memref<2x2xf32>

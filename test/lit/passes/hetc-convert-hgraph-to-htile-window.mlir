@@ -108,6 +108,84 @@ func.func @depthwise(%x: tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32> {
 
 // -----
 
+// Tests that a stride-1 3x3 depthwise convolution is taken separably: a
+// move per kernel column takes the input's columns it meets at every
+// output column (-1 past the map's edges; the centre one is the input in
+// its [N, C, positions] rows), each kernel row scales and sums those
+// three, and a move per kernel row takes the rows it meets (the centre
+// row's sums are used as they lie): 5 moves where taking each kernel
+// element would make 9.
+// CHECK-LABEL: func.func @depthwise_separable
+func.func @depthwise_separable(%x: tensor<1x2x12x12xf32>) -> tensor<1x2x12x12xf32> {
+  // CHECK: %[[X:.*]] = htile.input "input0"
+  // CHECK: %[[L:.*]] = htile.alloc : memref<1x2x144xf32>
+  // CHECK: htile.gather ins(%[[X]]) outs(%[[L]]) indices [-1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, -1, 12, 13,
+  // CHECK: %[[M:.*]] = htile.alloc : memref<1x2x144xf32>
+  // CHECK: htile.gather ins(%[[X]]) outs(%[[M]]) indices [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
+  // CHECK: %[[R:.*]] = htile.alloc : memref<1x2x144xf32>
+  // CHECK: htile.gather ins(%[[X]]) outs(%[[R]]) indices [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, -1, 13, 14,
+  // CHECK-COUNT-3: htile.binary mul ins(%{{.*}}, %{{.*}}) outs(%{{.*}}) : memref<1x2x144xf32>, memref<2x1xf32>, memref<1x2x144xf32>
+  // CHECK: %[[TOP:.*]] = htile.alloc : memref<1x2x144xf32>
+  // CHECK-NEXT: htile.binary add ins(%{{.*}}, %{{.*}}) outs(%[[TOP]])
+  // CHECK: %[[UP:.*]] = htile.alloc : memref<1x2x144xf32>
+  // CHECK-NEXT: htile.gather ins(%[[TOP]]) outs(%[[UP]]) indices [-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 1, 2,
+  // CHECK-COUNT-3: htile.binary mul
+  // CHECK: %[[MID:.*]] = htile.alloc : memref<1x2x144xf32>
+  // CHECK-NEXT: htile.binary add ins(%{{.*}}, %{{.*}}) outs(%[[MID]])
+  // CHECK-NEXT: %[[SUM:.*]] = htile.alloc : memref<1x2x144xf32>
+  // CHECK-NEXT: htile.binary add ins(%[[UP]], %[[MID]]) outs(%[[SUM]])
+  // CHECK-COUNT-3: htile.binary mul
+  // CHECK: %[[BOT:.*]] = htile.alloc : memref<1x2x144xf32>
+  // CHECK-NEXT: htile.binary add ins(%{{.*}}, %{{.*}}) outs(%[[BOT]])
+  // CHECK: %[[DOWN:.*]] = htile.alloc : memref<1x2x144xf32>
+  // CHECK-NEXT: htile.gather ins(%[[BOT]]) outs(%[[DOWN]]) indices [12, 13, 14,
+  // CHECK: htile.binary add ins(%[[SUM]], %[[DOWN]])
+  // CHECK-NOT: htile.gather ins(%[[X]])
+  // CHECK: htile.output
+  %w = hgraph.constant dense<0.5> : tensor<2x1x3x3xf32>
+  %0 = hgraph.conv %x, %w {dilations = array<i64: 1, 1>, group = 2 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x2x12x12xf32>, tensor<2x1x3x3xf32>) -> tensor<1x2x12x12xf32>
+  return %0 : tensor<1x2x12x12xf32>
+}
+
+// -----
+
+// Tests that a stride-2 depthwise convolution stays per kernel element:
+// taken separably its column moves would keep every input row, twice the
+// elements to scale. Nine moves of [N, C, positions].
+// CHECK-LABEL: func.func @depthwise_strided
+func.func @depthwise_strided(%x: tensor<1x2x24x24xf32>) -> tensor<1x2x12x12xf32> {
+  // CHECK-COUNT-9: htile.gather ins(%{{.*}}) outs(%{{.*}}) indices [{{.*}}] : (memref<1x2x24x24xf32>) -> memref<1x2x144xf32>
+  // CHECK-NOT: htile.gather ins(%{{.*}}) outs(%{{.*}}) indices [{{.*}}] : (memref<1x2x24x24xf32>)
+  %w = hgraph.constant dense<0.5> : tensor<2x1x3x3xf32>
+  %0 = hgraph.conv %x, %w {dilations = array<i64: 1, 1>, group = 2 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x2x24x24xf32>, tensor<2x1x3x3xf32>) -> tensor<1x2x12x12xf32>
+  return %0 : tensor<1x2x12x12xf32>
+}
+
+// -----
+
+// Tests that a channels-last depthwise convolution is one kernel over the
+// map's rows of channels ([H, W, C], a view of the input) with four copies
+// of its constant weight, which the placer keeps apart, and its bias.
+// CHECK-LABEL: func.func @depthwise_nhwc
+func.func @depthwise_nhwc(%x: tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xf32> {
+  // CHECK: %[[X:.*]] = htile.input "input0" : memref<1x4x4x8xf32>
+  // CHECK: %[[V:.*]] = htile.view %[[X]] : memref<1x4x4x8xf32> to memref<4x4x8xf32>
+  // CHECK: %[[W0:.*]] = htile.constant dense<5.000000e-01> : tensor<3x3x8xf32> : memref<3x3x8xf32>
+  // CHECK: %[[W1:.*]] = htile.constant dense<5.000000e-01> : tensor<3x3x8xf32> : memref<3x3x8xf32>
+  // CHECK: %[[W2:.*]] = htile.constant dense<5.000000e-01> : tensor<3x3x8xf32> : memref<3x3x8xf32>
+  // CHECK: %[[W3:.*]] = htile.constant dense<5.000000e-01> : tensor<3x3x8xf32> : memref<3x3x8xf32>
+  // CHECK: %[[B:.*]] = htile.constant dense<1.000000e+00> : tensor<8xf32> : memref<8xf32>
+  // CHECK: %[[Y:.*]] = htile.alloc : memref<4x4x8xf32>
+  // CHECK: htile.depthwise_conv ins(%[[V]], [%[[W0]], %[[W1]], %[[W2]], %[[W3]]], %[[B]]) outs(%[[Y]]) {dilations = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>}
+  // CHECK: htile.output "output0", %{{.*}} : memref<1x4x4x8xf32>
+  %w = hgraph.constant dense<0.5> : tensor<3x3x8xf32>
+  %b = hgraph.constant dense<1.0> : tensor<8xf32>
+  %0 = hgraph.depthwise_conv_nhwc %x, %w, %b {dilations = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x4x4x8xf32>, tensor<3x3x8xf32>, tensor<8xf32>) -> tensor<1x4x4x8xf32>
+  return %0 : tensor<1x4x4x8xf32>
+}
+
+// -----
+
 // Tests that a depthwise convolution whose scale columns would outweigh
 // its buffers (4 kernel elements x 2 channels: 8 vectors, against 2) takes
 // the matrix path: one product per group of the weight row by the

@@ -114,24 +114,16 @@ func.func @strided(%x: tensor<1x512x14x14xf32>) -> tensor<1x1024x1x1xf32> {
 
 // Tests that a depthwise 3x3 convolution of a 7x7 map of 960 channels
 // (channels-first: nine gathers of 960 rows of 49 through a switch unit)
-// becomes nine products of its channels-last slices by a row of the
-// kernel element's weights ([1, 1, 1, 960]), each slice made just before
-// its product (so that one lives at a time), summed, with the bias added
-// as a row; the global mean after it takes its result channels-last, so
-// only the transpose in is paid.
+// becomes one depthwise_conv_nhwc of its channels-last map, with the
+// weights as a row of channels per kernel element ([3, 3, 960]) and the
+// bias as it is; the global mean after it takes its result channels-last,
+// so only the transpose in is paid.
 // CHECK-LABEL: func.func @depthwise
 // CHECK-DAG: %[[ROW:.*]] = hgraph.constant dense<0.0204081628> : tensor<1x49xf32>
-// CHECK-DAG: %[[B:.*]] = hgraph.constant dense<1.000000e+00> : tensor<1x1x1x960xf32>
-// CHECK-DAG: %[[W:.*]] = hgraph.constant dense<5.000000e-01> : tensor<1x1x1x960xf32>
+// CHECK-DAG: %[[B:.*]] = hgraph.constant dense<1.000000e+00> : tensor<960xf32>
+// CHECK-DAG: %[[W:.*]] = hgraph.constant dense<5.000000e-01> : tensor<3x3x960xf32>
 // CHECK: %[[T:.*]] = hgraph.transpose %arg0 {perm = array<i64: 0, 2, 3, 1>} : tensor<1x960x7x7xf32> -> tensor<1x7x7x960xf32>
-// CHECK: %[[P:.*]] = hgraph.pad %[[T]] {mode = "constant", pads = array<i64: 0, 1, 1, 0, 0, 1, 1, 0>}
-// CHECK: %[[S0:.*]] = hgraph.slice %[[P]] {starts = array<i64: 0, 0, 0, 0>, steps = array<i64: 1, 1, 1, 1>} : tensor<1x9x9x960xf32> -> tensor<1x7x7x960xf32>
-// CHECK: %[[M0:.*]] = hgraph.mul %[[S0]], %[[W]] : (tensor<1x7x7x960xf32>, tensor<1x1x1x960xf32>) -> tensor<1x7x7x960xf32>
-// CHECK: %[[S1:.*]] = hgraph.slice %[[P]] {starts = array<i64: 0, 0, 1, 0>, steps = array<i64: 1, 1, 1, 1>}
-// CHECK: %[[M1:.*]] = hgraph.mul %[[S1]], %[[W]]
-// CHECK: hgraph.add %[[M0]], %[[M1]]
-// CHECK-COUNT-7: hgraph.add
-// CHECK: %[[Y:.*]] = hgraph.add %{{.*}}, %[[B]] : (tensor<1x7x7x960xf32>, tensor<1x1x1x960xf32>) -> tensor<1x7x7x960xf32>
+// CHECK: %[[Y:.*]] = hgraph.depthwise_conv_nhwc %[[T]], %[[W]], %[[B]] {dilations = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x7x7x960xf32>, tensor<3x3x960xf32>, tensor<960xf32>) -> tensor<1x7x7x960xf32>
 // CHECK: %[[R:.*]] = hgraph.reshape %[[Y]] : tensor<1x7x7x960xf32> -> tensor<49x960xf32>
 // CHECK: hgraph.matmul %[[ROW]], %[[R]]
 // CHECK-NOT: hgraph.transpose
@@ -226,7 +218,7 @@ func.func @squeeze_excite(%x: tensor<1x672x7x7xf32>) -> tensor<1x672x7x7xf32> {
 // CHECK: %[[O:.*]] = hgraph.matmul %{{.*}}, %{{.*}} : (tensor<1x14x14x1536xf32>, tensor<1536x384xf32>) -> tensor<1x14x14x384xf32>
 // CHECK: %[[S:.*]] = hgraph.mul %[[GAMMA]], %[[O]] : (tensor<1x1x1x384xf32>, tensor<1x14x14x384xf32>) -> tensor<1x14x14x384xf32>
 // CHECK: %[[R:.*]] = hgraph.add %[[S]], %[[IN]] : (tensor<1x14x14x384xf32>, tensor<1x14x14x384xf32>) -> tensor<1x14x14x384xf32>
-// CHECK: hgraph.pad %[[R]]
+// CHECK: hgraph.depthwise_conv_nhwc %[[R]]
 // CHECK-NOT: hgraph.conv
 // CHECK: %[[OUT:.*]] = hgraph.transpose %{{.*}} {perm = array<i64: 0, 3, 1, 2>}
 // CHECK-NOT: hgraph.transpose

@@ -81,3 +81,26 @@ func.func @vector_kernels() {
   htile.output "t", %t : memref<4x64xf32>
   return
 }
+
+// -----
+
+// A channels-last depthwise convolution is bound by the vector unit: with
+// a 3x3 window padded by one, each axis of 8 positions meets 22 kernel
+// elements in all, so 22 x 22 = 484 products of 16 channels, each summed
+// but a position's first (64), plus the bias (64): (2 x 484 - 64 + 64) x
+// 16 = 15488 lane operations (242 cycles). SRAM: the input, one of the
+// two copies of the weight, the bias and the output, 4096 + 576 + 64 +
+// 4096 bytes (35).
+// CHECK-LABEL: func.func @depthwise()
+// CHECK-SAME: hetc.physical_bound = 242 : i64
+// CHECK-SAME: hetc.physical_bound_reason = "bound by vector; matrix 0, weight install 0, SRAM 35, vector 242 cycles"
+func.func @depthwise() {
+  %x = htile.input "x" : memref<8x8x16xf32>
+  %w0 = htile.constant dense<0.5> : tensor<3x3x16xf32> : memref<3x3x16xf32>
+  %w1 = htile.constant dense<0.5> : tensor<3x3x16xf32> : memref<3x3x16xf32>
+  %b = htile.constant dense<1.0> : tensor<16xf32> : memref<16xf32>
+  %y = htile.alloc : memref<8x8x16xf32>
+  htile.depthwise_conv ins(%x, [%w0, %w1], %b) outs(%y) {dilations = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : memref<8x8x16xf32>, [memref<3x3x16xf32>, memref<3x3x16xf32>], memref<16xf32> -> memref<8x8x16xf32>
+  htile.output "y", %y : memref<8x8x16xf32>
+  return
+}

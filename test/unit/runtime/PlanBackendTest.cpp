@@ -231,6 +231,71 @@ TEST_P(PlanBackends, MismatchedTransposedMatmulIsRefused) {
                 "a matrix product of [2, 3] and [3, 2] transposed into [2, 2]");
 }
 
+/// An artifact whose plan is one depthwise convolution of a 2 x 2 map of
+/// two channels (x[., ., 0] = 1, 2, 3, 4; x[., ., 1] ten times that) by a
+/// 3 x 3 window padded by one: channel 0's weights are all 1, channel 1's
+/// the kernel element's index (3i + j); the bias is 0.5 and -1.
+hetx::Artifact depthwisePlanned(const chip::ChipSpec &chip) {
+  ProgramBuilder b(chip);
+  b.input("x", {2, 2, 2}, 0);
+  std::vector<float> w;
+  for (int t = 0; t < 9; ++t)
+    w.insert(w.end(), {1.0f, float(t)});
+  b.constant("w", {3, 3, 2}, 64, w);
+  b.constant("b", {2}, 128, {0.5f, -1.0f});
+  b.output("y", {2, 2, 2}, 32);
+  hetx::Artifact artifact = b.build();
+  hetx::KernelPlan &plan = *artifact.mutable_kernel_plan();
+  addPlanBuffer(plan, hetx::F32, {2, 2, 2})->set_input("x");          // 0
+  addPlanBuffer(plan, hetx::F32, {3, 3, 2})->set_constant_address(64); // 1
+  addPlanBuffer(plan, hetx::F32, {2})->set_constant_address(128);     // 2
+  addPlanBuffer(plan, hetx::F32, {2, 2, 2})->set_scratch(true);       // 3
+  hetx::PlanKernel *conv =
+      addPlanKernel(plan, hetx::PLAN_DEPTHWISE_CONV, {0, 1, 2}, 3);
+  for (int64_t v : {1, 1})
+    conv->add_strides(v);
+  for (int64_t v : {1, 1, 1, 1})
+    conv->add_pads(v);
+  for (int64_t v : {1, 1})
+    conv->add_dilations(v);
+  hetx::PlanBinding *binding = plan.add_outputs();
+  binding->set_name("y");
+  binding->set_buffer(3);
+  return artifact;
+}
+
+// Tests a depthwise convolution worked out by hand: every window holds the
+// whole map, so channel 0 is 1 + 2 + 3 + 4 + 0.5 everywhere; at (0, 0)
+// channel 1 meets elements 4, 5, 7 and 8: 10 * 4 + 20 * 5 + 30 * 7 +
+// 40 * 8 - 1 = 669, and so on.
+TEST_P(PlanBackends, DepthwiseConvolution) {
+  if (!canRun())
+    GTEST_SKIP() << "no CUDA device here";
+  std::string error;
+  // The program refers to its artifact, which outlives it.
+  hetx::Artifact depthwise = depthwisePlanned(chip);
+  auto program = load(depthwise, error);
+  ASSERT_TRUE(program) << error;
+  io::Tensor x{{2, 2, 2}, {1, 10, 2, 20, 3, 30, 4, 40}};
+  plan::RunResult result;
+  ASSERT_TRUE(program->run({{"x", x}}, result, error)) << error;
+  EXPECT_EQ(result.outputs[0].tensor.data,
+            (std::vector<float>{10.5, 669, 10.5, 569, 10.5, 369, 10.5, 269}));
+}
+
+TEST_P(PlanBackends, MismatchedDepthwiseWindowIsRefused) {
+  hetx::Artifact damaged = depthwisePlanned(chip);
+  damaged.mutable_kernel_plan()->mutable_kernels(0)->set_strides(0, 2);
+  expectRefused(damaged, "kernel #0 (node 'node0'): the window gives 1 "
+                         "output rows, the result has 2");
+}
+
+TEST_P(PlanBackends, DepthwiseBiasOfOtherChannelsIsRefused) {
+  hetx::Artifact damaged = depthwisePlanned(chip);
+  damaged.mutable_kernel_plan()->mutable_kernels(0)->set_operands(2, 1);
+  expectRefused(damaged, "a bias of [3, 3, 2] for 2 channels");
+}
+
 // Tests that the arena of a backend with memory of its own (CUDA) never
 // gives two buffers alive at once the same word, that the outputs live to
 // the end, and that buffers whose lives do not overlap share words.

@@ -3,6 +3,8 @@
 #include "compiler/dialects/hgraph/IR/HGraph.h"
 #include "compiler/dialects/hgraph/IR/HGraphFold.h"
 
+#include "compiler/dialects/common/DepthwiseWindow.h"
+
 using namespace mlir;
 using namespace hetc::hgraph;
 
@@ -100,6 +102,40 @@ LogicalResult ConvOp::verify() {
     return emitOpError("result has ") << getType().getDimSize(1)
                                       << " channels, the weight "
                                       << w.getDimSize(0);
+  return success();
+}
+
+LogicalResult DepthwiseConvNhwcOp::verify() {
+  ShapedType in = getInput().getType(), w = getWeight().getType();
+  ShapedType out = getType();
+  if (in.getRank() != 4 || in.getDimSize(0) != 1 || out.getRank() != 4 ||
+      out.getDimSize(0) != 1)
+    return emitOpError("input and result must be 1 x H x W x C, got ")
+           << shapeStr(in.getShape()) << " and "
+           << shapeStr(out.getShape());
+  int64_t channels = in.getDimSize(3);
+  if (w.getRank() != 3 || w.getDimSize(2) != channels ||
+      out.getDimSize(3) != channels)
+    return emitOpError("weight must be kh x kw x ")
+           << channels << " and the result have " << channels
+           << " channels, got weight " << shapeStr(w.getShape())
+           << " and result " << shapeStr(out.getShape());
+  if (Value bias = getBias()) {
+    auto type = cast<ShapedType>(bias.getType());
+    if (type.getRank() != 1 || type.getDimSize(0) != channels)
+      return emitOpError("bias must have ")
+             << channels << " values, got " << shapeStr(type.getShape());
+  }
+  for (Value v : {getWeight(), getBias(), getResult()})
+    if (v && cast<ShapedType>(v.getType()).getElementType() !=
+                 in.getElementType())
+      return emitOpError("input, weight, bias and result must have one "
+                         "element type");
+  std::string mismatch = hetc::depthwise::windowMismatch(
+      in.getShape().slice(1, 2), out.getShape().slice(1, 2),
+      w.getShape().take_front(2), getStrides(), getPads(), getDilations());
+  if (!mismatch.empty())
+    return emitOpError(mismatch);
   return success();
 }
 

@@ -118,6 +118,42 @@ def HGraph_ConvOp : HGraph_Op<"conv", [Pure]> {
   let hasVerifier = 1;
 }
 
+def HGraph_DepthwiseConvNhwcOp : HGraph_Op<"depthwise_conv_nhwc", [Pure]> {
+  let summary = "2-D depthwise convolution of a channels-last map";
+  let description = [{
+    `input` is `1 x H x W x C`, `weight` `kh x kw x C` (the weights of
+    kernel element (i, j) as a row of channels) and the optional `bias`
+    has `C` values; the result is `1 x Ho x Wo x C`:
+
+    `result[0, y, x, c] = bias[c] + sum over (i, j) of weight[i, j, c] *
+    input[0, y * s0 - p0 + i * d0, x * s1 - p1 + j * d1, c]`,
+
+    with input positions outside the map counting zero. `pads` holds the
+    begin pads (rows, columns), then the end pads; every output position's
+    window must hold a position of the map.
+
+    `hetc-hgraph-channels-last` makes it from a depthwise `hgraph.conv` it
+    takes channels-last. Its rows are whole vectors of channels, so each
+    output row is read, multiplied and summed row by row on the vector
+    unit, with nothing moved through a switch unit.
+
+    ```mlir
+    %0 = hgraph.depthwise_conv_nhwc %x, %w, %b {dilations = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>}
+        : (tensor<1x14x14x96xf32>, tensor<3x3x96xf32>, tensor<96xf32>) -> tensor<1x14x14x96xf32>
+    ```
+  }];
+  let arguments = (ins AnyStaticShapeTensor:$input, AnyStaticShapeTensor:$weight,
+                       Optional<AnyStaticShapeTensor>:$bias,
+                       DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads,
+                       DenseI64ArrayAttr:$dilations);
+  let results = (outs AnyStaticShapeTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $weight (`,` $bias^)? attr-dict `:` `(` type($input) `,` type($weight)
+    (`,` type($bias)^)? `)` `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 def HGraph_ConvTransposeOp : HGraph_Op<"conv_transpose", [Pure]> {
   let summary = "N-D grouped transposed convolution, NCHW layout (ONNX ConvTranspose)";
   let description = [{

@@ -2,6 +2,8 @@
 
 #include "compiler/dialects/htile/IR/HTile.h"
 
+#include "compiler/dialects/common/DepthwiseWindow.h"
+
 #include "mlir/Dialect/Traits.h"
 #include "mlir/IR/BuiltinAttributes.h"
 
@@ -231,6 +233,48 @@ bool TransposeOp::swapsInnermost() {
   return rank >= 2 && perm[rank - 1] == rank - 2 && perm[rank - 2] == rank - 1;
 }
 
+LogicalResult DepthwiseConvOp::verify() {
+  if (getWeights().empty())
+    return emitOpError("needs at least one copy of the weight");
+  auto weightType = cast<MemRefType>(getWeights().front().getType());
+  for (Value copy : getWeights())
+    if (copy.getType() != weightType)
+      return emitOpError("copies of the weight must have one type, got ")
+             << weightType << " and " << copy.getType();
+  ArrayRef<int64_t> in = getInput().getType().getShape();
+  ArrayRef<int64_t> w = weightType.getShape();
+  ArrayRef<int64_t> out = getOutput().getType().getShape();
+  if (in.size() != 3 || out.size() != 3 || w.size() != 3)
+    return emitOpError("input, weight and output must be H x W x C, "
+                       "kh x kw x C and Ho x Wo x C");
+  int64_t channels = in[2];
+  if (w[2] != channels || out[2] != channels)
+    return emitOpError("input, weight and output must have one channel "
+                       "count, got ")
+           << channels << ", " << w[2] << " and " << out[2];
+  if (Value bias = getBias()) {
+    ArrayRef<int64_t> b = cast<MemRefType>(bias.getType()).getShape();
+    if (b.size() != 1 || b[0] != channels)
+      return emitOpError("bias must hold ") << channels << " values";
+  }
+  Type element = getInput().getType().getElementType();
+  if (!element.isF32())
+    return emitOpError("runs on f32, got ") << element;
+  SmallVector<Value> typed{getWeights().front(), getOutput()};
+  if (getBias())
+    typed.push_back(getBias());
+  for (Value v : typed)
+    if (cast<MemRefType>(v.getType()).getElementType() != element)
+      return emitOpError("input, weight, bias and output must have one "
+                         "element type");
+  std::string mismatch = hetc::depthwise::windowMismatch(
+      in.take_front(2), out.take_front(2), w.take_front(2), getStrides(),
+      getPads(), getDilations());
+  if (!mismatch.empty())
+    return emitOpError(mismatch);
+  return success();
+}
+
 LogicalResult TransposeOp::verify() {
   ArrayRef<int64_t> perm = getPerm();
   ArrayRef<int64_t> in = getInput().getType().getShape();
@@ -414,6 +458,9 @@ MutableOperandRange SoftmaxOp::getDpsInitsMutable() {
                              getOutputMutable().getOperandNumber(), 2);
 }
 MutableOperandRange ReduceOp::getDpsInitsMutable() {
+  return getOutputMutable();
+}
+MutableOperandRange DepthwiseConvOp::getDpsInitsMutable() {
   return getOutputMutable();
 }
 MutableOperandRange TransposeOp::getDpsInitsMutable() {

@@ -322,6 +322,47 @@ def HTile_ReduceOp : HTile_KernelOp<"reduce"> {
   let hasVerifier = 1;
 }
 
+def HTile_DepthwiseConvOp : HTile_KernelOp<"depthwise_conv",
+                                            [AttrSizedOperandSegments]> {
+  let summary = "Vector-unit kernel: 2-D depthwise convolution of a channels-last map";
+  let description = [{
+    `input` is `H x W x C`, each of `weights` `kh x kw x C` (a row of
+    channels per kernel element), the optional `bias` `C`, and `output`
+    `Ho x Wo x C`: each output row (a position's channels) is the sum, in
+    kernel order, of the input row under each kernel element times that
+    element's weight row, over the elements whose input position lies
+    inside the map, then plus the bias row. `pads` holds the begin pads
+    (rows, columns), then the end pads; every output position's window
+    must hold a position of the map.
+
+    `weights` are copies of one weight, which the placer keeps apart:
+    output position p reads copy p mod (number of copies). Every output
+    row reads every weight row, so with one copy its banks would bound the
+    kernel; copies in other slices share the reads.
+
+    Per vector of an output row: a read of the input row and of the weight
+    row and a product per kernel element inside the map, a sum per element
+    after the first, the bias row's read and sum, and one write. Rows are
+    read where they lie, so no element moves through a switch unit and no
+    window is copied.
+
+    ```mlir
+    htile.depthwise_conv ins(%x, [%w0, %w1], %b) outs(%y) {dilations = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>}
+        : memref<14x14x96xf32>, [memref<3x3x96xf32>, memref<3x3x96xf32>], memref<96xf32> -> memref<14x14x96xf32>
+    ```
+  }];
+  let arguments = (ins HTile_Buffer:$input, Variadic<HTile_Buffer>:$weights,
+                       HTile_Buffer:$output, Optional<HTile_Buffer>:$bias,
+                       DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads,
+                       DenseI64ArrayAttr:$dilations);
+  let assemblyFormat = [{
+    `ins` `(` $input `,` `[` $weights `]` (`,` $bias^)? `)` `outs` `(` $output `)`
+    attr-dict `:` type($input) `,` `[` type($weights) `]` (`,` type($bias)^)? `->`
+    type($output)
+  }];
+  let hasVerifier = 1;
+}
+
 def HTile_TransposeOp : HTile_KernelOp<"transpose"> {
   let summary = "Kernel: output = input with its dimensions permuted";
   let description = [{
