@@ -124,9 +124,10 @@ struct ConvCost {
 /// is held as a producer leaves it), without transposes. Channels-first
 /// is switch-bound at about 0.9 cycles per kernel element, channel and N
 /// tile of output positions with a stride of 1 (144 channels of 56 x 56,
-/// 3 x 3: 11,229; 240 of 28 x 28, 5 x 5: 15,098; 96 of 56 x 56, 7 x 7:
-/// 45,472) and about 2.3 with a stride of 2, whose windows span twice the
-/// vectors (96 of 112 x 112: 21,362; 144 of 56 x 56: 8,576).
+/// 3 x 3: 11,229; 240 of 28 x 28, 5 x 5: 13,983; 96 of 56 x 56, 7 x 7:
+/// 45,472) and about 1.7 with a stride of 2, whose column moves keep
+/// every input row (96 of 112 x 112: 17,723; 144 of 56 x 56: 6,344; 144
+/// of 56 x 56, 5 x 5: 15,670).
 /// Channels-last (htile.depthwise_conv) is dispatch-bound at about four
 /// instructions per kernel element, position and vector of channels, 0.3
 /// cycles at sixteen a cycle (384 of 14 x 14, 3 x 3: 1,356 to 1,946 in
@@ -151,13 +152,13 @@ ConvCost convCost(ConvOp op, int64_t lanes) {
       pointwise ? positions : xType.getDimSize(2) * xType.getDimSize(3);
   int64_t enter = read == 1 ? 0 : read * tiles(c, lanes);
   int64_t leave = positions == 1 ? 0 : m * tiles(positions, lanes);
-  // A depthwise convolution's cycles (0.9 or 2.3 per unit of work
+  // A depthwise convolution's cycles (0.9 or 1.7 per unit of work
   // channels-first, 0.3 channels-last) as plane rows.
   if (isDepthwise(op)) {
     bool strided = llvm::any_of(op.getStrides(), [](int64_t s) {
       return s > 1;
     });
-    return {tiles((strided ? 23 : 9) * kernel * c * tiles(positions, lanes),
+    return {tiles((strided ? 17 : 9) * kernel * c * tiles(positions, lanes),
                   10 * kCyclesPerPlaneRow),
             tiles(3 * kernel * positions * tiles(c, lanes),
                   10 * kCyclesPerPlaneRow),

@@ -190,33 +190,20 @@ bool tapIsIdentity(int64_t inLength, int64_t outLength, int64_t stride,
   return inLength == outLength && stride == 1 && start == 0;
 }
 
-/// Whether a 2-D depthwise window is cheaper taken separably (a move per
-/// kernel column of the input's columns, then a move per kernel row of
-/// the scaled sums' rows) than a move per kernel element. Moved and
-/// scaled elements are weighed alike at two units each (two permutes per
-/// moved vector on the switch units; a product and a sum per scaled one),
-/// and a move that copies in order costs nothing. With stride 1 the
-/// separable form moves kw + kh maps instead of kh * kw; with stride 2
-/// its column moves keep every input row, so it scales twice the elements
-/// and the per-element form stays.
-bool separableIsCheaper(ArrayRef<int64_t> in, ArrayRef<int64_t> out,
-                        const gather::Window &w) {
-  if (w.kernel.size() != 2)
-    return false;
-  int64_t hIn = in[2], wIn = in[3], hOut = out[2], wOut = out[3];
-  int64_t kh = w.kernel[0], kw = w.kernel[1];
-  int64_t moved = 0;
-  for (int64_t kx = 0; kx < kw; ++kx)
-    if (!tapIsIdentity(wIn, wOut, w.strides[1],
-                       kx * w.dilations[1] - w.pads[1]))
-      moved += hIn * wOut;
-  for (int64_t ky = 0; ky < kh; ++ky)
-    if (!tapIsIdentity(hIn, hOut, w.strides[0],
-                       ky * w.dilations[0] - w.pads[0]))
-      moved += hOut * wOut;
-  int64_t separable = 2 * moved + 2 * kh * kw * hIn * wOut;
-  int64_t perElement = 4 * kh * kw * hOut * wOut;
-  return separable < perElement;
+/// Whether a depthwise window is taken separably (a move per kernel
+/// column of the input's columns, then a move per kernel row of the
+/// scaled sums' rows) rather than a move per kernel element: 2-D windows
+/// of strides up to 2. The moves are switch-bound and the separable form
+/// moves fewer, cheaper vectors (its row moves take whole rows) while it
+/// scales H_in / H_out times the elements on the vector unit, which has
+/// sixteen ALUs to the two switch units. Measured on tsp-v1 between two
+/// 1 x 1 convolutions: 144 channels of 56 x 56, 3 x 3, stride 1: 13,300
+/// cycles per element, 11,229 separably; stride 2 (28 x 28): 8,563 and
+/// 6,344; 5 x 5, stride 2: 23,490 and 15,670; 96 of 112 x 112, stride 2:
+/// 21,362 and 17,723. Wider strides (none in the model suite) would scale
+/// more elements still, and stay per element.
+bool separableApplies(const gather::Window &w) {
+  return w.kernel.size() == 2 && w.strides[0] <= 2 && w.strides[1] <= 2;
 }
 
 /// The scaled sums of a 2-D depthwise convolution taken separably: per
@@ -316,7 +303,7 @@ Value perElementSums(hgraph::ConvOp op, const gather::Window &w,
 
 /// A convolution with one channel per group and constant weights
 /// (depthwise), as scaled sums on the vector unit: separably where that
-/// moves less (separableIsCheaper), else per kernel element. The matrix
+/// applies (separableApplies), else per kernel element. The matrix
 /// unit, which would multiply 1 x K by K x positions per channel, is not
 /// used.
 LogicalResult lowerDepthwiseConv(hgraph::ConvOp op, const gather::Window &w,
@@ -332,7 +319,7 @@ LogicalResult lowerDepthwiseConv(hgraph::ConvOp op, const gather::Window &w,
   Value input = kernels.held(op.getInput());
   if (elementOf(input) != f32)
     input = kernels.castKernel(loc, input, f32);
-  Value sum = separableIsCheaper(in, out, w)
+  Value sum = separableApplies(w)
                   ? separableSums(op, w, values, input, kernels)
                   : perElementSums(op, w, values, input, kernel, positions,
                                    kernels);
@@ -388,12 +375,20 @@ LogicalResult lowerConv(hgraph::ConvOp op, const KernelBuilder &kernels) {
   DenseElementsAttr dense;
   bool constantWeight = matchPattern(op.getWeight(), m_Constant(&dense));
   // Depthwise on the vector unit while its per-kernel-element [C, 1] scale
-  // columns (one vector per channel each) take no more SRAM than one of
-  // its [N, C, positions] buffers; otherwise the matrix path below, whose
-  // weight is C vectors in all.
+  // columns (one vector per channel each, constants for the whole
+  // program) take no more SRAM than one of its [N, C, positions] buffers
+  // or a thirty-second of the chip's; otherwise the matrix path below,
+  // whose weight is C vectors in all. The vector path moves each window
+  // element once per kernel column and row (separably) where the matrix
+  // path gathers every window whole: 144 channels of 56 x 56 to 28 x 28,
+  // 5 x 5, took 24,277 cycles on tsp-v1 by the matrix path and 15,670 on
+  // the vector unit, with 3,600 vectors of columns.
+  int64_t scaleColumns = kernel * in[1];
   if (groups == in[1] && cg == 1 && mg == 1 && constantWeight &&
-      kernel * in[1] <=
-          layoutOf({batch, in[1], positions}, kernels.chip.lanes()).vectors())
+      (scaleColumns <=
+           layoutOf({batch, in[1], positions}, kernels.chip.lanes())
+               .vectors() ||
+       uint64_t(scaleColumns) <= kernels.chip.totalVectors() / 32))
     return lowerDepthwiseConv(op, w, dense, kernel, positions, kernels);
   // A 1 x 1 convolution of stride 1 without padding over one image and one
   // group has the input itself as its windows: it multiplies the input's

@@ -149,15 +149,30 @@ func.func @depthwise_separable(%x: tensor<1x2x12x12xf32>) -> tensor<1x2x12x12xf3
 
 // -----
 
-// Tests that a stride-2 depthwise convolution stays per kernel element:
-// taken separably its column moves would keep every input row, twice the
-// elements to scale. Nine moves of [N, C, positions].
-// CHECK-LABEL: func.func @depthwise_strided
-func.func @depthwise_strided(%x: tensor<1x2x24x24xf32>) -> tensor<1x2x12x12xf32> {
-  // CHECK-COUNT-9: htile.gather ins(%{{.*}}) outs(%{{.*}}) indices [{{.*}}] : (memref<1x2x24x24xf32>) -> memref<1x2x144xf32>
+// Tests that a stride-2 depthwise convolution is taken separably too: its
+// column moves keep every input row ([N, C, 24 x 12]), and its row moves
+// take every other row of the scaled sums into [N, C, 12 x 12].
+// CHECK-LABEL: func.func @depthwise_stride_two
+func.func @depthwise_stride_two(%x: tensor<1x2x24x24xf32>) -> tensor<1x2x12x12xf32> {
+  // CHECK-COUNT-3: htile.gather ins(%{{.*}}) outs(%{{.*}}) indices [{{.*}}] : (memref<1x2x24x24xf32>) -> memref<1x2x288xf32>
+  // CHECK: htile.gather ins(%{{.*}}) outs(%{{.*}}) indices [{{.*}}] : (memref<1x2x288xf32>) -> memref<1x2x144xf32>
   // CHECK-NOT: htile.gather ins(%{{.*}}) outs(%{{.*}}) indices [{{.*}}] : (memref<1x2x24x24xf32>)
   %w = hgraph.constant dense<0.5> : tensor<2x1x3x3xf32>
   %0 = hgraph.conv %x, %w {dilations = array<i64: 1, 1>, group = 2 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x2x24x24xf32>, tensor<2x1x3x3xf32>) -> tensor<1x2x12x12xf32>
+  return %0 : tensor<1x2x12x12xf32>
+}
+
+// -----
+
+// Tests that a stride-3 depthwise convolution stays per kernel element:
+// taken separably its column moves would keep every input row, three
+// times the elements to scale. Nine moves of [N, C, positions].
+// CHECK-LABEL: func.func @depthwise_stride_three
+func.func @depthwise_stride_three(%x: tensor<1x2x36x36xf32>) -> tensor<1x2x12x12xf32> {
+  // CHECK-COUNT-9: htile.gather ins(%{{.*}}) outs(%{{.*}}) indices [{{.*}}] : (memref<1x2x36x36xf32>) -> memref<1x2x144xf32>
+  // CHECK-NOT: htile.gather ins(%{{.*}}) outs(%{{.*}}) indices [{{.*}}] : (memref<1x2x36x36xf32>)
+  %w = hgraph.constant dense<0.5> : tensor<2x1x3x3xf32>
+  %0 = hgraph.conv %x, %w {dilations = array<i64: 1, 1>, group = 2 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 3, 3>} : (tensor<1x2x36x36xf32>, tensor<2x1x3x3xf32>) -> tensor<1x2x12x12xf32>
   return %0 : tensor<1x2x12x12xf32>
 }
 
@@ -187,17 +202,17 @@ func.func @depthwise_nhwc(%x: tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xf32> {
 // -----
 
 // Tests that a depthwise convolution whose scale columns would outweigh
-// its buffers (4 kernel elements x 2 channels: 8 vectors, against 2) takes
-// the matrix path: one product per group of the weight row by the
-// gathered windows.
+// its buffers and a thirty-second of the chip's SRAM (9 kernel elements x
+// 32 channels: 288 vectors, against 32 and 256 on test-chip) takes the
+// matrix path: one product per group of the weight row by the gathered
+// windows.
 // CHECK-LABEL: func.func @depthwise_matrix
-func.func @depthwise_matrix(%x: tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32> {
+func.func @depthwise_matrix(%x: tensor<1x32x3x3xf32>) -> tensor<1x32x3x3xf32> {
   // CHECK-NOT: htile.binary mul
-  // CHECK: htile.matmul
-  // CHECK: htile.matmul
-  %w = hgraph.constant dense<[[[[1.0, 2.0], [3.0, 4.0]]], [[[10.0, 20.0], [30.0, 40.0]]]]> : tensor<2x1x2x2xf32>
-  %0 = hgraph.conv %x, %w {dilations = array<i64: 1, 1>, group = 2 : i64, pads = array<i64: 1, 1, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x2x3x3xf32>, tensor<2x1x2x2xf32>) -> tensor<1x2x3x3xf32>
-  return %0 : tensor<1x2x3x3xf32>
+  // CHECK-COUNT-32: htile.matmul
+  %w = hgraph.constant dense<0.5> : tensor<32x1x3x3xf32>
+  %0 = hgraph.conv %x, %w {dilations = array<i64: 1, 1>, group = 32 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x32x3x3xf32>, tensor<32x1x3x3xf32>) -> tensor<1x32x3x3xf32>
+  return %0 : tensor<1x32x3x3xf32>
 }
 
 // -----
