@@ -27,6 +27,7 @@
 #include "compiler/passes/Passes.h"
 
 #include "compiler/dialects/common/DepthwiseWindow.h"
+#include "compiler/passes/DepthwiseForms.h"
 #include "compiler/dialects/hetc/IR/HetcTarget.h"
 #include "compiler/dialects/hgraph/IR/HGraph.h"
 
@@ -119,24 +120,77 @@ struct ConvCost {
   int64_t channelsFirst, channelsLast, enter, leave;
 };
 
-/// A depthwise convolution's cycles, measured on tsp-v1 with `hetc
-/// compile` of each form between two 1 x 1 convolutions (so that its input
-/// is held as a producer leaves it), without transposes. Channels-first
-/// is switch-bound at about 0.9 cycles per kernel element, channel and N
-/// tile of output positions with a stride of 1 (144 channels of 56 x 56,
-/// 3 x 3: 11,229; 240 of 28 x 28, 5 x 5: 13,983; 96 of 56 x 56, 7 x 7:
-/// 45,472) and about 1.7 with a stride of 2, whose column moves keep
-/// every input row (96 of 112 x 112: 17,723; 144 of 56 x 56: 6,344; 144
-/// of 56 x 56, 5 x 5: 15,670).
-/// Channels-last (htile.depthwise_conv) is dispatch-bound at about four
-/// instructions per kernel element, position and vector of channels, 0.3
-/// cycles at sixteen a cycle (384 of 14 x 14, 3 x 3: 1,356 to 1,946 in
-/// MobileNetV2). A plane row of a dense convolution is about three
-/// cycles: ResNet-50's last-stage 3 x 3 convolution took 26,876 cycles
-/// for 7,680 rows channels-first.
+/// A plane row of a dense convolution is about three cycles: ResNet-50's
+/// last-stage 3 x 3 convolution took 26,876 cycles for 7,680 rows
+/// channels-first.
 constexpr int64_t kCyclesPerPlaneRow = 3;
 
-ConvCost convCost(ConvOp op, int64_t lanes) {
+/// A depthwise convolution's cycles either way, as plane rows. Both forms
+/// run on the vector unit bound by the dispatcher, so each is counted in
+/// instructions as its lowering makes them, and the measured spans are
+/// about 1.3 times those over the chip's dispatch rate (144 channels of
+/// 56 x 56, 3 x 3, channels-first: 145,152 instructions, 11,229 cycles;
+/// ConvNeXt-T's 96 of 56 x 56, 7 x 7, channels-last: 584,366, 55,601).
+/// Per vector of the maps they write:
+/// - channels-first, separably (depthwise::separable): a move (a read, a
+///   permute or two, a write: five) per kernel column and row that is not
+///   the input in order, the column moves over H_in / H_out times the
+///   output's vectors; per kernel element a product by its spread scale
+///   (five) and a sum (four) over the column maps; 144 of 56 x 56, 3 x 3:
+///   5 x (2 + 2) + 9 x 9 = 101 a vector, 145,440 in all;
+/// - channels-first per kernel element (wider strides): a move, a product
+///   and a sum per kernel element;
+/// - channels-first on the matrix path (scale columns over
+///   depthwise::onVectorUnit's budget): switch-bound window gathers, about
+///   0.9 cycles per kernel element and output vector (240 of 28 x 28,
+///   5 x 5: 15,098 cycles);
+/// - channels-last: per kernel element a read of the input row and the
+///   weight row, a product and a sum (four), the bias and the write.
+struct DepthwiseCost {
+  int64_t channelsFirst, channelsLast;
+};
+
+DepthwiseCost depthwiseCost(ConvOp op, const chip::ChipSpec &chip) {
+  auto xType = cast<RankedTensorType>(op.getInput().getType());
+  auto wType = cast<RankedTensorType>(op.getWeight().getType());
+  auto yType = cast<RankedTensorType>(op.getType());
+  int64_t lanes = chip.lanes();
+  int64_t c = xType.getDimSize(1), hIn = xType.getDimSize(2),
+          wIn = xType.getDimSize(3), hOut = yType.getDimSize(2),
+          wOut = yType.getDimSize(3), kh = wType.getDimSize(2),
+          kw = wType.getDimSize(3), kernel = kh * kw;
+  ArrayRef<int64_t> strides = op.getStrides(), pads = op.getPads(),
+                    dilations = op.getDilations();
+  int64_t outVectors = c * tiles(hOut * wOut, lanes);
+  // Instructions to cycles to plane rows: 1.3 / dispatch rate / 3.
+  int64_t perCycle = std::max<int64_t>(chip.proto().dispatch().per_cycle(), 1);
+  auto rows = [&](int64_t instructions) {
+    return tiles(13 * instructions, 10 * perCycle * kCyclesPerPlaneRow);
+  };
+  int64_t channelsFirst;
+  if (!depthwise::onVectorUnit(kernel, c, outVectors, chip.totalVectors())) {
+    channelsFirst = tiles(9 * kernel * outVectors, 10 * kCyclesPerPlaneRow);
+  } else if (depthwise::separable({kh, kw}, strides)) {
+    int64_t columnVectors = c * tiles(hIn * wOut, lanes), moved = 0;
+    for (int64_t kx = 0; kx < kw; ++kx)
+      if (!depthwise::tapIsIdentity(wIn, wOut, strides[1],
+                                    kx * dilations[1] - pads[1]))
+        moved += columnVectors;
+    for (int64_t ky = 0; ky < kh; ++ky)
+      if (!depthwise::tapIsIdentity(hIn, hOut, strides[0],
+                                    ky * dilations[0] - pads[0]))
+        moved += outVectors;
+    channelsFirst = rows(5 * moved + 9 * kernel * columnVectors);
+  } else {
+    channelsFirst = rows(14 * kernel * outVectors);
+  }
+  int64_t channelsLast =
+      rows((4 * kernel + 2) * hOut * wOut * tiles(c, lanes));
+  return {channelsFirst, channelsLast};
+}
+
+ConvCost convCost(ConvOp op, const chip::ChipSpec &chip) {
+  int64_t lanes = chip.lanes();
   auto xType = cast<RankedTensorType>(op.getInput().getType());
   auto wType = cast<RankedTensorType>(op.getWeight().getType());
   auto yType = cast<RankedTensorType>(op.getType());
@@ -152,17 +206,9 @@ ConvCost convCost(ConvOp op, int64_t lanes) {
       pointwise ? positions : xType.getDimSize(2) * xType.getDimSize(3);
   int64_t enter = read == 1 ? 0 : read * tiles(c, lanes);
   int64_t leave = positions == 1 ? 0 : m * tiles(positions, lanes);
-  // A depthwise convolution's cycles (0.9 or 1.7 per unit of work
-  // channels-first, 0.3 channels-last) as plane rows.
   if (isDepthwise(op)) {
-    bool strided = llvm::any_of(op.getStrides(), [](int64_t s) {
-      return s > 1;
-    });
-    return {tiles((strided ? 17 : 9) * kernel * c * tiles(positions, lanes),
-                  10 * kCyclesPerPlaneRow),
-            tiles(3 * kernel * positions * tiles(c, lanes),
-                  10 * kCyclesPerPlaneRow),
-            enter, leave};
+    DepthwiseCost cost = depthwiseCost(op, chip);
+    return {cost.channelsFirst, cost.channelsLast, enter, leave};
   }
   int64_t kTiles = tiles(c * kernel, lanes);
   return {m * kTiles * tiles(positions, lanes),
@@ -307,14 +353,15 @@ int64_t transposeRows(Type type, bool toChannelsLast, int64_t lanes) {
 /// costs its rows where it stays, and vanishes against a convolution's
 /// transpose where the map on its channels-first side is channels-last.
 llvm::DenseSet<Operation *> chooseChannelsLast(func::FuncOp func,
-                                               int64_t lanes) {
+                                               const chip::ChipSpec &chip) {
+  int64_t lanes = chip.lanes();
   SmallVector<ConvOp> convs;
   SmallVector<ConvCost> costs;
   SmallVector<TransposeOp> transposes;
   func.walk([&](Operation *op) {
     if (auto conv = dyn_cast<ConvOp>(op); conv && isCandidate(conv)) {
       convs.push_back(conv);
-      costs.push_back(convCost(conv, lanes));
+      costs.push_back(convCost(conv, chip));
     } else if (isTransposeBy(op, kToChannelsLast) ||
                isTransposeBy(op, kToChannelsFirst)) {
       transposes.push_back(cast<TransposeOp>(op));
@@ -898,7 +945,7 @@ struct HGraphChannelsLastPass
     MLIRContext *context = &getContext();
     RewritePatternSet patterns(context);
     llvm::DenseSet<Operation *> chosen =
-        chooseChannelsLast(func, int64_t(spec->lanes()));
+        chooseChannelsLast(func, *spec);
     if (chosen.empty())
       return;
     patterns.add<ConvToChannelsLast, DepthwiseToChannelsLast>(context, chosen);

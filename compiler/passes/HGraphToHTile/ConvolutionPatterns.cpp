@@ -14,6 +14,7 @@
 #include "compiler/passes/HGraphToHTile/Lowering.h"
 
 #include "compiler/passes/DecomposePatterns.h"
+#include "compiler/passes/DepthwiseForms.h"
 #include "compiler/passes/WindowIndices.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/Support/MathExtras.h"
@@ -183,29 +184,6 @@ Value weightColumn(Location loc, ArrayRef<float> values, int64_t channels,
   return kernels.constantBuffer(loc, {channels, 1}, column);
 }
 
-/// Whether a move of kernel element k along one axis (see axisTaps)
-/// copies its input in order, so that it need not be made.
-bool tapIsIdentity(int64_t inLength, int64_t outLength, int64_t stride,
-                   int64_t start) {
-  return inLength == outLength && stride == 1 && start == 0;
-}
-
-/// Whether a depthwise window is taken separably (a move per kernel
-/// column of the input's columns, then a move per kernel row of the
-/// scaled sums' rows) rather than a move per kernel element: 2-D windows
-/// of strides up to 2. The moves are switch-bound and the separable form
-/// moves fewer, cheaper vectors (its row moves take whole rows) while it
-/// scales H_in / H_out times the elements on the vector unit, which has
-/// sixteen ALUs to the two switch units. Measured on tsp-v1 between two
-/// 1 x 1 convolutions: 144 channels of 56 x 56, 3 x 3, stride 1: 13,300
-/// cycles per element, 11,229 separably; stride 2 (28 x 28): 8,563 and
-/// 6,344; 5 x 5, stride 2: 23,490 and 15,670; 96 of 112 x 112, stride 2:
-/// 21,362 and 17,723. Wider strides (none in the model suite) would scale
-/// more elements still, and stay per element.
-bool separableApplies(const gather::Window &w) {
-  return w.kernel.size() == 2 && w.strides[0] <= 2 && w.strides[1] <= 2;
-}
-
 /// The scaled sums of a 2-D depthwise convolution taken separably: per
 /// kernel column kx, the input columns it meets at every output column
 /// ([N, C, H_in, W_out]), moved once; per kernel row ky, those scaled by
@@ -226,7 +204,7 @@ Value separableSums(hgraph::ConvOp op, const gather::Window &w,
   SmallVector<Value> columns;
   for (int64_t kx = 0; kx < kw; ++kx) {
     int64_t start = kx * w.dilations[1] - w.pads[1];
-    if (tapIsIdentity(wIn, wOut, w.strides[1], start)) {
+    if (depthwise::tapIsIdentity(wIn, wOut, w.strides[1], start)) {
       columns.push_back(
           kernels.regroup(loc, input, {batch, channels, hIn * wIn}));
       continue;
@@ -250,7 +228,7 @@ Value separableSums(hgraph::ConvOp op, const gather::Window &w,
     }
     int64_t start = ky * w.dilations[0] - w.pads[0];
     Value rows = part;
-    if (!tapIsIdentity(hIn, hOut, w.strides[0], start)) {
+    if (!depthwise::tapIsIdentity(hIn, hOut, w.strides[0], start)) {
       rows = kernels.alloc(
           MemRefType::get({batch, channels, hOut * wOut}, f32), loc);
       kernels.move(loc, ValueRange{part}, rows,
@@ -303,7 +281,7 @@ Value perElementSums(hgraph::ConvOp op, const gather::Window &w,
 
 /// A convolution with one channel per group and constant weights
 /// (depthwise), as scaled sums on the vector unit: separably where that
-/// applies (separableApplies), else per kernel element. The matrix
+/// applies (depthwise::separable), else per kernel element. The matrix
 /// unit, which would multiply 1 x K by K x positions per channel, is not
 /// used.
 LogicalResult lowerDepthwiseConv(hgraph::ConvOp op, const gather::Window &w,
@@ -319,7 +297,7 @@ LogicalResult lowerDepthwiseConv(hgraph::ConvOp op, const gather::Window &w,
   Value input = kernels.held(op.getInput());
   if (elementOf(input) != f32)
     input = kernels.castKernel(loc, input, f32);
-  Value sum = separableApplies(w)
+  Value sum = depthwise::separable(w.kernel, w.strides)
                   ? separableSums(op, w, values, input, kernels)
                   : perElementSums(op, w, values, input, kernel, positions,
                                    kernels);
@@ -374,21 +352,14 @@ LogicalResult lowerConv(hgraph::ConvOp op, const KernelBuilder &kernels) {
     return failure();
   DenseElementsAttr dense;
   bool constantWeight = matchPattern(op.getWeight(), m_Constant(&dense));
-  // Depthwise on the vector unit while its per-kernel-element [C, 1] scale
-  // columns (one vector per channel each, constants for the whole
-  // program) take no more SRAM than one of its [N, C, positions] buffers
-  // or a thirty-second of the chip's; otherwise the matrix path below,
-  // whose weight is C vectors in all. The vector path moves each window
-  // element once per kernel column and row (separably) where the matrix
-  // path gathers every window whole: 144 channels of 56 x 56 to 28 x 28,
-  // 5 x 5, took 24,277 cycles on tsp-v1 by the matrix path and 15,670 on
-  // the vector unit, with 3,600 vectors of columns.
-  int64_t scaleColumns = kernel * in[1];
+  // Depthwise on the vector unit while its scale columns fit
+  // (depthwise::onVectorUnit); otherwise the matrix path below, whose
+  // weight is C vectors in all.
   if (groups == in[1] && cg == 1 && mg == 1 && constantWeight &&
-      (scaleColumns <=
-           layoutOf({batch, in[1], positions}, kernels.chip.lanes())
-               .vectors() ||
-       uint64_t(scaleColumns) <= kernels.chip.totalVectors() / 32))
+      depthwise::onVectorUnit(
+          kernel, in[1],
+          layoutOf({batch, in[1], positions}, kernels.chip.lanes()).vectors(),
+          kernels.chip.totalVectors()))
     return lowerDepthwiseConv(op, w, dense, kernel, positions, kernels);
   // A 1 x 1 convolution of stride 1 without padding over one image and one
   // group has the input itself as its windows: it multiplies the input's
