@@ -38,11 +38,68 @@ gather::Window windowOf(OpTy op, ArrayRef<int64_t> kernel) {
   return w;
 }
 
+/// A 2-D pool's windows reduced separably: per kernel column, the input
+/// columns it meets at every output column ([N, C, H_in * W_out]),
+/// combined across the columns; per kernel row, the rows of that it meets
+/// at every output row, combined across the rows into [N, C, positions].
+/// Positions outside the input read `fill` (a -inf constant for a
+/// maximum) or zero. A move that would copy its input in order is not
+/// made. kw + kh moves replace kh * kw, and the combines run kw - 1 times
+/// on the column maps and kh - 1 on the result.
+Value separablePool(Location loc, ArrayRef<int64_t> in, ArrayRef<int64_t> out,
+                    const gather::Window &w, Value input, Value fill,
+                    htile::BinaryKind combine, const KernelBuilder &kernels) {
+  Type f32 = kernels.builder.getF32Type();
+  int64_t batch = in[0], channels = in[1], planes = batch * channels;
+  int64_t hIn = in[2], wIn = in[3], hOut = out[2], wOut = out[3];
+  // One kernel element's move along an axis (gather::axisTaps), positions
+  // outside the input reading `fill`, the element after `from`'s.
+  auto move = [&](Value from, int64_t outer, int64_t inLength,
+                  int64_t inner, int64_t outLength, int64_t stride,
+                  int64_t start, int64_t resultRows) {
+    gather::Indices indices = gather::axisTaps(outer, inLength, inner,
+                                               outLength, stride, start);
+    SmallVector<Value> inputs{from};
+    if (fill && llvm::is_contained(indices, -1)) {
+      int64_t fillIndex = cast<MemRefType>(from.getType()).getNumElements();
+      for (int64_t &i : indices)
+        if (i < 0)
+          i = fillIndex;
+      inputs.push_back(fill);
+    }
+    Value taken = kernels.alloc(
+        MemRefType::get({batch, channels, resultRows}, f32), loc);
+    kernels.move(loc, inputs, taken, indices);
+    return taken;
+  };
+  Value columns;
+  for (int64_t kx = 0; kx < w.kernel[1]; ++kx) {
+    int64_t start = kx * w.dilations[1] - w.pads[1];
+    Value taken = depthwise::tapIsIdentity(wIn, wOut, w.strides[1], start)
+                      ? kernels.regroup(loc, input,
+                                        {batch, channels, hIn * wIn})
+                      : move(input, planes * hIn, wIn, 1, wOut, w.strides[1],
+                             start, hIn * wOut);
+    columns = columns ? kernels.combine(loc, combine, columns, taken) : taken;
+  }
+  Value result;
+  for (int64_t ky = 0; ky < w.kernel[0]; ++ky) {
+    int64_t start = ky * w.dilations[0] - w.pads[0];
+    Value taken = depthwise::tapIsIdentity(hIn, hOut, w.strides[0], start)
+                      ? columns
+                      : move(columns, planes, hIn, wOut, hOut, w.strides[0],
+                             start, hOut * wOut);
+    result = result ? kernels.combine(loc, combine, result, taken) : taken;
+  }
+  return result;
+}
+
 template <typename PoolOp>
 LogicalResult lowerPool(PoolOp op, bool max, const KernelBuilder &kernels) {
   // The windows' elements (positions outside the input are -inf for a
-  // maximum and zero for a sum) are reduced, by rows or per kernel element
-  // (below), and an average divides by the window's element count.
+  // maximum and zero for a sum) are reduced, by rows, separably or per
+  // kernel element (below), and an average divides by the window's
+  // element count.
   // The windows, fills and counts are f32; an f16 or bf16 pool, and a
   // maximum of 8-bit integers (exact in f32), is computed in f32 between
   // two casts. Any other type is refused here, not misread.
@@ -80,46 +137,55 @@ LogicalResult lowerPool(PoolOp op, bool max, const KernelBuilder &kernels) {
   auto flatType = MemRefType::get(flat, f32);
   SmallVector<int64_t> windowsShape(flat);
   windowsShape.push_back(kernel);
-  int64_t fillIndex = op.getInput().getType().getNumElements();
-  gather::Indices indices =
-      gather::poolWindows(in, w, out, max ? fillIndex : -1);
   Value held = kernels.held(op.getInput());
   if (element != f32)
     held = kernels.castKernel(loc, held, f32);
-  SmallVector<Value> inputs{held};
-  if (max && llvm::is_contained(indices, fillIndex))
-    inputs.push_back(kernels.constantBuffer(
-        loc, {1}, {-std::numeric_limits<float>::infinity()}));
-  // Two ways, whichever takes fewer vectors: each window gathered into a
-  // row and the rows reduced (one vector per window when the window is
-  // narrower than a vector), or, per kernel element, the input elements
-  // it meets at every output position gathered in the output's shape and
-  // combined elementwise (three output-sized buffers).
+  Value negInf;
+  auto fill = [&]() {
+    if (!negInf)
+      negInf = kernels.constantBuffer(
+          loc, {1}, {-std::numeric_limits<float>::infinity()});
+    return negInf;
+  };
+  // Three ways: each window gathered into a row and the rows reduced (one
+  // vector per window when the window is narrower than a vector), where
+  // that takes no more vectors than three output-sized buffers; else
+  // separably for 2-D windows (separablePool); else per kernel element,
+  // the input elements it meets at every output position gathered in the
+  // output's shape and combined elementwise.
   auto vectors = [&](ArrayRef<int64_t> shape) {
     return layoutOf(shape, kernels.chip.lanes()).vectors();
   };
+  htile::BinaryKind combine =
+      max ? htile::BinaryKind::max : htile::BinaryKind::add;
   Value result;
-  if (vectors(windowsShape) <= 3 * vectors(flat)) {
-    Value windows = kernels.alloc(MemRefType::get(windowsShape, f32), loc);
-    kernels.move(loc, inputs, windows, indices);
-    Value rows = kernels.reduceInnermost(
-        loc, max ? hisa::VReduceKind::max : hisa::VReduceKind::sum,
-        /*mean=*/false, windows, /*packed=*/positions > 1);
-    // [N, C, 1, positions]: the windows' results in order.
-    result = rows;
+  if (vectors(windowsShape) > 3 * vectors(flat) && w.kernel.size() == 2) {
+    result = separablePool(loc, in, out, w, held, max ? fill() : Value(),
+                           combine, kernels);
   } else {
-    int64_t elements = op.getType().getNumElements();
-    gather::Indices tap(elements);
-    for (int64_t e = 0; e < kernel; ++e) {
-      for (int64_t p = 0; p < elements; ++p)
-        tap[p] = indices[p * kernel + e];
-      Value taken = kernels.alloc(flatType, loc);
-      kernels.move(loc, inputs, taken, tap);
-      result = result ? kernels.combine(loc,
-                                        max ? htile::BinaryKind::max
-                                            : htile::BinaryKind::add,
-                                        result, taken)
-                      : taken;
+    int64_t fillIndex = op.getInput().getType().getNumElements();
+    gather::Indices indices =
+        gather::poolWindows(in, w, out, max ? fillIndex : -1);
+    SmallVector<Value> inputs{held};
+    if (max && llvm::is_contained(indices, fillIndex))
+      inputs.push_back(fill());
+    if (vectors(windowsShape) <= 3 * vectors(flat)) {
+      Value windows = kernels.alloc(MemRefType::get(windowsShape, f32), loc);
+      kernels.move(loc, inputs, windows, indices);
+      // [N, C, 1, positions]: the windows' results in order.
+      result = kernels.reduceInnermost(
+          loc, max ? hisa::VReduceKind::max : hisa::VReduceKind::sum,
+          /*mean=*/false, windows, /*packed=*/positions > 1);
+    } else {
+      int64_t elements = op.getType().getNumElements();
+      gather::Indices tap(elements);
+      for (int64_t e = 0; e < kernel; ++e) {
+        for (int64_t p = 0; p < elements; ++p)
+          tap[p] = indices[p * kernel + e];
+        Value taken = kernels.alloc(flatType, loc);
+        kernels.move(loc, inputs, taken, tap);
+        result = result ? kernels.combine(loc, combine, result, taken) : taken;
+      }
     }
   }
   if (!max) {

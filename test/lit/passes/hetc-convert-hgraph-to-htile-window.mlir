@@ -20,27 +20,28 @@ func.func @max_pool(%x: tensor<1x2x2x2xf32>) -> tensor<1x2x1x1xf32> {
 
 // -----
 
-// Tests that a pool whose window rows would take more vectors than three
-// result buffers (64 windows of 4 elements, each a vector, against one
-// feature map of 64 positions a row) is computed per kernel element: each
-// element's inputs at every output position are gathered as
-// [N, C, positions] (-inf where the window leaves the input) and combined
-// with a running maximum; only the output is regrouped into [N, C, H, W].
-// CHECK-LABEL: func.func @max_pool_by_kernel_element
-func.func @max_pool_by_kernel_element(%x: tensor<1x1x8x8xf32>) -> tensor<1x1x8x8xf32> {
+// Tests that a 2-D pool whose window rows would take more vectors than
+// three result buffers (64 windows of 4 elements, each a vector, against
+// one feature map of 64 positions a row) is reduced separably: per kernel
+// column, the input columns it meets at every output column (-inf, the
+// one-element constant, where the window leaves the input; the second
+// column is the input in order), combined by a maximum; per kernel row,
+// the rows of that it meets (the second row as it lies), combined again.
+// Only the output is regrouped into [N, C, H, W].
+// CHECK-LABEL: func.func @max_pool_separable
+func.func @max_pool_separable(%x: tensor<1x1x8x8xf32>) -> tensor<1x1x8x8xf32> {
   // CHECK: %[[X:.*]] = htile.input "input0"
   // CHECK: %[[NEG:.*]] = htile.constant dense<0xFF800000>
-  // CHECK: %[[T0:.*]] = htile.alloc : memref<1x1x64xf32>
-  // CHECK: htile.gather ins(%[[X]], %[[NEG]]) outs(%[[T0]]) indices [64, 64, 64, 64, 64, 64, 64, 64, 64, 0, 1, 2,
-  // CHECK: %[[T1:.*]] = htile.alloc : memref<1x1x64xf32>
-  // CHECK: htile.gather ins(%[[X]], %[[NEG]]) outs(%[[T1]])
-  // CHECK: %[[M1:.*]] = htile.alloc : memref<1x1x64xf32>
-  // CHECK: htile.binary max ins(%[[T0]], %[[T1]]) outs(%[[M1]])
-  // CHECK: htile.gather
-  // CHECK: htile.binary max ins(%[[M1]], %{{.*}})
-  // CHECK: htile.gather
+  // CHECK: %[[L:.*]] = htile.alloc : memref<1x1x64xf32>
+  // CHECK: htile.gather ins(%[[X]], %[[NEG]]) outs(%[[L]]) indices [64, 0, 1, 2, 3, 4, 5, 6, 64, 8,
+  // CHECK: %[[R:.*]] = htile.alloc : memref<1x1x64xf32>
+  // CHECK: htile.gather ins(%[[X]]) outs(%[[R]]) indices [0, 1, 2, 3,
+  // CHECK: %[[COLS:.*]] = htile.alloc : memref<1x1x64xf32>
+  // CHECK: htile.binary max ins(%[[L]], %[[R]]) outs(%[[COLS]])
+  // CHECK: %[[UP:.*]] = htile.alloc : memref<1x1x64xf32>
+  // CHECK: htile.gather ins(%[[COLS]], %[[NEG]]) outs(%[[UP]]) indices [64, 64, 64, 64, 64, 64, 64, 64, 0, 1,
   // CHECK: %[[LAST:.*]] = htile.alloc : memref<1x1x64xf32>
-  // CHECK: htile.binary max ins(%{{.*}}, %{{.*}}) outs(%[[LAST]])
+  // CHECK: htile.binary max ins(%[[UP]], %[[COLS]]) outs(%[[LAST]])
   // CHECK-NOT: htile.reduce
   // CHECK: %[[OUT:.*]] = htile.alloc : memref<1x1x8x8xf32>
   // CHECK: htile.gather ins(%[[LAST]]) outs(%[[OUT]])
@@ -51,13 +52,38 @@ func.func @max_pool_by_kernel_element(%x: tensor<1x1x8x8xf32>) -> tensor<1x1x8x8
 
 // -----
 
+// Tests that a 1-D pool whose window rows would take more vectors than
+// three result buffers is computed per kernel element: each element's
+// inputs at every output position are gathered as [N, C, positions] (-inf
+// where the window leaves the input) and combined with a running maximum.
+// CHECK-LABEL: func.func @max_pool_by_kernel_element
+func.func @max_pool_by_kernel_element(%x: tensor<1x1x64xf32>) -> tensor<1x1x64xf32> {
+  // CHECK: %[[X:.*]] = htile.input "input0"
+  // CHECK: %[[NEG:.*]] = htile.constant dense<0xFF800000>
+  // CHECK: %[[T0:.*]] = htile.alloc : memref<1x1x64xf32>
+  // CHECK: htile.gather ins(%[[X]], %[[NEG]]) outs(%[[T0]]) indices [64, 0, 1, 2,
+  // CHECK: %[[T1:.*]] = htile.alloc : memref<1x1x64xf32>
+  // CHECK: htile.gather ins(%[[X]], %[[NEG]]) outs(%[[T1]]) indices [0, 1, 2,
+  // CHECK: %[[M1:.*]] = htile.alloc : memref<1x1x64xf32>
+  // CHECK: htile.binary max ins(%[[T0]], %[[T1]]) outs(%[[M1]])
+  // CHECK-NOT: htile.reduce
+  // CHECK: htile.output
+  %0 = hgraph.max_pool %x {ceil_mode = false, count_include_pad = false, dilations = array<i64: 1>, kernel_shape = array<i64: 2>, pads = array<i64: 1, 0>, strides = array<i64: 1>} : tensor<1x1x64xf32> -> tensor<1x1x64xf32>
+  return %0 : tensor<1x1x64xf32>
+}
+
+// -----
+
 // Tests that an average pool without counting the padding sums the
-// zero-padded inputs of each kernel element and divides by each window's
-// count of input elements, a row over the feature map's positions.
+// zero-padded inputs separably (per kernel column, then per kernel row)
+// and divides by each window's count of input elements, a row over the
+// feature map's positions.
 // CHECK-LABEL: func.func @average_pool
 func.func @average_pool(%x: tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32> {
-  // CHECK: htile.gather ins(%{{.*}}) outs(%{{.*}}) indices [-1, -1, -1, 0] : (memref<1x1x2x2xf32>) -> memref<1x1x4xf32>
-  // CHECK: htile.gather ins(%{{.*}}) outs(%{{.*}}) indices [-1, -1, 0, 1] : (memref<1x1x2x2xf32>) -> memref<1x1x4xf32>
+  // CHECK: htile.gather ins(%{{.*}}) outs(%{{.*}}) indices [-1, 0, -1, 2] : (memref<1x1x2x2xf32>) -> memref<1x1x4xf32>
+  // CHECK: htile.gather ins(%{{.*}}) outs(%{{.*}}) indices [0, 1, 2, 3] : (memref<1x1x2x2xf32>) -> memref<1x1x4xf32>
+  // CHECK: htile.binary add
+  // CHECK: htile.gather ins(%{{.*}}) outs(%{{.*}}) indices [-1, -1, 0, 1] : (memref<1x1x4xf32>) -> memref<1x1x4xf32>
   // CHECK: htile.binary add
   // CHECK: %[[N:.*]] = htile.constant dense<[1.000000e+00, 2.000000e+00, 2.000000e+00, 4.000000e+00]> : tensor<4xf32> : memref<4xf32>
   // CHECK: htile.binary div ins(%{{.*}}, %[[N]])
@@ -233,7 +259,7 @@ func.func @feature_map_rows(%x: tensor<1x1x3x3xf32>) -> tensor<1x2x2x2xf32> {
   // CHECK: %[[SIX:.*]] = htile.constant dense<6.000000e+00> : tensor<9xf32> : memref<9xf32>
   // CHECK: %[[K:.*]] = htile.alloc : memref<1x2x9xf32>
   // CHECK: htile.binary min ins(%[[R]], %[[SIX]]) outs(%[[K]])
-  // CHECK: htile.gather ins(%[[K]]) outs(%{{.*}}) indices [0, 1, 3, 4, 9, 10, 12, 13] : (memref<1x2x9xf32>) -> memref<1x2x4xf32>
+  // CHECK: htile.gather ins(%[[K]]) outs(%{{.*}}) indices [0, 1, 3, 4, 6, 7, 9, 10, 12, 13, 15, 16] : (memref<1x2x9xf32>) -> memref<1x2x6xf32>
   // CHECK-NOT: memref<1x2x3x3xf32>
   // CHECK: %[[OUT:.*]] = htile.alloc : memref<1x2x2x2xf32>
   // CHECK: htile.gather ins(%{{.*}}) outs(%[[OUT]]) indices [0, 1, 2, 3, 4, 5, 6, 7] : (memref<1x2x4xf32>) -> memref<1x2x2x2xf32>
