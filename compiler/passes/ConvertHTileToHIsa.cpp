@@ -134,11 +134,7 @@ void separateBankTies(func::FuncOp func, const chip::ChipSpec &spec) {
       if (!read)
         continue;
       uint64_t address = uint64_t(read.getAddress());
-      std::pair<uint64_t, bool> bank{
-          uint64_t(spec.sliceOf(address)) *
-                  spec.proto().memory().banks_per_slice() +
-              spec.bankOf(address),
-          behindCast};
+      std::pair<uint64_t, bool> bank{spec.chipBankOf(address), behindCast};
       auto same = llvm::find_if(banks, [&](auto &entry) {
         return entry.first == bank && entry.second != read;
       });

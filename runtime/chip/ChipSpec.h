@@ -63,6 +63,13 @@ public:
     return static_cast<uint32_t>(rowInSlice(address) %
                                  chip.memory().banks_per_slice());
   }
+  /// The bank holding `address`, numbered over the whole chip (slice by
+  /// slice, then bank within its slice): two reads of one bank in a cycle
+  /// conflict.
+  uint64_t chipBankOf(uint64_t address) const {
+    return uint64_t(sliceOf(address)) * chip.memory().banks_per_slice() +
+           bankOf(address);
+  }
   /// Whether addresses are interleaved over the slices.
   bool interleaved() const { return interleaveValue != 0; }
   /// The consecutive addresses one slice holds: a run of the interleaving,

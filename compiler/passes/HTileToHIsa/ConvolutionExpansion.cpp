@@ -50,12 +50,9 @@ ConvolutionExpander::expandDepthwiseConv(htile::DepthwiseConvOp op) {
                ? int64_t(-1)
                : r * inShape[1] + c;
   };
-  // The SRAM bank of a word.
+  // The SRAM bank of a word (Tensor::at: four words a vector).
   auto bankOf = [&](int64_t word) {
-    uint64_t address = uint64_t(word / 4);
-    return uint64_t(chip.sliceOf(address)) *
-               chip.proto().memory().banks_per_slice() +
-           chip.bankOf(address);
+    return chip.chipBankOf(uint64_t(word / 4));
   };
   // An output vector's products and sums form one chain whose values meet
   // without waiting, so every read in it has a fixed time relative to the
