@@ -38,6 +38,36 @@ gather::Window windowOf(OpTy op, ArrayRef<int64_t> kernel) {
   return w;
 }
 
+/// One kernel element's move along an axis (gather::axisTaps) of `from`,
+/// which holds N x C planes of `perPlane` x `inLength` x `inner` elements
+/// in order, into a new [N, C, perPlane * outLength * inner] buffer.
+/// Positions outside `from` read `fill` where one is given (a -inf
+/// constant for a maximum), else zero. A move that would copy `from` in
+/// order is not made: `from` is returned, regrouped to that shape.
+Value axisMove(Location loc, Value from, int64_t batch, int64_t channels,
+               int64_t perPlane, int64_t inLength, int64_t inner,
+               int64_t outLength, int64_t stride, int64_t start, Value fill,
+               const KernelBuilder &kernels) {
+  SmallVector<int64_t> shape{batch, channels, perPlane * outLength * inner};
+  if (depthwise::tapIsIdentity(inLength, outLength, stride, start))
+    return kernels.regroup(loc, from, shape);
+  gather::Indices indices =
+      gather::axisTaps(batch * channels * perPlane, inLength, inner,
+                       outLength, stride, start);
+  SmallVector<Value> inputs{from};
+  if (fill && llvm::is_contained(indices, -1)) {
+    int64_t fillIndex = cast<MemRefType>(from.getType()).getNumElements();
+    for (int64_t &i : indices)
+      if (i < 0)
+        i = fillIndex;
+    inputs.push_back(fill);
+  }
+  Value taken = kernels.alloc(
+      MemRefType::get(shape, kernels.builder.getF32Type()), loc);
+  kernels.move(loc, inputs, taken, indices);
+  return taken;
+}
+
 /// A 2-D pool's windows reduced separably: per kernel column, the input
 /// columns it meets at every output column ([N, C, H_in * W_out]),
 /// combined across the columns; per kernel row, the rows of that it meets
@@ -49,46 +79,20 @@ gather::Window windowOf(OpTy op, ArrayRef<int64_t> kernel) {
 Value separablePool(Location loc, ArrayRef<int64_t> in, ArrayRef<int64_t> out,
                     const gather::Window &w, Value input, Value fill,
                     htile::BinaryKind combine, const KernelBuilder &kernels) {
-  Type f32 = kernels.builder.getF32Type();
-  int64_t batch = in[0], channels = in[1], planes = batch * channels;
+  int64_t batch = in[0], channels = in[1];
   int64_t hIn = in[2], wIn = in[3], hOut = out[2], wOut = out[3];
-  // One kernel element's move along an axis (gather::axisTaps), positions
-  // outside the input reading `fill`, the element after `from`'s.
-  auto move = [&](Value from, int64_t outer, int64_t inLength,
-                  int64_t inner, int64_t outLength, int64_t stride,
-                  int64_t start, int64_t resultRows) {
-    gather::Indices indices = gather::axisTaps(outer, inLength, inner,
-                                               outLength, stride, start);
-    SmallVector<Value> inputs{from};
-    if (fill && llvm::is_contained(indices, -1)) {
-      int64_t fillIndex = cast<MemRefType>(from.getType()).getNumElements();
-      for (int64_t &i : indices)
-        if (i < 0)
-          i = fillIndex;
-      inputs.push_back(fill);
-    }
-    Value taken = kernels.alloc(
-        MemRefType::get({batch, channels, resultRows}, f32), loc);
-    kernels.move(loc, inputs, taken, indices);
-    return taken;
-  };
   Value columns;
   for (int64_t kx = 0; kx < w.kernel[1]; ++kx) {
-    int64_t start = kx * w.dilations[1] - w.pads[1];
-    Value taken = depthwise::tapIsIdentity(wIn, wOut, w.strides[1], start)
-                      ? kernels.regroup(loc, input,
-                                        {batch, channels, hIn * wIn})
-                      : move(input, planes * hIn, wIn, 1, wOut, w.strides[1],
-                             start, hIn * wOut);
+    Value taken =
+        axisMove(loc, input, batch, channels, hIn, wIn, 1, wOut, w.strides[1],
+                 kx * w.dilations[1] - w.pads[1], fill, kernels);
     columns = columns ? kernels.combine(loc, combine, columns, taken) : taken;
   }
   Value result;
   for (int64_t ky = 0; ky < w.kernel[0]; ++ky) {
-    int64_t start = ky * w.dilations[0] - w.pads[0];
-    Value taken = depthwise::tapIsIdentity(hIn, hOut, w.strides[0], start)
-                      ? columns
-                      : move(columns, planes, hIn, wOut, hOut, w.strides[0],
-                             start, hOut * wOut);
+    Value taken = axisMove(loc, columns, batch, channels, 1, hIn, wOut, hOut,
+                           w.strides[0], ky * w.dilations[0] - w.pads[0],
+                           fill, kernels);
     result = result ? kernels.combine(loc, combine, result, taken) : taken;
   }
   return result;
@@ -261,27 +265,16 @@ Value separableSums(hgraph::ConvOp op, const gather::Window &w,
                     ArrayRef<float> values, Value input,
                     const KernelBuilder &kernels) {
   Location loc = op.getLoc();
-  Type f32 = kernels.builder.getF32Type();
   ArrayRef<int64_t> in = op.getInput().getType().getShape();
   ArrayRef<int64_t> out = op.getType().getShape();
-  int64_t batch = in[0], channels = in[1], planes = batch * channels;
+  int64_t batch = in[0], channels = in[1];
   int64_t hIn = in[2], wIn = in[3], hOut = out[2], wOut = out[3];
   int64_t kh = w.kernel[0], kw = w.kernel[1];
   SmallVector<Value> columns;
-  for (int64_t kx = 0; kx < kw; ++kx) {
-    int64_t start = kx * w.dilations[1] - w.pads[1];
-    if (depthwise::tapIsIdentity(wIn, wOut, w.strides[1], start)) {
-      columns.push_back(
-          kernels.regroup(loc, input, {batch, channels, hIn * wIn}));
-      continue;
-    }
-    Value taken = kernels.alloc(
-        MemRefType::get({batch, channels, hIn * wOut}, f32), loc);
-    kernels.move(loc, ValueRange{input}, taken,
-                 gather::axisTaps(planes * hIn, wIn, 1, wOut, w.strides[1],
-                                  start));
-    columns.push_back(taken);
-  }
+  for (int64_t kx = 0; kx < kw; ++kx)
+    columns.push_back(axisMove(loc, input, batch, channels, hIn, wIn, 1, wOut,
+                               w.strides[1], kx * w.dilations[1] - w.pads[1],
+                               Value(), kernels));
   Value sum;
   for (int64_t ky = 0; ky < kh; ++ky) {
     Value part;
@@ -292,15 +285,9 @@ Value separableSums(hgraph::ConvOp op, const gather::Window &w,
       part = part ? kernels.combine(loc, htile::BinaryKind::add, part, scaled)
                   : scaled;
     }
-    int64_t start = ky * w.dilations[0] - w.pads[0];
-    Value rows = part;
-    if (!depthwise::tapIsIdentity(hIn, hOut, w.strides[0], start)) {
-      rows = kernels.alloc(
-          MemRefType::get({batch, channels, hOut * wOut}, f32), loc);
-      kernels.move(loc, ValueRange{part}, rows,
-                   gather::axisTaps(planes, hIn, wOut, hOut, w.strides[0],
-                                    start));
-    }
+    Value rows = axisMove(loc, part, batch, channels, 1, hIn, wOut, hOut,
+                          w.strides[0], ky * w.dilations[0] - w.pads[0],
+                          Value(), kernels);
     sum = sum ? kernels.combine(loc, htile::BinaryKind::add, sum, rows) : rows;
   }
   return sum;
