@@ -111,11 +111,11 @@ bool isCandidate(ConvOp op) { return isDense(op) || isDepthwise(op); }
 /// weight, per N tile of output channels. A depthwise one is a product and
 /// a sum per kernel element either way, on the vector unit: channels-first
 /// over [C, positions] rows, each element gathered through a switch unit;
-/// channels-last over [positions, C] rows, read where they lie. `enter` and `leave` are the rows of the plane
-/// transposes into and out of channels-last (a transpose streams one row
-/// per row of its result), paid where the map next to the convolution is
-/// not channels-last too; a map of one position is the same either way (a
-/// reshape).
+/// channels-last over [positions, C] rows, read where they lie. `enter` and
+/// `leave` are the rows of the plane transposes into and out of channels-last
+/// (a transpose streams one row per row of its result), paid where the map next
+/// to the convolution is not channels-last too; a map of one position is the
+/// same either way (a reshape).
 struct ConvCost {
   int64_t channelsFirst, channelsLast, enter, leave;
 };
@@ -348,9 +348,9 @@ int64_t transposeRows(Type type, bool toChannelsLast, int64_t lanes) {
 /// its result. Two producers whose maps meet in the ops above a
 /// convolution (a residual add of a block's last convolution and its
 /// shortcut) are joined too: where they differ, the channels-last one is
-/// taken back to channels-first. The model's own transposes between the two layouts (a
-/// ConvNeXt block's permutes around its LayerNorm) are nodes too: one
-/// costs its rows where it stays, and vanishes against a convolution's
+/// taken back to channels-first. The model's own transposes between the two
+/// layouts (a ConvNeXt block's permutes around its LayerNorm) are nodes too:
+/// one costs its rows where it stays, and vanishes against a convolution's
 /// transpose where the map on its channels-first side is channels-last.
 llvm::DenseSet<Operation *> chooseChannelsLast(func::FuncOp func,
                                                const chip::ChipSpec &chip) {
