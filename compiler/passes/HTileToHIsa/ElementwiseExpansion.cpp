@@ -1,14 +1,16 @@
-//===- ElementwiseExpansion.cpp - Elementwise htile kernels to hisa
-//---------===//
+//===- ElementwiseExpansion.cpp - Elementwise htile kernels to hisa -----===//
 //
 // htile.binary, select, cast and unary: one vector instruction per output
 // vector, with broadcast operands read once per row and one-lane rows
-// spread over the vector.
+// spread over the vector. Output vectors whose accesses lie evenly spaced
+// in one bank each go as trains (VectorTrains.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "compiler/passes/HTileToHIsa/Expansion.h"
+#include "compiler/passes/HTileToHIsa/VectorTrains.h"
 
+#include <array>
 #include <tuple>
 
 using namespace mlir;
@@ -16,6 +18,14 @@ using namespace hetc;
 using namespace hetc::expansion;
 
 namespace {
+
+/// The longest train of an elementwise kernel. Longer trains take the
+/// dispatcher less often but are harder to fit between other work.
+constexpr uint32_t kMaxVectorTrain = 4;
+/// The fewest output vectors of a kernel that goes by trains. A small
+/// kernel takes the dispatcher little, and a train's later issues would
+/// only delay its last vector (decode steps are bound by such delays).
+constexpr int64_t kMinTrainKernel = 16;
 
 class ElementwiseExpander : public InstructionBuilder {
 public:
@@ -26,6 +36,33 @@ public:
   LogicalResult expandUnary(htile::UnaryOp op);
 
 private:
+  /// Issue `access` of `train` as a hisa train (null for a train of one).
+  hisa::TrainAttr trainOf(const VectorTrain &train, size_t access) const {
+    if (train.count < 2)
+      return {};
+    return hisa::TrainAttr::get(b.getContext(), train.count, 1,
+                                train.steps[access]);
+  }
+  /// Groups the `vectors` output vectors of a kernel into trains (of one,
+  /// for a small kernel).
+  std::vector<VectorTrain>
+  trains(int64_t vectors, llvm::ArrayRef<Type> types,
+         llvm::function_ref<bool(int64_t, VectorStep &)> stepOf) const {
+    return groupVectorTrains(chip, vectors, trainStride(chip, types),
+                             vectors < kMinTrainKernel ? 1 : kMaxVectorTrain,
+                             stepOf);
+  }
+  /// The step of output vector `v` of a kernel that reads the vector of
+  /// `in` (of lanes `from`) in its place and writes `out` (of lanes `to`).
+  bool vectorForVector(const Tensor &in, Type from, const Tensor &out, Type to,
+                       int64_t v, VectorStep &step) const {
+    int64_t r = v / out.layout.vectorsPerRow, j = v % out.layout.vectorsPerRow;
+    step.accesses.clear();
+    step.accesses.push_back({in.at(r, j), from, false});
+    step.accesses.push_back({out.at(r, j), to, true});
+    step.key = lanesOf(out.layout.cols, j);
+    return true;
+  }
   /// Fails at `kernel` when one of its operands has one-element rows to
   /// spread over longer output rows, of a type the vector unit does not
   /// reduce, on a chip without a SWITCH unit to spread it with.
@@ -90,6 +127,12 @@ private:
 
 } // namespace
 
+/// Whether a one-lane operand of `type` is spread by the vector unit (a
+/// one-lane reduction, which repeats) rather than by a permute.
+static bool spreadsOnVectorUnit(Type type) {
+  return hisa::isFloatLane(type) || type.isSignlessInteger(32);
+}
+
 LogicalResult ElementwiseExpander::expandBinary(htile::BinaryOp op) {
   if (failed(checkSpread(op)))
     return failure();
@@ -100,14 +143,32 @@ LogicalResult ElementwiseExpander::expandBinary(htile::BinaryOp op) {
   ArrayRef<int64_t> shape = op.getOutput().getType().getShape();
   BroadcastOperand lhsMap(op.getLhs().getType().getShape(), shape);
   BroadcastOperand rhsMap(op.getRhs().getType().getShape(), shape);
-  auto address = [&](const Tensor &t, const BroadcastOperand &map, int64_t r,
-                     int64_t j) {
-    return t.at(map.rowFor(r), map.spread ? 0 : j);
+  int64_t perRow = out.layout.vectorsPerRow;
+  auto address = [&](const Tensor &t, const BroadcastOperand &map, int64_t v) {
+    return t.at(map.rowFor(v / perRow), map.spread ? 0 : v % perRow);
   };
-  auto operand = [&](int64_t at, const BroadcastOperand &map) {
-    Value v = read(loc, at, type);
+  // x * x reads its vector once: two reads of one address in the cycle the
+  // operands must meet would need one bank twice.
+  auto sameOperand = [&](int64_t v) {
+    return address(lhs, lhsMap, v) == address(rhs, rhsMap, v) &&
+           lhsMap.spread == rhsMap.spread;
+  };
+  bool repeats = !(lhsMap.spread || rhsMap.spread) || spreadsOnVectorUnit(type);
+  auto stepOf = [&](int64_t v, VectorStep &step) {
+    bool same = sameOperand(v);
+    step.accesses.clear();
+    step.accesses.push_back({address(lhs, lhsMap, v), type, false});
+    if (!same)
+      step.accesses.push_back({address(rhs, rhsMap, v), type, false});
+    step.accesses.push_back({out.at(v / perRow, v % perRow), outType, true});
+    step.key = lanesOf(out.layout.cols, v % perRow) * 2 + same;
+    return repeats;
+  };
+  auto operand = [&](int64_t at, const BroadcastOperand &map,
+                     hisa::TrainAttr train) {
+    Value v = read(loc, at, type, train);
     // A one-lane row reaches every lane of the vector.
-    return map.spread ? spread(loc, v, type) : v;
+    return map.spread ? spread(loc, v, type, train) : v;
   };
   // The comparisons give i1 lanes; greater (or equal) is less (or equal)
   // with the operands swapped.
@@ -118,29 +179,29 @@ LogicalResult ElementwiseExpander::expandBinary(htile::BinaryOp op) {
     std::tie(compare, swap) = *comparison;
   else
     kind = hisa::symbolizeVBinaryKind(htile::stringifyBinaryKind(op.getKind()));
-  for (int64_t r = 0; r < out.layout.rows; ++r)
-    for (int64_t j = 0; j < out.layout.vectorsPerRow; ++j) {
-      int64_t lhsAt = address(lhs, lhsMap, r, j);
-      int64_t rhsAt = address(rhs, rhsMap, r, j);
-      Value x = operand(lhsAt, lhsMap);
-      // x * x reads its vector once: two reads of one address in the
-      // cycle the operands must meet would need one bank twice.
-      Value y = lhsAt == rhsAt && lhsMap.spread == rhsMap.spread
-                    ? x
-                    : operand(rhsAt, rhsMap);
-      int32_t n = lanesOf(out.layout.cols, j);
-      Value result;
-      if (compare) {
-        if (swap)
-          std::swap(x, y);
-        result = hisa::VCompareOp::create(b, loc, vec(), *compare, x, y, n,
-                                          dtype(type), IntegerAttr(),
-                                          hisa::StreamAttr());
-      } else {
-        result = binary(loc, *kind, x, y, n, type);
-      }
-      write(loc, result, out.at(r, j), outType);
+  for (const VectorTrain &train :
+       trains(out.layout.vectors(), {type, outType}, stepOf)) {
+    int64_t v = train.first;
+    bool lhsIsRhs = sameOperand(v);
+    hisa::TrainAttr repeat = trainOf(train, 0);
+    Value x = operand(address(lhs, lhsMap, v), lhsMap, repeat);
+    Value y = lhsIsRhs
+                  ? x
+                  : operand(address(rhs, rhsMap, v), rhsMap, trainOf(train, 1));
+    int32_t n = lanesOf(out.layout.cols, v % perRow);
+    Value result;
+    if (compare) {
+      if (swap)
+        std::swap(x, y);
+      result = hisa::VCompareOp::create(b, loc, vec(), *compare, x, y, n,
+                                        dtype(type), repeatOnly(repeat),
+                                        IntegerAttr(), hisa::StreamAttr());
+    } else {
+      result = binary(loc, *kind, x, y, n, type, repeat);
     }
+    write(loc, result, out.at(v / perRow, v % perRow), outType,
+          trainOf(train, lhsIsRhs ? 1 : 2));
+  }
   return success();
 }
 
@@ -155,30 +216,71 @@ LogicalResult ElementwiseExpander::expandSelect(htile::SelectOp op) {
   BroadcastOperand condMap(op.getCondition().getType().getShape(), shape);
   BroadcastOperand lhsMap(op.getLhs().getType().getShape(), shape);
   BroadcastOperand rhsMap(op.getRhs().getType().getShape(), shape);
-  for (int64_t r = 0; r < out.layout.rows; ++r)
-    for (int64_t j = 0; j < out.layout.vectorsPerRow; ++j) {
-      // Each address is read once per vector (see expandBinary).
-      SmallVector<std::pair<std::pair<int64_t, bool>, Value>, 3> seen;
-      auto operand = [&](const Tensor &t, const BroadcastOperand &map,
-                         Type lanesType) {
-        int64_t at = t.at(map.rowFor(r), map.spread ? 0 : j);
-        for (auto &[key, value] : seen)
-          if (key == std::make_pair(at, map.spread))
-            return value;
-        Value v = read(loc, at, lanesType);
-        if (map.spread)
-          v = spread(loc, v, lanesType);
-        seen.push_back({{at, map.spread}, v});
-        return v;
-      };
-      Value c = operand(cond, condMap, i1);
-      Value x = operand(lhs, lhsMap, type);
-      Value y = operand(rhs, rhsMap, type);
-      Value result = hisa::VSelectOp::create(
-          b, loc, vec(), c, x, y, lanesOf(out.layout.cols, j), dtype(type),
-          IntegerAttr(), hisa::StreamAttr());
-      write(loc, result, out.at(r, j), type);
+  int64_t perRow = out.layout.vectorsPerRow;
+  struct Operand {
+    const Tensor &tensor;
+    const BroadcastOperand &map;
+    Type type;
+  };
+  Operand operands[] = {
+      {cond, condMap, i1}, {lhs, lhsMap, type}, {rhs, rhsMap, type}};
+  auto address = [&](const Operand &o, int64_t v) {
+    return o.tensor.at(o.map.rowFor(v / perRow), o.map.spread ? 0 : v % perRow);
+  };
+  // Each address is read once per vector (see expandBinary): for each
+  // operand, the first operand that reads its address.
+  auto readers = [&](int64_t v) {
+    std::array<int, 3> first;
+    for (int i = 0; i < 3; ++i) {
+      first[i] = i;
+      for (int k = 0; k < i; ++k)
+        if (address(operands[k], v) == address(operands[i], v) &&
+            operands[k].map.spread == operands[i].map.spread) {
+          first[i] = k;
+          break;
+        }
     }
+    return first;
+  };
+  bool repeats = true;
+  for (const Operand &o : operands)
+    repeats &= !o.map.spread || spreadsOnVectorUnit(o.type);
+  auto stepOf = [&](int64_t v, VectorStep &step) {
+    std::array<int, 3> first = readers(v);
+    step.accesses.clear();
+    step.key = lanesOf(out.layout.cols, v % perRow);
+    for (int i = 0; i < 3; ++i) {
+      step.key = step.key * 4 + first[i];
+      if (first[i] == i)
+        step.accesses.push_back(
+            {address(operands[i], v), operands[i].type, false});
+    }
+    step.accesses.push_back({out.at(v / perRow, v % perRow), type, true});
+    return repeats;
+  };
+  for (const VectorTrain &train :
+       trains(out.layout.vectors(), {i1, type}, stepOf)) {
+    int64_t v = train.first;
+    std::array<int, 3> first = readers(v);
+    Value values[3];
+    size_t access = 0;
+    for (int i = 0; i < 3; ++i) {
+      if (first[i] != i) {
+        values[i] = values[first[i]];
+        continue;
+      }
+      hisa::TrainAttr repeat = trainOf(train, access++);
+      values[i] = read(loc, address(operands[i], v), operands[i].type, repeat);
+      if (operands[i].map.spread)
+        values[i] = spread(loc, values[i], operands[i].type, repeat);
+    }
+    hisa::TrainAttr repeat = trainOf(train, access);
+    Value result = hisa::VSelectOp::create(
+        b, loc, vec(), values[0], values[1], values[2],
+        lanesOf(out.layout.cols, v % perRow), dtype(type), repeatOnly(repeat),
+        IntegerAttr(), hisa::StreamAttr());
+    write(loc, result, out.at(v / perRow, v % perRow), type, repeat);
+  }
   return success();
 }
 
@@ -194,12 +296,19 @@ LogicalResult ElementwiseExpander::expandCast(htile::CastOp op) {
   if (std::optional<htile::E8M0Rounding> kind = op.getRounding())
     rounding = b.getAttr<hisa::E8M0RoundingAttr>(
         *hisa::symbolizeE8M0Rounding(htile::stringifyE8M0Rounding(*kind)));
-  for (int64_t r = 0; r < out.layout.rows; ++r)
-    for (int64_t j = 0; j < out.layout.vectorsPerRow; ++j)
-      write(loc,
-            convert(loc, read(loc, in.at(r, j), from), from, to,
-                    lanesOf(out.layout.cols, j), overflow, rounding),
-            out.at(r, j), to);
+  int64_t perRow = out.layout.vectorsPerRow;
+  auto stepOf = [&](int64_t v, VectorStep &step) {
+    return vectorForVector(in, from, out, to, v, step);
+  };
+  for (const VectorTrain &train :
+       trains(out.layout.vectors(), {from, to}, stepOf)) {
+    int64_t r = train.first / perRow, j = train.first % perRow;
+    hisa::TrainAttr repeat = trainOf(train, 0);
+    write(loc,
+          convert(loc, read(loc, in.at(r, j), from, repeat), from, to,
+                  lanesOf(out.layout.cols, j), overflow, rounding, repeat),
+          out.at(r, j), to, trainOf(train, 1));
+  }
   return success();
 }
 
@@ -207,14 +316,20 @@ LogicalResult ElementwiseExpander::expandUnary(htile::UnaryOp op) {
   Location loc = op.getLoc();
   Tensor in = tensor(op.getInput()), out = tensor(op.getOutput());
   Type type = elementOf(op.getInput());
-  auto kind =
-      op.getKind();
-  for (int64_t r = 0; r < out.layout.rows; ++r)
-    for (int64_t j = 0; j < out.layout.vectorsPerRow; ++j)
-      write(loc,
-            unary(loc, kind, read(loc, in.at(r, j), type),
-                  lanesOf(out.layout.cols, j), type),
-            out.at(r, j), type);
+  auto kind = op.getKind();
+  int64_t perRow = out.layout.vectorsPerRow;
+  auto stepOf = [&](int64_t v, VectorStep &step) {
+    return vectorForVector(in, type, out, type, v, step);
+  };
+  for (const VectorTrain &train :
+       trains(out.layout.vectors(), {type}, stepOf)) {
+    int64_t r = train.first / perRow, j = train.first % perRow;
+    hisa::TrainAttr repeat = trainOf(train, 0);
+    write(loc,
+          unary(loc, kind, read(loc, in.at(r, j), type, repeat),
+                lanesOf(out.layout.cols, j), type, repeat),
+          out.at(r, j), type, trainOf(train, 1));
+  }
   return success();
 }
 

@@ -60,6 +60,10 @@ struct ExpansionState {
 /// The lane type of buffer `v`'s elements (i32 for i64).
 mlir::Type elementOf(mlir::Value v);
 
+/// `train` without its step, as an instruction that does not step (a
+/// vector instruction) repeats it.
+hisa::TrainAttr repeatOnly(hisa::TrainAttr train);
+
 /// Builds the instructions of one kernel at the builder's insertion point.
 class InstructionBuilder {
 public:
@@ -84,14 +88,22 @@ protected:
   /// many vectors of its row at once (a weight load's).
   mlir::Value read(mlir::Location loc, int64_t word, mlir::Type type = {},
                    hisa::TrainAttr train = {}, int32_t parts = 1) const;
+  /// Writes `v` at SRAM `word`; with `train`, a train of writes from
+  /// there (of the vectors of a train `v`).
   void write(mlir::Location loc, mlir::Value v, int64_t word,
-             mlir::Type type = {}) const;
+             mlir::Type type = {}, hisa::TrainAttr train = {}) const;
+  /// The vector instructions; with `train`, a train of them (its step is
+  /// dropped: vector instructions do not step), whose operands are trains
+  /// as long and as spaced.
   mlir::Value binary(mlir::Location loc, hisa::VBinaryKind kind, mlir::Value x,
-                     mlir::Value y, int32_t n, mlir::Type type = {}) const;
+                     mlir::Value y, int32_t n, mlir::Type type = {},
+                     hisa::TrainAttr train = {}) const;
   mlir::Value unary(mlir::Location loc, hisa::VUnaryKind kind, mlir::Value x,
-                    int32_t n, mlir::Type type = {}) const;
+                    int32_t n, mlir::Type type = {},
+                    hisa::TrainAttr train = {}) const;
   mlir::Value reduce(mlir::Location loc, hisa::VReduceKind kind, mlir::Value x,
-                     int32_t n, mlir::Type type = {}) const;
+                     int32_t n, mlir::Type type = {},
+                     hisa::TrainAttr train = {}) const;
   mlir::Value convert(mlir::Location loc, mlir::Value x, mlir::Type from,
                       mlir::Type to, int32_t n,
                       hisa::CastOverflowAttr overflow = {},
@@ -103,7 +115,10 @@ protected:
   /// `x`'s lane 0 in every lane: a one-lane sum reduction where the vector
   /// unit reduces the type (f32, f16, bf16, i32), else a permute on a switch
   /// unit, which moves lane words of any type.
-  mlir::Value spread(mlir::Location loc, mlir::Value x, mlir::Type type) const;
+  /// With `train`, a train of one-lane reductions (the type must be one
+  /// the vector unit reduces: a permute does not repeat).
+  mlir::Value spread(mlir::Location loc, mlir::Value x, mlir::Type type,
+                     hisa::TrainAttr train = {}) const;
   /// The next switch unit and matrix plane, round-robin.
   uint32_t takeSwitch() const;
   uint32_t takePlane() const;

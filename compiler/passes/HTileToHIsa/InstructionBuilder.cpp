@@ -6,6 +6,13 @@ using namespace mlir;
 using namespace hetc;
 using namespace hetc::expansion;
 
+hisa::TrainAttr expansion::repeatOnly(hisa::TrainAttr train) {
+  if (!train || train.getStep() == 0)
+    return train;
+  return hisa::TrainAttr::get(train.getContext(), train.getCount(),
+                              train.getEvery(), 0);
+}
+
 Type expansion::elementOf(Value v) {
   return hisa::laneTypeOf(cast<MemRefType>(v.getType()).getElementType());
 }
@@ -36,28 +43,34 @@ Value InstructionBuilder::read(Location loc, int64_t word, Type type,
       train, IntegerAttr(), hisa::StreamAttr());
 }
 
-void InstructionBuilder::write(Location loc, Value v, int64_t word,
-                               Type type) const {
+void InstructionBuilder::write(Location loc, Value v, int64_t word, Type type,
+                               hisa::TrainAttr train) const {
   hisa::WriteOp::create(b, loc, v, b.getI64IntegerAttr(word / 4),
-                        partOf(word, type), dtype(type), IntegerAttr());
+                        partOf(word, type), dtype(type), train, IntegerAttr());
 }
 
 Value InstructionBuilder::binary(Location loc, hisa::VBinaryKind kind, Value x,
-                                 Value y, int32_t n, Type type) const {
+                                 Value y, int32_t n, Type type,
+                                 hisa::TrainAttr train) const {
   return hisa::VBinaryOp::create(b, loc, vec(), kind, x, y, n, dtype(type),
-                                 IntegerAttr(), hisa::StreamAttr());
+                                 repeatOnly(train), IntegerAttr(),
+                                 hisa::StreamAttr());
 }
 
 Value InstructionBuilder::unary(Location loc, hisa::VUnaryKind kind, Value x,
-                                int32_t n, Type type) const {
+                                int32_t n, Type type,
+                                hisa::TrainAttr train) const {
   return hisa::VUnaryOp::create(b, loc, vec(), kind, x, n, dtype(type),
-                                IntegerAttr(), hisa::StreamAttr());
+                                repeatOnly(train), IntegerAttr(),
+                                hisa::StreamAttr());
 }
 
 Value InstructionBuilder::reduce(Location loc, hisa::VReduceKind kind, Value x,
-                                 int32_t n, Type type) const {
+                                 int32_t n, Type type,
+                                 hisa::TrainAttr train) const {
   return hisa::VReduceOp::create(b, loc, vec(), kind, x, n, dtype(type),
-                                 IntegerAttr(), hisa::StreamAttr());
+                                 repeatOnly(train), IntegerAttr(),
+                                 hisa::StreamAttr());
 }
 
 Value InstructionBuilder::convert(Location loc, Value x, Type from, Type to,
@@ -67,7 +80,7 @@ Value InstructionBuilder::convert(Location loc, Value x, Type from, Type to,
   return hisa::VCastOp::create(
       b, loc, vec(), x, TypeAttr::get(from), TypeAttr::get(to), overflow,
       rounding, b.getI32IntegerAttr(n),
-      parts > 1 ? b.getI32IntegerAttr(parts) : IntegerAttr(), train,
+      parts > 1 ? b.getI32IntegerAttr(parts) : IntegerAttr(), repeatOnly(train),
       IntegerAttr(), hisa::StreamAttr());
 }
 
@@ -79,9 +92,11 @@ Value InstructionBuilder::permute(Location loc, Value input, Value into,
                                  IntegerAttr(), hisa::StreamAttr());
 }
 
-Value InstructionBuilder::spread(Location loc, Value x, Type type) const {
+Value InstructionBuilder::spread(Location loc, Value x, Type type,
+                                 hisa::TrainAttr train) const {
   if (hisa::isFloatLane(type) || type.isSignlessInteger(32))
-    return reduce(loc, hisa::VReduceKind::sum, x, 1, type);
+    return reduce(loc, hisa::VReduceKind::sum, x, 1, type, train);
+  assert(!train && "a permute does not repeat");
   return permute(loc, x, Value(), takeSwitch(), SmallVector<int32_t>(lanes, 0),
                  type);
 }

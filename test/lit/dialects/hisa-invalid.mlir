@@ -351,6 +351,40 @@ func.func @train_of_another_length() {
 
 // -----
 
+// Tests that a vector instruction, which has no address or row, repeats
+// without a step.
+func.func @vector_train_with_step() {
+  %0 = hisa.read 0 repeat <4 every 1 step 2>
+  // expected-error @+1 {{repeats without a step, got #hisa.train<4 every 1 step 2>}}
+  %1 = hisa.vunary relu %0 lanes 16 repeat <4 every 1 step 2>
+  return
+}
+
+// -----
+
+// Tests that a write train stores a train as long and as spaced.
+func.func @write_train_of_another_spacing() {
+  %0 = hisa.read 0 repeat <4 every 1 step 2>
+  %1 = hisa.vunary relu %0 lanes 16 repeat <4 every 1>
+  // expected-error @+1 {{issues 4 time(s) every 2, but its operand comes from an instruction that issues 4 time(s) every 1; a train reads a train as long and as spaced}}
+  hisa.write %1 to 64 repeat <4 every 2 step 2>
+  return
+}
+
+// -----
+
+// Tests that a vector instruction's operands are trains of its own length:
+// the second operand issues once.
+func.func @binary_train_reads_single() {
+  %0 = hisa.read 0 repeat <4 every 1 step 2>
+  %1 = hisa.read 9
+  // expected-error @+1 {{issues 4 time(s) every 1, but its operand comes from an instruction that issues 1 time(s)}}
+  %2 = hisa.vbinary add %0, %1 lanes 16 repeat <4 every 1>
+  return
+}
+
+// -----
+
 // Tests that an instruction that issues once reads no train.
 func.func @single_reads_train() {
   %0 = hisa.read 0 repeat <4 every 2 step 1>

@@ -69,6 +69,24 @@ func.func @main() {
   %6 = hisa.matmul %5 plane 1 on <east, 8>
   // CHECK: hisa.write %{{.*}} to 1 at 20
   hisa.write %6 to 1 at 20
+  // An elementwise train: reads, vector instructions and a write issued 4
+  // times.
+  // CHECK: %[[EA:.*]] = hisa.read 100 repeat <4 every 1 step 2>
+  %ea = hisa.read 100 repeat <4 every 1 step 2>
+  // CHECK: %[[EB:.*]] = hisa.read 201 repeat <4 every 1> at 5
+  %eb = hisa.read 201 repeat <4 every 1> at 5
+  // CHECK: %[[ES:.*]] = hisa.vreduce sum %[[EB]] lanes 1 repeat <4 every 1>
+  %es = hisa.vreduce sum %eb lanes 1 repeat <4 every 1>
+  // CHECK: %[[EM:.*]] = hisa.vbinary mul %[[EA]], %[[ES]] lanes 16 repeat <4 every 1> at 13 on <east, 4>
+  %em = hisa.vbinary mul %ea, %es lanes 16 repeat <4 every 1> at 13 on <east, 4>
+  // CHECK: %[[EU:.*]] = hisa.vunary relu %[[EM]] lanes 16 repeat <4 every 1>
+  %eu = hisa.vunary relu %em lanes 16 repeat <4 every 1>
+  // CHECK: %[[EC:.*]] = hisa.vcompare lt %[[EU]], %[[EA]] lanes 16 repeat <4 every 1>
+  %ec = hisa.vcompare lt %eu, %ea lanes 16 repeat <4 every 1>
+  // CHECK: %[[EL:.*]] = hisa.vselect %[[EC]], %[[EU]], %[[EA]] lanes 16 repeat <4 every 1>
+  %el = hisa.vselect %ec, %eu, %ea lanes 16 repeat <4 every 1>
+  // CHECK: hisa.write %[[EL]] to 300 repeat <4 every 1 step 2> at 20
+  hisa.write %el to 300 repeat <4 every 1 step 2> at 20
   %8 = hisa.read 0
   // CHECK: %[[P:.*]] = hisa.permute %{{.*}} switch 0 map [3, 2, -1, 0] at 5 on <west, 4>
   %9 = hisa.permute %8 switch 0 map [3, 2, -1, 0] at 5 on <west, 4>

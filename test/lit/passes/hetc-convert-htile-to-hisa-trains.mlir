@@ -43,3 +43,31 @@ func.func @many_rows() {
   htile.output "y", %y : memref<197x8xf32>
   return
 }
+
+// -----
+
+// Tests that an elementwise train stays in one slice of tsp-v1, whose
+// addresses go to the slices in runs of 64: the input's vectors 0 to 59
+// lie at rows 4 to 63 of slice 0, so vectors 56 and 58 make a train of
+// two; vectors 60 and 62 lie in slice 1, but the output's vector 64 does
+// not (rows 8192 to 8255 are one run), so they make a train of two as
+// well; vector 64 starts a train of four.
+// CHECK-LABEL: func.func @elementwise_runs()
+// CHECK: hisa.read 4 repeat <4 every 1 step 2>
+// CHECK: hisa.read 60 repeat <2 every 1 step 2>
+// CHECK-NEXT: hisa.vunary relu %{{.*}} lanes 320 repeat <2 every 1>
+// CHECK-NEXT: hisa.write %{{.*}} to 8248 repeat <2 every 1 step 2>
+// CHECK-NEXT: hisa.read 61 repeat <2 every 1 step 2>
+// CHECK: hisa.read 64 repeat <2 every 1 step 2>
+// CHECK-NEXT: hisa.vunary relu %{{.*}} lanes 320 repeat <2 every 1>
+// CHECK-NEXT: hisa.write %{{.*}} to 8252 repeat <2 every 1 step 2>
+// CHECK: hisa.read 68 repeat <4 every 1 step 2>
+// CHECK-NEXT: hisa.vunary relu %{{.*}} lanes 320 repeat <4 every 1>
+// CHECK-NEXT: hisa.write %{{.*}} to 8256 repeat <4 every 1 step 2>
+func.func @elementwise_runs() {
+  %x = htile.input "x" {address = 4 : i64} : memref<80x320xf32>
+  %y = htile.alloc {address = 8192 : i64} : memref<80x320xf32>
+  htile.unary relu ins(%x) outs(%y) : memref<80x320xf32>, memref<80x320xf32>
+  htile.output "y", %y : memref<80x320xf32>
+  return
+}

@@ -40,6 +40,17 @@ func.func @train_across_banks() {
 
 // -----
 
+// Tests that a write train stays in one bank too.
+func.func @write_train_across_banks() {
+  hisa.input "x" at 1024 : tensor<8x16xf32>
+  %0 = hisa.read 1024 repeat <4 every 1 step 2>
+  // expected-error @+1 {{issue 2 of the train writes row 2049 in slice 2 bank 1, but a train stays in its first issue's slice 2 and bank 0}}
+  hisa.write %0 to 2048 repeat <4 every 1 step 1>
+  return
+}
+
+// -----
+
 // Tests that a load train installs rows of the plane only.
 func.func @train_past_the_plane() {
   hisa.input "x" at 1024 : tensor<8x16xf32>

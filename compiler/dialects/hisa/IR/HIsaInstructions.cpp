@@ -193,8 +193,10 @@ static LogicalResult checkTrainAddresses(MemOp op, const chip::ChipSpec &chip) {
     uint64_t row = uint64_t(word / 4);
     if (chip.sliceOf(row) != slice || chip.bankOf(row) != bank)
       return op.emitError("issue ")
-             << k + 1 << " of the train reads row " << row << " in slice "
-             << chip.sliceOf(row) << " bank " << chip.bankOf(row)
+             << k + 1 << " of the train "
+             << (std::is_same_v<MemOp, WriteOp> ? "writes" : "reads") << " row "
+             << row << " in slice " << chip.sliceOf(row) << " bank "
+             << chip.bankOf(row)
              << ", but a train stays in its first issue's slice " << slice
              << " and bank " << bank;
   }
@@ -215,7 +217,9 @@ std::optional<MemoryAccess> ReadOp::getMemoryAccess() {
 }
 
 LogicalResult WriteOp::verifyOnChip(const chip::ChipSpec &chip) {
-  return checkAddress(*this, getAddress(), chip);
+  if (failed(checkAddress(*this, getAddress(), chip)))
+    return failure();
+  return checkTrainAddresses(*this, chip);
 }
 std::optional<IssueInfo> WriteOp::describe(const chip::ChipSpec &chip) {
   return memory(getAddress(), chip.proto().latency().mem_write(), chip);

@@ -351,7 +351,8 @@ LogicalResult ScatterOp::verify() {
 
 LogicalResult WriteOp::verify() {
   if (failed(verifyDtype(*this, "write", true, "")) ||
-      failed(verifyPart(*this, getPart())))
+      failed(verifyPart(*this, getPart())) ||
+      failed(verifyTrain(*this, getRepeatAttr(), true)))
     return failure();
   return verifyAddress(*this, getAddress());
 }
@@ -361,6 +362,8 @@ LogicalResult VBinaryOp::verify() {
                          isDefinedOn(getKind(), dtypeOf(*this)),
                          typesDefinedOn(getKind()))))
     return failure();
+  if (failed(verifyTrain(*this, getRepeatAttr(), false)))
+    return failure();
   return verifyLanes(*this, getLanes());
 }
 
@@ -368,6 +371,8 @@ LogicalResult VUnaryOp::verify() {
   if (failed(verifyDtype(*this, stringifyVUnaryKind(getKind()),
                          isDefinedOn(getKind(), dtypeOf(*this)),
                          typesDefinedOn(getKind()))))
+    return failure();
+  if (failed(verifyTrain(*this, getRepeatAttr(), false)))
     return failure();
   return verifyLanes(*this, getLanes());
 }
@@ -377,6 +382,8 @@ LogicalResult VReduceOp::verify() {
   if (failed(verifyDtype(*this, "vreduce", isFloatLane(type) || isI32(type),
                          "f32, f16, bf16 and i32")))
     return failure();
+  if (failed(verifyTrain(*this, getRepeatAttr(), false)))
+    return failure();
   return verifyLanes(*this, getLanes());
 }
 
@@ -385,11 +392,15 @@ LogicalResult VCompareOp::verify() {
   if (failed(verifyDtype(*this, "vcompare", isComparisonDefinedOn(type),
                          kComparisonTypes)))
     return failure();
+  if (failed(verifyTrain(*this, getRepeatAttr(), false)))
+    return failure();
   return verifyLanes(*this, getLanes());
 }
 
 LogicalResult VSelectOp::verify() {
   if (failed(verifyDtype(*this, "vselect", true, "")))
+    return failure();
+  if (failed(verifyTrain(*this, getRepeatAttr(), false)))
     return failure();
   return verifyLanes(*this, getLanes());
 }

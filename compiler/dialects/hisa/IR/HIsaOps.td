@@ -198,18 +198,24 @@ def HIsa_WriteOp : HIsa_Instruction<"write", ["verifyOnChip", "getMemoryAccess"]
     A vector of a type narrower than 32 bits goes to `part` of row
     `address` (absent: part 0).
 
+    With `repeat`, a train storing the vectors of a train: issue k stores
+    at the vector `k * step` vectors of its type after the first, all in
+    the first one's slice and bank.
+
     ```mlir
     hisa.write %1 to 40 at 9
     hisa.write %2 to 41 part 3 as i8 at 10
+    hisa.write %3 to 64 repeat <8 every 1 step 2>
     ```
   }];
   let arguments = (ins HIsa_VecType:$value, I64Attr:$address,
                        OptionalAttr<I32Attr>:$part,
                        OptionalAttr<TypeAttr>:$dtype,
+                       OptionalAttr<HIsa_TrainAttr>:$repeat,
                        OptionalAttr<I64Attr>:$cycle);
   let assemblyFormat = [{
-    $value `to` $address (`part` $part^)? (`as` $dtype^)? (`at` $cycle^)?
-    attr-dict
+    $value `to` $address (`part` $part^)? (`as` $dtype^)?
+    (`repeat` $repeat^)? (`at` $cycle^)? attr-dict
   }];
   let hasVerifier = 1;
 }
@@ -253,12 +259,13 @@ def HIsa_VBinaryOp : HIsa_Instruction<"vbinary"> {
   let arguments = (ins HIsa_VBinaryKind:$kind, HIsa_VecType:$lhs,
                        HIsa_VecType:$rhs, I32Attr:$lanes,
                        OptionalAttr<TypeAttr>:$dtype,
+                       OptionalAttr<HIsa_TrainAttr>:$repeat,
                        OptionalAttr<I64Attr>:$cycle,
                        OptionalAttr<HIsa_StreamAttr>:$stream);
   let results = (outs HIsa_VecType:$result);
   let assemblyFormat = [{
-    $kind $lhs `,` $rhs `lanes` $lanes (`as` $dtype^)? (`at` $cycle^)?
-    (`on` $stream^)? attr-dict
+    $kind $lhs `,` $rhs `lanes` $lanes (`as` $dtype^)?
+    (`repeat` $repeat^)? (`at` $cycle^)? (`on` $stream^)? attr-dict
   }];
   let hasVerifier = 1;
 }
@@ -277,11 +284,13 @@ def HIsa_VUnaryOp : HIsa_Instruction<"vunary"> {
   }];
   let arguments = (ins HIsa_VUnaryKind:$kind, HIsa_VecType:$input,
                        I32Attr:$lanes, OptionalAttr<TypeAttr>:$dtype,
+                       OptionalAttr<HIsa_TrainAttr>:$repeat,
                        OptionalAttr<I64Attr>:$cycle,
                        OptionalAttr<HIsa_StreamAttr>:$stream);
   let results = (outs HIsa_VecType:$result);
   let assemblyFormat = [{
-    $kind $input `lanes` $lanes (`as` $dtype^)? (`at` $cycle^)? (`on` $stream^)?
+    $kind $input `lanes` $lanes (`as` $dtype^)? (`repeat` $repeat^)?
+    (`at` $cycle^)? (`on` $stream^)?
     attr-dict
   }];
   let hasVerifier = 1;
@@ -303,11 +312,13 @@ def HIsa_VReduceOp : HIsa_Instruction<"vreduce"> {
   }];
   let arguments = (ins HIsa_VReduceKind:$kind, HIsa_VecType:$input,
                        I32Attr:$lanes, OptionalAttr<TypeAttr>:$dtype,
+                       OptionalAttr<HIsa_TrainAttr>:$repeat,
                        OptionalAttr<I64Attr>:$cycle,
                        OptionalAttr<HIsa_StreamAttr>:$stream);
   let results = (outs HIsa_VecType:$result);
   let assemblyFormat = [{
-    $kind $input `lanes` $lanes (`as` $dtype^)? (`at` $cycle^)? (`on` $stream^)?
+    $kind $input `lanes` $lanes (`as` $dtype^)? (`repeat` $repeat^)?
+    (`at` $cycle^)? (`on` $stream^)?
     attr-dict
   }];
   let hasVerifier = 1;
@@ -328,12 +339,13 @@ def HIsa_VCompareOp : HIsa_Instruction<"vcompare"> {
   let arguments = (ins HIsa_VCompareKind:$kind, HIsa_VecType:$lhs,
                        HIsa_VecType:$rhs, I32Attr:$lanes,
                        OptionalAttr<TypeAttr>:$dtype,
+                       OptionalAttr<HIsa_TrainAttr>:$repeat,
                        OptionalAttr<I64Attr>:$cycle,
                        OptionalAttr<HIsa_StreamAttr>:$stream);
   let results = (outs HIsa_VecType:$result);
   let assemblyFormat = [{
-    $kind $lhs `,` $rhs `lanes` $lanes (`as` $dtype^)? (`at` $cycle^)?
-    (`on` $stream^)? attr-dict
+    $kind $lhs `,` $rhs `lanes` $lanes (`as` $dtype^)?
+    (`repeat` $repeat^)? (`at` $cycle^)? (`on` $stream^)? attr-dict
   }];
   let hasVerifier = 1;
 }
@@ -352,12 +364,13 @@ def HIsa_VSelectOp : HIsa_Instruction<"vselect"> {
   let arguments = (ins HIsa_VecType:$condition, HIsa_VecType:$lhs,
                        HIsa_VecType:$rhs, I32Attr:$lanes,
                        OptionalAttr<TypeAttr>:$dtype,
+                       OptionalAttr<HIsa_TrainAttr>:$repeat,
                        OptionalAttr<I64Attr>:$cycle,
                        OptionalAttr<HIsa_StreamAttr>:$stream);
   let results = (outs HIsa_VecType:$result);
   let assemblyFormat = [{
-    $condition `,` $lhs `,` $rhs `lanes` $lanes (`as` $dtype^)? (`at` $cycle^)?
-    (`on` $stream^)? attr-dict
+    $condition `,` $lhs `,` $rhs `lanes` $lanes (`as` $dtype^)?
+    (`repeat` $repeat^)? (`at` $cycle^)? (`on` $stream^)? attr-dict
   }];
   let hasVerifier = 1;
 }
