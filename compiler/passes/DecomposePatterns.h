@@ -24,6 +24,10 @@ void populateDecomposeGatherPatterns(mlir::RewritePatternSet &patterns);
 /// one along the last.
 void populateDecomposeSoftmaxPatterns(mlir::RewritePatternSet &patterns);
 
+/// `hgraph.concat` of negated float tensors as the concatenation of the
+/// tensors times a constant of signs.
+void populateDecomposeNegatedConcatPatterns(mlir::RewritePatternSet &patterns);
+
 /// `hgraph.trilu` as a where with a constant mask.
 void populateDecomposeTriluPatterns(mlir::RewritePatternSet &patterns);
 

@@ -603,6 +603,7 @@ struct HGraphDecomposePass
     populateDecomposeGatherPatterns(patterns);
     populateDecomposeSoftmaxPatterns(patterns);
     populateDecomposeTriluPatterns(patterns);
+    populateDecomposeNegatedConcatPatterns(patterns);
     populateDecomposeResizePatterns(patterns);
     populateDecomposeCumulativePatterns(patterns);
     populateDecomposeConvTransposePatterns(patterns);

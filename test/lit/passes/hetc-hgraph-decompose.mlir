@@ -633,3 +633,35 @@ func.func @reduce_prod(%x: tensor<2x3xf32>) -> tensor<2xf32> {
   %0 = hgraph.reduce prod %x {axes = array<i64: 1>, keepdims = false} : tensor<2x3xf32> -> tensor<2xf32>
   return %0 : tensor<2xf32>
 }
+
+// -----
+
+// Tests that a concatenation of negated tensors (a rotary embedding's
+// rotate_half) concatenates the tensors themselves and multiplies by a
+// constant of signs along the axis, and that the negation, still read
+// elsewhere, stays.
+// CHECK-LABEL: func.func @negated_concat
+// CHECK-SAME: (%[[A:.*]]: tensor<2x3xf32>, %[[B:.*]]: tensor<2x2xf32>)
+// CHECK-DAG: %[[SIGNS:.*]] = hgraph.constant dense<{{\[}}[-1.000000e+00, -1.000000e+00, 1.000000e+00, 1.000000e+00, 1.000000e+00]]> : tensor<1x5xf32>
+// CHECK-DAG: %[[NEG:.*]] = hgraph.neg %[[B]]
+// CHECK-DAG: %[[JOINED:.*]] = hgraph.concat %[[B]], %[[A]] {axis = 1 : i64}
+// CHECK: %[[R:.*]] = hgraph.mul %[[JOINED]], %[[SIGNS]]
+// CHECK: return %[[R]], %[[NEG]]
+func.func @negated_concat(%a: tensor<2x3xf32>, %b: tensor<2x2xf32>) -> (tensor<2x5xf32>, tensor<2x2xf32>) {
+  %n = hgraph.neg %b : tensor<2x2xf32>
+  %c = hgraph.concat %n, %a {axis = 1 : i64} : (tensor<2x2xf32>, tensor<2x3xf32>) -> tensor<2x5xf32>
+  return %c, %n : tensor<2x5xf32>, tensor<2x2xf32>
+}
+
+// -----
+
+// Tests that a concatenation of negated integers stays as it is.
+// CHECK-LABEL: func.func @negated_integer_concat
+// CHECK: hgraph.neg
+// CHECK-NEXT: hgraph.concat
+// CHECK-NOT: hgraph.mul
+func.func @negated_integer_concat(%a: tensor<2xi32>) -> tensor<4xi32> {
+  %n = hgraph.neg %a : tensor<2xi32>
+  %c = hgraph.concat %n, %a {axis = 0 : i64} : (tensor<2xi32>, tensor<2xi32>) -> tensor<4xi32>
+  return %c : tensor<4xi32>
+}

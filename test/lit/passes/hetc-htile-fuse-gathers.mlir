@@ -77,3 +77,43 @@ func.func @source_written_between() {
   htile.output "x", %x : memref<2xf32>
   return
 }
+
+// -----
+
+// Tests that a concatenation of two slices of one buffer (rotate_half's
+// concat(x2, x1)) becomes one gather of that buffer, and that an input no
+// gather fills stays an input of the fused gather.
+// CHECK-LABEL: func.func @concat_of_slices
+// CHECK: %[[X:.*]] = htile.input "x"
+// CHECK: %[[Z:.*]] = htile.input "z"
+// CHECK: %[[Y:.*]] = htile.alloc : memref<1x10xf32>
+// CHECK-NEXT: htile.gather ins(%[[X]], %[[Z]]) outs(%[[Y]]) indices [4, 5, 6, 7, 0, 1, 2, 3, 8, 9] : (memref<1x8xf32>, memref<1x2xf32>) -> memref<1x10xf32>
+// CHECK-NOT: htile.gather
+func.func @concat_of_slices() {
+  %x = htile.input "x" : memref<1x8xf32>
+  %z = htile.input "z" : memref<1x2xf32>
+  %lo = htile.alloc : memref<1x4xf32>
+  htile.gather ins(%x) outs(%lo) indices [0, 1, 2, 3] : (memref<1x8xf32>) -> memref<1x4xf32>
+  %hi = htile.alloc : memref<1x4xf32>
+  htile.gather ins(%x) outs(%hi) indices [4, 5, 6, 7] : (memref<1x8xf32>) -> memref<1x4xf32>
+  %y = htile.alloc : memref<1x10xf32>
+  htile.gather ins(%hi, %lo, %z) outs(%y) indices [0, 1, 2, 3, 4, 5, 6, 7, 8, 9] : (memref<1x4xf32>, memref<1x4xf32>, memref<1x2xf32>) -> memref<1x10xf32>
+  htile.output "y", %y : memref<1x10xf32>
+  return
+}
+
+// -----
+
+// Tests that a buffer a gather reads twice keeps its own gather.
+// CHECK-LABEL: func.func @input_read_twice
+// CHECK: htile.gather ins(%{{.*}}) outs(%[[A:.*]]) indices [1, 0]
+// CHECK: htile.gather ins(%[[A]], %[[A]])
+func.func @input_read_twice() {
+  %x = htile.input "x" : memref<2xf32>
+  %a = htile.alloc : memref<2xf32>
+  htile.gather ins(%x) outs(%a) indices [1, 0] : (memref<2xf32>) -> memref<2xf32>
+  %y = htile.alloc : memref<4xf32>
+  htile.gather ins(%a, %a) outs(%y) indices [0, 1, 2, 3] : (memref<2xf32>, memref<2xf32>) -> memref<4xf32>
+  htile.output "y", %y : memref<4xf32>
+  return
+}
