@@ -65,9 +65,9 @@ func.func @many_rows() {
 // CHECK-NEXT: hisa.vunary relu %{{.*}} lanes 320 repeat <4 every 1>
 // CHECK-NEXT: hisa.write %{{.*}} to 8256 repeat <4 every 1 step 2>
 func.func @elementwise_runs() {
-  %x = htile.input "x" {address = 4 : i64} : memref<80x320xf32>
-  %y = htile.alloc {address = 8192 : i64} : memref<80x320xf32>
-  htile.unary relu ins(%x) outs(%y) : memref<80x320xf32>, memref<80x320xf32>
-  htile.output "y", %y : memref<80x320xf32>
+  %x = htile.input "x" {address = 4 : i64} : memref<256x320xf32>
+  %y = htile.alloc {address = 8192 : i64} : memref<256x320xf32>
+  htile.unary relu ins(%x) outs(%y) : memref<256x320xf32>, memref<256x320xf32>
+  htile.output "y", %y : memref<256x320xf32>
   return
 }
