@@ -148,8 +148,8 @@ void separateBankTies(func::FuncOp func, const chip::ChipSpec &spec) {
           b, read.getLoc(), read.getType(), read, TypeAttr::get(type),
           TypeAttr::get(type), hisa::CastOverflowAttr(),
           hisa::E8M0RoundingAttr(), b.getI32IntegerAttr(int32_t(spec.lanes())),
-          read.getPartsAttr(), read.getRepeatAttr(), IntegerAttr(),
-          hisa::StreamAttr()));
+          read.getPartsAttr(), expansion::repeatOnly(read.getRepeatAttr()),
+          IntegerAttr(), hisa::StreamAttr()));
     }
   }
 }
