@@ -81,12 +81,12 @@ std::vector<VectorTrain> expansion::groupVectorTrains(
                  chip.chipBankOf(uint64_t(b.word / 4)) ==
                      chip.chipBankOf(uint64_t(a.word / 4));
         }
-        if (!even)
+        // The banks are the first issue's at every issue: whether the
+        // train's accesses keep apart is known at the second.
+        if (!even || (count == 1 && !banksApart(chip, first, deltas)))
           break;
         ++count;
       }
-      if (count > 1 && !banksApart(chip, first, deltas))
-        count = 1;
       if (count > 1)
         for (size_t i = 0; i < n; ++i)
           train.steps.push_back(deltas[i] /
