@@ -18,6 +18,7 @@
 #include "runtime/sim/TypedMath.h"
 #include "runtime/sim/VectorMath.h"
 #include "runtime/sim/VectorUnit.h"
+#include "runtime/sim/WidestVectors.h"
 
 #include <dnnl.h>
 
@@ -139,10 +140,10 @@ void runBinary(const Plan &state, const PlanKernelInfo &kernel,
     return;
   }
   uint64_t row = broadcast.rowLength();
-  forEachRow(
-      broadcast, {in[0], in[1]}, [&](uint64_t r, const std::vector<const float *> &p) {
-        lanes(kernel.op, {p[0], p[1]}, out + r * row, uint32_t(row));
-      });
+  forEachRow(broadcast, {in[0], in[1]},
+             [&](uint64_t r, const std::vector<const float *> &p) {
+               lanes(kernel.op, {p[0], p[1]}, out + r * row, uint32_t(row));
+             });
 }
 
 void runSelect(const Plan &state, const PlanKernelInfo &kernel,
@@ -157,10 +158,10 @@ void runSelect(const Plan &state, const PlanKernelInfo &kernel,
     return;
   }
   forEachRow(broadcast, {in[0], in[1], in[2]},
-                       [&](uint64_t r, const std::vector<const float *> &p) {
-                         sim::selectLanes(p[0], p[1], p[2], out + r * row,
-                                          uint32_t(row), uint32_t(row));
-                       });
+             [&](uint64_t r, const std::vector<const float *> &p) {
+               sim::selectLanes(p[0], p[1], p[2], out + r * row, uint32_t(row),
+                                uint32_t(row));
+             });
 }
 
 void runUnary(const PlanKernelInfo &kernel, uint64_t elements, const float *in,
@@ -338,8 +339,7 @@ void runTranspose(const Plan &state, const PlanKernelInfo &kernel,
 /// as the chip sums them, then the bias row. Output rows are spread over
 /// the threads.
 void runDepthwiseConv(const Plan &state, const PlanKernelInfo &kernel,
-                      const std::vector<const float *> &operands,
-                      float *out) {
+                      const std::vector<const float *> &operands, float *out) {
   const std::vector<int64_t> &in = state.buffers[kernel.operands[0]].shape;
   const std::vector<int64_t> &w = state.buffers[kernel.operands[1]].shape;
   const std::vector<int64_t> &y = state.buffers[kernel.result].shape;
@@ -381,6 +381,172 @@ void runDepthwiseConv(const Plan &state, const PlanKernelInfo &kernel,
             acc[c] += bias[c];
       }
   });
+}
+
+/// Output row `row` of a depthwise plane from `lines` (the input rows the
+/// kernel rows meet, `taps` the first weight of each), each output column
+/// the sum of its kernel elements inside the map. Columns whose every
+/// kernel column lies inside go through `interior` when it is given; the
+/// rest one at a time.
+template <typename Interior>
+[[gnu::always_inline]] inline void
+depthwiseRow(const plan::Window3 &w, const float *const *lines,
+             const float *const *taps, int64_t count, float *__restrict row,
+             Interior interior) {
+  int64_t s = w.stride[2], d = w.dilation[2], p = w.pad[2];
+  // Output column o reads input columns o * s - p + kx * d: all inside
+  // for o in [lo, hi).
+  int64_t lo = p <= 0 ? 0 : (p + s - 1) / s;
+  int64_t last = w.in[2] - 1 + p - (w.kernel[2] - 1) * d;
+  int64_t hi = last < 0 ? 0 : std::min(w.out[2], last / s + 1);
+  lo = std::min(lo, w.out[2]);
+  if (hi < lo)
+    hi = lo;
+  // The columns whose kernel columns reach past the map, one at a time.
+  auto one = [&](int64_t o) __attribute__((always_inline)) {
+    float acc = 0.0f;
+    for (int64_t l = 0; l < count; ++l)
+      for (int64_t kx = 0; kx < w.kernel[2]; ++kx) {
+        int64_t ix = o * s - p + kx * d;
+        if (ix >= 0 && ix < w.in[2])
+          acc += lines[l][ix] * taps[l][kx];
+      }
+    row[o] = acc;
+  };
+  for (int64_t o = 0; o < lo; ++o)
+    one(o);
+  if (!interior(lines, taps, count, lo, hi, row))
+    for (int64_t o = lo; o < hi; ++o)
+      one(o);
+  for (int64_t o = hi; o < w.out[2]; ++o)
+    one(o);
+}
+
+/// The interior columns of a row of a K x K window of stride S and column
+/// dilation 1, all K kernel rows inside the map: each output column's
+/// K x K products summed at once, a loop the compiler vectorises over the
+/// columns.
+template <int K, int S>
+[[gnu::always_inline]] inline bool
+fixedInterior(const plan::Window3 &w, const float *const *lines,
+              const float *const *taps, int64_t count, int64_t lo, int64_t hi,
+              float *__restrict row) {
+  if (count != K)
+    return false;
+  int64_t p = w.pad[2];
+  const float *__restrict in[K];
+  float weight[K * K];
+  for (int i = 0; i < K; ++i) {
+    in[i] = lines[i] - p;
+    for (int j = 0; j < K; ++j)
+      weight[i * K + j] = taps[i][j];
+  }
+  for (int64_t o = lo; o < hi; ++o) {
+    float acc = 0.0f;
+    for (int i = 0; i < K; ++i)
+      for (int j = 0; j < K; ++j)
+        acc += in[i][o * S + j] * weight[i * K + j];
+    row[o] = acc;
+  }
+  return true;
+}
+
+/// fixedInterior as depthwiseRow takes it.
+template <int K, int S> struct FixedInterior {
+  const plan::Window3 &w;
+  [[gnu::always_inline]] bool operator()(const float *const *lines,
+                                         const float *const *taps,
+                                         int64_t count, int64_t lo, int64_t hi,
+                                         float *row) const {
+    return fixedInterior<K, S>(w, lines, taps, count, lo, hi, row);
+  }
+};
+
+/// No interior form: depthwiseRow takes every column one at a time.
+struct NoInterior {
+  [[gnu::always_inline]] bool operator()(const float *const *,
+                                         const float *const *, int64_t, int64_t,
+                                         int64_t, float *) const {
+    return false;
+  }
+};
+
+/// One channel plane of a channels-first depthwise convolution
+/// (depthwiseRow per output row), `weights` in kernel order, plus `bias`.
+/// 3 x 3 and 5 x 5 windows of stride 1 or 2 and column dilation 1 sum
+/// their interior columns at once (fixedInterior).
+HETC_WIDEST_VECTORS void depthwisePlane(const plan::Window3 &w,
+                                        const float *__restrict x,
+                                        const float *__restrict weights,
+                                        float bias, float *__restrict y) {
+  int64_t outPlane = w.out[0] * w.out[1] * w.out[2];
+  int64_t rowTaps = w.kernel[0] * w.kernel[1];
+  std::vector<const float *> lines(static_cast<size_t>(rowTaps));
+  std::vector<const float *> taps(static_cast<size_t>(rowTaps));
+  bool square = w.kernel[1] == w.kernel[2] && w.dilation[2] == 1;
+  int64_t k = square ? w.kernel[2] : 0, s = w.stride[2];
+  for (int64_t oz = 0; oz < w.out[0]; ++oz)
+    for (int64_t oy = 0; oy < w.out[1]; ++oy) {
+      float *row = y + (oz * w.out[1] + oy) * w.out[2];
+      // The input rows the kernel rows meet inside the map.
+      int64_t count = 0;
+      for (int64_t kz = 0; kz < w.kernel[0]; ++kz) {
+        int64_t iz = oz * w.stride[0] - w.pad[0] + kz * w.dilation[0];
+        if (iz < 0 || iz >= w.in[0])
+          continue;
+        for (int64_t ky = 0; ky < w.kernel[1]; ++ky) {
+          int64_t iy = oy * w.stride[1] - w.pad[1] + ky * w.dilation[1];
+          if (iy < 0 || iy >= w.in[1])
+            continue;
+          lines[size_t(count)] = x + (iz * w.in[1] + iy) * w.in[2];
+          taps[size_t(count)] = weights + (kz * w.kernel[1] + ky) * w.kernel[2];
+          ++count;
+        }
+      }
+      const float *const *l = lines.data(), *const *t = taps.data();
+      if (k == 3 && s == 1)
+        depthwiseRow(w, l, t, count, row, FixedInterior<3, 1>{w});
+      else if (k == 3 && s == 2)
+        depthwiseRow(w, l, t, count, row, FixedInterior<3, 2>{w});
+      else if (k == 5 && s == 1)
+        depthwiseRow(w, l, t, count, row, FixedInterior<5, 1>{w});
+      else if (k == 5 && s == 2)
+        depthwiseRow(w, l, t, count, row, FixedInterior<5, 2>{w});
+      else
+        depthwiseRow(w, l, t, count, row, NoInterior{});
+    }
+  if (bias != 0.0f)
+    for (int64_t i = 0; i < outPlane; ++i)
+      y[i] += bias;
+}
+
+/// A channels-first depthwise convolution (PLAN_DEPTHWISE_CONV_CF), a
+/// channel plane at a time (depthwisePlane), the planes spread over the
+/// threads.
+void runDepthwiseConvCf(const PlanKernelInfo &kernel,
+                        const std::vector<const float *> &operands,
+                        float *out) {
+  const plan::Window3 &w = kernel.window;
+  uint64_t channels = uint64_t(kernel.inputShape[1]);
+  uint64_t planes = uint64_t(kernel.inputShape[0]) * channels;
+  uint64_t taps = uint64_t(w.kernel[0] * w.kernel[1] * w.kernel[2]);
+  uint64_t inPlane = uint64_t(w.in[0] * w.in[1] * w.in[2]);
+  uint64_t outPlane = uint64_t(w.out[0] * w.out[1] * w.out[2]);
+  const float *bias = operands.size() > taps + 1 ? operands[taps + 1] : nullptr;
+  // Each channel's weights in kernel order, gathered from the columns.
+  std::vector<float> weights(channels * taps);
+  for (uint64_t t = 0; t < taps; ++t)
+    for (uint64_t c = 0; c < channels; ++c)
+      weights[c * taps + t] = operands[1 + t][c];
+  parallelBlocks(
+      planes, planes * outPlane * taps, [&](uint64_t begin, uint64_t end) {
+        for (uint64_t plane = begin; plane < end; ++plane) {
+          uint64_t c = plane % channels;
+          depthwisePlane(w, operands[0] + plane * inPlane,
+                         weights.data() + c * taps, bias ? bias[c] : 0.0f,
+                         out + plane * outPlane);
+        }
+      });
 }
 
 void runGather(const PlanKernelInfo &kernel,
@@ -648,6 +814,9 @@ bool runKernel(const Plan &state, const PlanKernelInfo &kernel,
     return true;
   case hetx::PLAN_DEPTHWISE_CONV:
     runDepthwiseConv(state, kernel, operands, result);
+    return true;
+  case hetx::PLAN_DEPTHWISE_CONV_CF:
+    runDepthwiseConvCf(kernel, operands, result);
     return true;
   case hetx::PLAN_GATHER_ROWS:
   case hetx::PLAN_SCATTER_ROWS:

@@ -301,6 +301,43 @@ __global__ void depthwiseConvKernel(DepthwiseWindow w, const float *in,
   }
 }
 
+__global__ void depthwiseConvCfKernel(ChannelsFirstWindow cf, const float *in,
+                                      const float *const *taps,
+                                      const float *bias, float *out,
+                                      uint64_t count) {
+  const plan::Window3 &w = cf.window;
+  int64_t outPlane = w.out[0] * w.out[1] * w.out[2];
+  int64_t inPlane = w.in[0] * w.in[1] * w.in[2];
+  for (uint64_t e : GridStride(count)) {
+    int64_t plane = int64_t(e / uint64_t(outPlane));
+    int64_t position = int64_t(e % uint64_t(outPlane));
+    int64_t c = plane % cf.channels;
+    int64_t ox = position % w.out[2];
+    int64_t oy = position / w.out[2] % w.out[1];
+    int64_t oz = position / w.out[2] / w.out[1];
+    const float *x = in + plane * inPlane;
+    float sum = 0.0f;
+    for (int64_t kz = 0; kz < w.kernel[0]; ++kz) {
+      int64_t iz = oz * w.stride[0] - w.pad[0] + kz * w.dilation[0];
+      if (iz < 0 || iz >= w.in[0])
+        continue;
+      for (int64_t ky = 0; ky < w.kernel[1]; ++ky) {
+        int64_t iy = oy * w.stride[1] - w.pad[1] + ky * w.dilation[1];
+        if (iy < 0 || iy >= w.in[1])
+          continue;
+        for (int64_t kx = 0; kx < w.kernel[2]; ++kx) {
+          int64_t ix = ox * w.stride[2] - w.pad[2] + kx * w.dilation[2];
+          if (ix < 0 || ix >= w.in[2])
+            continue;
+          int64_t t = (kz * w.kernel[1] + ky) * w.kernel[2] + kx;
+          sum += x[(iz * w.in[1] + iy) * w.in[2] + ix] * taps[t][c];
+        }
+      }
+    }
+    out[e] = bias ? sum + bias[c] : sum;
+  }
+}
+
 __global__ void gatherKernel(const DeviceRun *runs, uint64_t count,
                              const float *const *operands, float *out) {
   for (uint64_t r = blockIdx.y; r < count; r += gridDim.y) {
@@ -452,6 +489,17 @@ void launchDepthwiseConv(const DepthwiseWindow &window, const float *in,
     return;
   depthwiseConvKernel<<<blocksFor(count), kThreads, 0, streamOf(stream)>>>(
       window, in, weight, bias, out, count);
+}
+
+void launchDepthwiseConvCf(const ChannelsFirstWindow &window, const float *in,
+                           const float *const *taps, const float *bias,
+                           float *out, void *stream) {
+  const plan::Window3 &w = window.window;
+  uint64_t count = uint64_t(window.planes * w.out[0] * w.out[1] * w.out[2]);
+  if (!count)
+    return;
+  depthwiseConvCfKernel<<<blocksFor(count), kThreads, 0, streamOf(stream)>>>(
+      window, in, taps, bias, out, count);
 }
 
 void launchGather(const DeviceRun *runs, uint64_t count, uint64_t longest,

@@ -12,6 +12,7 @@
 #ifndef HETC_RUNTIME_CUDA_CUDAKERNELS_H
 #define HETC_RUNTIME_CUDA_CUDAKERNELS_H
 
+#include "runtime/plan/Window3.h"
 #include "runtime/sim/LaneMath.h"
 
 #include <cstdint>
@@ -100,6 +101,21 @@ struct DepthwiseWindow {
 void launchDepthwiseConv(const DepthwiseWindow &window, const float *in,
                          const float *weight, const float *bias, float *out,
                          void *stream);
+
+/// The window of a channels-first depthwise convolution of `planes`
+/// (N x C) maps (PLAN_DEPTHWISE_CONV_CF).
+struct ChannelsFirstWindow {
+  int64_t planes = 0, channels = 0;
+  plan::Window3 window;
+};
+
+/// The depthwise convolution `window` of `in` by `taps` (device pointers,
+/// on the device: a column of C weights per kernel element) plus `bias` (C
+/// values, or null) into `out`: per output element, the products of the
+/// input elements inside the map summed in kernel order, then the bias.
+void launchDepthwiseConvCf(const ChannelsFirstWindow &window, const float *in,
+                           const float *const *taps, const float *bias,
+                           float *out, void *stream);
 
 /// The runs of a gather (`runs` on the device, `count` of them, the longest
 /// `longest`) from the operands `operands` (device pointers, on the

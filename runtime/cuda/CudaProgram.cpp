@@ -101,11 +101,19 @@ struct Launch {
   uint64_t longestRun = 0;
   /// PLAN_DEPTHWISE_CONV.
   DepthwiseWindow window;
+  /// PLAN_DEPTHWISE_CONV_CF (its columns are in operandTable).
+  ChannelsFirstWindow cfWindow;
   /// PLAN_GATHER_ROWS, PLAN_SCATTER_ROWS: the table's rows, their length,
   /// the indices, and this kernel's slot of bad indices.
   uint64_t tableRows = 0, row = 0, indices = 0;
   int badSlot = -1;
 };
+
+/// The kernel elements (columns) of a channels-first depthwise window.
+size_t taps(const ChannelsFirstWindow &window) {
+  const int64_t *k = window.window.kernel;
+  return size_t(k[0] * k[1] * k[2]);
+}
 
 LaneOp::Round roundOf(io::ElementType type) {
   return type == io::ElementType::F16    ? LaneOp::Half
@@ -446,6 +454,17 @@ private:
       }
       return true;
     }
+    case hetx::PLAN_DEPTHWISE_CONV_CF: {
+      ChannelsFirstWindow &window = launch.cfWindow;
+      window.channels = kernel.inputShape[1];
+      window.planes = kernel.inputShape[0] * window.channels;
+      window.window = kernel.window;
+      // The columns, after the input (the bias, when there is one, is
+      // the last operand).
+      for (size_t t = 1; t <= taps(window); ++t)
+        operandTable.push_back(launch.operands[t]);
+      return true;
+    }
     case hetx::PLAN_GATHER:
       for (const plan::IndexRun &run : kernel.runs) {
         DeviceRun d;
@@ -556,9 +575,15 @@ private:
                        cudaMemcpyHostToDevice),
             "cudaMemcpy (gather operands)", error))
       return false;
-    // Each gather's runs and operand pointers, in kernel order.
+    // Each gather's runs and operand pointers, and each channels-first
+    // depthwise convolution's columns, in kernel order.
     size_t runAt = 0, tableAt = 0;
     for (Launch &launch : state.launches) {
+      if (launch.info->kind == hetx::PLAN_DEPTHWISE_CONV_CF) {
+        launch.operandTable = state.tables.as<const float *>() + tableAt;
+        tableAt += taps(launch.cfWindow);
+        continue;
+      }
       if (launch.info->kind != hetx::PLAN_GATHER)
         continue;
       launch.runs = state.runs.as<DeviceRun>() + runAt;
@@ -620,6 +645,14 @@ bool launch(const CudaProgram::State &state, const Launch &l, float *result,
     launchDepthwiseConv(l.window, operand(0), operand(1), operand(2), result,
                         stream);
     break;
+  case hetx::PLAN_DEPTHWISE_CONV_CF: {
+    size_t columns = taps(l.cfWindow);
+    launchDepthwiseConvCf(
+        l.cfWindow, operand(0), l.operandTable,
+        kernel.operands.size() > columns + 1 ? operand(columns + 1) : nullptr,
+        result, stream);
+    break;
+  }
   case hetx::PLAN_GATHER:
     launchGather(l.runs, kernel.runs.size(), l.longestRun, l.operandTable,
                  result, stream);

@@ -12,6 +12,7 @@
 
 #include "runtime/chip/ChipSpec.h"
 #include "runtime/io/ElementType.h"
+#include "runtime/plan/Window3.h"
 #include "runtime/schema/hetx.pb.h"
 #include "runtime/sim/Program.h"
 #include "runtime/sim/Simulator.h"
@@ -80,8 +81,14 @@ struct PlanKernelInfo {
   /// PLAN_TRANSPOSE.
   std::vector<int64_t> perm;
   /// PLAN_DEPTHWISE_CONV: the window along the rows and the columns
-  /// (strides, begin pads, end pads, dilations), as the artifact gives it.
+  /// (strides, begin pads, end pads, dilations), as the artifact gives it;
+  /// PLAN_DEPTHWISE_CONV_CF: the same per spatial dimension.
   std::vector<int64_t> strides, pads, dilations;
+  /// PLAN_DEPTHWISE_CONV_CF: the input map (N, C, spatial extents), the
+  /// kernel's and the output's spatial extents, and the window as three
+  /// spatial dimensions.
+  std::vector<int64_t> inputShape, kernelShape, outShape;
+  Window3 window;
   /// PLAN_GATHER: the runs, and the first result element they fill.
   std::vector<IndexRun> runs;
   uint64_t firstElement = 0;

@@ -77,8 +77,9 @@ private:
                        const PlanBufferInfo &x, const PlanBufferInfo &w,
                        const PlanBufferInfo &y, std::vector<int64_t> &wShape);
   bool checkGather(const hetx::PlanKernel &kernel, PlanKernelInfo &info);
-  bool checkDepthwiseConv(const hetx::PlanKernel &kernel,
-                          PlanKernelInfo &info);
+  bool checkDepthwiseConvCf(const hetx::PlanKernel &kernel,
+                            PlanKernelInfo &info);
+  bool checkDepthwiseConv(const hetx::PlanKernel &kernel, PlanKernelInfo &info);
   /// Sets info.op from a vector instruction of `opcode` on `dtype` lanes
   /// (V_CAST: from `from`) and checks its types as the chip model does.
   bool checkTypes(PlanKernelInfo &info, hetx::Opcode opcode,
@@ -405,13 +406,12 @@ bool PlanChecker::checkDepthwiseConv(const hetx::PlanKernel &kernel,
   info.dilations.assign(kernel.dilations().begin(), kernel.dilations().end());
   if (x.shape.size() != 3 || w.shape.size() != 3 || y.shape.size() != 3 ||
       w.shape[2] != x.shape[2] || y.shape[2] != x.shape[2])
-    return fail(info.label, "a depthwise convolution of " +
-                                shapeText(x.shape) + " by " +
-                                shapeText(w.shape) + " into " +
+    return fail(info.label, "a depthwise convolution of " + shapeText(x.shape) +
+                                " by " + shapeText(w.shape) + " into " +
                                 shapeText(y.shape) +
                                 " (H x W x C by kh x kw x C into Ho x Wo x C)");
-  bool f32 = x.type == io::ElementType::F32 &&
-             w.type == io::ElementType::F32 && y.type == io::ElementType::F32;
+  bool f32 = x.type == io::ElementType::F32 && w.type == io::ElementType::F32 &&
+             y.type == io::ElementType::F32;
   if (info.operands.size() == 3) {
     const PlanBufferInfo &b = buffer(info.operands[2]);
     if (b.shape != std::vector<int64_t>{x.shape[2]})
@@ -430,6 +430,71 @@ bool PlanChecker::checkDepthwiseConv(const hetx::PlanKernel &kernel,
   if (!mismatch.empty())
     return fail(info.label, mismatch);
   info.op.inType = info.op.outType = io::ElementType::F32;
+  return true;
+}
+
+bool PlanChecker::checkDepthwiseConvCf(const hetx::PlanKernel &kernel,
+                                       PlanKernelInfo &info) {
+  info.strides.assign(kernel.strides().begin(), kernel.strides().end());
+  info.pads.assign(kernel.pads().begin(), kernel.pads().end());
+  info.dilations.assign(kernel.dilations().begin(), kernel.dilations().end());
+  info.inputShape.assign(kernel.input_shape().begin(),
+                         kernel.input_shape().end());
+  info.kernelShape.assign(kernel.kernel_shape().begin(),
+                          kernel.kernel_shape().end());
+  const std::vector<int64_t> &shape = info.inputShape;
+  if (shape.size() != info.kernelShape.size() + 2)
+    return fail(info.label, "an input of " + shapeText(shape) +
+                                " for a kernel of " +
+                                shapeText(info.kernelShape) +
+                                " (N x C x the kernel's spatial extents)");
+  std::vector<int64_t> map(shape.begin() + 2, shape.end());
+  std::string mismatch =
+      depthwise::windowExtents(map, info.kernelShape, info.strides, info.pads,
+                               info.dilations, info.outShape);
+  if (!mismatch.empty())
+    return fail(info.label, mismatch);
+  // The element counts the shapes give, without overflow.
+  uint64_t inputs = 1, outputs = 1;
+  bool valid = shape[0] >= 0 && shape[1] >= 0;
+  for (int64_t extent : shape)
+    valid = valid && !__builtin_mul_overflow(inputs, uint64_t(extent), &inputs);
+  valid = valid && !__builtin_mul_overflow(uint64_t(shape[0]),
+                                           uint64_t(shape[1]), &outputs);
+  for (int64_t extent : info.outShape)
+    valid =
+        valid && !__builtin_mul_overflow(outputs, uint64_t(extent), &outputs);
+  const PlanBufferInfo &x = buffer(info.operands[0]), &y = buffer(info.result);
+  if (!valid || x.elements != inputs || y.elements != outputs)
+    return fail(info.label, "a depthwise convolution of " + shapeText(shape) +
+                                " needs " + std::to_string(inputs) +
+                                " input and " + std::to_string(outputs) +
+                                " result elements, its buffers hold " +
+                                std::to_string(x.elements) + " and " +
+                                std::to_string(y.elements));
+  bool f32 = x.type == io::ElementType::F32 && y.type == io::ElementType::F32;
+  for (size_t i = 1; i < info.operands.size(); ++i) {
+    const PlanBufferInfo &column = buffer(info.operands[i]);
+    if (column.elements != uint64_t(shape[1]))
+      return fail(info.label, "operand " + std::to_string(i) + " holds " +
+                                  std::to_string(column.elements) +
+                                  " values for " + std::to_string(shape[1]) +
+                                  " channels");
+    f32 &= column.type == io::ElementType::F32;
+  }
+  if (!f32)
+    return fail(info.label, "a depthwise convolution runs on f32 buffers");
+  info.op.inType = info.op.outType = io::ElementType::F32;
+  size_t rank = info.kernelShape.size();
+  for (size_t i = 0; i < rank; ++i) {
+    size_t j = 3 - rank + i;
+    info.window.in[j] = map[i];
+    info.window.out[j] = info.outShape[i];
+    info.window.kernel[j] = info.kernelShape[i];
+    info.window.stride[j] = info.strides[i];
+    info.window.pad[j] = info.pads[i];
+    info.window.dilation[j] = info.dilations[i];
+  }
   return true;
 }
 
@@ -533,6 +598,26 @@ bool PlanChecker::checkKernel(size_t index, const hetx::PlanKernel &kernel,
     // The input, the weight and an optional bias.
     want = kernel.operands_size() == 3 ? 3 : 2;
     break;
+  case hetx::PLAN_DEPTHWISE_CONV_CF: {
+    // The input, a column per kernel element and an optional bias.
+    uint64_t taps = 1;
+    bool valid =
+        kernel.kernel_shape_size() >= 1 && kernel.kernel_shape_size() <= 3;
+    for (int64_t extent : kernel.kernel_shape())
+      valid = valid && extent > 0 &&
+              !__builtin_mul_overflow(taps, uint64_t(extent), &taps) &&
+              taps < uint64_t(kernel.operands_size());
+    if (!valid)
+      return fail(
+          info.label,
+          "a kernel of " +
+              shapeText(std::vector<int64_t>(kernel.kernel_shape().begin(),
+                                             kernel.kernel_shape().end())) +
+              " (one to three positive extents, a column operand "
+              "for each element)");
+    want = size_t(kernel.operands_size()) == taps + 2 ? taps + 2 : taps + 1;
+    break;
+  }
   default:
     return fail(info.label, "kind " + std::to_string(int(kernel.kind())) +
                                 " is not a kernel kind");
@@ -653,6 +738,8 @@ bool PlanChecker::checkKernel(size_t index, const hetx::PlanKernel &kernel,
     return checkGather(kernel, info);
   case hetx::PLAN_DEPTHWISE_CONV:
     return checkDepthwiseConv(kernel, info);
+  case hetx::PLAN_DEPTHWISE_CONV_CF:
+    return checkDepthwiseConvCf(kernel, info);
   case hetx::PLAN_GATHER_ROWS:
   case hetx::PLAN_SCATTER_ROWS: {
     bool gather = kernel.kind() == hetx::PLAN_GATHER_ROWS;

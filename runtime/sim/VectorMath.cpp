@@ -8,6 +8,7 @@
 #include "runtime/sim/VectorMath.h"
 
 #include "runtime/sim/LaneMath.h"
+#include "runtime/sim/WidestVectors.h"
 
 #include <algorithm>
 #include <cmath>
@@ -16,32 +17,23 @@
 
 namespace hetc::sim {
 
-// Clones for the widest vectors the host has. GCC may inline a cloned
-// function into its caller and lose the clones, hence noinline; clang never
-// does, and refuses noinline beside target_clones.
-#if defined(__clang__)
-#define HETC_WIDEST_VECTORS                                                    \
-  [[gnu::target_clones("avx512f", "avx2", "default")]]
-#else
-#define HETC_WIDEST_VECTORS                                                    \
-  [[gnu::noinline, gnu::target_clones("avx512f", "avx2", "default")]]
-#endif
-
 namespace {
 /// `out[i] = lane::floatBinary(Op, a[i], b[i])` over the active lanes, the
 /// rest zero; the opcode a template argument, so that its switch folds away
 /// and the loop is the operation alone. Inlined into each clone of its
 /// caller, so that it is compiled for that clone's vectors.
 template <hetx::Opcode Op>
-[[gnu::always_inline]] inline void binaryLanes(const float *a, const float *b, float *out, uint32_t active,
-                 uint32_t width) {
+[[gnu::always_inline]] inline void binaryLanes(const float *a, const float *b,
+                                               float *out, uint32_t active,
+                                               uint32_t width) {
   for (uint32_t i = 0; i < active; ++i)
     out[i] = lane::floatBinary(Op, a[i], b[i]);
   std::fill(out + active, out + width, 0.0f);
 }
 
 template <hetx::Opcode Op>
-[[gnu::always_inline]] inline void unaryLanes(const float *a, float *out, uint32_t active, uint32_t width) {
+[[gnu::always_inline]] inline void unaryLanes(const float *a, float *out,
+                                              uint32_t active, uint32_t width) {
   for (uint32_t i = 0; i < active; ++i)
     out[i] = lane::floatUnary(Op, a[i]);
   std::fill(out + active, out + width, 0.0f);
@@ -198,15 +190,14 @@ namespace {
   }
 }
 
-
 /// The same for a finite x and a row of finite weights, in the widest
 /// vectors the host has. No operation here can meet two NaNs: a product of
 /// finite values is never NaN, so a sum has at most one NaN operand (the
 /// partial sum, which then passes through). Every multiply and add is
 /// rounded on its own (-ffp-contract=off), lane by lane, so the bits do not
 /// depend on the vector width or the operand order.
-HETC_WIDEST_VECTORS void
-accumulateFiniteRow(float x, const float *row, float *out, uint32_t count) {
+HETC_WIDEST_VECTORS void accumulateFiniteRow(float x, const float *row,
+                                             float *out, uint32_t count) {
   for (uint32_t j = 0; j < count; ++j) {
     float product = x * row[j];
     out[j] = out[j] + product;
@@ -218,10 +209,10 @@ accumulateFiniteRow(float x, const float *row, float *out, uint32_t count) {
 /// the partial sum kept in a register between them. For finite x and finite
 /// rows only, for the reason given at accumulateFiniteRow: every operation
 /// is the one four calls of it would make, rounded on its own.
-HETC_WIDEST_VECTORS void
-accumulateFiniteRows4(const float *x, const float *r0, const float *r1,
-                      const float *r2, const float *r3, float *out,
-                      uint32_t count) {
+HETC_WIDEST_VECTORS void accumulateFiniteRows4(const float *x, const float *r0,
+                                               const float *r1, const float *r2,
+                                               const float *r3, float *out,
+                                               uint32_t count) {
   float x0 = x[0], x1 = x[1], x2 = x[2], x3 = x[3];
   for (uint32_t j = 0; j < count; ++j) {
     float sum = out[j];

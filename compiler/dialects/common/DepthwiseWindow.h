@@ -4,9 +4,10 @@
 // a 2-D window (kernel, strides, pads as begin pads then end pads,
 // dilations) over a map of H x W positions gives Ho x Wo positions, and
 // every output position's window meets the map, so that each output row
-// is a sum of at least one product. The runtime checks an artifact's
-// kernel plan by the same rules, so this header uses the standard library
-// only.
+// is a sum of at least one product. htile.plan_depthwise_conv's window, of
+// one to three dimensions over a channels-first map, follows
+// windowExtents. The runtime checks an artifact's kernel plan by the same
+// rules, so this header uses the standard library only.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HETC_COMPILER_DIALECTS_COMMON_DEPTHWISEWINDOW_H
@@ -17,6 +18,24 @@
 #include <vector>
 
 namespace hetc::depthwise {
+
+/// The output positions along one dimension of a window of `kernel`
+/// elements `dilation` apart, moved by `stride`, over `in` positions
+/// padded by `begin` and `end` (all checked positive or non-negative by
+/// the caller), in `out`; false when a figure overflows 64 bits.
+inline bool outputExtent(int64_t in, int64_t kernel, int64_t stride,
+                         int64_t begin, int64_t end, int64_t dilation,
+                         int64_t &out) {
+  // The window's extent, (k - 1) * dilation + 1, and the padded input.
+  int64_t extent = 0, padded = 0;
+  if (__builtin_mul_overflow(kernel - 1, dilation, &extent) ||
+      __builtin_add_overflow(extent, int64_t(1), &extent) ||
+      __builtin_add_overflow(in, begin, &padded) ||
+      __builtin_add_overflow(padded, end, &padded))
+    return false;
+  out = padded < extent ? 0 : (padded - extent) / stride + 1;
+  return true;
+}
 
 /// Why a window over `in` ([H, W]) with `kernel` ([kh, kw]) does not give
 /// `out` ([Ho, Wo]), or "" when it does. Strides and dilations must be
@@ -38,14 +57,10 @@ std::string windowMismatch(const Ints &in, const Ints &out, const Ints &kernel,
       return "the window along the " + axis +
              " needs a positive kernel, stride and dilation and non-negative "
              "pads";
-    // The window's extent, (k - 1) * dilation + 1, and the padded input.
-    int64_t extent = 0, padded = 0;
-    if (__builtin_mul_overflow(kernel[d] - 1, dilations[d], &extent) ||
-        __builtin_add_overflow(extent, int64_t(1), &extent) ||
-        __builtin_add_overflow(in[d], pads[d], &padded) ||
-        __builtin_add_overflow(padded, pads[d + 2], &padded))
+    int64_t given = 0;
+    if (!outputExtent(in[d], kernel[d], strides[d], pads[d], pads[d + 2],
+                      dilations[d], given))
       return "the window along the " + axis + " overflows 64 bits";
-    int64_t given = padded < extent ? 0 : (padded - extent) / strides[d] + 1;
     if (given != out[d])
       return "the window gives " + std::to_string(given) + " output " + axis +
              ", the result has " + std::to_string(out[d]);
@@ -78,6 +93,37 @@ std::string windowMismatch(const Ints &in, const Ints &out, const Ints &kernel,
       if (!meets(o))
         return "the window of output position " + std::to_string(o) +
                " along the " + axis + " lies wholly in the padding";
+  }
+  return "";
+}
+
+/// The output extents of a window of one to three dimensions (`kernel`,
+/// `strides`, `pads` as begin pads then end pads, `dilations`) over a map
+/// of `map` positions, in `out`: per dimension, the positions at which the
+/// window starts inside the padded map. A window may lie wholly in the
+/// padding (its sum is zero). Returns why there are none, or "".
+template <typename Ints>
+std::string windowExtents(const Ints &map, const Ints &kernel,
+                          const Ints &strides, const Ints &pads,
+                          const Ints &dilations, std::vector<int64_t> &out) {
+  size_t rank = kernel.size();
+  out.clear();
+  if (rank < 1 || rank > 3 || map.size() != rank || strides.size() != rank ||
+      dilations.size() != rank || pads.size() != 2 * rank)
+    return "the map, the kernel, the strides and the dilations need one to "
+           "three dimensions alike, and the pads twice as many";
+  for (size_t d = 0; d < rank; ++d) {
+    std::string axis = "dimension " + std::to_string(d);
+    if (kernel[d] <= 0 || strides[d] <= 0 || dilations[d] <= 0 || pads[d] < 0 ||
+        pads[d + rank] < 0 || map[d] < 0)
+      return "the window along " + axis +
+             " needs a positive kernel, stride and dilation and a "
+             "non-negative map and pads";
+    int64_t given = 0;
+    if (!outputExtent(map[d], kernel[d], strides[d], pads[d], pads[d + rank],
+                      dilations[d], given))
+      return "the window along " + axis + " overflows 64 bits";
+    out.push_back(given);
   }
   return "";
 }

@@ -246,10 +246,10 @@ hetx::Artifact depthwisePlanned(const chip::ChipSpec &chip) {
   b.output("y", {2, 2, 2}, 32);
   hetx::Artifact artifact = b.build();
   hetx::KernelPlan &plan = *artifact.mutable_kernel_plan();
-  addPlanBuffer(plan, hetx::F32, {2, 2, 2})->set_input("x");          // 0
+  addPlanBuffer(plan, hetx::F32, {2, 2, 2})->set_input("x");           // 0
   addPlanBuffer(plan, hetx::F32, {3, 3, 2})->set_constant_address(64); // 1
-  addPlanBuffer(plan, hetx::F32, {2})->set_constant_address(128);     // 2
-  addPlanBuffer(plan, hetx::F32, {2, 2, 2})->set_scratch(true);       // 3
+  addPlanBuffer(plan, hetx::F32, {2})->set_constant_address(128);      // 2
+  addPlanBuffer(plan, hetx::F32, {2, 2, 2})->set_scratch(true);        // 3
   hetx::PlanKernel *conv =
       addPlanKernel(plan, hetx::PLAN_DEPTHWISE_CONV, {0, 1, 2}, 3);
   for (int64_t v : {1, 1})
@@ -294,6 +294,161 @@ TEST_P(PlanBackends, DepthwiseBiasOfOtherChannelsIsRefused) {
   hetx::Artifact damaged = depthwisePlanned(chip);
   damaged.mutable_kernel_plan()->mutable_kernels(0)->set_operands(2, 1);
   expectRefused(damaged, "a bias of [3, 3, 2] for 2 channels");
+}
+
+/// A channels-first depthwise convolution (PLAN_DEPTHWISE_CONV_CF) of an
+/// input `x` of `map` (N x C x spatial extents) by `columns` (one of C
+/// weights per kernel element) and `bias` (none when empty) with
+/// `strides`, `pads` and `dilations`, into an output `y` of `out`.
+struct ChannelsFirst {
+  std::vector<int64_t> map, kernel, strides, pads, dilations, out;
+  std::vector<std::vector<float>> columns;
+  std::vector<float> bias;
+};
+
+hetx::Artifact channelsFirstPlanned(const chip::ChipSpec &chip,
+                                    const ChannelsFirst &conv) {
+  ProgramBuilder b(chip);
+  b.input("x", conv.map, 0);
+  int64_t channels = conv.map[1];
+  uint64_t address = 64;
+  for (size_t t = 0; t < conv.columns.size(); ++t)
+    b.constant("w" + std::to_string(t), {channels}, address + t,
+               conv.columns[t]);
+  if (!conv.bias.empty())
+    b.constant("b", {channels}, 128, conv.bias);
+  b.output("y", conv.out, 32);
+  hetx::Artifact artifact = b.build();
+  hetx::KernelPlan &plan = *artifact.mutable_kernel_plan();
+  addPlanBuffer(plan, hetx::F32, conv.map)->set_input("x");
+  std::vector<uint32_t> operands{0};
+  for (size_t t = 0; t < conv.columns.size(); ++t) {
+    operands.push_back(uint32_t(plan.buffers_size()));
+    addPlanBuffer(plan, hetx::F32, {channels})
+        ->set_constant_address(address + t);
+  }
+  if (!conv.bias.empty()) {
+    operands.push_back(uint32_t(plan.buffers_size()));
+    addPlanBuffer(plan, hetx::F32, {channels})->set_constant_address(128);
+  }
+  uint32_t result = uint32_t(plan.buffers_size());
+  addPlanBuffer(plan, hetx::F32, conv.out)->set_scratch(true);
+  hetx::PlanKernel *kernel =
+      addPlanKernel(plan, hetx::PLAN_DEPTHWISE_CONV_CF, operands, result);
+  for (int64_t v : conv.map)
+    kernel->add_input_shape(v);
+  for (int64_t v : conv.kernel)
+    kernel->add_kernel_shape(v);
+  for (int64_t v : conv.strides)
+    kernel->add_strides(v);
+  for (int64_t v : conv.pads)
+    kernel->add_pads(v);
+  for (int64_t v : conv.dilations)
+    kernel->add_dilations(v);
+  hetx::PlanBinding *binding = plan.add_outputs();
+  binding->set_name("y");
+  binding->set_buffer(result);
+  return artifact;
+}
+
+/// The convolution above channels-first: the map 1 x 2 x 2 x 2 (channel 0
+/// = 1, 2, 3, 4; channel 1 ten times that), a column of the two channels'
+/// weights per kernel element (1 and t), the bias 0.5 and -1.
+ChannelsFirst channelsFirstSame() {
+  ChannelsFirst conv{{1, 2, 2, 2}, {3, 3},       {1, 1}, {1, 1, 1, 1},
+                     {1, 1},       {1, 2, 2, 2}, {},     {0.5f, -1.0f}};
+  for (int t = 0; t < 9; ++t)
+    conv.columns.push_back({1.0f, float(t)});
+  return conv;
+}
+
+// Tests the channels-first form on the same values: the channels' planes
+// one after the other.
+TEST_P(PlanBackends, ChannelsFirstDepthwiseConvolution) {
+  if (!canRun())
+    GTEST_SKIP() << "no CUDA device here";
+  std::string error;
+  hetx::Artifact depthwise = channelsFirstPlanned(chip, channelsFirstSame());
+  auto program = load(depthwise, error);
+  ASSERT_TRUE(program) << error;
+  io::Tensor x{{1, 2, 2, 2}, {1, 2, 3, 4, 10, 20, 30, 40}};
+  plan::RunResult result;
+  ASSERT_TRUE(program->run({{"x", x}}, result, error)) << error;
+  EXPECT_EQ(result.outputs[0].tensor.data,
+            (std::vector<float>{10.5, 10.5, 10.5, 10.5, 669, 569, 369, 269}));
+}
+
+// Tests windows the interior form takes (3 x 3, strides 1 and 2) against
+// sums worked out element by element: a 1 x 1 x 5 x 7 map of 0..34, the
+// kernel element t weighing t + 1, no bias. Stride 1, padded by one: the
+// output column 0 reads columns -1 (zero), 0 and 1.
+TEST_P(PlanBackends, ChannelsFirstWindowsOfBothStrides) {
+  if (!canRun())
+    GTEST_SKIP() << "no CUDA device here";
+  io::Tensor x{{1, 1, 5, 7}, {}};
+  for (int i = 0; i < 35; ++i)
+    x.data.push_back(float(i));
+  for (int64_t stride : {1, 2}) {
+    int64_t rows = (5 + 2 - 3) / stride + 1, cols = (7 + 2 - 3) / stride + 1;
+    ChannelsFirst conv{{1, 1, 5, 7}, {3, 3}, {stride, stride},
+                       {1, 1, 1, 1}, {1, 1}, {1, 1, rows, cols},
+                       {},           {}};
+    for (int t = 0; t < 9; ++t)
+      conv.columns.push_back({float(t + 1)});
+    std::vector<float> want;
+    for (int64_t oy = 0; oy < rows; ++oy)
+      for (int64_t ox = 0; ox < cols; ++ox) {
+        float sum = 0.0f;
+        for (int64_t ky = 0; ky < 3; ++ky)
+          for (int64_t kx = 0; kx < 3; ++kx) {
+            int64_t iy = oy * stride - 1 + ky, ix = ox * stride - 1 + kx;
+            if (iy >= 0 && iy < 5 && ix >= 0 && ix < 7)
+              sum += x.data[size_t(iy * 7 + ix)] * float(ky * 3 + kx + 1);
+          }
+        want.push_back(sum);
+      }
+    hetx::Artifact depthwise = channelsFirstPlanned(chip, conv);
+    std::string error;
+    auto program = load(depthwise, error);
+    ASSERT_TRUE(program) << error;
+    plan::RunResult result;
+    ASSERT_TRUE(program->run({{"x", x}}, result, error)) << error;
+    // Integers summed exactly in any order.
+    EXPECT_EQ(result.outputs[0].tensor.data, want) << "stride " << stride;
+  }
+}
+
+// Tests a strided 1-D window with an end pad, without a bias: x = 1..5,
+// weights 1 and 10 two apart, a window past the end reading zero:
+// [1 + 20, 3 + 40, 5].
+TEST_P(PlanBackends, ChannelsFirstStridedWindow) {
+  if (!canRun())
+    GTEST_SKIP() << "no CUDA device here";
+  ChannelsFirst conv{{1, 1, 5},         {2}, {2}, {0, 1}, {1}, {1, 1, 3},
+                     {{1.0f}, {10.0f}}, {}};
+  hetx::Artifact depthwise = channelsFirstPlanned(chip, conv);
+  std::string error;
+  auto program = load(depthwise, error);
+  ASSERT_TRUE(program) << error;
+  io::Tensor x{{1, 1, 5}, {1, 2, 3, 4, 5}};
+  plan::RunResult result;
+  ASSERT_TRUE(program->run({{"x", x}}, result, error)) << error;
+  EXPECT_EQ(result.outputs[0].tensor.data, (std::vector<float>{21, 43, 5}));
+}
+
+TEST_P(PlanBackends, ChannelsFirstColumnsForAnotherKernelAreRefused) {
+  hetx::Artifact damaged = channelsFirstPlanned(chip, channelsFirstSame());
+  damaged.mutable_kernel_plan()->mutable_kernels(0)->set_kernel_shape(0, 5);
+  expectRefused(damaged, "a kernel of [5, 3] (one to three positive "
+                         "extents, a column operand for each element)");
+}
+
+TEST_P(PlanBackends, ChannelsFirstResultOfOtherSizeIsRefused) {
+  hetx::Artifact damaged = channelsFirstPlanned(chip, channelsFirstSame());
+  damaged.mutable_kernel_plan()->mutable_kernels(0)->set_strides(0, 2);
+  expectRefused(damaged, "a depthwise convolution of [1, 2, 2, 2] needs 8 "
+                         "input and 4 result elements, its buffers hold 8 "
+                         "and 8");
 }
 
 // Tests that the arena of a backend with memory of its own (CUDA) never
