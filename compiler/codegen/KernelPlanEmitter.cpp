@@ -51,6 +51,14 @@ void codegen::appendIndexRuns(ArrayRef<int64_t> indices,
 
 namespace {
 
+/// A depthwise convolution's window in its plan kernel.
+void setWindow(hetx::PlanKernel &kernel, ArrayRef<int64_t> strides,
+               ArrayRef<int64_t> pads, ArrayRef<int64_t> dilations) {
+  kernel.mutable_strides()->Add(strides.begin(), strides.end());
+  kernel.mutable_pads()->Add(pads.begin(), pads.end());
+  kernel.mutable_dilations()->Add(dilations.begin(), dilations.end());
+}
+
 class PlanEmitter {
 public:
   LogicalResult emit(func::FuncOp func);
@@ -107,6 +115,11 @@ private:
     return added;
   }
   LogicalResult emitOp(Operation *op);
+  /// Drops the kernels whose results nothing later reads, and the scratch
+  /// buffers only they used. A kernel of the plan only (htile.plan_*)
+  /// writes its result whole, so the chip's kernels that filled it before,
+  /// and those that only fed them, go.
+  void dropUnneeded();
 
   /// A view of rows of a buffer (htile.view with `rows`): the chip reads
   /// them in place; the plan holds them in a scratch buffer of their own,
@@ -180,10 +193,9 @@ LogicalResult PlanEmitter::emitOp(Operation *op) {
         if (std::optional<int64_t> first = view.getFirstRow()) {
           MemRefType from = view.getSource().getType();
           uint64_t row = from.getRank() ? uint64_t(from.getShape().back()) : 1;
-          RowView rows{*source, buffers.lookup(view.getResult()),
-                       uint64_t(*first) * row,
-                       uint64_t(view.getType().getNumElements()),
-                       view.getLoc()};
+          RowView rows{
+              *source, buffers.lookup(view.getResult()), uint64_t(*first) * row,
+              uint64_t(view.getType().getNumElements()), view.getLoc()};
           // Rows of (a view of) rows are rows of the first source.
           if (auto it = rowsOf.find(view.getSource()); it != rowsOf.end()) {
             rows.source = it->second.source;
@@ -332,12 +344,23 @@ LogicalResult PlanEmitter::emitOp(Operation *op) {
                              conv.getOutput());
         if (failed(k))
           return failure();
-        for (int64_t v : conv.getStrides())
-          (*k)->add_strides(v);
-        for (int64_t v : conv.getPads())
-          (*k)->add_pads(v);
-        for (int64_t v : conv.getDilations())
-          (*k)->add_dilations(v);
+        setWindow(**k, conv.getStrides(), conv.getPads(), conv.getDilations());
+        return success();
+      })
+      .Case([&](htile::PlanDepthwiseConvOp conv) -> LogicalResult {
+        SmallVector<Value> operands{conv.getInput()};
+        llvm::append_range(operands, conv.getTaps());
+        if (Value bias = conv.getBias())
+          operands.push_back(bias);
+        Kernel k = addKernel(op, hetx::PLAN_DEPTHWISE_CONV_CF, operands,
+                             conv.getOutput());
+        if (failed(k))
+          return failure();
+        for (int64_t v : conv.getInputShape())
+          (*k)->add_input_shape(v);
+        for (int64_t v : conv.getKernel())
+          (*k)->add_kernel_shape(v);
+        setWindow(**k, conv.getStrides(), conv.getPads(), conv.getDilations());
         return success();
       })
       .Case([&](htile::GatherOp g) -> LogicalResult {
@@ -380,7 +403,105 @@ LogicalResult PlanEmitter::emit(func::FuncOp func) {
       return failure();
   for (const RowView &view : outputRows)
     copyRows(view);
+  dropUnneeded();
   return success();
+}
+
+void PlanEmitter::dropUnneeded() {
+  size_t count = size_t(plan.buffers_size());
+  auto rootOf = [&](uint32_t b) {
+    while (plan.buffers(int(b)).origin_case() == hetx::PlanBuffer::kViewOf)
+      b = plan.buffers(int(b)).view_of();
+    return b;
+  };
+  auto isScratch = [&](uint32_t b) { return plan.buffers(int(b)).scratch(); };
+  // Whether the elements a root holds now are read later. Inputs (which
+  // a kernel may update in place) and outputs always are.
+  std::vector<bool> needed(count, false);
+  for (size_t b = 0; b < count; ++b)
+    if (!isScratch(rootOf(uint32_t(b))))
+      needed[rootOf(uint32_t(b))] = true;
+  for (const hetx::PlanBinding &output : plan.outputs())
+    needed[rootOf(output.buffer())] = true;
+  auto readsOf = [](const hetx::PlanKernel &k) {
+    SmallVector<uint32_t> reads(k.operands().begin(), k.operands().end());
+    if (k.has_bias())
+      reads.push_back(k.bias());
+    if (k.has_scale())
+      reads.push_back(k.scale());
+    return reads;
+  };
+  int kernels = plan.kernels_size();
+  std::vector<bool> keep(size_t(kernels), false);
+  for (int i = kernels - 1; i >= 0; --i) {
+    const hetx::PlanKernel &k = plan.kernels(i);
+    uint32_t root = rootOf(k.result());
+    // Indexed kernels stop the run on an index out of range: they stay.
+    bool checks = k.kind() == hetx::PLAN_GATHER_ROWS ||
+                  k.kind() == hetx::PLAN_SCATTER_ROWS;
+    if (!needed[root] && !checks)
+      continue;
+    keep[size_t(i)] = true;
+    // A kernel of the plan only writes every element of its scratch
+    // result: what was there before is not read.
+    if (k.kind() == hetx::PLAN_DEPTHWISE_CONV_CF && root == k.result() &&
+        isScratch(root))
+      needed[root] = false;
+    for (uint32_t read : readsOf(k))
+      needed[rootOf(read)] = true;
+  }
+  if (llvm::all_of(keep, [](bool kept) { return kept; }))
+    return;
+  // The buffers still used, with the buffers they view; renumbered in
+  // order (a view follows what it views).
+  std::vector<bool> used(count, false);
+  auto use = [&](uint32_t b) {
+    for (;;) {
+      used[b] = true;
+      if (plan.buffers(int(b)).origin_case() != hetx::PlanBuffer::kViewOf)
+        return;
+      b = plan.buffers(int(b)).view_of();
+    }
+  };
+  for (size_t b = 0; b < count; ++b)
+    if (!isScratch(rootOf(uint32_t(b))))
+      use(uint32_t(b));
+  for (const hetx::PlanBinding &output : plan.outputs())
+    use(output.buffer());
+  for (int i = 0; i < kernels; ++i)
+    if (keep[size_t(i)]) {
+      use(plan.kernels(i).result());
+      for (uint32_t read : readsOf(plan.kernels(i)))
+        use(read);
+    }
+  std::vector<uint32_t> index(count, 0);
+  hetx::KernelPlan kept;
+  for (size_t b = 0; b < count; ++b) {
+    if (!used[b])
+      continue;
+    index[b] = uint32_t(kept.buffers_size());
+    hetx::PlanBuffer *buffer = kept.add_buffers();
+    *buffer = plan.buffers(int(b));
+    if (buffer->origin_case() == hetx::PlanBuffer::kViewOf)
+      buffer->set_view_of(index[buffer->view_of()]);
+  }
+  for (int i = 0; i < kernels; ++i) {
+    if (!keep[size_t(i)])
+      continue;
+    hetx::PlanKernel *kernel = kept.add_kernels();
+    *kernel = plan.kernels(i);
+    for (uint32_t &operand : *kernel->mutable_operands())
+      operand = index[operand];
+    kernel->set_result(index[kernel->result()]);
+    if (kernel->has_bias())
+      kernel->set_bias(index[kernel->bias()]);
+    if (kernel->has_scale())
+      kernel->set_scale(index[kernel->scale()]);
+  }
+  for (hetx::PlanBinding &output : *plan.mutable_outputs())
+    output.set_buffer(index[output.buffer()]);
+  *kept.mutable_outputs() = std::move(*plan.mutable_outputs());
+  plan = std::move(kept);
 }
 
 } // namespace

@@ -163,6 +163,10 @@ LogicalResult expandFunction(func::FuncOp func, const chip::ChipSpec &spec) {
   // cannot be bound and every op that is not htile.
   OpBuilder builder = OpBuilder::atBlockBegin(&body);
   bool ok = true;
+  // The chip runs nothing for ops of the kernel plan only.
+  for (Operation &op : llvm::make_early_inc_range(body))
+    if (htile::isPlanOnly(&op))
+      op.erase();
   for (Operation &op : llvm::make_early_inc_range(body)) {
     ok &= succeeded(bind(&op, builder, state));
     if (!isa_and_present<htile::HTileDialect>(op.getDialect()) &&

@@ -42,7 +42,7 @@ htile::GatherOp soleFiller(Value buffer, htile::GatherOp reader) {
     return {};
   htile::GatherOp filler;
   for (Operation *user : buffer.getUsers()) {
-    if (user == reader.getOperation())
+    if (user == reader.getOperation() || htile::isPlanOnly(user))
       continue;
     auto gather = dyn_cast<htile::GatherOp>(user);
     if (!gather || filler || gather.getOutput() != buffer ||
@@ -168,6 +168,12 @@ struct HTileFuseGathersPass
       for (Source &source : sources)
         if (source.filler) {
           source.filler.erase();
+          // An op of the kernel plan only that uses the buffer goes with
+          // it: the plan then runs the kernels it stood for.
+          for (Operation *user :
+               llvm::make_early_inc_range(source.buffer.getUsers()))
+            if (htile::isPlanOnly(user))
+              user->erase();
           source.buffer.getDefiningOp()->erase();
         }
     }

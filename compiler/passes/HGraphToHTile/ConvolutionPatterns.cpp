@@ -51,9 +51,8 @@ Value axisMove(Location loc, Value from, int64_t batch, int64_t channels,
   SmallVector<int64_t> shape{batch, channels, perPlane * outLength * inner};
   if (depthwise::tapIsIdentity(inLength, outLength, stride, start))
     return kernels.regroup(loc, from, shape);
-  gather::Indices indices =
-      gather::axisTaps(batch * channels * perPlane, inLength, inner,
-                       outLength, stride, start);
+  gather::Indices indices = gather::axisTaps(
+      batch * channels * perPlane, inLength, inner, outLength, stride, start);
   SmallVector<Value> inputs{from};
   if (fill && llvm::is_contained(indices, -1)) {
     int64_t fillIndex = cast<MemRefType>(from.getType()).getNumElements();
@@ -62,8 +61,8 @@ Value axisMove(Location loc, Value from, int64_t batch, int64_t channels,
         i = fillIndex;
     inputs.push_back(fill);
   }
-  Value taken = kernels.alloc(
-      MemRefType::get(shape, kernels.builder.getF32Type()), loc);
+  Value taken =
+      kernels.alloc(MemRefType::get(shape, kernels.builder.getF32Type()), loc);
   kernels.move(loc, inputs, taken, indices);
   return taken;
 }
@@ -90,9 +89,9 @@ Value separablePool(Location loc, ArrayRef<int64_t> in, ArrayRef<int64_t> out,
   }
   Value result;
   for (int64_t ky = 0; ky < w.kernel[0]; ++ky) {
-    Value taken = axisMove(loc, columns, batch, channels, 1, hIn, wOut, hOut,
-                           w.strides[0], ky * w.dilations[0] - w.pads[0],
-                           fill, kernels);
+    Value taken =
+        axisMove(loc, columns, batch, channels, 1, hIn, wOut, hOut,
+                 w.strides[0], ky * w.dilations[0] - w.pads[0], fill, kernels);
     result = result ? kernels.combine(loc, combine, result, taken) : taken;
   }
   return result;
@@ -220,10 +219,10 @@ std::vector<float> floatsOf(DenseElementsAttr dense) {
   return values;
 }
 
-/// `result` ([N, channels, positions]) plus the convolution bias `bias`
-/// ([channels]) of each channel.
-Value addChannelBias(Location loc, Value result, Value bias, int64_t channels,
-                     const KernelBuilder &kernels) {
+/// The convolution bias `bias` ([channels]) as an f32 [channels, 1]
+/// column.
+Value biasColumn(Location loc, Value bias, int64_t channels,
+                 const KernelBuilder &kernels) {
   // An f16 or bf16 bias is added in f32, the type of the sums.
   Type f32 = kernels.builder.getF32Type();
   Value column;
@@ -234,7 +233,15 @@ Value addChannelBias(Location loc, Value result, Value bias, int64_t channels,
     column = kernels.bufferAs(bias, {channels, 1});
   if (elementOf(column) != f32)
     column = kernels.castKernel(loc, column, f32);
-  return kernels.combine(loc, htile::BinaryKind::add, result, column);
+  return column;
+}
+
+/// `result` ([N, channels, positions]) plus the convolution bias `bias`
+/// ([channels]) of each channel.
+Value addChannelBias(Location loc, Value result, Value bias, int64_t channels,
+                     const KernelBuilder &kernels) {
+  return kernels.combine(loc, htile::BinaryKind::add, result,
+                         biasColumn(loc, bias, channels, kernels));
 }
 
 /// The f32 sums `sum` of `op`, cast to its result's type when that is f16
@@ -263,6 +270,7 @@ Value weightColumn(Location loc, ArrayRef<float> values, int64_t channels,
 /// stride-1 'same' window) is not made.
 Value separableSums(hgraph::ConvOp op, const gather::Window &w,
                     ArrayRef<float> values, Value input,
+                    SmallVectorImpl<Value> &taps,
                     const KernelBuilder &kernels) {
   Location loc = op.getLoc();
   ArrayRef<int64_t> in = op.getInput().getType().getShape();
@@ -279,15 +287,16 @@ Value separableSums(hgraph::ConvOp op, const gather::Window &w,
   for (int64_t ky = 0; ky < kh; ++ky) {
     Value part;
     for (int64_t kx = 0; kx < kw; ++kx) {
-      Value scaled = kernels.combine(
-          loc, htile::BinaryKind::mul, columns[kx],
+      taps.push_back(
           weightColumn(loc, values, channels, kh * kw, ky * kw + kx, kernels));
+      Value scaled = kernels.combine(loc, htile::BinaryKind::mul, columns[kx],
+                                     taps.back());
       part = part ? kernels.combine(loc, htile::BinaryKind::add, part, scaled)
                   : scaled;
     }
-    Value rows = axisMove(loc, part, batch, channels, 1, hIn, wOut, hOut,
-                          w.strides[0], ky * w.dilations[0] - w.pads[0],
-                          Value(), kernels);
+    Value rows =
+        axisMove(loc, part, batch, channels, 1, hIn, wOut, hOut, w.strides[0],
+                 ky * w.dilations[0] - w.pads[0], Value(), kernels);
     sum = sum ? kernels.combine(loc, htile::BinaryKind::add, sum, rows) : rows;
   }
   return sum;
@@ -300,7 +309,8 @@ Value separableSums(hgraph::ConvOp op, const gather::Window &w,
 /// output-sized buffers.
 Value perElementSums(hgraph::ConvOp op, const gather::Window &w,
                      ArrayRef<float> values, Value input, int64_t kernel,
-                     int64_t positions, const KernelBuilder &kernels) {
+                     int64_t positions, SmallVectorImpl<Value> &taps,
+                     const KernelBuilder &kernels) {
   Location loc = op.getLoc();
   Type f32 = kernels.builder.getF32Type();
   ArrayRef<int64_t> in = op.getInput().getType().getShape();
@@ -323,9 +333,9 @@ Value perElementSums(hgraph::ConvOp op, const gather::Window &w,
       }
     Value taken = kernels.alloc(planes, loc);
     kernels.move(loc, ValueRange{input}, taken, map);
-    Value scaled = kernels.combine(
-        loc, htile::BinaryKind::mul, taken,
-        weightColumn(loc, values, channels, kernel, t, kernels));
+    taps.push_back(weightColumn(loc, values, channels, kernel, t, kernels));
+    Value scaled =
+        kernels.combine(loc, htile::BinaryKind::mul, taken, taps.back());
     sum = sum ? kernels.combine(loc, htile::BinaryKind::add, sum, scaled)
               : scaled;
   }
@@ -350,12 +360,25 @@ LogicalResult lowerDepthwiseConv(hgraph::ConvOp op, const gather::Window &w,
   Value input = kernels.held(op.getInput());
   if (elementOf(input) != f32)
     input = kernels.castKernel(loc, input, f32);
+  SmallVector<Value> taps;
   Value sum = depthwise::separable(w.kernel, w.strides)
-                  ? separableSums(op, w, values, input, kernels)
+                  ? separableSums(op, w, values, input, taps, kernels)
                   : perElementSums(op, w, values, input, kernel, positions,
-                                   kernels);
-  if (Value bias = op.getBias())
-    sum = addChannelBias(loc, sum, bias, in[1], kernels);
+                                   taps, kernels);
+  Value column;
+  if (Value bias = op.getBias()) {
+    column = biasColumn(loc, bias, in[1], kernels);
+    sum = kernels.combine(loc, htile::BinaryKind::add, sum, column);
+  }
+  // The kernel plan runs the convolution as one kernel instead.
+  if (w.kernel.size() <= 3)
+    htile::PlanDepthwiseConvOp::create(
+        kernels.builder, loc, input, taps, sum, column,
+        kernels.builder.getDenseI64ArrayAttr(in),
+        kernels.builder.getDenseI64ArrayAttr(w.kernel),
+        kernels.builder.getDenseI64ArrayAttr(w.strides),
+        kernels.builder.getDenseI64ArrayAttr(w.pads),
+        kernels.builder.getDenseI64ArrayAttr(w.dilations));
   // [N, C, positions] holds the result's elements in order.
   kernels.map(op.getResult(), narrowResult(op, sum, kernels));
   return success();
@@ -554,9 +577,9 @@ LogicalResult lowerConvTranspose(hgraph::ConvTransposeOp op,
   int64_t rows = m * block, positions = h * w;
   int64_t count = 0;
   bool overflow = llvm::MulOverflow(positions, rows, count);
-  if (failed(kernels.checkMovement(
-          op, overflow ? UINT64_MAX : uint64_t(count),
-          "spreading " + Twine(overflow ? 0 : count) + " elements into blocks")))
+  if (failed(kernels.checkMovement(op, overflow ? UINT64_MAX : uint64_t(count),
+                                   "spreading " + Twine(overflow ? 0 : count) +
+                                       " elements into blocks")))
     return failure();
   DenseElementsAttr weights, bias;
   matchPattern(op.getWeight(), m_Constant(&weights));
@@ -592,8 +615,7 @@ LogicalResult lowerConvTranspose(hgraph::ConvTransposeOp op,
         int64_t row = c * block + (y % s0) * s1 + x % s1;
         indices[size_t(at++)] = row * positions + (y / s0) * w + x / s1;
       }
-  Value out = kernels.alloc(
-      MemRefType::get({1, m, h * s0 * wide}, f32), loc);
+  Value out = kernels.alloc(MemRefType::get({1, m, h * s0 * wide}, f32), loc);
   kernels.move(loc, ValueRange{product}, out, indices);
   // [1, M, positions] holds the result's elements in order.
   kernels.map(op.getResult(), out);
@@ -625,8 +647,7 @@ LogicalResult lowerDepthwiseConvNhwc(hgraph::DepthwiseConvNhwcOp op,
          copy < std::min(kDepthwiseWeightCopies, out[1] * out[2]); ++copy)
       weights.push_back(htile::ConstantOp::create(
           kernels.builder, op.getLoc(),
-          cast<MemRefType>(weights.front().getType()), values,
-          IntegerAttr()));
+          cast<MemRefType>(weights.front().getType()), values, IntegerAttr()));
   Value bias = op.getBias() ? kernels.buffer(op.getBias()) : Value();
   Value result = kernels.alloc(
       MemRefType::get(out.drop_front(), type.getElementType()), op.getLoc());

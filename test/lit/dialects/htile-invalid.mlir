@@ -359,3 +359,65 @@ func.func @depthwise_no_weight() {
   "htile.depthwise_conv"(%x, %y) <{dilations = array<i64: 1, 1>, operandSegmentSizes = array<i32: 1, 0, 1, 0>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>}> : (memref<4x4x8xf32>, memref<4x4x8xf32>) -> ()
   return
 }
+
+// -----
+
+// Tests that a channels-first depthwise convolution of the kernel plan
+// has a column per kernel element.
+func.func @plan_depthwise_taps() {
+  %x = htile.alloc : memref<1x2x8xf32>
+  %t = htile.alloc : memref<2x1xf32>
+  %y = htile.alloc : memref<1x2x8xf32>
+  // expected-error @+1 {{needs a column per kernel element (3), got 2}}
+  htile.plan_depthwise_conv ins(%x, [%t, %t]) outs(%y) {dilations = array<i64: 1>, input_shape = array<i64: 1, 2, 8>, kernel = array<i64: 3>, pads = array<i64: 1, 1>, strides = array<i64: 1>} : memref<1x2x8xf32>, [memref<2x1xf32>, memref<2x1xf32>] -> memref<1x2x8xf32>
+  return
+}
+
+// -----
+
+// Tests that its output holds the positions its window gives: a stride of
+// 2 over 8 positions gives 4 per channel.
+func.func @plan_depthwise_output() {
+  %x = htile.alloc : memref<1x2x8xf32>
+  %t = htile.alloc : memref<2x1xf32>
+  %y = htile.alloc : memref<1x2x8xf32>
+  // expected-error @+1 {{output must hold 8 f32 values, got 'memref<1x2x8xf32>'}}
+  htile.plan_depthwise_conv ins(%x, [%t]) outs(%y) {dilations = array<i64: 1>, input_shape = array<i64: 1, 2, 8>, kernel = array<i64: 1>, pads = array<i64: 0, 0>, strides = array<i64: 2>} : memref<1x2x8xf32>, [memref<2x1xf32>] -> memref<1x2x8xf32>
+  return
+}
+
+// -----
+
+// Tests that its input shape names N, C and the kernel's spatial extents.
+func.func @plan_depthwise_rank() {
+  %x = htile.alloc : memref<1x2x8xf32>
+  %t = htile.alloc : memref<2x1xf32>
+  %y = htile.alloc : memref<1x2x8xf32>
+  // expected-error @+1 {{input_shape must be N x C x the kernel's 2 spatial extents, got 3 extents}}
+  htile.plan_depthwise_conv ins(%x, [%t]) outs(%y) {dilations = array<i64: 1, 1>, input_shape = array<i64: 1, 2, 8>, kernel = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : memref<1x2x8xf32>, [memref<2x1xf32>] -> memref<1x2x8xf32>
+  return
+}
+
+// -----
+
+// Tests that its window's attributes agree in rank.
+func.func @plan_depthwise_window() {
+  %x = htile.alloc : memref<1x2x8xf32>
+  %t = htile.alloc : memref<2x1xf32>
+  %y = htile.alloc : memref<1x2x8xf32>
+  // expected-error @+1 {{the map, the kernel, the strides and the dilations need one to three dimensions alike, and the pads twice as many}}
+  htile.plan_depthwise_conv ins(%x, [%t]) outs(%y) {dilations = array<i64: 1>, input_shape = array<i64: 1, 2, 8>, kernel = array<i64: 1>, pads = array<i64: 0>, strides = array<i64: 1>} : memref<1x2x8xf32>, [memref<2x1xf32>] -> memref<1x2x8xf32>
+  return
+}
+
+// -----
+
+// Tests that its columns hold a weight per channel.
+func.func @plan_depthwise_column() {
+  %x = htile.alloc : memref<1x2x8xf32>
+  %t = htile.alloc : memref<3x1xf32>
+  %y = htile.alloc : memref<1x2x8xf32>
+  // expected-error @+1 {{each column must hold 2 f32 values, got 'memref<3x1xf32>'}}
+  htile.plan_depthwise_conv ins(%x, [%t]) outs(%y) {dilations = array<i64: 1>, input_shape = array<i64: 1, 2, 8>, kernel = array<i64: 1>, pads = array<i64: 0, 0>, strides = array<i64: 1>} : memref<1x2x8xf32>, [memref<3x1xf32>] -> memref<1x2x8xf32>
+  return
+}

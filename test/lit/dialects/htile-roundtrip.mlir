@@ -51,6 +51,13 @@ func.func @main() {
   htile.depthwise_conv ins(%map, [%dw0, %dw1], %dwb) outs(%dwy) {dilations = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 1>} : memref<6x5x8xf32>, [memref<3x3x8xf32>, memref<3x3x8xf32>], memref<8xf32> -> memref<3x5x8xf32>
   // CHECK: htile.depthwise_conv ins(%{{.*}}, [%{{.*}}]) outs(%{{.*}})
   htile.depthwise_conv ins(%map, [%dw0]) outs(%dwy) {dilations = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 1>} : memref<6x5x8xf32>, [memref<3x3x8xf32>] -> memref<3x5x8xf32>
+  %cf = htile.alloc : memref<1x2x8xf32>
+  %tap = htile.constant dense<0.5> : tensor<2x1xf32> : memref<2x1xf32>
+  %cfy = htile.alloc : memref<1x2x8xf32>
+  // CHECK: htile.plan_depthwise_conv ins(%{{.*}}, [%{{.*}}, %{{.*}}, %{{.*}}], %{{.*}}) outs(%{{.*}}) {dilations = array<i64: 1>, input_shape = array<i64: 1, 2, 8>, kernel = array<i64: 3>, pads = array<i64: 1, 1>, strides = array<i64: 1>} : memref<1x2x8xf32>, [memref<2x1xf32>, memref<2x1xf32>, memref<2x1xf32>], memref<2x1xf32> -> memref<1x2x8xf32>
+  htile.plan_depthwise_conv ins(%cf, [%tap, %tap, %tap], %tap) outs(%cfy) {dilations = array<i64: 1>, input_shape = array<i64: 1, 2, 8>, kernel = array<i64: 3>, pads = array<i64: 1, 1>, strides = array<i64: 1>} : memref<1x2x8xf32>, [memref<2x1xf32>, memref<2x1xf32>, memref<2x1xf32>], memref<2x1xf32> -> memref<1x2x8xf32>
+  // CHECK: htile.plan_depthwise_conv ins(%{{.*}}, [%{{.*}}]) outs(%{{.*}}) {{.*}} : memref<1x2x8xf32>, [memref<2x1xf32>] -> memref<1x2x8xf32>
+  htile.plan_depthwise_conv ins(%cf, [%tap]) outs(%cfy) {dilations = array<i64: 1>, input_shape = array<i64: 1, 2, 8>, kernel = array<i64: 1>, pads = array<i64: 0, 0>, strides = array<i64: 1>} : memref<1x2x8xf32>, [memref<2x1xf32>] -> memref<1x2x8xf32>
   // CHECK: htile.output "y", %{{.*}} : memref<2x2x10xf32>
   htile.output "y", %v : memref<2x2x10xf32>
   %g0 = htile.alloc : memref<2x2xf32>

@@ -126,6 +126,9 @@ func.func @depthwise(%x: tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32> {
   // CHECK: %[[S:.*]] = htile.alloc : memref<1x2x9xf32>
   // CHECK: htile.binary mul ins(%[[T0]], %[[W]]) outs(%[[S]])
   // CHECK-NOT: htile.matmul
+  // The kernel plan's form after the sums: the input, the column, the
+  // sums' buffer.
+  // CHECK: htile.plan_depthwise_conv ins(%{{.*}}, [%[[W]]]) outs(%[[S]]) {dilations = array<i64: 1, 1>, input_shape = array<i64: 1, 2, 3, 3>, kernel = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : memref<1x2x3x3xf32>, [memref<2x1xf32>] -> memref<1x2x9xf32>
   // CHECK: htile.gather ins(%[[S]]) outs(%{{.*}}) indices [0, 1, 2, {{.*}}] : (memref<1x2x9xf32>) -> memref<1x2x3x3xf32>
   %w = hgraph.constant dense<[[[[0.5]]], [[[2.0]]]]> : tensor<2x1x1x1xf32>
   %0 = hgraph.conv %x, %w {dilations = array<i64: 1, 1>, group = 2 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x2x3x3xf32>, tensor<2x1x1x1xf32>) -> tensor<1x2x3x3xf32>
@@ -165,7 +168,11 @@ func.func @depthwise_separable(%x: tensor<1x2x12x12xf32>) -> tensor<1x2x12x12xf3
   // CHECK-NEXT: htile.binary add ins(%{{.*}}, %{{.*}}) outs(%[[BOT]])
   // CHECK: %[[DOWN:.*]] = htile.alloc : memref<1x2x144xf32>
   // CHECK-NEXT: htile.gather ins(%[[BOT]]) outs(%[[DOWN]]) indices [12, 13, 14,
-  // CHECK: htile.binary add ins(%[[SUM]], %[[DOWN]])
+  // CHECK: %[[OUT:.*]] = htile.alloc : memref<1x2x144xf32>
+  // CHECK-NEXT: htile.binary add ins(%[[SUM]], %[[DOWN]]) outs(%[[OUT]])
+  // The kernel plan runs all that as one kernel: the input, a column per
+  // kernel element in kernel order, the last sums' buffer.
+  // CHECK-NEXT: htile.plan_depthwise_conv ins(%[[X]], [%{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}]) outs(%[[OUT]]) {dilations = array<i64: 1, 1>, input_shape = array<i64: 1, 2, 12, 12>, kernel = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>}
   // CHECK-NOT: htile.gather ins(%[[X]])
   // CHECK: htile.output
   %w = hgraph.constant dense<0.5> : tensor<2x1x3x3xf32>

@@ -117,3 +117,26 @@ func.func @input_read_twice() {
   htile.output "y", %y : memref<4xf32>
   return
 }
+
+// -----
+
+// Tests that an op of the kernel plan only does not count as a reader of
+// the buffer between two gathers, and goes with that buffer: the chip's
+// program is what it would be without it, and the plan runs the gathers.
+// CHECK-LABEL: func.func @plan_only_reader
+// CHECK: %[[Y:.*]] = htile.alloc : memref<1x2x4xf32>
+// CHECK-NEXT: htile.gather ins(%{{.*}}) outs(%[[Y]]) indices [5, 4, 3, 2, 1, 0, -1, -1]
+// CHECK-NOT: htile.plan_depthwise_conv
+// CHECK-NOT: htile.gather
+func.func @plan_only_reader() {
+  %x = htile.input "x" : memref<8xf32>
+  %t = htile.constant dense<0.5> : tensor<2x1xf32> : memref<2x1xf32>
+  %a = htile.alloc : memref<1x2x4xf32>
+  htile.gather ins(%x) outs(%a) indices [0, 1, 2, 3, 4, 5, 6, 7] : (memref<8xf32>) -> memref<1x2x4xf32>
+  %y = htile.alloc : memref<1x2x4xf32>
+  htile.gather ins(%a) outs(%y) indices [5, 4, 3, 2, 1, 0, -1, -1] : (memref<1x2x4xf32>) -> memref<1x2x4xf32>
+  %z = htile.alloc : memref<1x2x4xf32>
+  htile.plan_depthwise_conv ins(%a, [%t]) outs(%z) {dilations = array<i64: 1>, input_shape = array<i64: 1, 2, 4>, kernel = array<i64: 1>, pads = array<i64: 0, 0>, strides = array<i64: 1>} : memref<1x2x4xf32>, [memref<2x1xf32>] -> memref<1x2x4xf32>
+  htile.output "y", %y : memref<1x2x4xf32>
+  return
+}

@@ -66,3 +66,26 @@ func.func @packs() {
   htile.output "w", %w : memref<24x16xf32>
   return
 }
+
+// -----
+
+// Tests that an op of the kernel plan only does not keep what it reads
+// alive: %a, last read by the chip in the first unary, leaves its slice to
+// %c although the plan's depthwise convolution reads it later.
+// CHECK-LABEL: func.func @plan_only_reads
+// CHECK-SAME: hetc.sram_peak_vectors = 32
+func.func @plan_only_reads() {
+  %x = htile.input "x" : memref<8x16xf32>
+  // CHECK: htile.alloc {address = 16 : i64} : memref<8x16xf32>
+  %a = htile.alloc : memref<8x16xf32>
+  htile.unary relu ins(%x) outs(%a) : memref<8x16xf32>, memref<8x16xf32>
+  %b = htile.alloc : memref<8x16xf32>
+  htile.unary exp ins(%a) outs(%b) : memref<8x16xf32>, memref<8x16xf32>
+  // CHECK: htile.alloc {address = 16 : i64} : memref<8x16xf32>
+  %c = htile.alloc : memref<8x16xf32>
+  htile.unary tanh ins(%b) outs(%c) : memref<8x16xf32>, memref<8x16xf32>
+  %t = htile.constant dense<0.5> : tensor<8x1xf32> : memref<8x1xf32>
+  htile.plan_depthwise_conv ins(%a, [%t]) outs(%c) {dilations = array<i64: 1>, input_shape = array<i64: 1, 8, 16>, kernel = array<i64: 1>, pads = array<i64: 0, 0>, strides = array<i64: 1>} : memref<8x16xf32>, [memref<8x1xf32>] -> memref<8x16xf32>
+  htile.output "y", %c : memref<8x16xf32>
+  return
+}

@@ -14,6 +14,24 @@
 #include "compiler/dialects/hisa/IR/HIsa.h"
 
 #include "compiler/dialects/htile/IR/HTileDialect.h.inc"
+
+namespace hetc::htile {
+
+/// The trait of ops for the kernel plan only (htile.plan_*). Such an op
+/// writes its output as the chip kernels before it that fill that buffer
+/// do, in one kernel another backend runs directly; the kernel plan runs it
+/// in their place (codegen::emitKernelPlan drops what only they needed).
+/// The chip runs nothing for it: memory planning and the passes that
+/// rewrite kernels do not count its uses, and a pass that removes a buffer
+/// it uses removes it too.
+template <typename ConcreteType>
+class PlanOnly : public mlir::OpTrait::TraitBase<ConcreteType, PlanOnly> {};
+
+/// Whether `op` is for the kernel plan only.
+inline bool isPlanOnly(mlir::Operation *op) { return op->hasTrait<PlanOnly>(); }
+
+} // namespace hetc::htile
+
 #include "compiler/dialects/htile/IR/HTileEnums.h.inc"
 
 #define GET_OP_CLASSES

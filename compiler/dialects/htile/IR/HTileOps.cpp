@@ -6,6 +6,7 @@
 
 #include "mlir/Dialect/Traits.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace hetc::htile;
@@ -57,8 +58,8 @@ LogicalResult ViewOp::verify() {
     int64_t rows = to.getNumElements() / toRow;
     if (*first + rows > sourceRows)
       return emitOpError("rows [")
-             << *first << ", " << *first + rows << ") are not rows of "
-             << from << ", which has " << sourceRows;
+             << *first << ", " << *first + rows << ") are not rows of " << from
+             << ", which has " << sourceRows;
   }
   return success();
 }
@@ -272,6 +273,56 @@ LogicalResult DepthwiseConvOp::verify() {
       getPads(), getDilations());
   if (!mismatch.empty())
     return emitOpError(mismatch);
+  return success();
+}
+
+LogicalResult PlanDepthwiseConvOp::verify() {
+  ArrayRef<int64_t> shape = getInputShape(), kernel = getKernel();
+  if (shape.size() != kernel.size() + 2)
+    return emitOpError("input_shape must be N x C x the kernel's ")
+           << kernel.size() << " spatial extents, got " << shape.size()
+           << " extents";
+  for (int64_t extent : shape)
+    if (extent < 0)
+      return emitOpError("input_shape extents must not be negative");
+  std::vector<int64_t> out;
+  std::string mismatch =
+      hetc::depthwise::windowExtents(shape.drop_front(2), kernel, getStrides(),
+                                     getPads(), getDilations(), out);
+  if (!mismatch.empty())
+    return emitOpError(mismatch);
+  // Counts of attribute values, computed without overflow.
+  int64_t channels = shape[1], inputs = 1, outputs = shape[0] * channels,
+          taps = 1;
+  bool overflow = false;
+  for (int64_t extent : shape)
+    overflow |= llvm::MulOverflow(inputs, extent, inputs);
+  for (int64_t extent : out)
+    overflow |= llvm::MulOverflow(outputs, extent, outputs);
+  for (int64_t extent : kernel)
+    overflow |= llvm::MulOverflow(taps, extent, taps);
+  if (overflow)
+    return emitOpError("input_shape and kernel overflow 64 bits");
+  auto f32Buffer = [&](Value v, int64_t elements,
+                       StringRef what) -> LogicalResult {
+    auto type = cast<MemRefType>(v.getType());
+    if (!type.getElementType().isF32() || type.getNumElements() != elements)
+      return emitOpError(what)
+             << " must hold " << elements << " f32 values, got " << type;
+    return success();
+  };
+  if (failed(f32Buffer(getInput(), inputs, "input")) ||
+      failed(f32Buffer(getOutput(), outputs, "output")))
+    return failure();
+  if (int64_t(getTaps().size()) != taps)
+    return emitOpError("needs a column per kernel element (")
+           << taps << "), got " << getTaps().size();
+  for (Value tap : getTaps())
+    if (failed(f32Buffer(tap, channels, "each column")))
+      return failure();
+  if (Value bias = getBias())
+    if (failed(f32Buffer(bias, channels, "bias")))
+      return failure();
   return success();
 }
 

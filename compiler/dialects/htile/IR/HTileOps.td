@@ -15,6 +15,11 @@ include "mlir/Interfaces/ViewLikeInterface.td"
 
 defvar HTile_Buffer = AnyStaticShapeMemRef;
 
+// An op for the kernel plan only (HTile.h, hetc::htile::PlanOnly).
+def HTile_PlanOnly : NativeOpTrait<"PlanOnly"> {
+  let cppNamespace = "::hetc::htile";
+}
+
 // A kernel reads its `ins` buffers and writes its `outs` buffers, which
 // DestinationStyleOpInterface names (getDpsInputs, getDpsInits): memory
 // planning keeps a kernel's buffers apart by it.
@@ -358,6 +363,42 @@ def HTile_DepthwiseConvOp : HTile_KernelOp<"depthwise_conv",
   let assemblyFormat = [{
     `ins` `(` $input `,` `[` $weights `]` (`,` $bias^)? `)` `outs` `(` $output `)`
     attr-dict `:` type($input) `,` `[` type($weights) `]` (`,` type($bias)^)? `->`
+    type($output)
+  }];
+  let hasVerifier = 1;
+}
+
+def HTile_PlanDepthwiseConvOp
+    : HTile_Op<"plan_depthwise_conv", [HTile_PlanOnly, AttrSizedOperandSegments]> {
+  let summary = "Kernel-plan form of a channels-first depthwise convolution";
+  let description = [{
+    For the kernel plan only: the chip runs the moves, products and sums
+    before it that fill `output`, and nothing for this op; the kernel plan
+    runs it in their place, as one kernel (`PLAN_DEPTHWISE_CONV_CF`).
+
+    `input` holds an `input_shape` map (`N x C x` one to three spatial
+    extents) in order, in any shape of as many elements; `taps` are one
+    `C`-element column per kernel element, in kernel order (the scale
+    columns the chip's products read); the optional `bias` holds `C`
+    values. `output` holds the `N x C x` output positions in order: per
+    channel and output position, the sum over the kernel elements of the
+    input element under each (zero in the padding) times that element's
+    column entry, then plus the bias. `pads` holds the begin pads, then the
+    end pads; a window may lie wholly in the padding.
+
+    ```mlir
+    htile.plan_depthwise_conv ins(%x, [%t0, %t1, %t2], %b) outs(%y) {dilations = array<i64: 1>, input_shape = array<i64: 1, 2, 8>, kernel = array<i64: 3>, pads = array<i64: 1, 1>, strides = array<i64: 1>}
+        : memref<1x2x8xf32>, [memref<2x1xf32>, memref<2x1xf32>, memref<2x1xf32>], memref<2x1xf32> -> memref<1x2x8xf32>
+    ```
+  }];
+  let arguments = (ins HTile_Buffer:$input, Variadic<HTile_Buffer>:$taps,
+                       HTile_Buffer:$output, Optional<HTile_Buffer>:$bias,
+                       DenseI64ArrayAttr:$input_shape,
+                       DenseI64ArrayAttr:$kernel, DenseI64ArrayAttr:$strides,
+                       DenseI64ArrayAttr:$pads, DenseI64ArrayAttr:$dilations);
+  let assemblyFormat = [{
+    `ins` `(` $input `,` `[` $taps `]` (`,` $bias^)? `)` `outs` `(` $output `)`
+    attr-dict `:` type($input) `,` `[` type($taps) `]` (`,` type($bias)^)? `->`
     type($output)
   }];
   let hasVerifier = 1;
