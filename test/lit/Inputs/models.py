@@ -471,6 +471,24 @@ def double_affine(path):
     _save(nodes, [f64("x", [2, 5])], [f64("y", [2, 5])], inits, path)
 
 
+def depthwise_cf(path):
+    """Two channels-first depthwise convolutions (3 x 3: stride 1 with a
+    bias, then stride 2 without), which the chip runs as moves, products
+    and sums and the kernel plan as one kernel each."""
+    rng = np.random.default_rng(11)
+    inits = [
+        numpy_helper.from_array(rng.standard_normal((4, 1, 3, 3)).astype(np.float32), "w1"),
+        numpy_helper.from_array(rng.standard_normal(4).astype(np.float32), "b1"),
+        numpy_helper.from_array(rng.standard_normal((4, 1, 3, 3)).astype(np.float32), "w2"),
+    ]
+    nodes = [
+        helper.make_node("Conv", ["x", "w1", "b1"], ["h"], group=4, pads=[1, 1, 1, 1]),
+        helper.make_node("Conv", ["h", "w2"], ["y"], group=4, pads=[1, 1, 1, 1],
+                         strides=[2, 2]),
+    ]
+    _save(nodes, [_t("x", [1, 4, 9, 9])], [_t("y", [1, 4, 5, 5])], inits, path)
+
+
 def deep_matmul(path):
     """A matmul of 64 rows whose K spans five 16-lane tiles and N two,
     with a bias: the plane-group tests sum K tiles on the vector unit."""
