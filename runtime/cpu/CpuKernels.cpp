@@ -333,53 +333,80 @@ void runTranspose(const Plan &state, const PlanKernelInfo &kernel,
                  });
 }
 
-/// A depthwise convolution of an H x W x C map (PLAN_DEPTHWISE_CONV): per
-/// output position, the products of the input rows under the kernel
-/// elements inside the map and their weight rows, summed in kernel order
-/// as the chip sums them, then the bias row. Output rows are spread over
-/// the threads.
+/// The window of a channels-last depthwise convolution: the map's, the
+/// kernel's and the output's rows and columns, the strides, begin pads
+/// and dilations, and the channels.
+struct NhwcWindow {
+  int64_t in[2], kernel[2], out[2], stride[2], pad[2], dilation[2];
+  uint64_t channels;
+};
+
+/// Output row `oy` of a channels-last depthwise convolution: per output
+/// position, the products of the input rows under the kernel elements
+/// inside the map and their weight rows, summed in kernel order as the
+/// chip sums them, then the bias row (when not null).
+HETC_WIDEST_VECTORS void depthwiseRowNhwc(const NhwcWindow &w, int64_t oy,
+                                          const float *__restrict x,
+                                          const float *__restrict weight,
+                                          const float *__restrict bias,
+                                          float *__restrict out) {
+  uint64_t channels = w.channels;
+  for (int64_t ox = 0; ox < w.out[1]; ++ox) {
+    float *__restrict acc = out + uint64_t(oy * w.out[1] + ox) * channels;
+    bool first = true;
+    for (int64_t i = 0; i < w.kernel[0]; ++i) {
+      int64_t iy = oy * w.stride[0] - w.pad[0] + i * w.dilation[0];
+      if (iy < 0 || iy >= w.in[0])
+        continue;
+      for (int64_t j = 0; j < w.kernel[1]; ++j) {
+        int64_t ix = ox * w.stride[1] - w.pad[1] + j * w.dilation[1];
+        if (ix < 0 || ix >= w.in[1])
+          continue;
+        const float *__restrict row =
+            x + uint64_t(iy * w.in[1] + ix) * channels;
+        const float *__restrict wr =
+            weight + uint64_t(i * w.kernel[1] + j) * channels;
+        if (first) {
+          for (uint64_t c = 0; c < channels; ++c)
+            acc[c] = row[c] * wr[c];
+          first = false;
+        } else {
+          for (uint64_t c = 0; c < channels; ++c) {
+            float product = row[c] * wr[c];
+            acc[c] += product;
+          }
+        }
+      }
+    }
+    if (bias)
+      for (uint64_t c = 0; c < channels; ++c)
+        acc[c] += bias[c];
+  }
+}
+
+/// A depthwise convolution of an H x W x C map (PLAN_DEPTHWISE_CONV), an
+/// output row at a time (depthwiseRowNhwc), the rows spread over the
+/// threads.
 void runDepthwiseConv(const Plan &state, const PlanKernelInfo &kernel,
                       const std::vector<const float *> &operands, float *out) {
   const std::vector<int64_t> &in = state.buffers[kernel.operands[0]].shape;
-  const std::vector<int64_t> &w = state.buffers[kernel.operands[1]].shape;
+  const std::vector<int64_t> &k = state.buffers[kernel.operands[1]].shape;
   const std::vector<int64_t> &y = state.buffers[kernel.result].shape;
-  const float *x = operands[0], *weight = operands[1];
+  NhwcWindow w{};
+  for (int d = 0; d < 2; ++d) {
+    w.in[d] = in[size_t(d)];
+    w.kernel[d] = k[size_t(d)];
+    w.out[d] = y[size_t(d)];
+    w.stride[d] = kernel.strides[size_t(d)];
+    w.pad[d] = kernel.pads[size_t(d)];
+    w.dilation[d] = kernel.dilations[size_t(d)];
+  }
+  w.channels = uint64_t(in[2]);
   const float *bias = operands.size() > 2 ? operands[2] : nullptr;
-  uint64_t channels = uint64_t(in[2]);
-  const std::vector<int64_t> &s = kernel.strides, &p = kernel.pads,
-                             &d = kernel.dilations;
-  uint64_t work = uint64_t(y[0] * y[1] * w[0] * w[1]) * channels;
+  uint64_t work = uint64_t(y[0] * y[1] * k[0] * k[1]) * w.channels;
   parallelBlocks(uint64_t(y[0]), work, [&](uint64_t begin, uint64_t end) {
-    for (int64_t oy = int64_t(begin); oy < int64_t(end); ++oy)
-      for (int64_t ox = 0; ox < y[1]; ++ox) {
-        float *acc = out + (uint64_t(oy * y[1] + ox)) * channels;
-        bool first = true;
-        for (int64_t i = 0; i < w[0]; ++i) {
-          int64_t iy = oy * s[0] - p[0] + i * d[0];
-          if (iy < 0 || iy >= in[0])
-            continue;
-          for (int64_t j = 0; j < w[1]; ++j) {
-            int64_t ix = ox * s[1] - p[1] + j * d[1];
-            if (ix < 0 || ix >= in[1])
-              continue;
-            const float *row = x + uint64_t(iy * in[1] + ix) * channels;
-            const float *wr = weight + uint64_t(i * w[1] + j) * channels;
-            if (first) {
-              for (uint64_t c = 0; c < channels; ++c)
-                acc[c] = row[c] * wr[c];
-              first = false;
-            } else {
-              for (uint64_t c = 0; c < channels; ++c) {
-                float product = row[c] * wr[c];
-                acc[c] += product;
-              }
-            }
-          }
-        }
-        if (bias)
-          for (uint64_t c = 0; c < channels; ++c)
-            acc[c] += bias[c];
-      }
+    for (uint64_t oy = begin; oy < end; ++oy)
+      depthwiseRowNhwc(w, int64_t(oy), operands[0], operands[1], bias, out);
   });
 }
 
