@@ -63,7 +63,7 @@ Results importAffineGrid(NodeContext &ctx) {
     positions *= extent;
   }
   std::string error;
-  if (!boundedElementCount({positions, dims + 1}, kDefaultMaxElements, error))
+  if (!boundedElementCount({positions, dims + 1}, ctx.maxElements, error))
     return ctx.error() << "its grid is too large: " << error;
   bool align = ctx.intAttr("align_corners", 0) != 0;
   // Row p of the table: (x, y[, z], 1) of position p (row-major over the

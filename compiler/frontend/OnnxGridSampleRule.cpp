@@ -176,8 +176,8 @@ Results importGridSample(NodeContext &ctx) {
                        << " pixels, more than the 2^24 that GridSample's row "
                           "indices address";
   std::string error;
-  if (!boundedElementCount({corners, n, positions, channels},
-                           kDefaultMaxElements, error))
+  if (!boundedElementCount({corners, n, positions, channels}, ctx.maxElements,
+                           error))
     return ctx.error() << "its " << corners
                        << " gathered corners per output are too large: "
                        << error;

@@ -434,6 +434,7 @@ LogicalResult Importer::importNodes(
       return inlineGraph(ctx, body, inputs);
     };
     ctx.inlineGraph = inlineAttribute;
+    ctx.maxElements = options.maxElements;
     auto markFailed = [&] {
       ok = false;
       for (const std::string &output : node.output())

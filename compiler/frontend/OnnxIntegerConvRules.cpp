@@ -118,7 +118,11 @@ FailureOr<Value> integerConv(NodeContext &ctx, Value x, Value w, Value xZero,
   int64_t groupChannels = channels / group, groupFilters = filters / group;
   int64_t rowLength = groupChannels * taps;
   std::string error;
-  if (!boundedElementCount({batch, positions, rowLength}, kDefaultMaxElements,
+  // The windows of a batch element's group, and the index tables of every
+  // group (made here, on the host).
+  if (!boundedElementCount({batch, positions, rowLength}, ctx.maxElements,
+                           error) ||
+      !boundedElementCount({group, positions, rowLength}, ctx.maxElements,
                            error))
     return ctx.error() << "its windows are too large: " << error;
 

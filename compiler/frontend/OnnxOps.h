@@ -36,6 +36,10 @@ struct NodeContext {
       const onnx::GraphProto &, mlir::ArrayRef<mlir::Value>)>
       inlineGraph = nullptr;
 
+  /// The most elements a tensor, or a table of indices, the node makes may
+  /// have: the chip's (ImportOptions::maxElements), set by the importer.
+  int64_t maxElements = int64_t(1) << 30;
+
   /// Emits an error naming the node's op type and opset (the location
   /// names the node).
   mlir::InFlightDiagnostic error();
@@ -54,7 +58,8 @@ struct NodeContext {
   /// Attribute lookups with ONNX defaults.
   int64_t intAttr(llvm::StringRef name, int64_t fallback) const;
   float floatAttr(llvm::StringRef name, float fallback) const;
-  std::optional<llvm::SmallVector<int64_t>> intsAttr(llvm::StringRef name) const;
+  std::optional<llvm::SmallVector<int64_t>>
+  intsAttr(llvm::StringRef name) const;
   const onnx::AttributeProto *attr(llvm::StringRef name) const;
   std::string stringAttr(llvm::StringRef name, llvm::StringRef fallback) const;
 };

@@ -107,7 +107,7 @@ Results importRoiAlign(NodeContext &ctx) {
                        << " pixels, more than the 2^24 that RoiAlign's row "
                           "indices address";
   std::string error;
-  if (!boundedElementCount({4, regions, samples, channels}, kDefaultMaxElements,
+  if (!boundedElementCount({4, regions, samples, channels}, ctx.maxElements,
                            error))
     return ctx.error() << "its samples are too many: " << error;
 

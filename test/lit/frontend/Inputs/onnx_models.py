@@ -775,6 +775,18 @@ def hostile_grid_sample_empty_image(path):
           [], path, opset=20)
 
 
+def hostile_conv_integer_windows(path):
+    """ConvInteger over a 3 x 3 map padded by 5000 on every side: 10^8
+    windows, whose index table (made on the host) the chip could never
+    hold."""
+    w = numpy_helper.from_array(np.ones((2, 1, 2, 2), np.uint8), "w")
+    nodes = [helper.make_node("ConvInteger", ["x", "w"], ["y"], name="conv",
+                              pads=[5000, 5000, 5000, 5000])]
+    x = helper.make_tensor_value_info("x", TensorProto.UINT8, [1, 1, 3, 3])
+    y = helper.make_tensor_value_info("y", TensorProto.INT32, None)
+    _save(nodes, [x], [y], [w], path, opset=10)
+
+
 def hostile_tile_overflow(path):
     """Repeats whose product with the input's dimension passes 2^63."""
     repeats = numpy_helper.from_array(np.array([1 << 62, 1], np.int64), "repeats")
