@@ -421,3 +421,16 @@ func.func @plan_depthwise_column() {
   htile.plan_depthwise_conv ins(%x, [%t]) outs(%y) {dilations = array<i64: 1>, input_shape = array<i64: 1, 2, 8>, kernel = array<i64: 1>, pads = array<i64: 0, 0>, strides = array<i64: 1>} : memref<1x2x8xf32>, [memref<3x1xf32>] -> memref<1x2x8xf32>
   return
 }
+
+// -----
+
+// Tests that input extents whose product passes 2^63 are an error, not an
+// overflow.
+func.func @plan_depthwise_overflow() {
+  %x = htile.alloc : memref<1x2x8xf32>
+  %t = htile.alloc : memref<2x1xf32>
+  %y = htile.alloc : memref<1x2x8xf32>
+  // expected-error @+1 {{input_shape and kernel overflow 64 bits}}
+  htile.plan_depthwise_conv ins(%x, [%t]) outs(%y) {dilations = array<i64: 1>, input_shape = array<i64: 4611686018427387904, 4, 8>, kernel = array<i64: 1>, pads = array<i64: 0, 0>, strides = array<i64: 1>} : memref<1x2x8xf32>, [memref<2x1xf32>] -> memref<1x2x8xf32>
+  return
+}

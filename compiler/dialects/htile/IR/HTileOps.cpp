@@ -292,9 +292,8 @@ LogicalResult PlanDepthwiseConvOp::verify() {
   if (!mismatch.empty())
     return emitOpError(mismatch);
   // Counts of attribute values, computed without overflow.
-  int64_t channels = shape[1], inputs = 1, outputs = shape[0] * channels,
-          taps = 1;
-  bool overflow = false;
+  int64_t channels = shape[1], inputs = 1, outputs = 1, taps = 1;
+  bool overflow = llvm::MulOverflow(shape[0], channels, outputs);
   for (int64_t extent : shape)
     overflow |= llvm::MulOverflow(inputs, extent, inputs);
   for (int64_t extent : out)
