@@ -425,8 +425,10 @@ depthwiseRow(const plan::Window3 &w, const float *const *lines,
   // for o in [lo, hi).
   int64_t lo = p <= 0 ? 0 : (p + s - 1) / s;
   int64_t last = w.in[2] - 1 + p - (w.kernel[2] - 1) * d;
-  int64_t hi = last < 0 ? 0 : std::min(w.out[2], last / s + 1);
-  lo = std::min(lo, w.out[2]);
+  // (No std::min: a clone must not instantiate library templates.)
+  int64_t hi = last < 0 ? 0 : last / s + 1;
+  hi = hi < w.out[2] ? hi : w.out[2];
+  lo = lo < w.out[2] ? lo : w.out[2];
   if (hi < lo)
     hi = lo;
   // The columns whose kernel columns reach past the map, one at a time.
@@ -501,15 +503,15 @@ struct NoInterior {
 /// One channel plane of a channels-first depthwise convolution
 /// (depthwiseRow per output row), `weights` in kernel order, plus `bias`.
 /// 3 x 3 and 5 x 5 windows of stride 1 or 2 and column dilation 1 sum
-/// their interior columns at once (fixedInterior).
-HETC_WIDEST_VECTORS void depthwisePlane(const plan::Window3 &w,
-                                        const float *__restrict x,
-                                        const float *__restrict weights,
-                                        float bias, float *__restrict y) {
+/// their interior columns at once (fixedInterior). `lines` and `taps` are
+/// room for a pointer per kernel row (kernel[0] x kernel[1]); the caller
+/// makes them, as a clone must not instantiate library templates (clang
+/// leaves them undefined).
+HETC_WIDEST_VECTORS void
+depthwisePlane(const plan::Window3 &w, const float *__restrict x,
+               const float *__restrict weights, float bias, float *__restrict y,
+               const float **lines, const float **taps) {
   int64_t outPlane = w.out[0] * w.out[1] * w.out[2];
-  int64_t rowTaps = w.kernel[0] * w.kernel[1];
-  std::vector<const float *> lines(static_cast<size_t>(rowTaps));
-  std::vector<const float *> taps(static_cast<size_t>(rowTaps));
   bool square = w.kernel[1] == w.kernel[2] && w.dilation[2] == 1;
   int64_t k = square ? w.kernel[2] : 0, s = w.stride[2];
   for (int64_t oz = 0; oz < w.out[0]; ++oz)
@@ -530,7 +532,7 @@ HETC_WIDEST_VECTORS void depthwisePlane(const plan::Window3 &w,
           ++count;
         }
       }
-      const float *const *l = lines.data(), *const *t = taps.data();
+      const float *const *l = lines, *const *t = taps;
       if (k == 3 && s == 1)
         depthwiseRow(w, l, t, count, row, FixedInterior<3, 1>{w});
       else if (k == 3 && s == 2)
@@ -565,13 +567,15 @@ void runDepthwiseConvCf(const PlanKernelInfo &kernel,
   for (uint64_t t = 0; t < taps; ++t)
     for (uint64_t c = 0; c < channels; ++c)
       weights[c * taps + t] = operands[1 + t][c];
+  size_t rows = size_t(w.kernel[0] * w.kernel[1]);
   parallelBlocks(
       planes, planes * outPlane * taps, [&](uint64_t begin, uint64_t end) {
+        std::vector<const float *> lines(rows), rowTaps(rows);
         for (uint64_t plane = begin; plane < end; ++plane) {
           uint64_t c = plane % channels;
           depthwisePlane(w, operands[0] + plane * inPlane,
                          weights.data() + c * taps, bias ? bias[c] : 0.0f,
-                         out + plane * outPlane);
+                         out + plane * outPlane, lines.data(), rowTaps.data());
         }
       });
 }
