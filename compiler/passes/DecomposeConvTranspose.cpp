@@ -52,6 +52,10 @@ struct DecomposeConvTranspose : OpRewritePattern<ConvTransposeOp> {
     Value x = op.getInput();
     for (int64_t d = 0; d < n; ++d) {
       int64_t in = xType.getDimSize(2 + d);
+      if (in == 0)
+        return op.emitOpError("transposed convolution of an empty map "
+                              "(spatial dimension ")
+               << d << " has no elements) is not supported";
       int64_t reach = dilations[d] * (wType.getDimSize(2 + d) - 1);
       int64_t lo = reach - pads[d];
       int64_t hi = reach - pads[n + d] + outPad[d];
