@@ -84,10 +84,9 @@ struct PlanKernelInfo {
   /// (strides, begin pads, end pads, dilations), as the artifact gives it;
   /// PLAN_DEPTHWISE_CONV_CF: the same per spatial dimension.
   std::vector<int64_t> strides, pads, dilations;
-  /// PLAN_DEPTHWISE_CONV_CF: the input map (N, C, spatial extents), the
-  /// kernel's and the output's spatial extents, and the window as three
-  /// spatial dimensions.
-  std::vector<int64_t> inputShape, kernelShape, outShape;
+  /// PLAN_DEPTHWISE_CONV_CF: the input map (N, C, spatial extents), and
+  /// the window as three spatial dimensions.
+  std::vector<int64_t> inputShape;
   Window3 window;
   /// PLAN_GATHER: the runs, and the first result element they fill.
   std::vector<IndexRun> runs;

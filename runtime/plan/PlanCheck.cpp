@@ -440,18 +440,17 @@ bool PlanChecker::checkDepthwiseConvCf(const hetx::PlanKernel &kernel,
   info.dilations.assign(kernel.dilations().begin(), kernel.dilations().end());
   info.inputShape.assign(kernel.input_shape().begin(),
                          kernel.input_shape().end());
-  info.kernelShape.assign(kernel.kernel_shape().begin(),
-                          kernel.kernel_shape().end());
+  std::vector<int64_t> kernelShape(kernel.kernel_shape().begin(),
+                                   kernel.kernel_shape().end()),
+      outShape;
   const std::vector<int64_t> &shape = info.inputShape;
-  if (shape.size() != info.kernelShape.size() + 2)
+  if (shape.size() != kernelShape.size() + 2)
     return fail(info.label, "an input of " + shapeText(shape) +
-                                " for a kernel of " +
-                                shapeText(info.kernelShape) +
+                                " for a kernel of " + shapeText(kernelShape) +
                                 " (N x C x the kernel's spatial extents)");
   std::vector<int64_t> map(shape.begin() + 2, shape.end());
-  std::string mismatch =
-      depthwise::windowExtents(map, info.kernelShape, info.strides, info.pads,
-                               info.dilations, info.outShape);
+  std::string mismatch = depthwise::windowExtents(
+      map, kernelShape, info.strides, info.pads, info.dilations, outShape);
   if (!mismatch.empty())
     return fail(info.label, mismatch);
   // The element counts the shapes give, without overflow.
@@ -461,7 +460,7 @@ bool PlanChecker::checkDepthwiseConvCf(const hetx::PlanKernel &kernel,
     valid = valid && !__builtin_mul_overflow(inputs, uint64_t(extent), &inputs);
   valid = valid && !__builtin_mul_overflow(uint64_t(shape[0]),
                                            uint64_t(shape[1]), &outputs);
-  for (int64_t extent : info.outShape)
+  for (int64_t extent : outShape)
     valid =
         valid && !__builtin_mul_overflow(outputs, uint64_t(extent), &outputs);
   const PlanBufferInfo &x = buffer(info.operands[0]), &y = buffer(info.result);
@@ -485,12 +484,12 @@ bool PlanChecker::checkDepthwiseConvCf(const hetx::PlanKernel &kernel,
   if (!f32)
     return fail(info.label, "a depthwise convolution runs on f32 buffers");
   info.op.inType = info.op.outType = io::ElementType::F32;
-  size_t rank = info.kernelShape.size();
+  size_t rank = kernelShape.size();
   for (size_t i = 0; i < rank; ++i) {
     size_t j = 3 - rank + i;
     info.window.in[j] = map[i];
-    info.window.out[j] = info.outShape[i];
-    info.window.kernel[j] = info.kernelShape[i];
+    info.window.out[j] = outShape[i];
+    info.window.kernel[j] = kernelShape[i];
     info.window.stride[j] = info.strides[i];
     info.window.pad[j] = info.pads[i];
     info.window.dilation[j] = info.dilations[i];
