@@ -852,6 +852,10 @@ bool runKernel(const Plan &state, const PlanKernelInfo &kernel,
   case hetx::PLAN_GATHER_ROWS:
   case hetx::PLAN_SCATTER_ROWS:
     return runRows(state, kernel, operands, result, error);
+  case hetx::PLAN_CONV:
+    error = kernel.label + ": a convolution runs as the program made it "
+                           "ready at load (Convolution)";
+    return false;
   default:
     error = kernel.label + ": not a kernel kind";
     return false;

@@ -1,5 +1,6 @@
 //===- CpuProgram.cpp - Running a checked kernel plan on the host ------===//
 
+#include "runtime/cpu/CpuConvolution.h"
 #include "runtime/cpu/CpuKernels.h"
 #include "runtime/cpu/CpuSteps.h"
 #include "runtime/plan/Placement.h"
@@ -29,6 +30,8 @@ struct CpuArena {
   std::vector<Step> steps;
   /// Per thread: the slots and spread rows of Elementwise steps.
   std::vector<std::vector<float>> blockRooms;
+  /// Per kernel: its convolution made ready (PLAN_CONV), or null.
+  std::vector<std::unique_ptr<Convolution>> convolutions;
 };
 
 namespace {
@@ -122,6 +125,14 @@ bool load(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
     slots = std::max(slots, step.slots);
   arena->blockRooms.assign(size_t(threads()),
                            std::vector<float>((slots + 3) * kBlock));
+  arena->convolutions.resize(state.kernels.size());
+  for (size_t i = 0; i < state.kernels.size(); ++i)
+    if (state.kernels[i].kind == hetx::PLAN_CONV) {
+      arena->convolutions[i] =
+          Convolution::make(state, state.kernels[i], error);
+      if (!arena->convolutions[i])
+        return false;
+    }
   program.arena = std::move(arena);
   return true;
 }
@@ -144,8 +155,8 @@ void runElementwise(const Plan &state, const Step &step, CpuArena &arena,
     outs[j] = prepare(step.first + j, operands[j]);
     // Binary and select kernels broadcast their operands; the others read
     // theirs in order (gathers by their runs).
-    bool broadcasting = kernel.kind == hetx::PLAN_BINARY ||
-                       kernel.kind == hetx::PLAN_SELECT;
+    bool broadcasting =
+        kernel.kind == hetx::PLAN_BINARY || kernel.kind == hetx::PLAN_SELECT;
     std::vector<const PlanBufferInfo *> infos;
     for (size_t o = 0; o < kernel.operands.size(); ++o) {
       if (broadcasting)
@@ -154,7 +165,8 @@ void runElementwise(const Plan &state, const Step &step, CpuArena &arena,
     }
     broadcasts.emplace_back(state.buffers[kernel.result].shape, infos);
   }
-  const PlanBufferInfo &result = state.buffers[state.kernels[step.first].result];
+  const PlanBufferInfo &result =
+      state.buffers[state.kernels[step.first].result];
   Blocks blocks(result.rows(), result.rowLength());
   if (arena.blockRooms.size() < size_t(threads()))
     arena.blockRooms.resize(size_t(threads()), arena.blockRooms.front());
@@ -201,9 +213,9 @@ bool run(const CpuProgram &program,
     uint32_t holder = arena.aliases.holder[b.root];
     uint64_t offset = arena.aliases.offset[b.root];
     const PlanBufferInfo &h = state.buffers[holder];
-    return h.constant ? const_cast<float *>(h.constant->data()) + offset
-                      : arena.words.data() + arena.placement.offset[holder] +
-                            offset;
+    return h.constant
+               ? const_cast<float *>(h.constant->data()) + offset
+               : arena.words.data() + arena.placement.offset[holder] + offset;
   };
   // Roots written so far in this run: the first kernel to write one that
   // does not write it whole finds zeros there, whatever the last run left.
@@ -272,16 +284,20 @@ bool run(const CpuProgram &program,
       float *out = prepare(step.first, operands[0]);
       uint64_t elements =
           state.buffers[state.buffers[kernel.result].root].elements;
+      Convolution *convolution = arena.convolutions[step.first].get();
+      auto runInto = [&](float *to) {
+        return convolution ? convolution->run(operands[0], to, error)
+                           : runKernel(state, kernel, operands[0], to, error);
+      };
       bool ok;
       if (kernel.aliased) {
         // The kernel reads what it overwrites: it writes a copy, which
         // then takes the result's place.
         std::copy(out, out + elements, arena.scratch.data());
-        ok = runKernel(state, kernel, operands[0], arena.scratch.data(),
-                       error);
+        ok = runInto(arena.scratch.data());
         std::copy(arena.scratch.data(), arena.scratch.data() + elements, out);
       } else {
-        ok = runKernel(state, kernel, operands[0], out, error);
+        ok = runInto(out);
       }
       if (!ok)
         return false;

@@ -338,6 +338,51 @@ __global__ void depthwiseConvCfKernel(ChannelsFirstWindow cf, const float *in,
   }
 }
 
+__global__ void convKernel(ConvWindow cw, const float *in,
+                           const float *const *weights, float *out,
+                           uint64_t count) {
+  const plan::Window3 &w = cw.window;
+  int64_t outPlane = w.out[0] * w.out[1] * w.out[2];
+  int64_t inPlane = w.in[0] * w.in[1] * w.in[2];
+  int64_t taps = w.kernel[0] * w.kernel[1] * w.kernel[2];
+  int64_t rows = cw.outChannels / cw.groups;
+  int64_t cg = cw.channels / cw.groups;
+  int64_t width = cg * taps + (cw.withBias ? 1 : 0);
+  for (uint64_t e : GridStride(count)) {
+    int64_t plane = int64_t(e / uint64_t(outPlane));
+    int64_t position = int64_t(e % uint64_t(outPlane));
+    int64_t image = plane / cw.outChannels, m = plane % cw.outChannels;
+    int64_t g = m / rows;
+    const float *row = weights[g] + (m % rows) * width;
+    int64_t ox = position % w.out[2];
+    int64_t oy = position / w.out[2] % w.out[1];
+    int64_t oz = position / w.out[2] / w.out[1];
+    float sum = 0.0f;
+    for (int64_t ci = 0; ci < cg; ++ci) {
+      const float *x = in + (image * cw.channels + g * cg + ci) * inPlane;
+      const float *wc = row + ci * taps;
+      for (int64_t kz = 0; kz < w.kernel[0]; ++kz) {
+        int64_t iz = oz * w.stride[0] - w.pad[0] + kz * w.dilation[0];
+        if (iz < 0 || iz >= w.in[0])
+          continue;
+        for (int64_t ky = 0; ky < w.kernel[1]; ++ky) {
+          int64_t iy = oy * w.stride[1] - w.pad[1] + ky * w.dilation[1];
+          if (iy < 0 || iy >= w.in[1])
+            continue;
+          for (int64_t kx = 0; kx < w.kernel[2]; ++kx) {
+            int64_t ix = ox * w.stride[2] - w.pad[2] + kx * w.dilation[2];
+            if (ix < 0 || ix >= w.in[2])
+              continue;
+            sum += x[(iz * w.in[1] + iy) * w.in[2] + ix] *
+                   wc[(kz * w.kernel[1] + ky) * w.kernel[2] + kx];
+          }
+        }
+      }
+    }
+    out[e] = cw.withBias ? sum + row[cg * taps] : sum;
+  }
+}
+
 __global__ void gatherKernel(const DeviceRun *runs, uint64_t count,
                              const float *const *operands, float *out) {
   for (uint64_t r = blockIdx.y; r < count; r += gridDim.y) {
@@ -500,6 +545,17 @@ void launchDepthwiseConvCf(const ChannelsFirstWindow &window, const float *in,
     return;
   depthwiseConvCfKernel<<<blocksFor(count), kThreads, 0, streamOf(stream)>>>(
       window, in, taps, bias, out, count);
+}
+
+void launchConv(const ConvWindow &window, const float *in,
+                const float *const *weights, float *out, void *stream) {
+  const plan::Window3 &w = window.window;
+  uint64_t count = uint64_t(window.images * window.outChannels * w.out[0] *
+                            w.out[1] * w.out[2]);
+  if (!count)
+    return;
+  convKernel<<<blocksFor(count), kThreads, 0, streamOf(stream)>>>(
+      window, in, weights, out, count);
 }
 
 void launchGather(const DeviceRun *runs, uint64_t count, uint64_t longest,

@@ -117,6 +117,22 @@ void launchDepthwiseConvCf(const ChannelsFirstWindow &window, const float *in,
                            const float *const *taps, const float *bias,
                            float *out, void *stream);
 
+/// A convolution's shape (PLAN_CONV): `images` maps of `channels`, in
+/// `groups`, into `outChannels`, each weight row ending in the bias where
+/// `withBias`.
+struct ConvWindow {
+  int64_t images = 0, channels = 0, outChannels = 0, groups = 1;
+  bool withBias = false;
+  plan::Window3 window;
+};
+
+/// The convolution `window` of `in` by `weights` (device pointers, on the
+/// device: each group's weight rows, as the plan holds them) into `out`:
+/// per output element, the products of the group's input elements inside
+/// the map and their weights, summed, then the bias.
+void launchConv(const ConvWindow &window, const float *in,
+                const float *const *weights, float *out, void *stream);
+
 /// The runs of a gather (`runs` on the device, `count` of them, the longest
 /// `longest`) from the operands `operands` (device pointers, on the
 /// device) into `out`.

@@ -103,6 +103,8 @@ struct Launch {
   DepthwiseWindow window;
   /// PLAN_DEPTHWISE_CONV_CF (its columns are in operandTable).
   ChannelsFirstWindow cfWindow;
+  /// PLAN_CONV (its groups' weights are in operandTable).
+  ConvWindow convWindow;
   /// PLAN_GATHER_ROWS, PLAN_SCATTER_ROWS: the table's rows, their length,
   /// the indices, and this kernel's slot of bad indices.
   uint64_t tableRows = 0, row = 0, indices = 0;
@@ -465,6 +467,19 @@ private:
         operandTable.push_back(launch.operands[t]);
       return true;
     }
+    case hetx::PLAN_CONV: {
+      ConvWindow &window = launch.convWindow;
+      window.images = kernel.inputShape[0];
+      window.channels = kernel.inputShape[1];
+      window.outChannels = int64_t(kernel.m);
+      window.groups = int64_t(kernel.operands.size() - 1);
+      window.withBias = kernel.withBias;
+      window.window = kernel.window;
+      // The groups' weights, after the input.
+      for (size_t g = 1; g < kernel.operands.size(); ++g)
+        operandTable.push_back(launch.operands[g]);
+      return true;
+    }
     case hetx::PLAN_GATHER:
       for (const plan::IndexRun &run : kernel.runs) {
         DeviceRun d;
@@ -575,13 +590,19 @@ private:
                        cudaMemcpyHostToDevice),
             "cudaMemcpy (gather operands)", error))
       return false;
-    // Each gather's runs and operand pointers, and each channels-first
-    // depthwise convolution's columns, in kernel order.
+    // Each gather's runs and operand pointers, each channels-first
+    // depthwise convolution's columns and each convolution's weights, in
+    // kernel order.
     size_t runAt = 0, tableAt = 0;
     for (Launch &launch : state.launches) {
       if (launch.info->kind == hetx::PLAN_DEPTHWISE_CONV_CF) {
         launch.operandTable = state.tables.as<const float *>() + tableAt;
         tableAt += taps(launch.cfWindow);
+        continue;
+      }
+      if (launch.info->kind == hetx::PLAN_CONV) {
+        launch.operandTable = state.tables.as<const float *>() + tableAt;
+        tableAt += size_t(launch.convWindow.groups);
         continue;
       }
       if (launch.info->kind != hetx::PLAN_GATHER)
@@ -653,6 +674,9 @@ bool launch(const CudaProgram::State &state, const Launch &l, float *result,
         result, stream);
     break;
   }
+  case hetx::PLAN_CONV:
+    launchConv(l.convWindow, operand(0), l.operandTable, result, stream);
+    break;
   case hetx::PLAN_GATHER:
     launchGather(l.runs, kernel.runs.size(), l.longestRun, l.operandTable,
                  result, stream);

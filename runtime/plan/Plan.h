@@ -82,12 +82,16 @@ struct PlanKernelInfo {
   std::vector<int64_t> perm;
   /// PLAN_DEPTHWISE_CONV: the window along the rows and the columns
   /// (strides, begin pads, end pads, dilations), as the artifact gives it;
-  /// PLAN_DEPTHWISE_CONV_CF: the same per spatial dimension.
+  /// PLAN_DEPTHWISE_CONV_CF, PLAN_CONV: the same per spatial dimension.
   std::vector<int64_t> strides, pads, dilations;
-  /// PLAN_DEPTHWISE_CONV_CF: the input map (N, C, spatial extents), and
-  /// the window as three spatial dimensions.
+  /// PLAN_DEPTHWISE_CONV_CF, PLAN_CONV: the input map (N, C, spatial
+  /// extents), and the window as three spatial dimensions. PLAN_CONV: the
+  /// output channels in `m`, the values of a group's weight row before the
+  /// bias in `k` and whether the rows end in the bias (the groups are the
+  /// weight operands, operands 1 on).
   std::vector<int64_t> inputShape;
   Window3 window;
+  bool withBias = false;
   /// PLAN_GATHER: the runs, and the first result element they fill.
   std::vector<IndexRun> runs;
   uint64_t firstElement = 0;

@@ -77,8 +77,14 @@ private:
                        const PlanBufferInfo &x, const PlanBufferInfo &w,
                        const PlanBufferInfo &y, std::vector<int64_t> &wShape);
   bool checkGather(const hetx::PlanKernel &kernel, PlanKernelInfo &info);
+  /// The map, window and result of a channels-first convolution of
+  /// `outChannels` output channels (`what`, for errors): sets the window
+  /// fields of `info` and checks operand 0 and the result.
+  bool checkWindowMap(const hetx::PlanKernel &kernel, PlanKernelInfo &info,
+                      int64_t outChannels, const std::string &what);
   bool checkDepthwiseConvCf(const hetx::PlanKernel &kernel,
                             PlanKernelInfo &info);
+  bool checkConv(const hetx::PlanKernel &kernel, PlanKernelInfo &info);
   bool checkDepthwiseConv(const hetx::PlanKernel &kernel, PlanKernelInfo &info);
   /// Sets info.op from a vector instruction of `opcode` on `dtype` lanes
   /// (V_CAST: from `from`) and checks its types as the chip model does.
@@ -433,8 +439,9 @@ bool PlanChecker::checkDepthwiseConv(const hetx::PlanKernel &kernel,
   return true;
 }
 
-bool PlanChecker::checkDepthwiseConvCf(const hetx::PlanKernel &kernel,
-                                       PlanKernelInfo &info) {
+bool PlanChecker::checkWindowMap(const hetx::PlanKernel &kernel,
+                                 PlanKernelInfo &info, int64_t outChannels,
+                                 const std::string &what) {
   info.strides.assign(kernel.strides().begin(), kernel.strides().end());
   info.pads.assign(kernel.pads().begin(), kernel.pads().end());
   info.dilations.assign(kernel.dilations().begin(), kernel.dilations().end());
@@ -455,34 +462,24 @@ bool PlanChecker::checkDepthwiseConvCf(const hetx::PlanKernel &kernel,
     return fail(info.label, mismatch);
   // The element counts the shapes give, without overflow.
   uint64_t inputs = 1, outputs = 1;
-  bool valid = shape[0] >= 0 && shape[1] >= 0;
+  bool valid = shape[0] >= 0 && shape[1] >= 0 && outChannels >= 0;
   for (int64_t extent : shape)
     valid = valid && !__builtin_mul_overflow(inputs, uint64_t(extent), &inputs);
   valid = valid && !__builtin_mul_overflow(uint64_t(shape[0]),
-                                           uint64_t(shape[1]), &outputs);
+                                           uint64_t(outChannels), &outputs);
   for (int64_t extent : outShape)
     valid =
         valid && !__builtin_mul_overflow(outputs, uint64_t(extent), &outputs);
   const PlanBufferInfo &x = buffer(info.operands[0]), &y = buffer(info.result);
   if (!valid || x.elements != inputs || y.elements != outputs)
-    return fail(info.label, "a depthwise convolution of " + shapeText(shape) +
-                                " needs " + std::to_string(inputs) +
-                                " input and " + std::to_string(outputs) +
+    return fail(info.label, what + " of " + shapeText(shape) + " needs " +
+                                std::to_string(inputs) + " input and " +
+                                std::to_string(outputs) +
                                 " result elements, its buffers hold " +
                                 std::to_string(x.elements) + " and " +
                                 std::to_string(y.elements));
-  bool f32 = x.type == io::ElementType::F32 && y.type == io::ElementType::F32;
-  for (size_t i = 1; i < info.operands.size(); ++i) {
-    const PlanBufferInfo &column = buffer(info.operands[i]);
-    if (column.elements != uint64_t(shape[1]))
-      return fail(info.label, "operand " + std::to_string(i) + " holds " +
-                                  std::to_string(column.elements) +
-                                  " values for " + std::to_string(shape[1]) +
-                                  " channels");
-    f32 &= column.type == io::ElementType::F32;
-  }
-  if (!f32)
-    return fail(info.label, "a depthwise convolution runs on f32 buffers");
+  if (x.type != io::ElementType::F32 || y.type != io::ElementType::F32)
+    return fail(info.label, what + " runs on f32 buffers");
   info.op.inType = info.op.outType = io::ElementType::F32;
   size_t rank = kernelShape.size();
   for (size_t i = 0; i < rank; ++i) {
@@ -495,6 +492,63 @@ bool PlanChecker::checkDepthwiseConvCf(const hetx::PlanKernel &kernel,
     info.window.dilation[j] = info.dilations[i];
   }
   return true;
+}
+
+bool PlanChecker::checkDepthwiseConvCf(const hetx::PlanKernel &kernel,
+                                       PlanKernelInfo &info) {
+  int64_t channels = kernel.input_shape_size() >= 2 ? kernel.input_shape(1) : 0;
+  if (!checkWindowMap(kernel, info, channels, "a depthwise convolution"))
+    return false;
+  for (size_t i = 1; i < info.operands.size(); ++i) {
+    const PlanBufferInfo &column = buffer(info.operands[i]);
+    if (column.elements != uint64_t(channels))
+      return fail(info.label, "operand " + std::to_string(i) + " holds " +
+                                  std::to_string(column.elements) +
+                                  " values for " + std::to_string(channels) +
+                                  " channels");
+    if (column.type != io::ElementType::F32)
+      return fail(info.label, "a depthwise convolution runs on f32 buffers");
+  }
+  return true;
+}
+
+bool PlanChecker::checkConv(const hetx::PlanKernel &kernel,
+                            PlanKernelInfo &info) {
+  // The groups' weights: alike, rows of C/G x K values (and a bias).
+  const PlanBufferInfo &first = buffer(info.operands[1]);
+  uint64_t groups = info.operands.size() - 1;
+  int64_t channels = kernel.input_shape_size() >= 2 ? kernel.input_shape(1) : 0;
+  uint64_t taps = 1, row = 0, outChannels = 0;
+  bool valid = first.shape.size() == 2 && first.shape[0] >= 0 &&
+               channels >= 0 && uint64_t(channels) % groups == 0;
+  for (int64_t extent : kernel.kernel_shape())
+    valid = valid && extent > 0 &&
+            !__builtin_mul_overflow(taps, uint64_t(extent), &taps);
+  valid =
+      valid &&
+      !__builtin_mul_overflow(uint64_t(channels) / groups, taps, &row) &&
+      !__builtin_mul_overflow(uint64_t(first.shape[0]), groups, &outChannels) &&
+      outChannels <= uint64_t(INT64_MAX) &&
+      (uint64_t(first.shape[1]) == row || uint64_t(first.shape[1]) == row + 1);
+  if (!valid)
+    return fail(info.label,
+                "weights of " + shapeText(first.shape) + " in " +
+                    std::to_string(groups) + " group(s) for " +
+                    std::to_string(channels) +
+                    " input channels (rows of C/G x K values, and the bias)");
+  for (size_t i = 1; i < info.operands.size(); ++i) {
+    const PlanBufferInfo &weight = buffer(info.operands[i]);
+    if (weight.shape != first.shape || weight.type != io::ElementType::F32)
+      return fail(info.label, "operand " + std::to_string(i) + " holds " +
+                                  io::typeName(weight.type) + " " +
+                                  shapeText(weight.shape) + ", not f32 " +
+                                  shapeText(first.shape) +
+                                  " as the first group's weights");
+  }
+  info.m = outChannels;
+  info.k = row;
+  info.withBias = uint64_t(first.shape[1]) == row + 1;
+  return checkWindowMap(kernel, info, int64_t(outChannels), "a convolution");
 }
 
 bool PlanChecker::checkGather(const hetx::PlanKernel &kernel,
@@ -617,6 +671,15 @@ bool PlanChecker::checkKernel(size_t index, const hetx::PlanKernel &kernel,
     want = size_t(kernel.operands_size()) == taps + 2 ? taps + 2 : taps + 1;
     break;
   }
+  case hetx::PLAN_CONV:
+    // The input and a weight per group.
+    if (kernel.kernel_shape_size() < 1 || kernel.kernel_shape_size() > 3 ||
+        kernel.operands_size() < 2)
+      return fail(info.label, "a convolution takes a kernel of one to three "
+                              "spatial extents, the input and a weight per "
+                              "group");
+    want = size_t(kernel.operands_size());
+    break;
   default:
     return fail(info.label, "kind " + std::to_string(int(kernel.kind())) +
                                 " is not a kernel kind");
@@ -739,6 +802,8 @@ bool PlanChecker::checkKernel(size_t index, const hetx::PlanKernel &kernel,
     return checkDepthwiseConv(kernel, info);
   case hetx::PLAN_DEPTHWISE_CONV_CF:
     return checkDepthwiseConvCf(kernel, info);
+  case hetx::PLAN_CONV:
+    return checkConv(kernel, info);
   case hetx::PLAN_GATHER_ROWS:
   case hetx::PLAN_SCATTER_ROWS: {
     bool gather = kernel.kind() == hetx::PLAN_GATHER_ROWS;

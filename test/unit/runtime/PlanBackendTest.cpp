@@ -451,6 +451,225 @@ TEST_P(PlanBackends, ChannelsFirstResultOfOtherSizeIsRefused) {
                          "and 8");
 }
 
+/// A convolution (PLAN_CONV) of an input `x` of `map` (N x C x spatial
+/// extents) by `groups` weight buffers of `rows` rows each (C / G x K
+/// values, and the bias last where `bias`), with `strides`, `pads` and
+/// `dilations`. The weights are constants, or with `weightInputs` run-time
+/// inputs "w0", "w1", ...
+struct Conv {
+  std::vector<int64_t> map, kernel, strides, pads, dilations;
+  int64_t groups = 1, rows = 1;
+  bool bias = false, weightInputs = false;
+  /// Weight element e of group g's rows.
+  float weight(int64_t g, int64_t e) const {
+    return float((g * 7 + e * 3) % 5) - 2.0f;
+  }
+  int64_t taps() const {
+    int64_t t = 1;
+    for (int64_t k : kernel)
+      t *= k;
+    return t;
+  }
+  int64_t width() const { return map[1] / groups * taps() + (bias ? 1 : 0); }
+  std::vector<float> weights(int64_t g) const {
+    std::vector<float> values;
+    for (int64_t e = 0; e < rows * width(); ++e)
+      values.push_back(weight(g, e));
+    return values;
+  }
+  /// The output's extents, and its elements summed here by the
+  /// definition.
+  std::vector<int64_t> out() const {
+    std::vector<int64_t> extents{map[0], groups * rows};
+    size_t rank = kernel.size();
+    for (size_t d = 0; d < rank; ++d)
+      extents.push_back((map[2 + d] + pads[d] + pads[rank + d] -
+                         (kernel[d] - 1) * dilations[d] - 1) /
+                            strides[d] +
+                        1);
+    return extents;
+  }
+  std::vector<float> sums(const std::vector<float> &x) const {
+    std::vector<int64_t> o = out();
+    size_t rank = kernel.size();
+    int64_t cg = map[1] / groups, inPlane = 1, outPlane = 1;
+    for (size_t d = 0; d < rank; ++d) {
+      inPlane *= map[2 + d];
+      outPlane *= o[2 + d];
+    }
+    std::vector<float> y;
+    for (int64_t n = 0; n < map[0]; ++n)
+      for (int64_t m = 0; m < groups * rows; ++m)
+        for (int64_t p = 0; p < outPlane; ++p) {
+          int64_t g = m / rows, r = m % rows;
+          float sum = 0.0f;
+          for (int64_t c = 0; c < cg; ++c)
+            for (int64_t t = 0; t < taps(); ++t) {
+              // Position p and kernel element t along each dimension.
+              int64_t at = 0, pr = p, tr = t, scaleOut = outPlane,
+                      scaleTap = taps();
+              bool inside = true;
+              for (size_t d = 0; d < rank; ++d) {
+                scaleOut /= o[2 + d];
+                scaleTap /= kernel[d];
+                int64_t od = pr / scaleOut, kd = tr / scaleTap;
+                pr %= scaleOut;
+                tr %= scaleTap;
+                int64_t i = od * strides[d] + kd * dilations[d] - pads[d];
+                inside &= i >= 0 && i < map[2 + d];
+                at = at * map[2 + d] + i;
+              }
+              if (inside)
+                sum += x[size_t((n * map[1] + g * cg + c) * inPlane + at)] *
+                       weight(g, r * width() + c * taps() + t);
+            }
+          if (bias)
+            sum += weight(g, r * width() + width() - 1);
+          y.push_back(sum);
+        }
+    return y;
+  }
+};
+
+hetx::Artifact convPlanned(const chip::ChipSpec &chip, const Conv &conv) {
+  ProgramBuilder b(chip);
+  b.input("x", conv.map, 0);
+  uint64_t address = 64;
+  for (int64_t g = 0; g < conv.groups; ++g) {
+    std::string name = "w" + std::to_string(g);
+    if (conv.weightInputs)
+      b.input(name, {conv.rows, conv.width()}, address + 8 * uint64_t(g));
+    else
+      b.constant(name, {conv.rows, conv.width()}, address + 8 * uint64_t(g),
+                 conv.weights(g));
+  }
+  b.output("y", conv.out(), 32);
+  hetx::Artifact artifact = b.build();
+  hetx::KernelPlan &plan = *artifact.mutable_kernel_plan();
+  addPlanBuffer(plan, hetx::F32, conv.map)->set_input("x");
+  std::vector<uint32_t> operands{0};
+  for (int64_t g = 0; g < conv.groups; ++g) {
+    operands.push_back(uint32_t(plan.buffers_size()));
+    hetx::PlanBuffer *weights =
+        addPlanBuffer(plan, hetx::F32, {conv.rows, conv.width()});
+    if (conv.weightInputs)
+      weights->set_input("w" + std::to_string(g));
+    else
+      weights->set_constant_address(address + 8 * uint64_t(g));
+  }
+  uint32_t result = uint32_t(plan.buffers_size());
+  addPlanBuffer(plan, hetx::F32, conv.out())->set_scratch(true);
+  hetx::PlanKernel *kernel =
+      addPlanKernel(plan, hetx::PLAN_CONV, operands, result);
+  for (int64_t v : conv.map)
+    kernel->add_input_shape(v);
+  for (int64_t v : conv.kernel)
+    kernel->add_kernel_shape(v);
+  for (int64_t v : conv.strides)
+    kernel->add_strides(v);
+  for (int64_t v : conv.pads)
+    kernel->add_pads(v);
+  for (int64_t v : conv.dilations)
+    kernel->add_dilations(v);
+  hetx::PlanBinding *binding = plan.add_outputs();
+  binding->set_name("y");
+  binding->set_buffer(result);
+  return artifact;
+}
+
+/// Runs `conv` on a map of small integers (the sums are exact in any
+/// order) and expects the sums of the definition.
+void expectConvSums(run::PlanBackend &program, const Conv &conv) {
+  io::Tensor x{conv.map, {}};
+  int64_t elements = 1;
+  for (int64_t extent : conv.map)
+    elements *= extent;
+  for (int64_t i = 0; i < elements; ++i)
+    x.data.push_back(float(i % 11) - 3.0f);
+  std::map<std::string, io::Tensor> inputs{{"x", x}};
+  if (conv.weightInputs)
+    for (int64_t g = 0; g < conv.groups; ++g)
+      inputs["w" + std::to_string(g)] =
+          io::Tensor{{conv.rows, conv.width()}, conv.weights(g)};
+  std::string error;
+  plan::RunResult result;
+  ASSERT_TRUE(program.run(inputs, result, error)) << error;
+  EXPECT_EQ(result.outputs[0].tensor.data, conv.sums(x.data));
+}
+
+// Tests convolutions against sums of the definition: 2-D of two groups,
+// strided, dilated and unevenly padded, with the bias in the rows and
+// without; 1-D; 3-D; two images.
+TEST_P(PlanBackends, Convolution) {
+  if (!canRun())
+    GTEST_SKIP() << "no CUDA device here";
+  std::vector<Conv> convs = {
+      {{1, 4, 7, 9}, {3, 3}, {1, 2}, {1, 0, 2, 1}, {1, 2}, 2, 3, true},
+      {{1, 4, 7, 9}, {3, 3}, {1, 2}, {1, 0, 2, 1}, {1, 2}, 2, 3, false},
+      {{1, 3, 12}, {4}, {3}, {2, 1}, {1}, 1, 5, true},
+      {{1, 2, 3, 4, 5},
+       {2, 2, 3},
+       {1, 1, 2},
+       {0, 1, 1, 1, 0, 1},
+       {1, 1, 1},
+       1,
+       4,
+       true},
+      {{2, 6, 5, 5}, {3, 3}, {2, 2}, {1, 1, 1, 1}, {1, 1}, 3, 2, true}};
+  for (const Conv &conv : convs) {
+    std::string error;
+    hetx::Artifact planned = convPlanned(chip, conv);
+    auto program = load(planned, error);
+    ASSERT_TRUE(program) << error;
+    expectConvSums(*program, conv);
+    // A second run gives the same.
+    expectConvSums(*program, conv);
+  }
+}
+
+// Tests weights that come in at run time (not laid out once at load),
+// windows wholly in the padding (the first three output positions: a pad
+// of 3 before a kernel of 1), which sum to the bias alone, and a map of no
+// channels (no library primitive: the direct loop), the bias alone too.
+TEST_P(PlanBackends, ConvolutionWeightsAtRunTimeAndWindowsInThePadding) {
+  if (!canRun())
+    GTEST_SKIP() << "no CUDA device here";
+  Conv runTime{{1, 4, 6, 6}, {3, 3}, {1, 1}, {1, 1, 1, 1}, {1, 1}, 2, 2,
+               true,         true};
+  Conv padded{{1, 2, 4}, {1}, {1}, {3, 0}, {1}, 1, 2, true};
+  Conv noChannels{{1, 0, 4}, {1}, {1}, {0, 0}, {1}, 1, 2, true};
+  for (const Conv &conv : {runTime, padded, noChannels}) {
+    std::string error;
+    hetx::Artifact planned = convPlanned(chip, conv);
+    auto program = load(planned, error);
+    ASSERT_TRUE(program) << error;
+    expectConvSums(*program, conv);
+  }
+}
+
+TEST_P(PlanBackends, ConvolutionRowsOfAnotherKernelAreRefused) {
+  Conv conv{{1, 4, 7, 9}, {3, 3}, {1, 1}, {1, 1, 1, 1}, {1, 1}, 2, 3, true};
+  hetx::Artifact damaged = convPlanned(chip, conv);
+  damaged.mutable_kernel_plan()->mutable_kernels(0)->set_kernel_shape(0, 2);
+  expectRefused(damaged, "weights of [3, 19] in 2 group(s) for 4 input "
+                         "channels (rows of C/G x K values, and the bias)");
+}
+
+TEST_P(PlanBackends, ConvolutionGroupsNotDividingTheChannelsAreRefused) {
+  Conv conv{{1, 4, 7, 9}, {3, 3}, {1, 1}, {1, 1, 1, 1}, {1, 1}, 2, 3, true};
+  hetx::Artifact damaged = convPlanned(chip, conv);
+  damaged.mutable_kernel_plan()->mutable_kernels(0)->set_input_shape(1, 5);
+  expectRefused(damaged, "in 2 group(s) for 5 input channels");
+}
+
+TEST_P(PlanBackends, ConvolutionResultOfOtherSizeIsRefused) {
+  Conv conv{{1, 4, 7, 9}, {3, 3}, {1, 1}, {1, 1, 1, 1}, {1, 1}, 2, 3, true};
+  hetx::Artifact damaged = convPlanned(chip, conv);
+  damaged.mutable_kernel_plan()->mutable_kernels(0)->set_strides(1, 2);
+  expectRefused(damaged, "a convolution of [1, 4, 7, 9] needs 252 input and "
+                         "210 result elements, its buffers hold 252 and 378");
+}
+
 // Tests that the arena of a backend with memory of its own (CUDA) never
 // gives two buffers alive at once the same word, that the outputs live to
 // the end, and that buffers whose lives do not overlap share words.
