@@ -51,7 +51,7 @@ void codegen::appendIndexRuns(ArrayRef<int64_t> indices,
 
 namespace {
 
-/// A depthwise convolution's window in its plan kernel.
+/// A convolution's window in its plan kernel.
 void setWindow(hetx::PlanKernel &kernel, ArrayRef<int64_t> strides,
                ArrayRef<int64_t> pads, ArrayRef<int64_t> dilations) {
   kernel.mutable_strides()->Add(strides.begin(), strides.end());
@@ -115,10 +115,15 @@ private:
     return added;
   }
   LogicalResult emitOp(Operation *op);
+  /// A PLAN_GATHER kernel for `op`: element `indices[i]` of `inputs` as one
+  /// list into the rows of `output` from `firstRow` on.
+  LogicalResult addGather(Operation *op, ValueRange inputs, Value output,
+                          ArrayRef<int64_t> indices, int64_t firstRow);
   /// Drops the kernels whose results nothing later reads, and the scratch
   /// buffers only they used. A kernel of the plan only (htile.plan_*)
   /// writes its result whole, so the chip's kernels that filled it before,
-  /// and those that only fed them, go.
+  /// and those that only fed them, go (as for any kernel that writes its
+  /// whole result).
   void dropUnneeded();
 
   /// A view of rows of a buffer (htile.view with `rows`): the chip reads
@@ -363,23 +368,25 @@ LogicalResult PlanEmitter::emitOp(Operation *op) {
         setWindow(**k, conv.getStrides(), conv.getPads(), conv.getDilations());
         return success();
       })
-      .Case([&](htile::GatherOp g) -> LogicalResult {
-        Kernel k =
-            addKernel(op, hetx::PLAN_GATHER, g.getInputs(), g.getOutput());
+      .Case([&](htile::PlanConvOp conv) -> LogicalResult {
+        SmallVector<Value> operands{conv.getInput()};
+        llvm::append_range(operands, conv.getWeights());
+        Kernel k = addKernel(op, hetx::PLAN_CONV, operands, conv.getOutput());
         if (failed(k))
           return failure();
-        SmallVector<int64_t> bounds;
-        int64_t total = 0;
-        for (Value input : g.getInputs()) {
-          total += cast<MemRefType>(input.getType()).getNumElements();
-          bounds.push_back(total);
-        }
-        // Every index is below the last bound (the verifier checks it),
-        // so the search for its end always finds one.
-        bounds.push_back(std::numeric_limits<int64_t>::max());
-        appendIndexRuns(g.getIndices(), bounds, *(*k)->mutable_index_runs());
-        (*k)->set_first_row(uint64_t(g.firstRow()));
+        for (int64_t v : conv.getInputShape())
+          (*k)->add_input_shape(v);
+        for (int64_t v : conv.getKernel())
+          (*k)->add_kernel_shape(v);
+        setWindow(**k, conv.getStrides(), conv.getPads(), conv.getDilations());
         return success();
+      })
+      .Case([&](htile::GatherOp g) {
+        return addGather(op, g.getInputs(), g.getOutput(), g.getIndices(),
+                         g.firstRow());
+      })
+      .Case([&](htile::PlanGatherOp g) {
+        return addGather(op, g.getInputs(), g.getOutput(), g.getIndices(), 0);
       })
       .Case([&](htile::GatherRowsOp g) -> LogicalResult {
         return addKernel(op, hetx::PLAN_GATHER_ROWS,
@@ -395,6 +402,27 @@ LogicalResult PlanEmitter::emitOp(Operation *op) {
                << other->getName()
                << "' cannot be written to a kernel plan; it needs placed htile";
       });
+}
+
+LogicalResult PlanEmitter::addGather(Operation *op, ValueRange inputs,
+                                     Value output, ArrayRef<int64_t> indices,
+                                     int64_t firstRow) {
+  FailureOr<hetx::PlanKernel *> k =
+      addKernel(op, hetx::PLAN_GATHER, inputs, output);
+  if (failed(k))
+    return failure();
+  SmallVector<int64_t> bounds;
+  int64_t total = 0;
+  for (Value input : inputs) {
+    total += cast<MemRefType>(input.getType()).getNumElements();
+    bounds.push_back(total);
+  }
+  // Every index is below the last bound (the verifiers check it), so the
+  // search for its end always finds one.
+  bounds.push_back(std::numeric_limits<int64_t>::max());
+  appendIndexRuns(indices, bounds, *(*k)->mutable_index_runs());
+  (*k)->set_first_row(uint64_t(firstRow));
+  return success();
 }
 
 LogicalResult PlanEmitter::emit(func::FuncOp func) {
@@ -431,6 +459,20 @@ void PlanEmitter::dropUnneeded() {
       reads.push_back(k.scale());
     return reads;
   };
+  // Whether a kernel writes every element of its result: all but a
+  // scatter and a gather of some rows or elements.
+  auto fillsResult = [&](const hetx::PlanKernel &k) {
+    if (k.kind() == hetx::PLAN_SCATTER_ROWS)
+      return false;
+    if (k.kind() != hetx::PLAN_GATHER)
+      return true;
+    uint64_t filled = 0, elements = 1;
+    for (int r = 2; r < k.index_runs_size(); r += 3)
+      filled += uint64_t(k.index_runs(r));
+    for (int64_t extent : plan.buffers(int(k.result())).shape())
+      elements *= uint64_t(extent);
+    return k.first_row() == 0 && filled == elements;
+  };
   int kernels = plan.kernels_size();
   std::vector<bool> keep(size_t(kernels), false);
   for (int i = kernels - 1; i >= 0; --i) {
@@ -442,10 +484,9 @@ void PlanEmitter::dropUnneeded() {
     if (!needed[root] && !checks)
       continue;
     keep[size_t(i)] = true;
-    // A kernel of the plan only writes every element of its scratch
-    // result: what was there before is not read.
-    if (k.kind() == hetx::PLAN_DEPTHWISE_CONV_CF && root == k.result() &&
-        isScratch(root))
+    // A kernel that writes every element of its scratch result (a kernel
+    // of the plan only always does): what was there before is not read.
+    if (root == k.result() && isScratch(root) && fillsResult(k))
       needed[root] = false;
     for (uint32_t read : readsOf(k))
       needed[rootOf(read)] = true;

@@ -167,6 +167,18 @@ LogicalResult expandFunction(func::FuncOp func, const chip::ChipSpec &spec) {
   for (Operation &op : llvm::make_early_inc_range(body))
     if (htile::isPlanOnly(&op))
       op.erase();
+  // Nor are the buffers only they used (memory planning placed none), or
+  // views of those.
+  auto unplaced = [](Value buffer) {
+    while (auto view = buffer.getDefiningOp<htile::ViewOp>())
+      buffer = view.getSource();
+    auto alloc = buffer.getDefiningOp<htile::AllocOp>();
+    return alloc && !alloc->hasAttr("address");
+  };
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(body)))
+    if (op.use_empty() && isa<htile::ViewOp, htile::AllocOp>(op) &&
+        unplaced(op.getResult(0)))
+      op.erase();
   for (Operation &op : llvm::make_early_inc_range(body)) {
     ok &= succeeded(bind(&op, builder, state));
     if (!isa_and_present<htile::HTileDialect>(op.getDialect()) &&

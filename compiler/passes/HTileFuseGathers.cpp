@@ -8,7 +8,10 @@
 // the chip each gather assembles its vectors on a switch unit, a round
 // trip from SRAM to the edge of the chip and back; a chain of layout ops
 // (a split, then a reshape that changes the row length) then makes one
-// trip instead of two.
+// trip instead of two. A buffer that an op of the kernel plan only still
+// uses stays for the plan, filled there by an htile.plan_gather; where
+// such an op writes it (a convolution's result), the plan's copy of the
+// reader reads it where it lies.
 //
 //===----------------------------------------------------------------------===//
 
@@ -68,6 +71,91 @@ htile::GatherOp soleFiller(Value buffer, htile::GatherOp reader) {
   return filler;
 }
 
+/// A reader input, and the gather that alone fills it (null for none).
+struct Source {
+  Value buffer;
+  htile::GatherOp filler;
+  int64_t elements;
+};
+
+/// The inputs and indices of `reader` reading through the filler of each
+/// source `through` names: the list of the fillers' inputs and the other
+/// sources, each buffer once.
+std::pair<SmallVector<Value>, SmallVector<int64_t>>
+composeThrough(htile::GatherOp reader, ArrayRef<Source> sources,
+               ArrayRef<bool> through) {
+  SmallVector<Value> inputs;
+  SmallVector<int64_t> starts; // where each of `inputs` starts
+  int64_t total = 0;
+  auto inputAt = [&](Value buffer) {
+    for (auto [i, input] : llvm::enumerate(inputs))
+      if (input == buffer)
+        return starts[i];
+    inputs.push_back(buffer);
+    starts.push_back(total);
+    int64_t at = total;
+    total += cast<MemRefType>(buffer.getType()).getNumElements();
+    return at;
+  };
+  // Per source read through: where each of its filler's inputs starts in
+  // the filler's list and in the fused one; per other source, its place.
+  SmallVector<SmallVector<int64_t>> fillerStarts(sources.size()),
+      fillerAt(sources.size());
+  for (auto [k, source] : llvm::enumerate(sources)) {
+    if (!through[k])
+      continue;
+    int64_t start = 0;
+    htile::GatherOp filler = source.filler;
+    for (Value input : filler.getInputs()) {
+      fillerStarts[k].push_back(start);
+      fillerAt[k].push_back(inputAt(input));
+      start += cast<MemRefType>(input.getType()).getNumElements();
+    }
+  }
+  SmallVector<int64_t> readerAt; // each source's place, or -1
+  for (auto [k, source] : llvm::enumerate(sources))
+    readerAt.push_back(through[k] ? -1 : inputAt(source.buffer));
+  SmallVector<int64_t> indices;
+  indices.reserve(reader.getIndices().size());
+  for (int64_t i : reader.getIndices()) {
+    if (i < 0) {
+      indices.push_back(-1);
+      continue;
+    }
+    // The reader input holding element i, and the element within it.
+    size_t k = 0;
+    while (i >= sources[k].elements) {
+      i -= sources[k].elements;
+      ++k;
+    }
+    if (!through[k]) {
+      indices.push_back(readerAt[k] + i);
+      continue;
+    }
+    htile::GatherOp filler = sources[k].filler;
+    int64_t g = filler.getIndices()[i];
+    if (g < 0) {
+      indices.push_back(-1);
+      continue;
+    }
+    size_t j =
+        llvm::upper_bound(fillerStarts[k], g) - fillerStarts[k].begin() - 1;
+    indices.push_back(fillerAt[k][j] + g - fillerStarts[k][j]);
+  }
+  return {std::move(inputs), std::move(indices)};
+}
+
+/// Whether an op of the kernel plan only uses `buffer`, and whether one
+/// writes it.
+bool planUses(Value buffer) {
+  return llvm::any_of(buffer.getUsers(), htile::isPlanOnly);
+}
+bool planWrites(Value buffer) {
+  return llvm::any_of(buffer.getUsers(), [&](Operation *user) {
+    return htile::isPlanOnly(user) && htile::planOutput(user) == buffer;
+  });
+}
+
 struct HTileFuseGathersPass
     : hetc::impl::HTileFuseGathersBase<HTileFuseGathersPass> {
   void runOnOperation() override {
@@ -80,81 +168,24 @@ struct HTileFuseGathersPass
       if (reader.getFirstRow())
         continue;
       // Each input that a gather alone fills is read through it; the
-      // others stay inputs. The fused gather's inputs are the list of
-      // both, each buffer once.
-      SmallVector<Value> inputs;
-      SmallVector<int64_t> starts; // where each of `inputs` starts
-      int64_t total = 0;
-      auto inputAt = [&](Value buffer) {
-        for (auto [i, input] : llvm::enumerate(inputs))
-          if (input == buffer)
-            return starts[i];
-        inputs.push_back(buffer);
-        starts.push_back(total);
-        int64_t at = total;
-        total += cast<MemRefType>(buffer.getType()).getNumElements();
-        return at;
-      };
-      // Per reader input: the filler absorbed (or null), and where each of
-      // its (or the filler's) inputs lies in the fused list.
-      struct Source {
-        Value buffer;
-        htile::GatherOp filler;
-        SmallVector<int64_t> fillerStarts, fillerAt;
-        int64_t elements;
-      };
+      // others stay inputs.
       SmallVector<Source> sources;
-      bool fuses = false;
+      SmallVector<bool> fused, planFused;
       for (Value input : reader.getInputs()) {
-        Source source{input, {}, {}, {}, 0};
-        source.elements = cast<MemRefType>(input.getType()).getNumElements();
+        Source source{
+            input, {}, cast<MemRefType>(input.getType()).getNumElements()};
         if (llvm::count(reader.getInputs(), input) == 1)
           source.filler = soleFiller(input, reader);
-        sources.push_back(std::move(source));
+        sources.push_back(source);
+        fused.push_back(bool(source.filler));
+        // The kernel plan reads a buffer that an op of the plan only
+        // writes (a convolution's result) where it lies: that op stands
+        // for the kernels that fill it on the chip.
+        planFused.push_back(fused.back() && !planWrites(input));
       }
-      for (Source &source : sources) {
-        if (!source.filler)
-          continue;
-        fuses = true;
-        int64_t start = 0;
-        for (Value input : source.filler.getInputs()) {
-          source.fillerStarts.push_back(start);
-          source.fillerAt.push_back(inputAt(input));
-          start += cast<MemRefType>(input.getType()).getNumElements();
-        }
-      }
-      if (!fuses)
+      if (!llvm::is_contained(fused, true))
         continue;
-      SmallVector<int64_t> readerAt; // each source's place, or -1
-      for (Source &source : sources)
-        readerAt.push_back(source.filler ? -1 : inputAt(source.buffer));
-      SmallVector<int64_t> indices;
-      indices.reserve(reader.getIndices().size());
-      for (int64_t i : reader.getIndices()) {
-        if (i < 0) {
-          indices.push_back(-1);
-          continue;
-        }
-        // The reader input holding element i, and the element within it.
-        size_t k = 0;
-        while (i >= sources[k].elements) {
-          i -= sources[k].elements;
-          ++k;
-        }
-        Source &source = sources[k];
-        if (!source.filler) {
-          indices.push_back(readerAt[k] + i);
-          continue;
-        }
-        int64_t g = source.filler.getIndices()[i];
-        if (g < 0) {
-          indices.push_back(-1);
-          continue;
-        }
-        size_t j = llvm::upper_bound(source.fillerStarts, g) -
-                   source.fillerStarts.begin() - 1;
-        indices.push_back(source.fillerAt[j] + g - source.fillerStarts[j]);
-      }
+      auto [inputs, indices] = composeThrough(reader, sources, fused);
       OpBuilder b(reader);
       // Named for the op whose result it fills, then the ones it absorbs.
       SmallVector<Location> locs = {reader.getLoc()};
@@ -164,18 +195,31 @@ struct HTileFuseGathersPass
       htile::GatherOp::create(b, b.getFusedLoc(locs), inputs,
                               reader.getOutput(),
                               b.getDenseI64ArrayAttr(indices), IntegerAttr());
+      if (planFused != fused) {
+        auto [planInputs, planIndices] =
+            composeThrough(reader, sources, planFused);
+        htile::PlanGatherOp::create(b, reader.getLoc(), planInputs,
+                                    reader.getOutput(),
+                                    b.getDenseI64ArrayAttr(planIndices));
+      }
       reader.erase();
-      for (Source &source : sources)
-        if (source.filler) {
-          source.filler.erase();
-          // An op of the kernel plan only that uses the buffer goes with
-          // it: the plan then runs the kernels it stood for.
-          for (Operation *user :
-               llvm::make_early_inc_range(source.buffer.getUsers()))
-            if (htile::isPlanOnly(user))
-              user->erase();
-          source.buffer.getDefiningOp()->erase();
+      for (Source &source : sources) {
+        if (!source.filler)
+          continue;
+        // Where an op of the kernel plan only still uses the buffer, the
+        // plan fills it as before (the buffer then has no place in SRAM:
+        // no chip op uses it); else the buffer goes.
+        bool kept = planUses(source.buffer);
+        if (kept) {
+          OpBuilder at(source.filler);
+          htile::PlanGatherOp::create(at, source.filler.getLoc(),
+                                      source.filler.getInputs(), source.buffer,
+                                      source.filler.getIndicesAttr());
         }
+        source.filler.erase();
+        if (!kept)
+          source.buffer.getDefiningOp()->erase();
+      }
     }
   }
 };

@@ -85,6 +85,9 @@ struct HTilePlanMemoryPass
     func.walk([&](Operation *op) {
       if (!isa<htile::InputOp, htile::ConstantOp, htile::AllocOp>(op))
         return;
+      // A buffer only the kernel plan uses has no place on the chip.
+      if (isa<htile::AllocOp>(op) && htile::isPlanOnlyBuffer(op->getResult(0)))
+        return;
       auto type = cast<MemRefType>(op->getResult(0).getType());
       // Narrow types share rows (docs/isa.md, "Native width").
       BufferLayout layout = layoutOf(type, spec.lanes());

@@ -4,10 +4,10 @@
 // a 2-D window (kernel, strides, pads as begin pads then end pads,
 // dilations) over a map of H x W positions gives Ho x Wo positions, and
 // every output position's window meets the map, so that each output row
-// is a sum of at least one product. htile.plan_depthwise_conv's window, of
-// one to three dimensions over a channels-first map, follows
-// windowExtents. The runtime checks an artifact's kernel plan by the same
-// rules, so this header uses the standard library only.
+// is a sum of at least one product. The windows of htile.plan_depthwise_conv
+// and htile.plan_conv, of one to three dimensions over a channels-first
+// map, follow windowExtents. The runtime checks an artifact's kernel plan by
+// the same rules, so this header uses the standard library only.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HETC_COMPILER_DIALECTS_COMMON_DEPTHWISEWINDOW_H

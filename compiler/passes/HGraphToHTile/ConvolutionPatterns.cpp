@@ -3,11 +3,12 @@
 //
 // Convolutions as gathered windows times weight rows on the matrix unit
 // (depthwise ones as scaled sums on the vector unit: separably, or per
-// kernel element), a transposed convolution that spreads each element
-// into a block as a product and a move, and max/average pooling as window
-// reductions. Their results are held as [N, C, positions]: rows of a whole
-// feature map, not of its last axis. A channels-last depthwise
-// convolution is one htile.depthwise_conv over rows of channels.
+// kernel element; the kernel plan runs either whole, as one kernel), a
+// transposed convolution that spreads each element into a block as a product
+// and a move, and max/average pooling as window reductions. Their results are
+// held as [N, C, positions]: rows of a whole feature map, not of its last axis.
+// A channels-last depthwise convolution is one htile.depthwise_conv over rows
+// of channels.
 //
 //===----------------------------------------------------------------------===//
 
@@ -540,15 +541,28 @@ LogicalResult lowerConv(hgraph::ConvOp op, const KernelBuilder &kernels) {
       pieces.push_back(piece);
     }
   // The pieces in (batch, group) order are the output's elements in order.
-  Value result;
+  Value result, products;
   if (pieces.size() == 1) {
+    products = pieces.front();
     result = htile::ViewOp::create(kernels.builder, loc,
                                    MemRefType::get({batch, m, positions}, f32),
-                                   pieces.front());
+                                   products);
   } else {
-    result = kernels.alloc(MemRefType::get({batch, m, positions}, f32), loc);
+    result = products =
+        kernels.alloc(MemRefType::get({batch, m, positions}, f32), loc);
     kernels.move(loc, pieces, result, gather::identity(batch * m * positions));
   }
+  // The kernel plan runs a convolution whose windows are gathered as one
+  // kernel instead (a host library convolves the map where it lies); the
+  // chip's program is unchanged.
+  if (!narrow && !(inputIsWindows && !biasInProduct) && w.kernel.size() <= 3)
+    htile::PlanConvOp::create(
+        kernels.builder, loc, input, groupWeights, products,
+        kernels.builder.getDenseI64ArrayAttr(in),
+        kernels.builder.getDenseI64ArrayAttr(w.kernel),
+        kernels.builder.getDenseI64ArrayAttr(w.strides),
+        kernels.builder.getDenseI64ArrayAttr(w.pads),
+        kernels.builder.getDenseI64ArrayAttr(w.dilations));
   if (Value bias = op.getBias(); bias && !biasInProduct)
     result = addChannelBias(loc, result, bias, m, kernels);
   // [N, M, positions] holds the result's elements in order.

@@ -489,6 +489,33 @@ def depthwise_cf(path):
     _save(nodes, [_t("x", [1, 4, 9, 9])], [_t("y", [1, 4, 5, 5])], inits, path)
 
 
+def conv_plan(path):
+    """Convolutions whose windows the chip gathers, one plan kernel each:
+    a 3 x 3 one with a bias and a relu after it; a strided one of a
+    concatenation of that and the input (the window gather reads through
+    the concatenation on the chip); one of two groups with a bias."""
+    rng = np.random.default_rng(12)
+    def weights(*shape):
+        return rng.standard_normal(shape).astype(np.float32)
+    inits = [
+        numpy_helper.from_array(weights(4, 3, 3, 3), "w1"),
+        numpy_helper.from_array(weights(4), "b1"),
+        numpy_helper.from_array(weights(6, 7, 3, 3), "w2"),
+        numpy_helper.from_array(weights(4, 3, 3, 3), "w3"),
+        numpy_helper.from_array(weights(4), "b3"),
+    ]
+    nodes = [
+        helper.make_node("Conv", ["x", "w1", "b1"], ["a"], pads=[1, 1, 1, 1]),
+        helper.make_node("Relu", ["a"], ["r"]),
+        helper.make_node("Concat", ["r", "x"], ["c"], axis=1),
+        helper.make_node("Conv", ["c", "w2"], ["h"], pads=[1, 1, 1, 1],
+                         strides=[2, 2]),
+        helper.make_node("Conv", ["h", "w3", "b3"], ["y"], group=2,
+                         pads=[1, 1, 1, 1]),
+    ]
+    _save(nodes, [_t("x", [1, 3, 8, 8])], [_t("y", [1, 4, 4, 4])], inits, path)
+
+
 def deep_matmul(path):
     """A matmul of 64 rows whose K spans five 16-lane tiles and N two,
     with a bias: the plane-group tests sum K tiles on the vector unit."""

@@ -434,3 +434,88 @@ func.func @plan_depthwise_overflow() {
   htile.plan_depthwise_conv ins(%x, [%t]) outs(%y) {dilations = array<i64: 1>, input_shape = array<i64: 4611686018427387904, 4, 8>, kernel = array<i64: 1>, pads = array<i64: 0, 0>, strides = array<i64: 1>} : memref<1x2x8xf32>, [memref<2x1xf32>] -> memref<1x2x8xf32>
   return
 }
+
+// -----
+
+// Tests that a convolution of the kernel plan has weight rows of C/G x K values (and
+// the bias): 2 channels of 3 kernel elements are 6 or 7, not 5.
+func.func @plan_conv_row() {
+  %x = htile.alloc : memref<1x2x8xf32>
+  %w = htile.alloc : memref<4x5xf32>
+  %y = htile.alloc : memref<1x4x8xf32>
+  // expected-error @+1 {{each weight row must hold the group's 2 channels x 3 kernel elements (6 values, and the bias after them), got 5}}
+  htile.plan_conv ins(%x, [%w]) outs(%y) {dilations = array<i64: 1>, input_shape = array<i64: 1, 2, 8>, kernel = array<i64: 3>, pads = array<i64: 1, 1>, strides = array<i64: 1>} : memref<1x2x8xf32>, [memref<4x5xf32>] -> memref<1x4x8xf32>
+  return
+}
+
+// -----
+
+// Tests that its groups divide the input channels.
+func.func @plan_conv_groups() {
+  %x = htile.alloc : memref<1x3x8xf32>
+  %w = htile.alloc : memref<2x3xf32>
+  %y = htile.alloc : memref<1x4x8xf32>
+  // expected-error @+1 {{needs a weight buffer per group, and the groups (2) must divide the 3 input channels}}
+  htile.plan_conv ins(%x, [%w, %w]) outs(%y) {dilations = array<i64: 1>, input_shape = array<i64: 1, 3, 8>, kernel = array<i64: 3>, pads = array<i64: 1, 1>, strides = array<i64: 1>} : memref<1x3x8xf32>, [memref<2x3xf32>, memref<2x3xf32>] -> memref<1x4x8xf32>
+  return
+}
+
+// -----
+
+// Tests that its output holds the output channels (the groups' rows) at the
+// positions its window gives: 2 x 2 rows, 4 positions (stride 2).
+func.func @plan_conv_output() {
+  %x = htile.alloc : memref<1x2x8xf32>
+  %w = htile.alloc : memref<2x3xf32>
+  %y = htile.alloc : memref<1x4x8xf32>
+  // expected-error @+1 {{output must hold 16 f32 values, got 'memref<1x4x8xf32>'}}
+  htile.plan_conv ins(%x, [%w, %w]) outs(%y) {dilations = array<i64: 1>, input_shape = array<i64: 1, 2, 8>, kernel = array<i64: 3>, pads = array<i64: 1, 1>, strides = array<i64: 2>} : memref<1x2x8xf32>, [memref<2x3xf32>, memref<2x3xf32>] -> memref<1x4x8xf32>
+  return
+}
+
+// -----
+
+// Tests that its input holds the map its input_shape names.
+func.func @plan_conv_input() {
+  %x = htile.alloc : memref<1x2x7xf32>
+  %w = htile.alloc : memref<4x6xf32>
+  %y = htile.alloc : memref<1x4x8xf32>
+  // expected-error @+1 {{input must hold 16 f32 values, got 'memref<1x2x7xf32>'}}
+  htile.plan_conv ins(%x, [%w]) outs(%y) {dilations = array<i64: 1>, input_shape = array<i64: 1, 2, 8>, kernel = array<i64: 3>, pads = array<i64: 1, 1>, strides = array<i64: 1>} : memref<1x2x7xf32>, [memref<4x6xf32>] -> memref<1x4x8xf32>
+  return
+}
+
+// -----
+
+// Tests that input extents whose product passes 2^63 are an error, not an
+// overflow.
+func.func @plan_conv_overflow() {
+  %x = htile.alloc : memref<1x2x8xf32>
+  %w = htile.alloc : memref<4x6xf32>
+  %y = htile.alloc : memref<1x4x8xf32>
+  // expected-error @+1 {{input_shape, kernel and weights overflow 64 bits}}
+  htile.plan_conv ins(%x, [%w]) outs(%y) {dilations = array<i64: 1>, input_shape = array<i64: 4611686018427387904, 2, 8>, kernel = array<i64: 3>, pads = array<i64: 1, 1>, strides = array<i64: 1>} : memref<1x2x8xf32>, [memref<4x6xf32>] -> memref<1x4x8xf32>
+  return
+}
+
+// -----
+
+// Tests that a gather of the kernel plan fills its whole output.
+func.func @plan_gather_count() {
+  %a = htile.alloc : memref<2x2xf32>
+  %c = htile.alloc : memref<2x3xf32>
+  // expected-error @+1 {{has 4 indices, but the output has 6 elements}}
+  htile.plan_gather ins(%a) outs(%c) indices [0, 1, 2, 3] : (memref<2x2xf32>) -> memref<2x3xf32>
+  return
+}
+
+// -----
+
+// Tests that its indices name elements of its inputs.
+func.func @plan_gather_index() {
+  %a = htile.alloc : memref<2x2xf32>
+  %c = htile.alloc : memref<2x2xf32>
+  // expected-error @+1 {{index 4 at output element 3 is outside the inputs' 4 elements (or -1)}}
+  htile.plan_gather ins(%a) outs(%c) indices [0, 1, 2, 4] : (memref<2x2xf32>) -> memref<2x2xf32>
+  return
+}

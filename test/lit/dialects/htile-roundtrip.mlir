@@ -58,6 +58,16 @@ func.func @main() {
   htile.plan_depthwise_conv ins(%cf, [%tap, %tap, %tap], %tap) outs(%cfy) {dilations = array<i64: 1>, input_shape = array<i64: 1, 2, 8>, kernel = array<i64: 3>, pads = array<i64: 1, 1>, strides = array<i64: 1>} : memref<1x2x8xf32>, [memref<2x1xf32>, memref<2x1xf32>, memref<2x1xf32>], memref<2x1xf32> -> memref<1x2x8xf32>
   // CHECK: htile.plan_depthwise_conv ins(%{{.*}}, [%{{.*}}]) outs(%{{.*}}) {{.*}} : memref<1x2x8xf32>, [memref<2x1xf32>] -> memref<1x2x8xf32>
   htile.plan_depthwise_conv ins(%cf, [%tap]) outs(%cfy) {dilations = array<i64: 1>, input_shape = array<i64: 1, 2, 8>, kernel = array<i64: 1>, pads = array<i64: 0, 0>, strides = array<i64: 1>} : memref<1x2x8xf32>, [memref<2x1xf32>] -> memref<1x2x8xf32>
+  %convx = htile.alloc : memref<1x4x64xf32>
+  %convw = htile.constant dense<0.5> : tensor<3x19xf32> : memref<3x19xf32>
+  %convy = htile.alloc : memref<1x6x64xf32>
+  // CHECK: htile.plan_conv ins(%{{.*}}, [%{{.*}}, %{{.*}}]) outs(%{{.*}}) {dilations = array<i64: 1, 1>, input_shape = array<i64: 1, 4, 8, 8>, kernel = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : memref<1x4x64xf32>, [memref<3x19xf32>, memref<3x19xf32>] -> memref<1x6x64xf32>
+  htile.plan_conv ins(%convx, [%convw, %convw]) outs(%convy) {dilations = array<i64: 1, 1>, input_shape = array<i64: 1, 4, 8, 8>, kernel = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : memref<1x4x64xf32>, [memref<3x19xf32>, memref<3x19xf32>] -> memref<1x6x64xf32>
+  // CHECK: htile.plan_gather ins(%{{.*}}, %{{.*}}) outs(%{{.*}}) indices [0, 1, 4, 2, 3, 5] : (memref<2x2xf32>, memref<2x1xf32>) -> memref<2x3xf32>
+  %pga = htile.alloc : memref<2x2xf32>
+  %pgb = htile.alloc : memref<2x1xf32>
+  %pgc = htile.alloc : memref<2x3xf32>
+  htile.plan_gather ins(%pga, %pgb) outs(%pgc) indices [0, 1, 4, 2, 3, 5] : (memref<2x2xf32>, memref<2x1xf32>) -> memref<2x3xf32>
   // CHECK: htile.output "y", %{{.*}} : memref<2x2x10xf32>
   htile.output "y", %v : memref<2x2x10xf32>
   %g0 = htile.alloc : memref<2x2xf32>

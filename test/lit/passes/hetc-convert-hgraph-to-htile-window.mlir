@@ -104,6 +104,9 @@ func.func @conv(%x: tensor<1x1x3x3xf32>, %w: tensor<2x1x2x2xf32>, %b: tensor<2xf
   // CHECK: htile.gather ins(%{{.*}}) outs(%[[COLS]]) indices [0, 1, 3, 4, 1, 2, 4, 5, 3, 4, 6, 7, 4, 5, 7, 8] : (memref<1x1x3x3xf32>) -> memref<4x4xf32>
   // CHECK: %[[P:.*]] = htile.alloc : memref<2x4xf32>
   // CHECK: htile.matmul ins(%[[W2]], %[[COLS]]) outs(%[[P]])
+  // The kernel plan's form after the product: the map, the weight rows,
+  // the product's buffer.
+  // CHECK: htile.plan_conv ins(%{{.*}}, [%[[W2]]]) outs(%[[P]]) {dilations = array<i64: 1, 1>, input_shape = array<i64: 1, 1, 3, 3>, kernel = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : memref<1x1x3x3xf32>, [memref<2x4xf32>] -> memref<2x4xf32>
   // CHECK: htile.binary add ins(%{{.*}}, %{{.*}}) outs(%{{.*}}) : memref<1x2x4xf32>, memref<2x1xf32>, memref<1x2x4xf32>
   // CHECK: htile.gather ins(%{{.*}}) outs(%{{.*}}) indices [0, 1, 2, 3, 4, 5, 6, 7] : (memref<1x2x4xf32>) -> memref<1x2x2x2xf32>
   %0 = hgraph.conv %x, %w, %b {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x1x3x3xf32>, tensor<2x1x2x2xf32>, tensor<2xf32>) -> tensor<1x2x2x2xf32>
@@ -384,4 +387,40 @@ func.func @conv_transpose_blocks(%x: tensor<1x2x2x2xf32>) -> tensor<1x1x4x4xf32>
   %0 = hgraph.conv_transpose %x, %w, %b {dilations = array<i64: 1, 1>, group = 1 : i64, output_padding = array<i64: 0, 0>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>} : (tensor<1x2x2x2xf32>, tensor<2x1x2x2xf32>, tensor<1xf32>) -> tensor<1x1x4x4xf32>
   %1 = hgraph.relu %0 : tensor<1x1x4x4xf32>
   return %1 : tensor<1x1x4x4xf32>
+}
+
+// -----
+
+// Tests the kernel plan's form of a convolution of two groups with a
+// constant weight and bias: the bias rides in each group's weight rows
+// (a last column), the products of the groups are joined by a move into
+// the result, which the plan's convolution writes whole.
+// CHECK-LABEL: func.func @conv_groups_plan
+func.func @conv_groups_plan(%x: tensor<1x2x3x3xf32>) -> tensor<1x4x2x2xf32> {
+  // CHECK: %[[W0:.*]] = htile.constant {{.*}} : memref<2x5xf32>
+  // CHECK: %[[W1:.*]] = htile.constant {{.*}} : memref<2x5xf32>
+  // CHECK: %[[Y:.*]] = htile.alloc : memref<1x4x4xf32>
+  // CHECK: htile.gather ins(%{{.*}}, %{{.*}}) outs(%[[Y]])
+  // CHECK-NEXT: htile.plan_conv ins(%{{.*}}, [%[[W0]], %[[W1]]]) outs(%[[Y]]) {dilations = array<i64: 1, 1>, input_shape = array<i64: 1, 2, 3, 3>, kernel = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : memref<1x2x3x3xf32>, [memref<2x5xf32>, memref<2x5xf32>] -> memref<1x4x4xf32>
+  // CHECK-NOT: htile.binary
+  %w = hgraph.constant dense<0.25> : tensor<4x1x2x2xf32>
+  %b = hgraph.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+  %0 = hgraph.conv %x, %w, %b {dilations = array<i64: 1, 1>, group = 2 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x2x3x3xf32>, tensor<4x1x2x2xf32>, tensor<4xf32>) -> tensor<1x4x2x2xf32>
+  return %0 : tensor<1x4x2x2xf32>
+}
+
+// -----
+
+// Tests that a 1x1 convolution of stride 1 without padding, whose input
+// is its windows (nothing gathered), and a half-precision one, have no
+// plan form: the plan runs their products as the chip does.
+// CHECK-LABEL: func.func @conv_no_plan
+// CHECK-NOT: htile.plan_conv
+// CHECK: return
+func.func @conv_no_plan(%x: tensor<1x2x3x3xf32>, %h: tensor<1x2x3x3xf16>) -> (tensor<1x4x3x3xf32>, tensor<1x4x2x2xf16>) {
+  %w = hgraph.constant dense<0.25> : tensor<4x2x1x1xf32>
+  %0 = hgraph.conv %x, %w {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x2x3x3xf32>, tensor<4x2x1x1xf32>) -> tensor<1x4x3x3xf32>
+  %wh = hgraph.constant dense<0.25> : tensor<4x2x2x2xf16>
+  %1 = hgraph.conv %h, %wh {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x2x3x3xf16>, tensor<4x2x2x2xf16>) -> tensor<1x4x2x2xf16>
+  return %0, %1 : tensor<1x4x3x3xf32>, tensor<1x4x2x2xf16>
 }

@@ -89,3 +89,26 @@ func.func @plan_only_reads() {
   htile.output "y", %c : memref<8x16xf32>
   return
 }
+
+// -----
+
+// Tests that a buffer only ops of the kernel plan use (here through a view)
+// takes no SRAM: it gets no address, and the peak is that of the others
+// (8 vectors each for the input, the constant and the result).
+// CHECK-LABEL: func.func @plan_only_buffer
+// CHECK-SAME: hetc.sram_peak_vectors = 24
+func.func @plan_only_buffer() {
+  %x = htile.input "x" : memref<8x16xf32>
+  // CHECK: %[[P:.*]] = htile.alloc : memref<8x16xf32>
+  // CHECK-NEXT: htile.plan_gather
+  %p = htile.alloc : memref<8x16xf32>
+  htile.plan_gather ins(%x) outs(%p) indices [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127] : (memref<8x16xf32>) -> memref<8x16xf32>
+  %v = htile.view %p : memref<8x16xf32> to memref<1x8x16xf32>
+  // CHECK: htile.alloc {address = {{[0-9]+}} : i64} : memref<8x16xf32>
+  %y = htile.alloc : memref<8x16xf32>
+  htile.unary relu ins(%x) outs(%y) : memref<8x16xf32>, memref<8x16xf32>
+  %t = htile.constant dense<0.5> : tensor<8x1xf32> : memref<8x1xf32>
+  htile.plan_depthwise_conv ins(%v, [%t]) outs(%y) {dilations = array<i64: 1>, input_shape = array<i64: 1, 8, 16>, kernel = array<i64: 1>, pads = array<i64: 0, 0>, strides = array<i64: 1>} : memref<1x8x16xf32>, [memref<8x1xf32>] -> memref<8x16xf32>
+  htile.output "y", %y : memref<8x16xf32>
+  return
+}

@@ -37,6 +37,17 @@ inline bool isPlanOnly(mlir::Operation *op) { return op->hasTrait<PlanOnly>(); }
 #define GET_OP_CLASSES
 #include "compiler/dialects/htile/IR/HTileOps.h.inc"
 
+namespace hetc::htile {
+
+/// Whether `buffer` is used, and only by ops of the kernel plan (directly
+/// or through views): the chip never touches it, so it takes no SRAM.
+bool isPlanOnlyBuffer(mlir::Value buffer);
+
+/// The buffer an op of the kernel plan only writes.
+mlir::Value planOutput(mlir::Operation *op);
+
+} // namespace hetc::htile
+
 #include <optional>
 #include <utility>
 

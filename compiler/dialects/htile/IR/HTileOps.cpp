@@ -276,6 +276,17 @@ LogicalResult DepthwiseConvOp::verify() {
   return success();
 }
 
+/// Whether `v` holds `elements` f32 values; an error of `op` naming `what`
+/// if not.
+static LogicalResult verifyF32Buffer(Operation *op, Value v, int64_t elements,
+                                     StringRef what) {
+  auto type = cast<MemRefType>(v.getType());
+  if (!type.getElementType().isF32() || type.getNumElements() != elements)
+    return op->emitOpError(what)
+           << " must hold " << elements << " f32 values, got " << type;
+  return success();
+}
+
 LogicalResult PlanDepthwiseConvOp::verify() {
   ArrayRef<int64_t> shape = getInputShape(), kernel = getKernel();
   if (shape.size() != kernel.size() + 2)
@@ -302,13 +313,8 @@ LogicalResult PlanDepthwiseConvOp::verify() {
     overflow |= llvm::MulOverflow(taps, extent, taps);
   if (overflow)
     return emitOpError("input_shape and kernel overflow 64 bits");
-  auto f32Buffer = [&](Value v, int64_t elements,
-                       StringRef what) -> LogicalResult {
-    auto type = cast<MemRefType>(v.getType());
-    if (!type.getElementType().isF32() || type.getNumElements() != elements)
-      return emitOpError(what)
-             << " must hold " << elements << " f32 values, got " << type;
-    return success();
+  auto f32Buffer = [&](Value v, int64_t elements, StringRef what) {
+    return verifyF32Buffer(getOperation(), v, elements, what);
   };
   if (failed(f32Buffer(getInput(), inputs, "input")) ||
       failed(f32Buffer(getOutput(), outputs, "output")))
@@ -322,6 +328,60 @@ LogicalResult PlanDepthwiseConvOp::verify() {
   if (Value bias = getBias())
     if (failed(f32Buffer(bias, channels, "bias")))
       return failure();
+  return success();
+}
+
+LogicalResult PlanConvOp::verify() {
+  ArrayRef<int64_t> shape = getInputShape(), kernel = getKernel();
+  if (shape.size() != kernel.size() + 2)
+    return emitOpError("input_shape must be N x C x the kernel's ")
+           << kernel.size() << " spatial extents, got " << shape.size()
+           << " extents";
+  for (int64_t extent : shape)
+    if (extent < 0)
+      return emitOpError("input_shape extents must not be negative");
+  std::vector<int64_t> out;
+  std::string mismatch =
+      hetc::depthwise::windowExtents(shape.drop_front(2), kernel, getStrides(),
+                                     getPads(), getDilations(), out);
+  if (!mismatch.empty())
+    return emitOpError(mismatch);
+  int64_t groups = int64_t(getWeights().size()), channels = shape[1];
+  if (groups == 0 || channels % groups != 0)
+    return emitOpError("needs a weight buffer per group, and the groups (")
+           << groups << ") must divide the " << channels << " input channels";
+  auto first = cast<MemRefType>(getWeights().front().getType());
+  if (first.getRank() != 2)
+    return emitOpError("each group's weights must be rows, got ") << first;
+  // Counts of attribute values, computed without overflow.
+  int64_t rows = first.getDimSize(0), taps = 1, inputs = 1, outputs = 0;
+  bool overflow = llvm::MulOverflow(rows, groups, outputs) ||
+                  llvm::MulOverflow(outputs, shape[0], outputs);
+  for (int64_t extent : shape)
+    overflow |= llvm::MulOverflow(inputs, extent, inputs);
+  for (int64_t extent : out)
+    overflow |= llvm::MulOverflow(outputs, extent, outputs);
+  for (int64_t extent : kernel)
+    overflow |= llvm::MulOverflow(taps, extent, taps);
+  int64_t row = 0;
+  overflow |= llvm::MulOverflow(channels / groups, taps, row);
+  if (overflow)
+    return emitOpError("input_shape, kernel and weights overflow 64 bits");
+  int64_t width = first.getDimSize(1);
+  if (width != row && width != row + 1)
+    return emitOpError("each weight row must hold the group's ")
+           << channels / groups << " channels x " << taps
+           << " kernel elements (" << row << " values, and the bias after "
+           << "them), got " << width;
+  for (Value weight : getWeights())
+    if (weight.getType() != first)
+      return emitOpError("the groups' weights must be alike, got ")
+             << first << " and " << weight.getType();
+  if (!first.getElementType().isF32())
+    return emitOpError("the weights must be f32, got ") << first;
+  if (failed(verifyF32Buffer(getOperation(), getInput(), inputs, "input")) ||
+      failed(verifyF32Buffer(getOperation(), getOutput(), outputs, "output")))
+    return failure();
   return success();
 }
 
@@ -407,25 +467,56 @@ LogicalResult ScatterRowsOp::verify() {
                          getUpdates().getType(), "updates");
 }
 
-LogicalResult GatherOp::verify() {
-  if (getInputs().empty())
-    return emitOpError("needs at least one input");
-  MemRefType out = getOutput().getType();
-  int64_t total = 0;
-  for (Value input : getInputs()) {
+/// The checks htile.gather and htile.plan_gather share: the inputs'
+/// element type is the output's, and each index names an input element
+/// (or is -1). Sets `total` to the inputs' elements.
+static LogicalResult verifyGatherInputs(Operation *op, ValueRange inputs,
+                                        MemRefType out,
+                                        ArrayRef<int64_t> indices,
+                                        int64_t &total) {
+  if (inputs.empty())
+    return op->emitOpError("needs at least one input");
+  total = 0;
+  for (Value input : inputs) {
     auto type = cast<MemRefType>(input.getType());
     if (type.getElementType() != out.getElementType())
-      return emitOpError("input element type ")
+      return op->emitOpError("input element type ")
              << type.getElementType() << " differs from the output's "
              << out.getElementType();
     total += type.getNumElements();
   }
-  ArrayRef<int64_t> indices = getIndices();
-  if (int64_t(indices.size()) > kMaxElements)
-    return emitOpError("has ")
+  if (int64_t(indices.size()) > GatherOp::kMaxElements)
+    return op->emitOpError("has ")
            << indices.size() << " indices; a gather handles at most "
-           << kMaxElements << " (split the move into bands of rows with "
-           << "first_row)";
+           << GatherOp::kMaxElements
+           << " (split the move into bands of rows with first_row)";
+  for (auto [i, index] : llvm::enumerate(indices))
+    if (index < -1 || index >= total)
+      return op->emitOpError("index ")
+             << index << " at output element " << i
+             << " is outside the inputs' " << total << " elements (or -1)";
+  return success();
+}
+
+LogicalResult PlanGatherOp::verify() {
+  int64_t total = 0;
+  if (failed(verifyGatherInputs(getOperation(), getInputs(),
+                                getOutput().getType(), getIndices(), total)))
+    return failure();
+  if (int64_t(getIndices().size()) != getOutput().getType().getNumElements())
+    return emitOpError("has ")
+           << getIndices().size() << " indices, but the output has "
+           << getOutput().getType().getNumElements() << " elements";
+  return success();
+}
+
+LogicalResult GatherOp::verify() {
+  MemRefType out = getOutput().getType();
+  ArrayRef<int64_t> indices = getIndices();
+  int64_t total = 0;
+  if (failed(
+          verifyGatherInputs(getOperation(), getInputs(), out, indices, total)))
+    return failure();
   if (std::optional<uint64_t> first = getFirstRow()) {
     int64_t cols = out.getRank() ? out.getShape().back() : 1;
     int64_t rows = cols ? out.getNumElements() / cols : 0;
@@ -443,12 +534,30 @@ LogicalResult GatherOp::verify() {
            << indices.size() << " indices, but the output has "
            << out.getNumElements() << " elements";
   }
-  for (auto [i, index] : llvm::enumerate(indices))
-    if (index < -1 || index >= total)
-      return emitOpError("index ")
-             << index << " at output element " << i
-             << " is outside the inputs' " << total << " elements (or -1)";
   return success();
+}
+
+Value hetc::htile::planOutput(Operation *op) {
+  if (auto conv = dyn_cast<PlanConvOp>(op))
+    return conv.getOutput();
+  if (auto conv = dyn_cast<PlanDepthwiseConvOp>(op))
+    return conv.getOutput();
+  if (auto gather = dyn_cast<PlanGatherOp>(op))
+    return gather.getOutput();
+  return {};
+}
+
+bool hetc::htile::isPlanOnlyBuffer(Value buffer) {
+  if (buffer.use_empty())
+    return false;
+  for (Operation *user : buffer.getUsers()) {
+    if (isPlanOnly(user))
+      continue;
+    auto view = dyn_cast<ViewOp>(user);
+    if (!view || !isPlanOnlyBuffer(view.getResult()))
+      return false;
+  }
+  return true;
 }
 
 //===----------------------------------------------------------------------===//

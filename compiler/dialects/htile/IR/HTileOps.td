@@ -404,6 +404,41 @@ def HTile_PlanDepthwiseConvOp
   let hasVerifier = 1;
 }
 
+def HTile_PlanConvOp : HTile_Op<"plan_conv", [HTile_PlanOnly]> {
+  let summary = "Kernel-plan form of a convolution by weight rows";
+  let description = [{
+    For the kernel plan only: the chip runs the window gathers and matrix
+    products before it that fill `output`, and nothing for this op; the
+    kernel plan runs it in their place, as one kernel (`PLAN_CONV`).
+
+    `input` holds an `input_shape` map (`N x C x` one to three spatial
+    extents) in order, in any shape of as many elements. `weights` are
+    one buffer per group (G groups, G dividing C), each the weight rows of
+    the group's `M/G` output channels: `C/G x K` values per row (K the
+    product of `kernel`), in channel-then-kernel order, and, where a row
+    has one value more, the channel's bias last (the rows the chip's
+    products read). `output` holds the `N x M x` output positions in
+    order: per output channel and position, the sum over the group's
+    input channels and the kernel elements of the input element under each
+    (zero in the padding) times its weight, plus the bias. `pads` holds
+    the begin pads, then the end pads.
+
+    ```mlir
+    htile.plan_conv ins(%x, [%w]) outs(%y) {dilations = array<i64: 1, 1>, input_shape = array<i64: 1, 3, 8, 8>, kernel = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>}
+        : memref<1x3x64xf32>, [memref<4x28xf32>] -> memref<1x4x64xf32>
+    ```
+  }];
+  let arguments = (ins HTile_Buffer:$input, Variadic<HTile_Buffer>:$weights,
+                       HTile_Buffer:$output, DenseI64ArrayAttr:$input_shape,
+                       DenseI64ArrayAttr:$kernel, DenseI64ArrayAttr:$strides,
+                       DenseI64ArrayAttr:$pads, DenseI64ArrayAttr:$dilations);
+  let assemblyFormat = [{
+    `ins` `(` $input `,` `[` $weights `]` `)` `outs` `(` $output `)`
+    attr-dict `:` type($input) `,` `[` type($weights) `]` `->` type($output)
+  }];
+  let hasVerifier = 1;
+}
+
 def HTile_TransposeOp : HTile_KernelOp<"transpose"> {
   let summary = "Kernel: output = input with its dimensions permuted";
   let description = [{
@@ -482,6 +517,31 @@ def HTile_GatherOp : HTile_KernelOp<"gather"> {
     int64_t firstRow() { return getFirstRow().value_or(0); }
     int64_t rowCount();
   }];
+}
+
+def HTile_PlanGatherOp : HTile_Op<"plan_gather", [HTile_PlanOnly]> {
+  let summary = "Kernel-plan form of a gather the chip no longer runs";
+  let description = [{
+    For the kernel plan only: `output` is filled as `htile.gather` fills
+    it (element `i` is element `indices[i]` of the inputs taken as one
+    list, `-1` zero), in the kernel plan alone (`PLAN_GATHER`). The chip
+    runs nothing for it. `hetc-htile-fuse-gathers` leaves one in place of
+    a gather whose buffer the chip no longer needs (the gather after it
+    reads through it) but an op of the kernel plan only still reads; the
+    buffer then has no place in SRAM.
+
+    ```mlir
+    htile.plan_gather ins(%a, %b) outs(%c) indices [0, 1, 4, 2, 3, 5]
+        : (memref<2x2xf32>, memref<2x1xf32>) -> memref<2x3xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<HTile_Buffer>:$inputs, HTile_Buffer:$output,
+                       DenseI64ArrayAttr:$indices);
+  let assemblyFormat = [{
+    `ins` `(` $inputs `)` `outs` `(` $output `)` `indices` $indices attr-dict
+    `:` `(` type($inputs) `)` `->` type($output)
+  }];
+  let hasVerifier = 1;
 }
 
 def HTile_GatherRowsOp : HTile_KernelOp<"gather_rows"> {
