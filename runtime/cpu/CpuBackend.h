@@ -3,11 +3,14 @@
 //
 // The CPU backend runs the kernel plan of a .hetx artifact (hetx.proto,
 // `KernelPlan`): the same kernels the chip program was made of, in order,
-// on host threads, with matrix products through oneDNN's sgemm. It computes
+// on host threads, with matrix products through oneDNN's sgemm and the
+// convolutions the plan keeps whole through its convolution primitive
+// (CpuConvolution.h). It computes
 // every element as the chip does (lane words of runtime/sim/DataTypes.h, the
 // vector unit's numerics of runtime/sim/TypedMath.h, reductions a vector
 // of the chip's lanes at a time); only the order in which a matrix
-// product adds its terms differs (docs/backends.md, "Numerics").
+// product or a convolution adds its terms differs (docs/backends.md,
+// "Numerics").
 //
 //===----------------------------------------------------------------------===//
 #ifndef HETC_RUNTIME_CPU_CPUBACKEND_H

@@ -301,6 +301,36 @@ __global__ void depthwiseConvKernel(DepthwiseWindow w, const float *in,
   }
 }
 
+/// Over the window of output position `position` of a map `x` (a plane
+/// of `w.in`), the sum of each element inside the map times `weight(t)`,
+/// t its kernel element, in kernel order.
+template <typename Weight>
+__device__ float windowSum(const plan::Window3 &w, const float *x,
+                           int64_t position, Weight weight) {
+  int64_t ox = position % w.out[2];
+  int64_t oy = position / w.out[2] % w.out[1];
+  int64_t oz = position / w.out[2] / w.out[1];
+  float sum = 0.0f;
+  for (int64_t kz = 0; kz < w.kernel[0]; ++kz) {
+    int64_t iz = oz * w.stride[0] - w.pad[0] + kz * w.dilation[0];
+    if (iz < 0 || iz >= w.in[0])
+      continue;
+    for (int64_t ky = 0; ky < w.kernel[1]; ++ky) {
+      int64_t iy = oy * w.stride[1] - w.pad[1] + ky * w.dilation[1];
+      if (iy < 0 || iy >= w.in[1])
+        continue;
+      for (int64_t kx = 0; kx < w.kernel[2]; ++kx) {
+        int64_t ix = ox * w.stride[2] - w.pad[2] + kx * w.dilation[2];
+        if (ix < 0 || ix >= w.in[2])
+          continue;
+        int64_t t = (kz * w.kernel[1] + ky) * w.kernel[2] + kx;
+        sum += x[(iz * w.in[1] + iy) * w.in[2] + ix] * weight(t);
+      }
+    }
+  }
+  return sum;
+}
+
 __global__ void depthwiseConvCfKernel(ChannelsFirstWindow cf, const float *in,
                                       const float *const *taps,
                                       const float *bias, float *out,
@@ -310,30 +340,10 @@ __global__ void depthwiseConvCfKernel(ChannelsFirstWindow cf, const float *in,
   int64_t inPlane = w.in[0] * w.in[1] * w.in[2];
   for (uint64_t e : GridStride(count)) {
     int64_t plane = int64_t(e / uint64_t(outPlane));
-    int64_t position = int64_t(e % uint64_t(outPlane));
     int64_t c = plane % cf.channels;
-    int64_t ox = position % w.out[2];
-    int64_t oy = position / w.out[2] % w.out[1];
-    int64_t oz = position / w.out[2] / w.out[1];
-    const float *x = in + plane * inPlane;
-    float sum = 0.0f;
-    for (int64_t kz = 0; kz < w.kernel[0]; ++kz) {
-      int64_t iz = oz * w.stride[0] - w.pad[0] + kz * w.dilation[0];
-      if (iz < 0 || iz >= w.in[0])
-        continue;
-      for (int64_t ky = 0; ky < w.kernel[1]; ++ky) {
-        int64_t iy = oy * w.stride[1] - w.pad[1] + ky * w.dilation[1];
-        if (iy < 0 || iy >= w.in[1])
-          continue;
-        for (int64_t kx = 0; kx < w.kernel[2]; ++kx) {
-          int64_t ix = ox * w.stride[2] - w.pad[2] + kx * w.dilation[2];
-          if (ix < 0 || ix >= w.in[2])
-            continue;
-          int64_t t = (kz * w.kernel[1] + ky) * w.kernel[2] + kx;
-          sum += x[(iz * w.in[1] + iy) * w.in[2] + ix] * taps[t][c];
-        }
-      }
-    }
+    float sum =
+        windowSum(w, in + plane * inPlane, int64_t(e % uint64_t(outPlane)),
+                  [&](int64_t t) { return taps[t][c]; });
     out[e] = bias ? sum + bias[c] : sum;
   }
 }
@@ -354,30 +364,11 @@ __global__ void convKernel(ConvWindow cw, const float *in,
     int64_t image = plane / cw.outChannels, m = plane % cw.outChannels;
     int64_t g = m / rows;
     const float *row = weights[g] + (m % rows) * width;
-    int64_t ox = position % w.out[2];
-    int64_t oy = position / w.out[2] % w.out[1];
-    int64_t oz = position / w.out[2] / w.out[1];
     float sum = 0.0f;
     for (int64_t ci = 0; ci < cg; ++ci) {
-      const float *x = in + (image * cw.channels + g * cg + ci) * inPlane;
       const float *wc = row + ci * taps;
-      for (int64_t kz = 0; kz < w.kernel[0]; ++kz) {
-        int64_t iz = oz * w.stride[0] - w.pad[0] + kz * w.dilation[0];
-        if (iz < 0 || iz >= w.in[0])
-          continue;
-        for (int64_t ky = 0; ky < w.kernel[1]; ++ky) {
-          int64_t iy = oy * w.stride[1] - w.pad[1] + ky * w.dilation[1];
-          if (iy < 0 || iy >= w.in[1])
-            continue;
-          for (int64_t kx = 0; kx < w.kernel[2]; ++kx) {
-            int64_t ix = ox * w.stride[2] - w.pad[2] + kx * w.dilation[2];
-            if (ix < 0 || ix >= w.in[2])
-              continue;
-            sum += x[(iz * w.in[1] + iy) * w.in[2] + ix] *
-                   wc[(kz * w.kernel[1] + ky) * w.kernel[2] + kx];
-          }
-        }
-      }
+      sum += windowSum(w, in + (image * cw.channels + g * cg + ci) * inPlane,
+                       position, [&](int64_t t) { return wc[t]; });
     }
     out[e] = cw.withBias ? sum + row[cg * taps] : sum;
   }

@@ -105,8 +105,8 @@ std::unique_ptr<PlanBackend> PlanBackend::load(const std::string &name,
 void listBackends(std::ostream &out) {
   out << "chip: ready (the cycle-accurate chip model: hetc run, hetc "
          "generate)\n";
-  out << "cpu: ready (the kernel plan on the host: oneDNN's sgemm, OpenMP "
-         "threads)\n";
+  out << "cpu: ready (the kernel plan on the host: oneDNN's sgemm and "
+         "convolutions, OpenMP threads)\n";
   std::string architectures, why;
   if (!cuda::built(architectures)) {
     cuda::available(why);

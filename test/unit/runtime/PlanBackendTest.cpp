@@ -306,6 +306,28 @@ struct ChannelsFirst {
   std::vector<float> bias;
 };
 
+/// A kernel of `kind` over the window of `conv` (a map, a kernel, strides,
+/// pads and dilations), its result bound to the output "y".
+template <typename Conv>
+void addWindowKernel(hetx::KernelPlan &plan, hetx::PlanKernelKind kind,
+                     const std::vector<uint32_t> &operands, uint32_t result,
+                     const Conv &conv) {
+  hetx::PlanKernel *kernel = addPlanKernel(plan, kind, operands, result);
+  for (int64_t v : conv.map)
+    kernel->add_input_shape(v);
+  for (int64_t v : conv.kernel)
+    kernel->add_kernel_shape(v);
+  for (int64_t v : conv.strides)
+    kernel->add_strides(v);
+  for (int64_t v : conv.pads)
+    kernel->add_pads(v);
+  for (int64_t v : conv.dilations)
+    kernel->add_dilations(v);
+  hetx::PlanBinding *binding = plan.add_outputs();
+  binding->set_name("y");
+  binding->set_buffer(result);
+}
+
 hetx::Artifact channelsFirstPlanned(const chip::ChipSpec &chip,
                                     const ChannelsFirst &conv) {
   ProgramBuilder b(chip);
@@ -333,21 +355,7 @@ hetx::Artifact channelsFirstPlanned(const chip::ChipSpec &chip,
   }
   uint32_t result = uint32_t(plan.buffers_size());
   addPlanBuffer(plan, hetx::F32, conv.out)->set_scratch(true);
-  hetx::PlanKernel *kernel =
-      addPlanKernel(plan, hetx::PLAN_DEPTHWISE_CONV_CF, operands, result);
-  for (int64_t v : conv.map)
-    kernel->add_input_shape(v);
-  for (int64_t v : conv.kernel)
-    kernel->add_kernel_shape(v);
-  for (int64_t v : conv.strides)
-    kernel->add_strides(v);
-  for (int64_t v : conv.pads)
-    kernel->add_pads(v);
-  for (int64_t v : conv.dilations)
-    kernel->add_dilations(v);
-  hetx::PlanBinding *binding = plan.add_outputs();
-  binding->set_name("y");
-  binding->set_buffer(result);
+  addWindowKernel(plan, hetx::PLAN_DEPTHWISE_CONV_CF, operands, result, conv);
   return artifact;
 }
 
@@ -559,21 +567,7 @@ hetx::Artifact convPlanned(const chip::ChipSpec &chip, const Conv &conv) {
   }
   uint32_t result = uint32_t(plan.buffers_size());
   addPlanBuffer(plan, hetx::F32, conv.out())->set_scratch(true);
-  hetx::PlanKernel *kernel =
-      addPlanKernel(plan, hetx::PLAN_CONV, operands, result);
-  for (int64_t v : conv.map)
-    kernel->add_input_shape(v);
-  for (int64_t v : conv.kernel)
-    kernel->add_kernel_shape(v);
-  for (int64_t v : conv.strides)
-    kernel->add_strides(v);
-  for (int64_t v : conv.pads)
-    kernel->add_pads(v);
-  for (int64_t v : conv.dilations)
-    kernel->add_dilations(v);
-  hetx::PlanBinding *binding = plan.add_outputs();
-  binding->set_name("y");
-  binding->set_buffer(result);
+  addWindowKernel(plan, hetx::PLAN_CONV, operands, result, conv);
   return artifact;
 }
 

@@ -287,21 +287,34 @@ static LogicalResult verifyF32Buffer(Operation *op, Value v, int64_t elements,
   return success();
 }
 
-LogicalResult PlanDepthwiseConvOp::verify() {
-  ArrayRef<int64_t> shape = getInputShape(), kernel = getKernel();
+/// The map and window of a channels-first convolution of the kernel plan
+/// (`input_shape`, `kernel`, ...): the output's spatial extents in `out`.
+static LogicalResult verifyWindowMap(Operation *op, ArrayRef<int64_t> shape,
+                                     ArrayRef<int64_t> kernel,
+                                     ArrayRef<int64_t> strides,
+                                     ArrayRef<int64_t> pads,
+                                     ArrayRef<int64_t> dilations,
+                                     std::vector<int64_t> &out) {
   if (shape.size() != kernel.size() + 2)
-    return emitOpError("input_shape must be N x C x the kernel's ")
+    return op->emitOpError("input_shape must be N x C x the kernel's ")
            << kernel.size() << " spatial extents, got " << shape.size()
            << " extents";
   for (int64_t extent : shape)
     if (extent < 0)
-      return emitOpError("input_shape extents must not be negative");
-  std::vector<int64_t> out;
-  std::string mismatch =
-      hetc::depthwise::windowExtents(shape.drop_front(2), kernel, getStrides(),
-                                     getPads(), getDilations(), out);
+      return op->emitOpError("input_shape extents must not be negative");
+  std::string mismatch = hetc::depthwise::windowExtents(
+      shape.drop_front(2), kernel, strides, pads, dilations, out);
   if (!mismatch.empty())
-    return emitOpError(mismatch);
+    return op->emitOpError(mismatch);
+  return success();
+}
+
+LogicalResult PlanDepthwiseConvOp::verify() {
+  ArrayRef<int64_t> shape = getInputShape(), kernel = getKernel();
+  std::vector<int64_t> out;
+  if (failed(verifyWindowMap(getOperation(), shape, kernel, getStrides(),
+                             getPads(), getDilations(), out)))
+    return failure();
   // Counts of attribute values, computed without overflow.
   int64_t channels = shape[1], inputs = 1, outputs = 1, taps = 1;
   bool overflow = llvm::MulOverflow(shape[0], channels, outputs);
@@ -333,19 +346,10 @@ LogicalResult PlanDepthwiseConvOp::verify() {
 
 LogicalResult PlanConvOp::verify() {
   ArrayRef<int64_t> shape = getInputShape(), kernel = getKernel();
-  if (shape.size() != kernel.size() + 2)
-    return emitOpError("input_shape must be N x C x the kernel's ")
-           << kernel.size() << " spatial extents, got " << shape.size()
-           << " extents";
-  for (int64_t extent : shape)
-    if (extent < 0)
-      return emitOpError("input_shape extents must not be negative");
   std::vector<int64_t> out;
-  std::string mismatch =
-      hetc::depthwise::windowExtents(shape.drop_front(2), kernel, getStrides(),
-                                     getPads(), getDilations(), out);
-  if (!mismatch.empty())
-    return emitOpError(mismatch);
+  if (failed(verifyWindowMap(getOperation(), shape, kernel, getStrides(),
+                             getPads(), getDilations(), out)))
+    return failure();
   int64_t groups = int64_t(getWeights().size()), channels = shape[1];
   if (groups == 0 || channels % groups != 0)
     return emitOpError("needs a weight buffer per group, and the groups (")
