@@ -412,15 +412,18 @@ func.func @conv_groups_plan(%x: tensor<1x2x3x3xf32>) -> tensor<1x4x2x2xf32> {
 // -----
 
 // Tests that a 1x1 convolution of stride 1 without padding, whose input
-// is its windows (nothing gathered), and a half-precision one, have no
-// plan form: the plan runs their products as the chip does.
+// is its windows (nothing gathered; with a bias in the product, a copy
+// with a row of ones), and a half-precision one, have no plan form: the
+// plan runs their products as the chip does.
 // CHECK-LABEL: func.func @conv_no_plan
 // CHECK-NOT: htile.plan_conv
 // CHECK: return
-func.func @conv_no_plan(%x: tensor<1x2x3x3xf32>, %h: tensor<1x2x3x3xf16>) -> (tensor<1x4x3x3xf32>, tensor<1x4x2x2xf16>) {
+func.func @conv_no_plan(%x: tensor<1x2x3x3xf32>, %h: tensor<1x2x3x3xf16>) -> (tensor<1x4x3x3xf32>, tensor<1x4x3x3xf32>, tensor<1x4x2x2xf16>) {
   %w = hgraph.constant dense<0.25> : tensor<4x2x1x1xf32>
+  %b = hgraph.constant dense<1.0> : tensor<4xf32>
   %0 = hgraph.conv %x, %w {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x2x3x3xf32>, tensor<4x2x1x1xf32>) -> tensor<1x4x3x3xf32>
+  %1 = hgraph.conv %x, %w, %b {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x2x3x3xf32>, tensor<4x2x1x1xf32>, tensor<4xf32>) -> tensor<1x4x3x3xf32>
   %wh = hgraph.constant dense<0.25> : tensor<4x2x2x2xf16>
-  %1 = hgraph.conv %h, %wh {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x2x3x3xf16>, tensor<4x2x2x2xf16>) -> tensor<1x4x2x2xf16>
-  return %0, %1 : tensor<1x4x3x3xf32>, tensor<1x4x2x2xf16>
+  %2 = hgraph.conv %h, %wh {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x2x3x3xf16>, tensor<4x2x2x2xf16>) -> tensor<1x4x2x2xf16>
+  return %0, %1, %2 : tensor<1x4x3x3xf32>, tensor<1x4x3x3xf32>, tensor<1x4x2x2xf16>
 }
