@@ -47,7 +47,8 @@ dnnl::memory::desc anyDesc(const Dims &dims) {
 
 /// oneDNN's objects for one convolution. The map and the result are
 /// reordered to and from the primitive's layout where it is not the
-/// plan's.
+/// plan's, in the room a run is given (the map first, then the result,
+/// each from a 64-byte line).
 struct Convolution::Primitive {
   dnnl::engine engine{dnnl::engine::kind::cpu, 0};
   dnnl::stream stream{engine};
@@ -59,15 +60,21 @@ struct Convolution::Primitive {
   dnnl::memory src, dst, weights, bias;
   dnnl::reorder toSrc, fromDst;
   bool reorderSrc = false, reorderDst = false;
+  /// Bytes of the room: the map's, and both.
+  uint64_t srcBytes = 0, roomBytes = 0;
 };
+
+namespace {
+uint64_t lines(uint64_t bytes) { return (bytes + 63) / 64 * 64; }
+} // namespace
 
 Convolution::Convolution(const PlanKernelInfo &kernel)
     : kernel(kernel), groups(kernel.operands.size() - 1) {}
 
 Convolution::~Convolution() = default;
 
-const std::string &Convolution::implementation() const {
-  return implementationName;
+uint64_t Convolution::roomBytes() const {
+  return primitive ? primitive->roomBytes : 0;
 }
 
 void Convolution::splitWeights(const std::vector<const float *> &operands) {
@@ -153,10 +160,17 @@ std::unique_ptr<Convolution> Convolution::make(const plan::Plan &plan,
         dnnl::memory(plainDesc(weights), p->engine, DNNL_MEMORY_NONE);
     p->reorderSrc = pd.src_desc() != p->plainSrc.get_desc();
     p->reorderDst = pd.dst_desc() != p->plainDst.get_desc();
-    p->src =
-        p->reorderSrc ? dnnl::memory(pd.src_desc(), p->engine) : p->plainSrc;
-    p->dst =
-        p->reorderDst ? dnnl::memory(pd.dst_desc(), p->engine) : p->plainDst;
+    if (p->reorderSrc) {
+      p->src = dnnl::memory(pd.src_desc(), p->engine, DNNL_MEMORY_NONE);
+      p->srcBytes = lines(pd.src_desc().get_size());
+    } else {
+      p->src = p->plainSrc;
+    }
+    p->dst = p->reorderDst
+                 ? dnnl::memory(pd.dst_desc(), p->engine, DNNL_MEMORY_NONE)
+                 : p->plainDst;
+    p->roomBytes =
+        p->srcBytes + (p->reorderDst ? lines(pd.dst_desc().get_size()) : 0);
     p->weights = dnnl::memory(pd.weights_desc(), p->engine);
     if (kernel.withBias)
       p->bias = dnnl::memory(plainDesc({m}), p->engine, DNNL_MEMORY_NONE);
@@ -177,13 +191,12 @@ std::unique_ptr<Convolution> Convolution::make(const plan::Plan &plan,
         kernel.label + ": oneDNN could not set up the convolution: " + e.what();
     return nullptr;
   }
-  conv->implementationName = pd.impl_info_str();
   conv->primitive = std::move(p);
   return conv;
 }
 
 bool Convolution::run(const std::vector<const float *> &operands, float *out,
-                      std::string &error) {
+                      void *room, std::string &error) {
   if (!constantWeights)
     splitWeights(operands);
   if (!primitive) {
@@ -200,8 +213,12 @@ bool Convolution::run(const std::vector<const float *> &operands, float *out,
     // oneDNN reads the map and never writes it.
     p.plainSrc.set_data_handle(const_cast<float *>(operands[0]));
     p.plainDst.set_data_handle(out);
-    if (p.reorderSrc)
+    if (p.reorderSrc) {
+      p.src.set_data_handle(room);
       p.toSrc.execute(p.stream, p.plainSrc, p.src);
+    }
+    if (p.reorderDst)
+      p.dst.set_data_handle(static_cast<char *>(room) + p.srcBytes);
     std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, p.src},
                                                {DNNL_ARG_WEIGHTS, p.weights},
                                                {DNNL_ARG_DST, p.dst}};

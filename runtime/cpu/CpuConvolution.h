@@ -30,14 +30,17 @@ public:
                                            std::string &error);
   ~Convolution();
 
-  /// The convolution of `operands` (the map, then each group's weights,
-  /// as runKernel takes them) into `out`. False with `error` when oneDNN
-  /// fails.
-  bool run(const std::vector<const float *> &operands, float *out,
-           std::string &error);
+  /// The bytes of room a run takes for the map and the result in the
+  /// primitive's layout (0 where it is the plan's); the convolutions of a
+  /// program share one room.
+  uint64_t roomBytes() const;
 
-  /// The oneDNN implementation that runs it ("direct loop" without one).
-  const std::string &implementation() const;
+  /// The convolution of `operands` (the map, then each group's weights,
+  /// as runKernel takes them) into `out`, `room` (roomBytes(), 64-byte
+  /// aligned) holding the map and the result in the primitive's layout.
+  /// False with `error` when oneDNN fails.
+  bool run(const std::vector<const float *> &operands, float *out, void *room,
+           std::string &error);
 
   struct Primitive;
 
@@ -53,7 +56,6 @@ private:
   bool constantWeights = false;
   std::vector<float> weights, bias;
   std::unique_ptr<Primitive> primitive;
-  std::string implementationName = "direct loop";
 };
 
 } // namespace hetc::cpu

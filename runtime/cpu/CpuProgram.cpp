@@ -30,8 +30,15 @@ struct CpuArena {
   std::vector<Step> steps;
   /// Per thread: the slots and spread rows of Elementwise steps.
   std::vector<std::vector<float>> blockRooms;
-  /// Per kernel: its convolution made ready (PLAN_CONV), or null.
+  /// Per kernel: its convolution made ready (PLAN_CONV), or null; and the
+  /// room they share for maps and results in oneDNN's layouts.
   std::vector<std::unique_ptr<Convolution>> convolutions;
+  std::vector<float> convolutionRoom;
+  /// The room's first 64-byte line.
+  void *room() {
+    auto at = reinterpret_cast<uintptr_t>(convolutionRoom.data());
+    return reinterpret_cast<void *>((at + 63) / 64 * 64);
+  }
 };
 
 namespace {
@@ -126,13 +133,19 @@ bool load(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
   arena->blockRooms.assign(size_t(threads()),
                            std::vector<float>((slots + 3) * kBlock));
   arena->convolutions.resize(state.kernels.size());
+  uint64_t roomBytes = 0;
   for (size_t i = 0; i < state.kernels.size(); ++i)
     if (state.kernels[i].kind == hetx::PLAN_CONV) {
       arena->convolutions[i] =
           Convolution::make(state, state.kernels[i], error);
       if (!arena->convolutions[i])
         return false;
+      roomBytes = std::max(roomBytes, arena->convolutions[i]->roomBytes());
     }
+  // A map and a result in oneDNN's layouts, which pads channels to its
+  // blocks: bounded by the plan's buffers (themselves bounded by the
+  // chip) times the padding.
+  arena->convolutionRoom.assign(roomBytes / sizeof(float) + 16, 0.0f);
   program.arena = std::move(arena);
   return true;
 }
@@ -286,8 +299,9 @@ bool run(const CpuProgram &program,
           state.buffers[state.buffers[kernel.result].root].elements;
       Convolution *convolution = arena.convolutions[step.first].get();
       auto runInto = [&](float *to) {
-        return convolution ? convolution->run(operands[0], to, error)
-                           : runKernel(state, kernel, operands[0], to, error);
+        return convolution
+                   ? convolution->run(operands[0], to, arena.room(), error)
+                   : runKernel(state, kernel, operands[0], to, error);
       };
       bool ok;
       if (kernel.aliased) {
@@ -318,7 +332,8 @@ bool run(const CpuProgram &program,
   }
   auto end = std::chrono::steady_clock::now();
   result.stats.seconds = std::chrono::duration<double>(end - start).count();
-  result.stats.peakBytes = arena.placement.words * sizeof(float);
+  result.stats.peakBytes =
+      (arena.placement.words + arena.convolutionRoom.size()) * sizeof(float);
   for (size_t i = 0; i < state.outputs.size(); ++i) {
     const hetx::TensorBinding &binding = state.artifact.outputs(int(i));
     const PlanBufferInfo &b = state.buffers[state.outputs[i]];
