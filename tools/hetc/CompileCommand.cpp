@@ -225,8 +225,8 @@ bool parseMlirOptions(const std::vector<std::string> &options) {
 enum class Level { HGraph, HTile, HTilePlaced, HIsa, HIsaScheduled };
 
 /// The level of `module`: the lowest dialect of its ops (hgraph, then
-/// htile, then hisa), placed when every htile buffer has an address,
-/// scheduled when its functions carry predicted cycles.
+/// htile, then hisa), placed when every htile buffer the chip uses has an
+/// address, scheduled when its functions carry predicted cycles.
 Level levelOf(ModuleOp module) {
   bool hisaOps = false, htileOps = false, hgraphOps = false;
   bool unplaced = false;
@@ -236,8 +236,12 @@ Level levelOf(ModuleOp module) {
       hisaOps = true;
     else if (isa_and_nonnull<htile::HTileDialect>(dialect)) {
       htileOps = true;
+      // A buffer only ops of the kernel plan use has no place on the
+      // chip, placed or not.
       if (isa<htile::InputOp, htile::ConstantOp, htile::AllocOp>(op) &&
-          !op->hasAttr("address"))
+          !op->hasAttr("address") &&
+          !(isa<htile::AllocOp>(op) &&
+            htile::isPlanOnlyBuffer(op->getResult(0))))
         unplaced = true;
     } else if (isa_and_nonnull<hgraph::HGraphDialect>(dialect))
       hgraphOps = true;
