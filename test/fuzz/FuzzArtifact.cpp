@@ -16,6 +16,8 @@
 #include "runtime/run/RunCommand.h"
 
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -25,6 +27,18 @@
 using namespace hetc;
 
 namespace {
+/// The file each input is written to, one per process, removed when the
+/// process exits (not when it dies on a finding).
+const std::string &inputPath() {
+  static const std::string path =
+      "/tmp/hetc-fuzz-artifact-" + std::to_string(::getpid()) + ".hetx";
+  static const bool removedAtExit = [] {
+    return std::atexit([] { std::remove(inputPath().c_str()); }) == 0;
+  }();
+  (void)removedAtExit;
+  return path;
+}
+
 void putLE(std::string &out, uint64_t value, int bytes) {
   for (int i = 0; i < bytes; ++i)
     out.push_back(static_cast<char>((value >> (8 * i)) & 0xff));
@@ -41,8 +55,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     putLE(bytes, chip::fnv1a64(payload), 8);
     bytes += payload;
   }
-  static const std::string path =
-      "/tmp/hetc-fuzz-artifact-" + std::to_string(::getpid()) + ".hetx";
+  const std::string &path = inputPath();
   {
     std::ofstream file(path, std::ios::binary | std::ios::trunc);
     file.write(bytes.data(), bytes.size());
