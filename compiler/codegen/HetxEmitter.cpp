@@ -366,6 +366,13 @@ LogicalResult Emitter::addInstruction(hisa::InstructionOpInterface op) {
             inst.set_lanes(v.getLanes());
             return addSource(inst, op, v.getInput());
           })
+          .Case([&](hisa::VBroadcastOp v) {
+            // The whole vector is read; one lane of it fills the result.
+            inst.set_opcode(hetx::V_BROADCAST);
+            inst.set_lanes(chip.lanes());
+            inst.set_source_lane(v.getLane());
+            return addSource(inst, op, v.getInput());
+          })
           .Case([&](hisa::LoadWeightsOp l) {
             inst.set_opcode(l.getSlot() == hisa::WeightSlot::row
                                 ? hetx::M_LOAD_WEIGHTS

@@ -139,6 +139,7 @@ bool laneOpOf(const sim::Op &op, LaneOp &lane, std::string &why) {
   switch (lane.kind) {
   case sim::LaneRoutine::FloatReduce:
   case sim::LaneRoutine::IntReduce:
+  case sim::LaneRoutine::Broadcast:
   case sim::LaneRoutine::None:
     why = "opcode " + std::to_string(int(op.opcode)) +
           " is not an elementwise operation of the vector unit";

@@ -730,6 +730,9 @@ bool PlanChecker::checkKernel(size_t index, const hetx::PlanKernel &kernel,
     if (rhs.type != in.type)
       return fail(info.label, "operands of " + io::typeName(in.type) + " and " +
                                   io::typeName(rhs.type));
+    if (sim::opClassOf(kernel.opcode()) != sim::OpClass::VectorBinary)
+      return fail(info.label, "opcode " + std::to_string(kernel.opcode()) +
+                                  " is not a two-operand operation");
     return checkTypes(info, kernel.opcode(), in.type) && resultType();
   }
   case hetx::PLAN_UNARY:

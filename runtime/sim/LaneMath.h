@@ -45,6 +45,8 @@ enum class LaneRoutine : int32_t {
   Select,
   FloatReduce,
   IntReduce,
+  /// V_BROADCAST: one lane's word to every lane.
+  Broadcast,
   /// Not an operation of the vector unit.
   None
 };

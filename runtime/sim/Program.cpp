@@ -61,6 +61,7 @@ std::optional<OpClass> opClassOf(hetx::Opcode opcode) {
   case hetx::V_REDUCE_SUM:
   case hetx::V_REDUCE_MAX:
   case hetx::V_REDUCE_MIN:
+  case hetx::V_BROADCAST:
     return OpClass::VectorReduce;
   case hetx::M_LOAD_WEIGHTS:
   case hetx::M_LOAD_WEIGHTS_COLUMN:
@@ -151,6 +152,7 @@ bool definedOnI32(hetx::Opcode opcode) {
   case hetx::V_REDUCE_SUM:
   case hetx::V_REDUCE_MAX:
   case hetx::V_REDUCE_MIN:
+  case hetx::V_BROADCAST:
   case hetx::V_EQUAL:
   case hetx::V_LESS:
   case hetx::V_LESS_EQUAL:
@@ -762,6 +764,20 @@ bool decodeOne(const hetx::Artifact &artifact, const chip::ChipSpec &chip,
     kind = "bad lanes";
     details = "lanes is " + std::to_string(op.lanes) + ", but must be in [1, " +
               std::to_string(chip.lanes()) + "]";
+    return false;
+  }
+  if (op.opcode == hetx::V_BROADCAST) {
+    op.sourceLane = instr.source_lane();
+    if (op.sourceLane >= op.lanes) {
+      kind = "bad lanes";
+      details = "source_lane " + std::to_string(op.sourceLane) +
+                " is not among the lanes [0, " + std::to_string(op.lanes) +
+                ") read";
+      return false;
+    }
+  } else if (instr.source_lane()) {
+    kind = "bad lanes";
+    details = "source_lane is set, but only V_BROADCAST takes it";
     return false;
   }
   if (op.kind == OpClass::Permute) {

@@ -103,6 +103,8 @@ struct Op {
   uint64_t rowBegin = 0;
   uint64_t rowEnd = 0;
   uint32_t indexLane = 0;
+  /// V_BROADCAST: the lane whose word fills the result.
+  uint32_t sourceLane = 0;
   uint32_t chain = 0;
   StreamPort src[3];
   StreamPort dst;

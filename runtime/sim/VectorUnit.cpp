@@ -28,6 +28,8 @@ LaneRoutine laneRoutineOf(const Op &op) {
       return LaneRoutine::Cast;
     return isFloat ? LaneRoutine::FloatUnary : LaneRoutine::IntUnary;
   case OpClass::VectorReduce:
+    if (op.opcode == hetx::V_BROADCAST)
+      return LaneRoutine::Broadcast;
     return isFloat ? LaneRoutine::FloatReduce : LaneRoutine::IntReduce;
   default:
     return LaneRoutine::None;
@@ -68,6 +70,10 @@ void computeVector(const Op &op, const float *const *src, float *out,
     return;
   case LaneRoutine::IntReduce:
     integerReduce(op.opcode, src[0], out, active, width);
+    return;
+  case LaneRoutine::Broadcast:
+    // The word moves unchanged, whatever the lanes' type.
+    std::fill(out, out + width, src[0][op.sourceLane]);
     return;
   case LaneRoutine::None:
     return;

@@ -463,3 +463,13 @@ func.func @install_no_plane() {
   hisa.install_weights plane -1
   return
 }
+
+// -----
+
+// Tests that a lane is spread only from a type the vector unit computes on.
+func.func @vbroadcast_i8() {
+  %0 = hisa.read 0 as i8
+  // expected-error @+1 {{vbroadcast is not defined on 'i8'; it is defined on f32, f16, bf16 and i32}}
+  %1 = hisa.vbroadcast %0 lane 2 as i8
+  return
+}

@@ -77,6 +77,13 @@ func.func @main() {
   %eb = hisa.read 201 repeat <4 every 1> at 5
   // CHECK: %[[ES:.*]] = hisa.vreduce sum %[[EB]] lanes 1 repeat <4 every 1>
   %es = hisa.vreduce sum %eb lanes 1 repeat <4 every 1>
+  // A lane other than 0 spread over the vector, once and as a train.
+  // CHECK: %[[OB:.*]] = hisa.read 300
+  // CHECK: hisa.vbroadcast %[[OB]] lane 7 as i32 at 9 on <west, 2>
+  %ob = hisa.read 300
+  %ob7 = hisa.vbroadcast %ob lane 7 as i32 at 9 on <west, 2>
+  // CHECK: hisa.vbroadcast %[[EB]] lane 3 repeat <4 every 1>
+  %eb3 = hisa.vbroadcast %eb lane 3 repeat <4 every 1>
   // CHECK: %[[EM:.*]] = hisa.vbinary mul %[[EA]], %[[ES]] lanes 16 repeat <4 every 1> at 13 on <east, 4>
   %em = hisa.vbinary mul %ea, %es lanes 16 repeat <4 every 1> at 13 on <east, 4>
   // CHECK: %[[EU:.*]] = hisa.vunary relu %[[EM]] lanes 16 repeat <4 every 1>

@@ -223,3 +223,15 @@ func.func @gather_reader_among_slices() {
   hisa.write %2 to 1
   return
 }
+
+// -----
+
+// Tests that a lane spread is one of the chip's (test-chip has 16).
+func.func @vbroadcast_past_the_lanes() {
+  hisa.input "x" at 0 : tensor<1x16xf32>
+  %0 = hisa.read 0
+  // expected-error @+1 {{lane 16 is not a lane of chip 'test-chip', which has 16}}
+  %1 = hisa.vbroadcast %0 lane 16
+  hisa.write %1 to 1
+  return
+}

@@ -214,6 +214,16 @@ TEST_P(PlanBackends, WrongOpcodeIsRefused) {
   expectRefused(artifact, "is not a one-operand operation");
 }
 
+// A reduction or a lane broadcast is not an elementwise operation of two
+// operands, whatever class of the vector unit it is.
+TEST_P(PlanBackends, OneLaneOpcodeOfABinaryIsRefused) {
+  for (hetx::Opcode opcode : {hetx::V_BROADCAST, hetx::V_REDUCE_SUM}) {
+    hetx::Artifact bad = artifact;
+    bad.mutable_kernel_plan()->mutable_kernels(1)->set_opcode(opcode);
+    expectRefused(bad, "is not a two-operand operation");
+  }
+}
+
 TEST_P(PlanBackends, UnboundOutputIsRefused) {
   artifact.mutable_kernel_plan()->mutable_outputs()->RemoveLast();
   expectRefused(artifact, "output 'rows': has no buffer in the plan");

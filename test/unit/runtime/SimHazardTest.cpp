@@ -500,6 +500,18 @@ TEST_F(SimHazardTest, InvalidFields) {
        "hazard: bad lanes at cycle 7", "lanes is 0, but must be in [1, 16]"},
       {2, [](hetx::Instruction &i) { i.set_lanes(17); },
        "hazard: bad lanes at cycle 7", "lanes is 17"},
+      {2, [](hetx::Instruction &i) { i.set_source_lane(3); },
+       "hazard: bad lanes at cycle 7",
+       "source_lane is set, but only V_BROADCAST takes it"},
+      {2,
+       [](hetx::Instruction &i) {
+         i.set_opcode(hetx::V_BROADCAST);
+         i.mutable_src()->RemoveLast();
+         i.set_lanes(4);
+         i.set_source_lane(4);
+       },
+       "hazard: bad lanes at cycle 7",
+       "source_lane 4 is not among the lanes [0, 4) read"},
       {2, [](hetx::Instruction &i) { i.mutable_src()->RemoveLast(); },
        "hazard: bad operands at cycle 7",
        "V_ADD takes 2 source streams, but the instruction has 1"},

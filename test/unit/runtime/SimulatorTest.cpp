@@ -254,6 +254,29 @@ TEST(SimulatorTest, ReductionOfSomeLanesFillsEveryLane) {
   }
 }
 
+// Tests that V_BROADCAST fills every lane with the word of its source lane,
+// for the first, a middle and the last lane, on f32 and i32 lanes.
+TEST(SimulatorTest, BroadcastOfOneLane) {
+  chip::ChipSpec chip = loadChip("test-chip");
+  for (uint32_t lane : {0u, 5u, 15u}) {
+    TestProgram program = addProgram(chip);
+    program.artifact.mutable_instructions()->DeleteSubrange(1, 1);
+    hetx::Instruction *op = program.artifact.mutable_instructions(1);
+    op->set_opcode(hetx::V_BROADCAST);
+    op->set_lanes(16);
+    op->set_source_lane(lane);
+    op->mutable_src()->RemoveLast();
+    // The latency of the reductions: the write moves with it.
+    program.artifact.mutable_instructions(2)->set_cycle(
+        program.artifact.instructions(2).cycle() + 1);
+    resort(program.artifact, chip);
+    sim::SimResult result = simulateOk(program, chip);
+    const std::vector<float> &a = program.inputs["a"].data;
+    for (float value : result.outputs[0].tensor.data)
+      EXPECT_EQ(value, a[lane]) << "lane " << lane;
+  }
+}
+
 // Tests that the same program and inputs give the same bits and cycles.
 TEST(SimulatorTest, Deterministic) {
   chip::ChipSpec chip = loadChip("test-chip");

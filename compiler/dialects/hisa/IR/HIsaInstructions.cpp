@@ -271,6 +271,15 @@ std::optional<IssueInfo> VCastOp::describe(const chip::ChipSpec &chip) {
 std::optional<IssueInfo> VReduceOp::describe(const chip::ChipSpec &chip) {
   return vector(chip.proto().latency().vector_reduce(), chip);
 }
+LogicalResult VBroadcastOp::verifyOnChip(const chip::ChipSpec &chip) {
+  if (getLane() < chip.lanes())
+    return success();
+  return emitError("lane ") << getLane() << " is not a lane of chip '"
+                            << chip.name() << "', which has " << chip.lanes();
+}
+std::optional<IssueInfo> VBroadcastOp::describe(const chip::ChipSpec &chip) {
+  return vector(chip.proto().latency().vector_reduce(), chip);
+}
 
 //===----------------------------------------------------------------------===//
 // MXM

@@ -387,6 +387,14 @@ LogicalResult VReduceOp::verify() {
   return verifyLanes(*this, getLanes());
 }
 
+LogicalResult VBroadcastOp::verify() {
+  Type type = dtypeOf(*this);
+  if (failed(verifyDtype(*this, "vbroadcast", isFloatLane(type) || isI32(type),
+                         "f32, f16, bf16 and i32")))
+    return failure();
+  return verifyTrain(*this, getRepeatAttr(), false);
+}
+
 LogicalResult VCompareOp::verify() {
   Type type = dtypeOf(*this);
   if (failed(verifyDtype(*this, "vcompare", isComparisonDefinedOn(type),

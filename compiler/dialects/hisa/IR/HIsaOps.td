@@ -324,6 +324,36 @@ def HIsa_VReduceOp : HIsa_Instruction<"vreduce"> {
   let hasVerifier = 1;
 }
 
+def HIsa_VBroadcastOp : HIsa_Instruction<"vbroadcast", ["verifyOnChip"]> {
+  let summary = "V_BROADCAST: one lane of a vector to every lane";
+  let description = [{
+    The word in lane `lane` of `input` goes to every lane of the result,
+    unchanged: a value held packed, one a lane (a per-row scale or bias
+    kept 320 to a vector on tsp-v1), is spread over a row this way, as
+    `hisa.vreduce … lanes 1` spreads lane 0.
+
+    ```mlir
+    %1 = hisa.vbroadcast %0 lane 37 at 4 on <east, 0>
+    %2 = hisa.vbroadcast %0 lane 0 as i32 repeat <3 every 1>
+    ```
+
+    Defined on f32, f16, bf16 and i32 (`dtype`, f32 when absent); the lane
+    must be one of the chip's (checked against a chip).
+  }];
+  let arguments = (ins HIsa_VecType:$input, I32Attr:$lane,
+                       OptionalAttr<TypeAttr>:$dtype,
+                       OptionalAttr<HIsa_TrainAttr>:$repeat,
+                       OptionalAttr<I64Attr>:$cycle,
+                       OptionalAttr<HIsa_StreamAttr>:$stream);
+  let results = (outs HIsa_VecType:$result);
+  let assemblyFormat = [{
+    $input `lane` $lane (`as` $dtype^)? (`repeat` $repeat^)?
+    (`at` $cycle^)? (`on` $stream^)?
+    attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
 def HIsa_VCompareOp : HIsa_Instruction<"vcompare"> {
   let summary = "V_EQUAL/LESS/LESS_EQUAL: lanes [0, lanes) of lhs <kind> rhs as booleans";
   let description = [{
