@@ -195,7 +195,12 @@ LogicalResult PlanEmitter::emitOp(Operation *op) {
         hetx::PlanBuffer *buffer = addBuffer(op, view.getResult());
         if (!buffer)
           return failure();
-        if (std::optional<int64_t> first = view.getFirstRow()) {
+        // The first rows of a constant are the start of its buffer, which
+        // nothing changes: a plain view.
+        std::optional<int64_t> first = view.getFirstRow();
+        if (first == 0 && view.getSource().getDefiningOp<htile::ConstantOp>())
+          first.reset();
+        if (first) {
           MemRefType from = view.getSource().getType();
           uint64_t row = from.getRank() ? uint64_t(from.getShape().back()) : 1;
           RowView rows{
@@ -263,9 +268,11 @@ LogicalResult PlanEmitter::emitOp(Operation *op) {
         // less (or equal) with the operands swapped.
         Value lhs = bin.getLhs(), rhs = bin.getRhs();
         hetx::Opcode opcode;
+        bool swapped = false;
         if (auto comparison = htile::comparisonOf(bin.getKind())) {
           opcode = compareOpcode(comparison->first);
-          if (comparison->second)
+          swapped = comparison->second;
+          if (swapped)
             std::swap(lhs, rhs);
         } else {
           opcode = binaryOpcode(*hisa::symbolizeVBinaryKind(
@@ -276,6 +283,19 @@ LogicalResult PlanEmitter::emitOp(Operation *op) {
         if (failed(k))
           return failure();
         (*k)->set_opcode(opcode);
+        // A packed column (R values, in copies) broadcasts as R x 1: the
+        // plan reads its first copy through a view of that shape.
+        if (std::optional<htile::OperandSide> side = bin.getColumn()) {
+          int at = int(*side == htile::OperandSide::rhs) ^ int(swapped);
+          Value column = at ? rhs : lhs;
+          uint32_t source = (*k)->operands(at);
+          hetx::PlanBuffer *view = plan.add_buffers();
+          view->set_dtype(plan.buffers(int(source)).dtype());
+          view->add_shape(cast<MemRefType>(column.getType()).getShape().back());
+          view->add_shape(1);
+          view->set_view_of(source);
+          (*k)->set_operands(at, uint32_t(plan.buffers_size() - 1));
+        }
         return success();
       })
       .Case([&](htile::UnaryOp un) -> LogicalResult {

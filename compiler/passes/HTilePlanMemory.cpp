@@ -24,14 +24,20 @@ namespace {
 
 /// The elements of the tensor `buffer` holds: its own, or for a weight
 /// interleaved for the planes (hetc-htile-interleave-weights), whose
-/// buffer holds padding as elements too, the K x N of its matmul.
+/// buffer holds padding as elements too, the K x N of its matmul, and for
+/// a packed column held in copies (hetc-htile-pack-columns), one copy.
 int64_t ownElements(Value buffer) {
-  for (Operation *user : buffer.getUsers())
+  auto type = cast<MemRefType>(buffer.getType());
+  for (Operation *user : buffer.getUsers()) {
     if (auto matmul = dyn_cast<htile::MatMulOp>(user))
       if (matmul.getInterleave() && matmul.getWeight() == buffer)
         return matmul.getInput().getType().getDimSize(1) *
                matmul.getOutput().getType().getDimSize(1);
-  return cast<MemRefType>(buffer.getType()).getNumElements();
+    if (auto binary = dyn_cast<htile::BinaryOp>(user))
+      if (binary.getColumn() && type.getRank() == 2)
+        return type.getDimSize(1);
+  }
+  return type.getNumElements();
 }
 
 /// The op that owns the storage of `value`, looking through views.

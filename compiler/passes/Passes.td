@@ -264,6 +264,63 @@ def HTileFuseGathers : Pass<"hetc-htile-fuse-gathers", "mlir::func::FuncOp"> {
   }];
 }
 
+def HTileTransposeWeights : Pass<"hetc-htile-transpose-weights",
+                                 "mlir::func::FuncOp"> {
+  let summary = "Holds f32 constant weights transposed where that pads less";
+  let description = [{
+    Each row of a buffer starts a new vector, so a K x N weight takes
+    `K * ceil(N / lanes)` vectors: a narrow or ragged N pads every row (a
+    384-wide row takes 640 lanes on tsp-v1). Held N x K it takes
+    `N * ceil(K / lanes)`, and the planes install it column by column
+    (htile.matmul's `transposed`, M_LOAD_WEIGHTS_COLUMN), one load a vector
+    either way, so the layout that takes fewer vectors also installs
+    faster.
+
+    An f32 constant used only as the untransposed, unscaled weight of tiled
+    matmuls of its own type is rewritten transposed when that takes fewer
+    vectors (the lanes are the matmuls' tile). Narrower weights share SRAM
+    rows and are interleaved instead (`hetc-htile-interleave-weights`); a
+    constant another kernel reads keeps its layout.
+
+    ```mlir
+    %w = htile.constant dense<...> : tensor<4x3xf32> : memref<4x3xf32>
+    htile.matmul ins(%x, %w) outs(%y) activation(none)
+        {tile = array<i64: 1, 4, 4>} : memref<1x4xf32>, memref<4x3xf32>, memref<1x3xf32>
+    // becomes (4 vectors of 3 lanes held as 3 of 4)
+    %w = htile.constant dense<...> : tensor<3x4xf32> : memref<3x4xf32>
+    htile.matmul ins(%x, %w) transposed outs(%y) activation(none)
+        {tile = array<i64: 1, 4, 4>} : memref<1x4xf32>, memref<3x4xf32>, memref<1x3xf32>
+    ```
+  }];
+}
+
+def HTilePackColumns : Pass<"hetc-htile-pack-columns", "mlir::func::FuncOp"> {
+  let summary = "Holds constant per-row columns one value a lane";
+  let description = [{
+    A constant column R x 1 (a depthwise convolution's weights for one
+    kernel element, a per-channel scale or bias) takes a vector per row
+    for the whole program: 320 lanes for one value on tsp-v1. One that is
+    read only as an operand spread over the rows of binary kernels (and by
+    the kernel plan's depthwise convolution, which takes its columns as R
+    values) is rewritten as a 1-D constant of R elements, a lane each, and
+    the kernels take it as htile.binary's `column`: their expansion reads
+    the vector that holds row r and spreads its lane (`hisa.vbroadcast`),
+    where it spread lane 0 of the row's own vector. The constant holds the
+    values twice (2 x R), and consecutive rows read alternate copies: one
+    copy would serve a kernel's every row from one bank, a read a cycle.
+    The kernel plan's convolution reads the first copy through a view. f32
+    and i32 columns of at least two rows only.
+
+    ```mlir
+    %t = htile.constant dense<[[1.0], [2.0]]> : tensor<2x1xf32> : memref<2x1xf32>
+    htile.binary mul ins(%x, %t) outs(%y) : memref<1x2x9xf32>, memref<2x1xf32>, memref<1x2x9xf32>
+    // becomes
+    %t = htile.constant dense<[[1.0, 2.0], [1.0, 2.0]]> : tensor<2x2xf32> : memref<2x2xf32>
+    htile.binary mul ins(%x, %t) column(rhs) outs(%y) : memref<1x2x9xf32>, memref<2x2xf32>, memref<1x2x9xf32>
+    ```
+  }];
+}
+
 def HTileInterleaveWeights : Pass<"hetc-htile-interleave-weights",
                                   "mlir::func::FuncOp"> {
   let summary = "Lays out narrow constant weights so that one load installs "

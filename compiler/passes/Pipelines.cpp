@@ -53,6 +53,8 @@ void hetc::buildHTilePipeline(OpPassManager &pm,
     pm.addPass(createSetChip({options.chip}));
   pm.addPass(createConvertHGraphToHTile());
   pm.addNestedPass<func::FuncOp>(createHTileFuseGathers());
+  pm.addNestedPass<func::FuncOp>(createHTileTransposeWeights());
+  pm.addNestedPass<func::FuncOp>(createHTilePackColumns());
   pm.addNestedPass<func::FuncOp>(createHTileInterleaveWeights());
   pm.addPass(createHTilePlanMemory({options.packResident}));
   pm.addPass(createHTilePhysicalBound());

@@ -96,13 +96,16 @@ namespace {
 
 /// Where one operand of a broadcasting elementwise kernel is read for each
 /// row of the output: its row index (leading dimensions of size 1 repeat)
-/// and whether its one-lane rows must be spread over the vector.
+/// and whether its one-lane rows must be spread over the vector. A packed
+/// column (htile.binary's `column`) broadcasts as R x 1 (`operand`), its
+/// row r in lane r % lanes of its vector r / lanes, always spread.
 class BroadcastOperand {
 public:
-  BroadcastOperand(ArrayRef<int64_t> operand, ArrayRef<int64_t> output)
-      : operand(operand), output(output) {
-    spread = !output.empty() && output.back() != 1 &&
-             (operand.empty() || operand.back() == 1);
+  BroadcastOperand(ArrayRef<int64_t> operand, ArrayRef<int64_t> output,
+                   bool packed = false)
+      : packed(packed), operand(operand), output(output) {
+    spread = packed || (!output.empty() && output.back() != 1 &&
+                        (operand.empty() || operand.back() == 1));
   }
   /// The operand row that output row `row` reads.
   int64_t rowFor(int64_t row) const {
@@ -122,9 +125,11 @@ public:
     return result;
   }
   bool spread = false;
+  bool packed = false;
 
 private:
-  ArrayRef<int64_t> operand, output;
+  SmallVector<int64_t> operand;
+  ArrayRef<int64_t> output;
 };
 
 } // namespace
@@ -143,17 +148,30 @@ LogicalResult ElementwiseExpander::expandBinary(htile::BinaryOp op) {
          out = tensor(op.getOutput());
   Type type = elementOf(op.getLhs()), outType = elementOf(op.getOutput());
   ArrayRef<int64_t> shape = op.getOutput().getType().getShape();
-  BroadcastOperand lhsMap(op.getLhs().getType().getShape(), shape);
-  BroadcastOperand rhsMap(op.getRhs().getType().getShape(), shape);
+  std::optional<htile::OperandSide> column = op.getColumn();
+  BroadcastOperand lhsMap(op.getBroadcastShape(0), shape,
+                          column == htile::OperandSide::lhs);
+  BroadcastOperand rhsMap(op.getBroadcastShape(1), shape,
+                          column == htile::OperandSide::rhs);
   int64_t perRow = out.layout.vectorsPerRow;
+  int64_t laneCount = int64_t(lanes);
   auto address = [&](const Tensor &t, const BroadcastOperand &map, int64_t v) {
-    return t.at(map.rowFor(v / perRow), map.spread ? 0 : v % perRow);
+    int64_t row = map.rowFor(v / perRow);
+    // Row r of a packed column is in copy r % copies.
+    if (map.packed)
+      return t.at(row % t.layout.rows, row / laneCount);
+    return t.at(row, map.spread ? 0 : v % perRow);
+  };
+  // The lane of a packed column that output vector `v` spreads (0 for
+  // any other operand).
+  auto laneOf = [&](const BroadcastOperand &map, int64_t v) {
+    return map.packed ? map.rowFor(v / perRow) % laneCount : 0;
   };
   // x * x reads its vector once: two reads of one address in the cycle the
   // operands must meet would need one bank twice.
   auto sameOperand = [&](int64_t v) {
     return address(lhs, lhsMap, v) == address(rhs, rhsMap, v) &&
-           lhsMap.spread == rhsMap.spread;
+           lhsMap.spread == rhsMap.spread && !column;
   };
   bool repeats = !(lhsMap.spread || rhsMap.spread) || spreadsOnVectorUnit(type);
   auto stepOf = [&](int64_t v, VectorStep &step) {
@@ -163,14 +181,20 @@ LogicalResult ElementwiseExpander::expandBinary(htile::BinaryOp op) {
     if (!same)
       step.accesses.push_back({address(rhs, rhsMap, v), type, false});
     step.accesses.push_back({out.at(v / perRow, v % perRow), outType, true});
-    step.key = lanesOf(out.layout.cols, v % perRow) * 2 + same;
+    // A train spreads one lane of a packed column: it stays in one row.
+    int64_t lane = laneOf(lhsMap, v) + laneOf(rhsMap, v);
+    step.key = (lanesOf(out.layout.cols, v % perRow) * 2 + same) *
+                   (laneCount + 1) +
+               lane;
     return repeats;
   };
-  auto operand = [&](int64_t at, const BroadcastOperand &map,
+  auto operand = [&](int64_t at, const BroadcastOperand &map, int64_t v,
                      hisa::TrainAttr train) {
-    Value v = read(loc, at, type, train);
+    Value x = read(loc, at, type, train);
     // A one-lane row reaches every lane of the vector.
-    return map.spread ? spread(loc, v, type, train) : v;
+    if (map.packed)
+      return spreadLane(loc, x, uint32_t(laneOf(map, v)), type, train);
+    return map.spread ? spread(loc, x, type, train) : x;
   };
   // The comparisons give i1 lanes; greater (or equal) is less (or equal)
   // with the operands swapped.
@@ -186,10 +210,10 @@ LogicalResult ElementwiseExpander::expandBinary(htile::BinaryOp op) {
     int64_t v = train.first;
     bool lhsIsRhs = sameOperand(v);
     hisa::TrainAttr repeat = trainOf(train, 0);
-    Value x = operand(address(lhs, lhsMap, v), lhsMap, repeat);
-    Value y = lhsIsRhs
-                  ? x
-                  : operand(address(rhs, rhsMap, v), rhsMap, trainOf(train, 1));
+    Value x = operand(address(lhs, lhsMap, v), lhsMap, v, repeat);
+    Value y = lhsIsRhs ? x
+                       : operand(address(rhs, rhsMap, v), rhsMap, v,
+                                 trainOf(train, 1));
     int32_t n = lanesOf(out.layout.cols, v % perRow);
     Value result;
     if (compare) {

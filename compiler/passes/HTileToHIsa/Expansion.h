@@ -119,6 +119,10 @@ protected:
   /// the vector unit reduces: a permute does not repeat).
   mlir::Value spread(mlir::Location loc, mlir::Value x, mlir::Type type,
                      hisa::TrainAttr train = {}) const;
+  /// `x`'s lane `lane` in every lane (hisa.vbroadcast; f32, f16, bf16 or
+  /// i32 lanes); with `train`, a train of them.
+  mlir::Value spreadLane(mlir::Location loc, mlir::Value x, uint32_t lane,
+                         mlir::Type type, hisa::TrainAttr train = {}) const;
   /// The next switch unit and matrix plane, round-robin.
   uint32_t takeSwitch() const;
   uint32_t takePlane() const;

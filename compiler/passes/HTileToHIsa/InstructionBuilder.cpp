@@ -101,6 +101,13 @@ Value InstructionBuilder::spread(Location loc, Value x, Type type,
                  type);
 }
 
+Value InstructionBuilder::spreadLane(Location loc, Value x, uint32_t lane,
+                                     Type type, hisa::TrainAttr train) const {
+  return hisa::VBroadcastOp::create(b, loc, vec(), x, lane, dtype(type),
+                                    repeatOnly(train), IntegerAttr(),
+                                    hisa::StreamAttr());
+}
+
 uint32_t InstructionBuilder::takeSwitch() const {
   uint32_t unit = state.nextSwitch;
   state.nextSwitch = (state.nextSwitch + 1) % chip.switches();

@@ -1,5 +1,5 @@
-"""Reads `hetc inspect -d` and prints the most M_LOAD_WEIGHTS one plane
-issues in one cycle."""
+"""Reads `hetc inspect -d` and prints the most M_LOAD_WEIGHTS (or
+M_LOAD_WEIGHTS_COLUMN) one plane issues in one cycle."""
 import collections
 import sys
 
@@ -8,7 +8,7 @@ for line in sys.stdin:
     fields = line.split()
     # "#148 58 M_LOAD_WEIGHTS plane 0 row 0 ...": cycle, then the plane; a
     # train ("... repeat 8 every 1 ...") loads at each of its issues.
-    if len(fields) > 4 and fields[2] == "M_LOAD_WEIGHTS" and fields[3] == "plane":
+    if len(fields) > 4 and fields[2] in ("M_LOAD_WEIGHTS", "M_LOAD_WEIGHTS_COLUMN") and fields[3] == "plane":
         count, every = 1, 1
         if "repeat" in fields:
             at = fields.index("repeat")

@@ -519,3 +519,35 @@ func.func @plan_gather_index() {
   htile.plan_gather ins(%a) outs(%c) indices [0, 1, 2, 4] : (memref<2x2xf32>) -> memref<2x2xf32>
   return
 }
+
+// -----
+
+// Tests that a packed column broadcasts as R x 1: 8 rows do not meet 4.
+func.func @column_rows() {
+  %a = htile.alloc : memref<4x16xf32>
+  %c = htile.alloc : memref<8xf32>
+  // expected-error @+1 {{operands 'memref<4x16xf32>' and 'memref<8xf32>' (the column as R x 1) do not broadcast to the output 'memref<4x16xf32>'}}
+  htile.binary mul ins(%a, %c) column(rhs) outs(%a) : memref<4x16xf32>, memref<8xf32>, memref<4x16xf32>
+  return
+}
+
+// -----
+
+// Tests that a packed column holds 32-bit lanes, in at most two dimensions.
+func.func @column_type() {
+  %a = htile.alloc : memref<4x16xf16>
+  %c = htile.alloc : memref<4xf16>
+  // expected-error @+1 {{a packed column is a 1-D buffer of f32 or i32, or 2-D (copies of it), not 'memref<4xf16>'}}
+  htile.binary mul ins(%a, %c) column(rhs) outs(%a) : memref<4x16xf16>, memref<4xf16>, memref<4x16xf16>
+  return
+}
+
+// -----
+
+func.func @column_rank() {
+  %a = htile.alloc : memref<4x16xf32>
+  %c = htile.alloc : memref<1x2x4xf32>
+  // expected-error @+1 {{a packed column is a 1-D buffer of f32 or i32, or 2-D (copies of it), not 'memref<1x2x4xf32>'}}
+  htile.binary mul ins(%c, %a) column(lhs) outs(%a) : memref<1x2x4xf32>, memref<4x16xf32>, memref<4x16xf32>
+  return
+}

@@ -27,6 +27,13 @@ func.func @main() {
   %z = htile.alloc : memref<4x10xf32>
   // CHECK: htile.binary sub ins(%{{.*}}, %{{.*}}) outs(%{{.*}}) : memref<4x10xf32>, memref<10xf32>, memref<4x10xf32>
   htile.binary sub ins(%y, %b) outs(%z) : memref<4x10xf32>, memref<10xf32>, memref<4x10xf32>
+  // A packed column of 4 rows, once and in two copies, either side.
+  %c1 = htile.alloc : memref<4xf32>
+  %c2 = htile.alloc : memref<2x4xf32>
+  // CHECK: htile.binary mul ins(%{{.*}}, %{{.*}}) column(rhs) outs(%{{.*}}) : memref<4x10xf32>, memref<4xf32>, memref<4x10xf32>
+  htile.binary mul ins(%z, %c1) column(rhs) outs(%z) : memref<4x10xf32>, memref<4xf32>, memref<4x10xf32>
+  // CHECK: htile.binary div ins(%{{.*}}, %{{.*}}) column(lhs) outs(%{{.*}}) : memref<2x4xf32>, memref<4x10xf32>, memref<4x10xf32>
+  htile.binary div ins(%c2, %z) column(lhs) outs(%z) : memref<2x4xf32>, memref<4x10xf32>, memref<4x10xf32>
   // CHECK: htile.unary exp ins(%{{.*}}) outs(%{{.*}}) : memref<4x10xf32>, memref<4x10xf32>
   htile.unary exp ins(%z) outs(%y) : memref<4x10xf32>, memref<4x10xf32>
   %s = htile.alloc : memref<4x10xf32>

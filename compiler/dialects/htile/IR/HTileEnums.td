@@ -30,6 +30,11 @@ def HTile_BinaryKindAttr : I32EnumAttr<"BinaryKind", "elementwise binary operati
   let cppNamespace = "::hetc::htile";
 }
 
+def HTile_OperandSideAttr : I32EnumAttr<"OperandSide", "an operand of a binary kernel", [
+    I32EnumAttrCase<"lhs", 0>, I32EnumAttrCase<"rhs", 1>]> {
+  let cppNamespace = "::hetc::htile";
+}
+
 def HTile_CastOverflowAttr : I32EnumAttr<"CastOverflow", "what a cast makes of a value beyond the output type's range", [
     I32EnumAttrCase<"standard", 0>, I32EnumAttrCase<"no_saturate", 1>,
     I32EnumAttrCase<"wrap", 2>]> {

@@ -164,16 +164,34 @@ LogicalResult MatMulOp::verify() {
   return success();
 }
 
+SmallVector<int64_t> BinaryOp::getBroadcastShape(unsigned operand) {
+  MemRefType type = operand == 0 ? getLhs().getType() : getRhs().getType();
+  std::optional<OperandSide> column = getColumn();
+  if (column && unsigned(*column) == operand && type.getRank() >= 1)
+    return {type.getShape().back(), 1};
+  return SmallVector<int64_t>(type.getShape());
+}
+
 LogicalResult BinaryOp::verify() {
   MemRefType lhs = getLhs().getType(), rhs = getRhs().getType(),
              out = getOutput().getType();
+  if (std::optional<OperandSide> side = getColumn()) {
+    MemRefType column = *side == OperandSide::lhs ? lhs : rhs;
+    Type element = column.getElementType();
+    if (column.getRank() < 1 || column.getRank() > 2 ||
+        !(element.isF32() || element.isSignlessInteger(32)))
+      return emitOpError("a packed column is a 1-D buffer of f32 or i32, "
+                         "or 2-D (copies of it), not ")
+             << column;
+  }
   SmallVector<int64_t> shape;
-  if (!OpTrait::util::getBroadcastedShape(lhs.getShape(), rhs.getShape(),
-                                          shape) ||
+  if (!OpTrait::util::getBroadcastedShape(getBroadcastShape(0),
+                                          getBroadcastShape(1), shape) ||
       ArrayRef<int64_t>(shape) != out.getShape())
     return emitOpError("operands ")
-           << lhs << " and " << rhs << " do not broadcast to the output "
-           << out;
+           << lhs << " and " << rhs
+           << (getColumn() ? " (the column as R x 1)" : "")
+           << " do not broadcast to the output " << out;
   return success();
 }
 

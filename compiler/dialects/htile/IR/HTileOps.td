@@ -210,12 +210,39 @@ def HTile_BinaryOp : HTile_KernelOp<"binary"> {
     the comparisons (`equal` ... `greater_equal`), whose output is `i1`.
     `mod` is the remainder with the divisor's sign, `fmod` with the
     dividend's.
+
+    With `column(lhs)` or `column(rhs)`, that operand, a buffer of R f32
+    or i32 elements (1-D), or of n copies of them (n x R), is the column
+    R x 1 held packed: it broadcasts as R x 1 would, but its elements lie
+    one a lane, a vector holding as many rows' values as it has lanes,
+    instead of a vector a row (`hetc-htile-pack-columns`). Row r is read
+    from copy r mod n, and its lane spread over the row's vectors
+    (`hisa.vbroadcast`).
+
+    ```mlir
+    htile.binary mul ins(%a, %t) column(rhs) outs(%c) : memref<1x8x16xf32>, memref<8xf32>, memref<1x8x16xf32>
+    htile.binary add ins(%a, %t) column(rhs) outs(%c) : memref<1x8x16xf32>, memref<2x8xf32>, memref<1x8x16xf32>
+    ```
   }];
   let arguments = (ins HTile_BinaryKindAttr:$kind, HTile_Buffer:$lhs,
-                       HTile_Buffer:$rhs, HTile_Buffer:$output);
+                       HTile_Buffer:$rhs, HTile_Buffer:$output,
+                       OptionalAttr<HTile_OperandSideAttr>:$column);
   let assemblyFormat = [{
-    $kind `ins` `(` $lhs `,` $rhs `)` `outs` `(` $output `)` attr-dict `:`
+    $kind `ins` `(` $lhs `,` $rhs `)` (`column` `(` $column^ `)`)?
+    `outs` `(` $output `)` attr-dict `:`
     type($lhs) `,` type($rhs) `,` type($output)
+  }];
+  let builders = [
+    OpBuilder<(ins "::hetc::htile::BinaryKind":$kind, "::mlir::Value":$lhs,
+                   "::mlir::Value":$rhs, "::mlir::Value":$output), [{
+      build($_builder, $_state, kind, lhs, rhs, output,
+            ::hetc::htile::OperandSideAttr());
+    }]>
+  ];
+  let extraClassDeclaration = [{
+    /// The shape `operand` (0: lhs, 1: rhs) broadcasts as: its own, or
+    /// R x 1 for a packed column of R elements.
+    ::llvm::SmallVector<int64_t> getBroadcastShape(unsigned operand);
   }];
   let hasVerifier = 1;
 }
