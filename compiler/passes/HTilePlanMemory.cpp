@@ -40,6 +40,14 @@ int64_t ownElements(Value buffer) {
   return type.getNumElements();
 }
 
+/// The bytes of the tensor `buffer` holds, at its element width (a byte
+/// at least).
+int64_t tensorBytesOf(Value buffer) {
+  auto type = cast<MemRefType>(buffer.getType());
+  unsigned bits = type.getElementType().getIntOrFloatBitWidth();
+  return (ownElements(buffer) * int64_t(std::max(bits, 8u)) + 7) / 8;
+}
+
 /// The op that owns the storage of `value`, looking through views.
 Operation *storageOf(Value value) {
   while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
@@ -184,21 +192,66 @@ struct HTilePlanMemoryPass
     // What the tensors live at the peak hold in their own element width,
     // against which the compile summary sets the bytes their vectors take.
     int64_t tensorBytes = 0;
-    for (auto [def, b] : llvm::zip(defs, buffers)) {
-      if (b.first > peak.at || b.last < peak.at)
-        continue;
-      auto type = cast<MemRefType>(def->getResult(0).getType());
-      unsigned bits = type.getElementType().getIntOrFloatBitWidth();
-      tensorBytes +=
-          (ownElements(def->getResult(0)) * int64_t(std::max(bits, 8u)) + 7) /
-          8;
-    }
+    for (auto [def, b] : llvm::zip(defs, buffers))
+      if (b.first <= peak.at && peak.at <= b.last)
+        tensorBytes += tensorBytesOf(def->getResult(0));
     func->setAttr("hetc.sram_peak_tensor_bytes",
                   builder.getI64IntegerAttr(tensorBytes));
+    if (peakBuffers)
+      recordPeakBuffers(func, defs, buffers, peak.at, vectorBytes);
     LLVM_DEBUG(llvm::dbgs() << "@" << func.getName() << ": " << buffers.size()
                             << " buffers, peak " << peak.size << " of "
                             << sram.capacity << " vectors\n");
     return success();
+  }
+
+  /// Records as `hetc.sram_peak_buffers` the `peakBuffers` buffers live at
+  /// `at` whose vectors hold the most bytes beyond their tensor's.
+  void recordPeakBuffers(func::FuncOp func, ArrayRef<Operation *> defs,
+                         const std::vector<placement::Buffer> &buffers,
+                         int64_t at, int64_t vectorBytes) {
+    struct Entry {
+      Operation *def;
+      int64_t vectors, tensorBytes, padding;
+    };
+    std::vector<Entry> live;
+    for (auto [def, b] : llvm::zip(defs, buffers))
+      if (b.first <= at && at <= b.last) {
+        int64_t bytes = tensorBytesOf(def->getResult(0));
+        live.push_back({def, b.size, bytes, b.size * vectorBytes - bytes});
+      }
+    std::stable_sort(live.begin(), live.end(),
+                     [](const Entry &a, const Entry &b) {
+                       return a.padding > b.padding;
+                     });
+    live.resize(std::min<size_t>(live.size(), peakBuffers));
+    Builder builder(func.getContext());
+    SmallVector<Attribute> entries;
+    for (const Entry &e : live) {
+      // An input by its name, anything else by its ONNX node.
+      std::string node;
+      if (auto input = dyn_cast<htile::InputOp>(e.def))
+        node = "input '" + input.getName().str() + "'";
+      else if (auto name = dyn_cast<NameLoc>(e.def->getLoc()))
+        node = name.getName().str();
+      else if (auto fused = dyn_cast<FusedLoc>(e.def->getLoc()))
+        for (Location part : fused.getLocations())
+          if (auto name = dyn_cast<NameLoc>(part)) {
+            node = name.getName().str();
+            break;
+          }
+      entries.push_back(builder.getDictionaryAttr({
+          builder.getNamedAttr("node", builder.getStringAttr(node)),
+          builder.getNamedAttr(
+              "type", TypeAttr::get(e.def->getResult(0).getType())),
+          builder.getNamedAttr("vectors",
+                               builder.getI64IntegerAttr(e.vectors)),
+          builder.getNamedAttr("tensor_bytes",
+                               builder.getI64IntegerAttr(e.tensorBytes)),
+      }));
+    }
+    func->setAttr(target::kSramPeakBuffersAttrName,
+                  builder.getArrayAttr(entries));
   }
 
   /// Places `buffers`: spread over slices, clear of their kernels' other

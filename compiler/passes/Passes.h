@@ -40,6 +40,9 @@ struct PipelineOptions {
   /// programs that share a decode step's layout, and the weights nearer
   /// the matrix planes.
   bool packResident = true;
+  /// Record the buffers live at the SRAM peak with the most padding, this
+  /// many (hetc-htile-plan-memory's peak-buffers; 0: none).
+  unsigned peakBuffers = 0;
 };
 
 /// hgraph to hgraph: decompose, fold constants, fuse, and narrow the

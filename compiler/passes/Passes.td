@@ -359,7 +359,10 @@ def HTilePlanMemory : Pass<"hetc-htile-plan-memory", "mlir::ModuleOp"> {
   let options = [
     Option<"packResident", "pack-resident", "bool", /*default=*/"false",
            "Place the inputs and constants packed from the lowest address "
-           "first, leaving the rest of SRAM one run">
+           "first, leaving the rest of SRAM one run">,
+    Option<"peakBuffers", "peak-buffers", "unsigned", /*default=*/"0",
+           "Record this many of the buffers live at the SRAM peak, those "
+           "with the most padding, as hetc.sram_peak_buffers">
   ];
   let description = [{
     Gives each `htile.input`, `htile.constant` and `htile.alloc` an
@@ -370,9 +373,16 @@ def HTilePlanMemory : Pass<"hetc-htile-plan-memory", "mlir::ModuleOp"> {
     live at the same time (greedy by size): spread over slices, clear of
     the other buffers of its kernels, while that leaves room; otherwise
     packed, each in the smallest gap that fits (best fit). The function
-    gets `hetc.sram_peak_vectors`, the most vectors live at once. A program
-    whose peak exceeds SRAM is reported with the bytes it needs and the
-    number of chips it would take.
+    gets `hetc.sram_peak_vectors`, the most vectors live at once, and
+    `hetc.sram_peak_tensor_bytes`, the bytes the tensors live then hold at
+    their own width. A program whose peak exceeds SRAM is reported with
+    the bytes it needs and the number of chips it would take.
+
+    With `peak-buffers n`, the function also gets `hetc.sram_peak_buffers`:
+    the n buffers live at the peak whose vectors hold the most bytes beyond
+    their tensor's (padding), most first, each a dictionary of `node` (its
+    ONNX node), `type`, `vectors` and `tensor_bytes` (`hetc compile
+    --sram-peak`).
 
     A module with a `hetc.shared_layout` (compiler/passes/SharedLayout.h:
     what another program on the same SRAM keeps from run to run, such as

@@ -27,8 +27,13 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
       llvm::cl::desc("Place the inputs and constants first, packed at the "
                      "two ends of SRAM, so that the SRAM left is one run"),
       llvm::cl::init(true)};
+  Option<unsigned> peakBuffers{
+      *this, "peak-buffers",
+      llvm::cl::desc("Record this many of the buffers live at the SRAM "
+                     "peak, those with the most padding"),
+      llvm::cl::init(0)};
   hetc::PipelineOptions get() const {
-    return {chip, hostIO, weights, packResident};
+    return {chip, hostIO, weights, packResident, peakBuffers};
   }
 };
 } // namespace
@@ -56,7 +61,8 @@ void hetc::buildHTilePipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createHTileTransposeWeights());
   pm.addNestedPass<func::FuncOp>(createHTilePackColumns());
   pm.addNestedPass<func::FuncOp>(createHTileInterleaveWeights());
-  pm.addPass(createHTilePlanMemory({options.packResident}));
+  pm.addPass(
+      createHTilePlanMemory({options.packResident, options.peakBuffers}));
   pm.addPass(createHTilePhysicalBound());
 }
 

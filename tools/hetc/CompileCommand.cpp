@@ -107,6 +107,28 @@ void printSummary(ModuleOp module, const chip::ChipSpec &spec,
                          ? 100.0 * (vectorBytes - tensorBytes) / tensorBytes
                          : 0.0)
      << ")\n";
+  if (auto peakBuffers =
+          func->getAttrOfType<ArrayAttr>(target::kSramPeakBuffersAttrName)) {
+    os << "  SRAM peak buffers (the " << peakBuffers.size()
+       << " with the most padding):\n";
+    for (auto entry : peakBuffers.getAsRange<DictionaryAttr>()) {
+      auto number = [&](StringRef key) {
+        auto value = entry.getAs<IntegerAttr>(key);
+        return value ? value.getInt() : 0;
+      };
+      auto node = entry.getAs<StringAttr>("node");
+      auto type = entry.getAs<TypeAttr>("type");
+      int64_t vectors = number("vectors"), bytes = number("tensor_bytes");
+      os << "    "
+         << (node && !node.getValue().empty() ? node.getValue() : "?")
+         << ": ";
+      if (type)
+        os << type.getValue();
+      os << " in " << vectors << " vectors holds " << bytes << " of their "
+         << vectors * int64_t(spec.lanes()) * chip::kElementBytes
+         << " bytes\n";
+    }
+  }
 
   // A step that updates inputs in place (a decode step's KV cache) runs
   // again and again with them resident on the chip: its latency per step
@@ -397,6 +419,7 @@ Outcome compileProgram(const std::string &model, const CompileOptions &options,
                            : options.precision == "bf16" ? "bf16"
                            : options.precision == "int8" ? "i8"
                                                          : "f32"};
+  pipeline.peakBuffers = options.sramPeak;
   auto run = [&](StringRef stage, auto build) {
     PassManager pm(context.get());
     build(pm);

@@ -39,6 +39,9 @@ struct CompileOptions {
   bool quiet = false;
   /// Print every kernel's cycles, not only the three least busy.
   bool allKernels = false;
+  /// --sram-peak: list this many of the buffers live at the SRAM peak,
+  /// those with the most padding (0: none).
+  unsigned sramPeak = 0;
   /// Stage inputs and outputs in host memory and move them by DMA.
   bool hostIO = false;
   /// Leave the kernel plan out of the artifact: it then runs on the chip

@@ -142,6 +142,12 @@ int main(int argc, char **argv) {
       ->capture_default_str();
   compileApp->add_flag("--kernels", compile.allKernels,
                        "List every kernel's cycles in the summary");
+  compileApp
+      ->add_option("--sram-peak", compile.sramPeak,
+                   "List in the summary the N buffers live at the SRAM "
+                   "peak whose vectors hold the most padding (bytes beyond "
+                   "their tensor's), with their ONNX nodes")
+      ->check(CLI::Range(1u, 1000u));
   compileApp->add_flag("-q,--quiet", compile.quiet,
                        "Do not print the compilation summary");
   // MLIR's options (--mlir-print-ir-after-all, --mlir-timing, ...) pass

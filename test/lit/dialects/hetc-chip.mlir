@@ -61,3 +61,20 @@ func.func @h() attributes {hetc.predicted_cycles = "many"} {
 // expected-error @+1 {{'hetc.sram_peak_vectors' belongs on a function}}
 module attributes {hetc.sram_peak_vectors = 3} {
 }
+
+// -----
+
+// Tests the buffers live at the SRAM peak: a well-formed list round-trips,
+// an entry without its tensor's bytes is refused.
+// CHECK-LABEL: func.func @peak
+// CHECK-SAME: hetc.sram_peak_buffers = [{node = "Conv_0", tensor_bytes = 64 : i64, type = memref<4x4xf32>, vectors = 4 : i64}]
+func.func @peak() attributes {hetc.sram_peak_buffers = [{node = "Conv_0", type = memref<4x4xf32>, vectors = 4, tensor_bytes = 64}]} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'hetc.sram_peak_buffers' must be an array of dictionaries of node (a string), type (a type), vectors and tensor_bytes (integers)}}
+func.func @peak_incomplete() attributes {hetc.sram_peak_buffers = [{node = "Conv_0", type = memref<4x4xf32>, vectors = 4}]} {
+  return
+}

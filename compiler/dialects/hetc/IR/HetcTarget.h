@@ -40,6 +40,12 @@ inline constexpr llvm::StringLiteral kPhysicalBoundAttrName =
     "hetc.physical_bound";
 inline constexpr llvm::StringLiteral kPhysicalBoundReasonAttrName =
     "hetc.physical_bound_reason";
+/// The buffers live at the SRAM peak with the most padding
+/// (hetc-htile-plan-memory's peak-buffers): an array of dictionaries of
+/// `node` (a string), `type` (a type), `vectors` and `tensor_bytes`
+/// (integers).
+inline constexpr llvm::StringLiteral kSramPeakBuffersAttrName =
+    "hetc.sram_peak_buffers";
 
 /// The attribute describing `spec`.
 ChipAttr getChipAttr(mlir::MLIRContext *context, const chip::ChipSpec &spec);

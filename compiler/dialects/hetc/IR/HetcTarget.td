@@ -25,7 +25,9 @@ def Hetc_Dialect : Dialect {
     `hetc.instructions`,
     `hetc.predicted_cycles`, `hetc.lower_bound`, `hetc.physical_bound`
     (integers), `hetc.lower_bound_reason` and `hetc.physical_bound_reason`
-    (strings). The dialect checks each `hetc.*`
+    (strings), and on request `hetc.sram_peak_buffers` (the buffers live
+    at the SRAM peak with the most padding: dictionaries of `node`, `type`,
+    `vectors` and `tensor_bytes`). The dialect checks each `hetc.*`
     attribute's place and kind.
 
     ```mlir

@@ -57,6 +57,24 @@ LogicalResult HetcDialect::verifyOperationAttribute(Operation *op,
       return op->emitError("'") << name << "' must be a dictionary";
     return success();
   }
+  if (name == kSramPeakBuffersAttrName) {
+    auto entries = dyn_cast<ArrayAttr>(attr.getValue());
+    auto valid = [](Attribute entry) {
+      auto dict = dyn_cast<DictionaryAttr>(entry);
+      return dict && dict.getAs<StringAttr>("node") &&
+             dict.getAs<TypeAttr>("type") &&
+             dict.getAs<IntegerAttr>("vectors") &&
+             dict.getAs<IntegerAttr>("tensor_bytes") && dict.size() == 4;
+    };
+    if (!isa<func::FuncOp>(op))
+      return op->emitError("'") << name << "' belongs on a function";
+    if (!entries || !llvm::all_of(entries, valid))
+      return op->emitError("'")
+             << name
+             << "' must be an array of dictionaries of node (a string), type "
+                "(a type), vectors and tensor_bytes (integers)";
+    return success();
+  }
   // What the passes record on a function they compiled, for the compile
   // summary and the artifact.
   bool integer = llvm::is_contained(kFunctionFigures, name);
