@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/passes/ConstantRelayout.h"
 #include "compiler/passes/Passes.h"
 
 #include "compiler/dialects/hisa/IR/HIsa.h"
@@ -76,10 +77,7 @@ DenseElementsAttr interleave(DenseElementsAttr dense, int64_t p, int64_t n) {
 struct HTileInterleaveWeightsPass
     : hetc::impl::HTileInterleaveWeightsBase<HTileInterleaveWeightsPass> {
   void runOnOperation() override {
-    SmallVector<htile::ConstantOp> constants;
-    getOperation().walk(
-        [&](htile::ConstantOp constant) { constants.push_back(constant); });
-    for (htile::ConstantOp constant : constants) {
+    for (htile::ConstantOp constant : relayout::constantsOf(getOperation())) {
       MemRefType type = constant.getType();
       Type element = type.getElementType();
       // 16-bit floats and 8-bit integers share SRAM rows (docs/isa.md,
@@ -102,20 +100,15 @@ struct HTileInterleaveWeightsPass
       if (p < 2 || !dense || !tileN)
         continue;
       DenseElementsAttr packed = interleave(dense, p, *tileN);
-      OpBuilder builder(constant);
-      auto replacement = htile::ConstantOp::create(
-          builder, constant.getLoc(),
+      IntegerAttr attr = Builder(&getContext()).getI64IntegerAttr(p);
+      relayout::replaceConstant(
+          constant,
           MemRefType::get(cast<ShapedType>(packed.getType()).getShape(),
                           element),
-          packed, constant.getAddressAttr());
-      IntegerAttr attr = builder.getI64IntegerAttr(p);
-      for (OpOperand &use :
-           llvm::make_early_inc_range(constant.getBuffer().getUses())) {
-        auto matmul = cast<htile::MatMulOp>(use.getOwner());
-        use.set(replacement.getBuffer());
-        matmul.setInterleaveAttr(attr);
-      }
-      constant.erase();
+          packed, [&](OpOperand &use, Value replacement) {
+            cast<htile::MatMulOp>(use.getOwner()).setInterleaveAttr(attr);
+            return replacement;
+          });
     }
   }
 };

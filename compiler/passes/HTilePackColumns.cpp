@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/passes/ConstantRelayout.h"
 #include "compiler/passes/Passes.h"
 
 namespace hetc {
@@ -66,10 +67,7 @@ bool onlySpread(htile::ConstantOp constant) {
 struct HTilePackColumnsPass
     : hetc::impl::HTilePackColumnsBase<HTilePackColumnsPass> {
   void runOnOperation() override {
-    SmallVector<htile::ConstantOp> constants;
-    getOperation().walk(
-        [&](htile::ConstantOp constant) { constants.push_back(constant); });
-    for (htile::ConstantOp constant : constants) {
+    for (htile::ConstantOp constant : relayout::constantsOf(getOperation())) {
       MemRefType type = constant.getType();
       Type element = type.getElementType();
       // A single row gains nothing; narrower types share SRAM rows already.
@@ -82,30 +80,28 @@ struct HTilePackColumnsPass
       if (!dense)
         continue;
       int64_t rows = type.getDimSize(0);
-      OpBuilder builder(constant);
-      auto packed = htile::ConstantOp::create(
-          builder, constant.getLoc(),
-          MemRefType::get({kColumnCopies, rows}, element),
-          copiesOf(dense, kColumnCopies), constant.getAddressAttr());
       // The kernel plan's convolution reads the first copy.
       Value first;
-      for (OpOperand &use :
-           llvm::make_early_inc_range(constant.getBuffer().getUses())) {
-        auto binary = dyn_cast<htile::BinaryOp>(use.getOwner());
-        if (!binary) {
-          if (!first)
-            first = htile::ViewOp::create(
-                builder, constant.getLoc(), MemRefType::get({rows}, element),
-                packed.getBuffer(), builder.getI64IntegerAttr(0));
-          use.set(first);
-          continue;
-        }
-        binary.setColumn(&use == &binary.getLhsMutable()
-                             ? htile::OperandSide::lhs
-                             : htile::OperandSide::rhs);
-        use.set(packed.getBuffer());
-      }
-      constant.erase();
+      relayout::replaceConstant(
+          constant, MemRefType::get({kColumnCopies, rows}, element),
+          copiesOf(dense, kColumnCopies),
+          [&](OpOperand &use, Value packed) -> Value {
+            auto binary = dyn_cast<htile::BinaryOp>(use.getOwner());
+            if (binary) {
+              binary.setColumn(&use == &binary.getLhsMutable()
+                                   ? htile::OperandSide::lhs
+                                   : htile::OperandSide::rhs);
+              return packed;
+            }
+            if (!first) {
+              OpBuilder builder(packed.getContext());
+              builder.setInsertionPointAfterValue(packed);
+              first = htile::ViewOp::create(
+                  builder, packed.getLoc(), MemRefType::get({rows}, element),
+                  packed, builder.getI64IntegerAttr(0));
+            }
+            return first;
+          });
     }
   }
 };

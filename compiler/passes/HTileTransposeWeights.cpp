@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/passes/ConstantRelayout.h"
 #include "compiler/passes/Passes.h"
 
 #include "compiler/dialects/hisa/IR/BufferLayout.h"
@@ -68,10 +69,7 @@ DenseElementsAttr transpose(DenseElementsAttr dense) {
 struct HTileTransposeWeightsPass
     : hetc::impl::HTileTransposeWeightsBase<HTileTransposeWeightsPass> {
   void runOnOperation() override {
-    SmallVector<htile::ConstantOp> constants;
-    getOperation().walk(
-        [&](htile::ConstantOp constant) { constants.push_back(constant); });
-    for (htile::ConstantOp constant : constants) {
+    for (htile::ConstantOp constant : relayout::constantsOf(getOperation())) {
       MemRefType type = constant.getType();
       // Narrower weights share SRAM rows and are interleaved for the planes
       // instead (hetc-htile-interleave-weights).
@@ -86,18 +84,12 @@ struct HTileTransposeWeightsPass
       if (layoutOf({n, k}, uint32_t(*lanes)).vectors() >=
           layoutOf({k, n}, uint32_t(*lanes)).vectors())
         continue;
-      OpBuilder builder(constant);
-      auto replacement = htile::ConstantOp::create(
-          builder, constant.getLoc(),
-          MemRefType::get({n, k}, type.getElementType()), transpose(dense),
-          constant.getAddressAttr());
-      for (OpOperand &use :
-           llvm::make_early_inc_range(constant.getBuffer().getUses())) {
-        auto matmul = cast<htile::MatMulOp>(use.getOwner());
-        use.set(replacement.getBuffer());
-        matmul.setTransposed(true);
-      }
-      constant.erase();
+      relayout::replaceConstant(
+          constant, MemRefType::get({n, k}, type.getElementType()),
+          transpose(dense), [](OpOperand &use, Value replacement) {
+            cast<htile::MatMulOp>(use.getOwner()).setTransposed(true);
+            return replacement;
+          });
     }
   }
 };

@@ -228,20 +228,32 @@ TEST(SimulatorTest, MathOpcodes) {
   }
 }
 
+/// The add program with its V_ADD replaced by `opcode` (a reduction or
+/// V_BROADCAST of `sourceLane`, when not negative) of `a` over `lanes`
+/// lanes, and b's read dropped; the write waits for the reductions'
+/// latency, one cycle longer.
+TestProgram crossLaneProgram(const chip::ChipSpec &chip, hetx::Opcode opcode,
+                             uint32_t lanes, int sourceLane = -1) {
+  TestProgram program = addProgram(chip);
+  program.artifact.mutable_instructions()->DeleteSubrange(1, 1);
+  hetx::Instruction *op = program.artifact.mutable_instructions(1);
+  op->set_opcode(opcode);
+  op->set_lanes(lanes);
+  if (sourceLane >= 0)
+    op->set_source_lane(uint32_t(sourceLane));
+  op->mutable_src()->RemoveLast();
+  program.artifact.mutable_instructions(2)->set_cycle(
+      program.artifact.instructions(2).cycle() + 1);
+  resort(program.artifact, chip);
+  return program;
+}
+
 // Tests that a reduction of some lanes fills every lane with its result.
 TEST(SimulatorTest, ReductionOfSomeLanesFillsEveryLane) {
   chip::ChipSpec chip = loadChip("test-chip");
   for (hetx::Opcode opcode :
        {hetx::V_REDUCE_SUM, hetx::V_REDUCE_MAX, hetx::V_REDUCE_MIN}) {
-    TestProgram program = addProgram(chip);
-    program.artifact.mutable_instructions()->DeleteSubrange(1, 1);
-    hetx::Instruction *op = program.artifact.mutable_instructions(1);
-    op->set_opcode(opcode);
-    op->set_lanes(5);
-    op->mutable_src()->RemoveLast();
-    program.artifact.mutable_instructions(2)->set_cycle(
-        program.artifact.instructions(2).cycle() + 1);
-    resort(program.artifact, chip);
+    TestProgram program = crossLaneProgram(chip, opcode, 5);
     sim::SimResult result = simulateOk(program, chip);
     const std::vector<float> &a = program.inputs["a"].data;
     float expected = opcode == hetx::V_REDUCE_SUM ? 0.0f : a[0];
@@ -255,21 +267,12 @@ TEST(SimulatorTest, ReductionOfSomeLanesFillsEveryLane) {
 }
 
 // Tests that V_BROADCAST fills every lane with the word of its source lane,
-// for the first, a middle and the last lane, on f32 and i32 lanes.
+// for the first, a middle and the last lane.
 TEST(SimulatorTest, BroadcastOfOneLane) {
   chip::ChipSpec chip = loadChip("test-chip");
   for (uint32_t lane : {0u, 5u, 15u}) {
-    TestProgram program = addProgram(chip);
-    program.artifact.mutable_instructions()->DeleteSubrange(1, 1);
-    hetx::Instruction *op = program.artifact.mutable_instructions(1);
-    op->set_opcode(hetx::V_BROADCAST);
-    op->set_lanes(16);
-    op->set_source_lane(lane);
-    op->mutable_src()->RemoveLast();
-    // The latency of the reductions: the write moves with it.
-    program.artifact.mutable_instructions(2)->set_cycle(
-        program.artifact.instructions(2).cycle() + 1);
-    resort(program.artifact, chip);
+    TestProgram program =
+        crossLaneProgram(chip, hetx::V_BROADCAST, 16, int(lane));
     sim::SimResult result = simulateOk(program, chip);
     const std::vector<float> &a = program.inputs["a"].data;
     for (float value : result.outputs[0].tensor.data)
