@@ -10,7 +10,7 @@
 #include "compiler/dialects/hgraph/IR/HGraph.h"
 #include "compiler/dialects/hisa/IR/HIsa.h"
 #include "compiler/dialects/htile/IR/HTile.h"
-#include "compiler/frontend/MlirNesting.h"
+#include "compiler/frontend/MlirTextChecks.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -44,7 +44,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // As hetc-opt and hetc compile do, text nested deeper than the parser
   // can descend is refused first.
   std::string error;
-  if (!frontend::checkMlirNesting(text, "fuzz.mlir", error))
+  if (!frontend::checkMlirText(text, "fuzz.mlir", error))
     return 0;
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, context);
   if (!module)

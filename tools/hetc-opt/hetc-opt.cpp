@@ -4,7 +4,7 @@
 #include "compiler/dialects/hgraph/IR/HGraph.h"
 #include "compiler/dialects/hisa/IR/HIsa.h"
 #include "compiler/dialects/htile/IR/HTile.h"
-#include "compiler/frontend/MlirNesting.h"
+#include "compiler/frontend/MlirTextChecks.h"
 #include "compiler/passes/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -41,7 +41,7 @@ int main(int argc, char **argv) {
     llvm::errs() << "error: " << error << "\n";
     return 1;
   }
-  if (!hetc::frontend::checkMlirNesting(file->getBuffer(),
+  if (!hetc::frontend::checkMlirText(file->getBuffer(),
                                         file->getBufferIdentifier(), error)) {
     llvm::errs() << "error: " << error << "\n";
     return 1;

@@ -15,7 +15,7 @@
 #include "compiler/dialects/hgraph/IR/HGraph.h"
 #include "compiler/dialects/hisa/IR/HIsa.h"
 #include "compiler/dialects/htile/IR/HTile.h"
-#include "compiler/frontend/MlirNesting.h"
+#include "compiler/frontend/MlirTextChecks.h"
 #include "runtime/artifact/ArtifactFile.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -39,7 +39,7 @@ LogicalResult hisaToHetx(const std::shared_ptr<llvm::SourceMgr> &sources,
   const llvm::MemoryBuffer *buffer =
       sources->getMemoryBuffer(sources->getMainFileID());
   std::string error;
-  if (!frontend::checkMlirNesting(buffer->getBuffer(),
+  if (!frontend::checkMlirText(buffer->getBuffer(),
                                   buffer->getBufferIdentifier(), error)) {
     llvm::errs() << "error: " << error << "\n";
     return failure();

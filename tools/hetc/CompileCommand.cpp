@@ -7,7 +7,7 @@
 #include "compiler/codegen/HetxEmitter.h"
 #include "compiler/codegen/KernelPlanEmitter.h"
 #include "compiler/dialects/hisa/IR/HIsa.h"
-#include "compiler/frontend/MlirNesting.h"
+#include "compiler/frontend/MlirTextChecks.h"
 #include "compiler/frontend/OnnxImporter.h"
 #include "compiler/passes/Passes.h"
 #include "compiler/passes/SharedLayout.h"
@@ -366,7 +366,7 @@ Outcome compileProgram(const std::string &model, const CompileOptions &options,
       llvm::errs() << "error: " << model << ": " << error << "\n";
       return Outcome::Failed;
     }
-    if (!frontend::checkMlirNesting(text, model, error)) {
+    if (!frontend::checkMlirText(text, model, error)) {
       llvm::errs() << "error: " << error << "\n";
       return Outcome::Failed;
     }
