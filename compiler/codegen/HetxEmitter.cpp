@@ -18,16 +18,6 @@ using namespace mlir;
 using namespace hetc;
 using namespace hetc::codegen;
 
-std::string hetc::codegen::nodeNameOf(Location loc) {
-  if (auto name = dyn_cast<NameLoc>(loc))
-    return name.getName().str();
-  if (auto fused = dyn_cast<FusedLoc>(loc))
-    for (Location inner : fused.getLocations())
-      if (std::string name = nodeNameOf(inner); !name.empty())
-        return name;
-  return "";
-}
-
 namespace {
 
 /// Appends the `bytes` low-order bytes of `value`, little-endian.

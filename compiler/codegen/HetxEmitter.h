@@ -2,6 +2,7 @@
 #ifndef HETC_COMPILER_CODEGEN_HETXEMITTER_H
 #define HETC_COMPILER_CODEGEN_HETXEMITTER_H
 
+#include "compiler/dialects/hetc/IR/NodeName.h"
 #include "runtime/chip/ChipSpec.h"
 #include "runtime/schema/hetx.pb.h"
 
@@ -11,10 +12,6 @@ namespace hetc::codegen {
 
 /// The producer string recorded in every artifact.
 constexpr const char *kProducer = "hetc 0.1.0";
-
-/// The ONNX node name a location carries (the first one of a fused
-/// location), or "" if none.
-std::string nodeNameOf(mlir::Location loc);
 
 /// Builds the artifact for a module whose `main` function holds scheduled
 /// hisa instructions: bindings, constants, the instruction stream sorted by

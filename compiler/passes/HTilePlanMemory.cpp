@@ -1,5 +1,6 @@
 //===- HTilePlanMemory.cpp - Place htile buffers in SRAM --------------===//
 
+#include "compiler/dialects/hetc/IR/NodeName.h"
 #include "compiler/passes/ChipLoader.h"
 #include "compiler/passes/Passes.h"
 #include "compiler/passes/SharedLayout.h"
@@ -34,8 +35,11 @@ int64_t ownElements(Value buffer) {
         return matmul.getInput().getType().getDimSize(1) *
                matmul.getOutput().getType().getDimSize(1);
     if (auto binary = dyn_cast<htile::BinaryOp>(user))
-      if (binary.getColumn() && type.getRank() == 2)
-        return type.getDimSize(1);
+      if (std::optional<htile::OperandSide> side = binary.getColumn())
+        if ((*side == htile::OperandSide::lhs ? binary.getLhs()
+                                              : binary.getRhs()) == buffer &&
+            type.getRank() == 2)
+          return type.getDimSize(1);
   }
   return type.getNumElements();
 }
@@ -229,17 +233,9 @@ struct HTilePlanMemoryPass
     SmallVector<Attribute> entries;
     for (const Entry &e : live) {
       // An input by its name, anything else by its ONNX node.
-      std::string node;
-      if (auto input = dyn_cast<htile::InputOp>(e.def))
-        node = "input '" + input.getName().str() + "'";
-      else if (auto name = dyn_cast<NameLoc>(e.def->getLoc()))
-        node = name.getName().str();
-      else if (auto fused = dyn_cast<FusedLoc>(e.def->getLoc()))
-        for (Location part : fused.getLocations())
-          if (auto name = dyn_cast<NameLoc>(part)) {
-            node = name.getName().str();
-            break;
-          }
+      auto input = dyn_cast<htile::InputOp>(e.def);
+      std::string node = input ? "input '" + input.getName().str() + "'"
+                               : nodeNameOf(e.def->getLoc());
       entries.push_back(builder.getDictionaryAttr({
           builder.getNamedAttr("node", builder.getStringAttr(node)),
           builder.getNamedAttr(

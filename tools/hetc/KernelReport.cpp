@@ -24,7 +24,7 @@ std::vector<KernelStats> collectKernelStats(func::FuncOp func,
   // A train (`repeat` issues, `every` apart) takes its unit at each issue.
   auto count = [&](Operation &op, int64_t issue, const hisa::IssueInfo &info,
                    int64_t repeat = 1, int64_t every = 0) {
-    std::string node = codegen::nodeNameOf(op.getLoc());
+    std::string node = nodeNameOf(op.getLoc());
     if (node.empty())
       node = "(no node)";
     Accumulator &acc = byNode[node];
