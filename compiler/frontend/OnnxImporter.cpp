@@ -424,6 +424,17 @@ LogicalResult Importer::importNodes(
   // problem of the model is listed in one run; nodes reading a marked value
   // are skipped without a second message.
   llvm::StringSet<> failedValues;
+  // Values read only as a Conv's weight: their DequantizeLinear of a
+  // constant stays unfolded, so that hetc-hgraph-fuse-quantized sees the
+  // int8 weight of a quantised convolution (and folds it otherwise).
+  llvm::StringMap<bool> convWeightOnly;
+  for (const onnx::NodeProto &node : nodes)
+    for (auto [i, input] : llvm::enumerate(node.input())) {
+      bool weight = node.op_type() == "Conv" && node.domain().empty() && i == 1;
+      auto [it, inserted] = convWeightOnly.try_emplace(input, weight);
+      if (!inserted)
+        it->second &= weight;
+    }
   bool ok = true;
   for (auto [index, node] : llvm::enumerate(nodes)) {
     std::string name = nodeName(node, index);
@@ -495,6 +506,10 @@ LogicalResult Importer::importNodes(
                           llvm::all_of(ctx.inputs, [](Value v) {
                             return !v || matchPattern(v, m_Constant());
                           });
+    if (node.op_type() == "DequantizeLinear" && node.output_size() == 1 &&
+        convWeightOnly.lookup(node.output(0)) &&
+        getElementTypeOrSelf(ctx.inputs[0].getType()).isInteger(8))
+      constantInputs = false;
     if (constantInputs)
       for (Value &result : *results)
         if (result && !matchPattern(result, m_Constant()))

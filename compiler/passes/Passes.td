@@ -163,6 +163,37 @@ def HGraphChannelsLast : Pass<"hetc-hgraph-channels-last", "mlir::func::FuncOp">
   let dependentDialects = ["::hetc::hgraph::HGraphDialect"];
 }
 
+def HGraphFuseQuantized : Pass<"hetc-hgraph-fuse-quantized", "mlir::func::FuncOp"> {
+  let summary = "Gives quantised (QDQ) convolutions the matrix unit's int8 product";
+  let description = [{
+    A model quantised in ONNX's QDQ form (onnxruntime's `quantize_static`)
+    spells an int8 convolution as a float `Conv` between
+    `DequantizeLinear` and `QuantizeLinear` nodes. A convolution of a
+    dequantised 8-bit activation (one scale, zero point 0) by a dequantised
+    i8 constant weight (a scale per output channel, or one; zero point 0)
+    becomes an integer convolution, exact in i32, whose sums are cast to
+    f32, scaled by the activation's scale times the channel's weight scale
+    and get the bias:
+
+    ```mlir
+    %x = hgraph.dequantize_linear %xq, %sx : (tensor<1x16x8x8xi8>, tensor<f32>) -> tensor<1x16x8x8xf32>
+    %w = hgraph.dequantize_linear %wq, %sw {axis = 0 : i64} : (tensor<32x16x3x3xi8>, tensor<32xf32>) -> tensor<32x16x3x3xf32>
+    %y = hgraph.conv %x, %w, %b {...} : (...) -> tensor<1x32x8x8xf32>
+    // becomes
+    %s = hgraph.conv %xq, %wq {...} : (tensor<1x16x8x8xi8>, tensor<32x16x3x3xi8>) -> tensor<1x32x8x8xi32>
+    %f = hgraph.cast %s : tensor<1x32x8x8xi32> -> tensor<1x32x8x8xf32>
+    %y = hgraph.add (hgraph.mul %f, sx * sw as [1, 32, 1, 1]), %b as [1, 32, 1, 1]
+    ```
+
+    A `relu` of `dequantize(quantize(y, s), s)` (zero points 0) moves
+    before the quantisation, and `quantize(dequantize(q, s, z), s, z)` is
+    `q`, so that a ReLU between two quantised convolutions costs one f32
+    kernel. Dequantisations of constants that nothing fused (the importer
+    leaves those of convolution weights to this pass) are folded.
+  }];
+  let dependentDialects = ["::hetc::hgraph::HGraphDialect"];
+}
+
 def HGraphFuseLinear : Pass<"hetc-hgraph-fuse-linear", "mlir::func::FuncOp"> {
   let summary = "Fuses 2-D matmul, row bias add and activation into hgraph.linear";
   let description = [{

@@ -41,6 +41,7 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
 void hetc::buildHGraphPipeline(OpPassManager &pm,
                                const PipelineOptions &options) {
   OpPassManager &func = pm.nest<func::FuncOp>();
+  func.addPass(createHGraphFuseQuantized());
   func.addPass(createHGraphDecompose());
   func.addPass(createCanonicalizerPass());
   func.addPass(createHGraphChannelsLast());

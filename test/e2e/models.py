@@ -542,6 +542,59 @@ def quant_int8(batch=4, dims=(20, 6), seed=10):
                   inits, "quant_int8")
 
 
+def qdq_cnn(seed=24):
+    """A convolution block quantised in ONNX's QDQ form, as onnxruntime's
+    quantize_static writes one: QuantizeLinear of the input, Convs whose
+    input and int8 weight (a scale per output channel) are
+    DequantizeLinear'd, the bias an int32 DequantizeLinear, each result
+    quantised and dequantised, a ReLU between a pair, a residual Add. The
+    scales are powers of two, so that every rescaling is exact and the
+    chip's int8 products must give ONNX Runtime's integers exactly."""
+    rng = np.random.default_rng(seed)
+    c, m = 8, 16
+    sx = np.float32(2.0 ** -5)
+    sw1 = (2.0 ** -rng.integers(9, 11, m)).astype(np.float32)
+    sw2 = (2.0 ** -rng.integers(8, 10, m)).astype(np.float32)
+    zero = np.array(0, np.int8)
+    inits = [
+        numpy_helper.from_array(sx, "sx"),
+        numpy_helper.from_array(zero, "zx"),
+        numpy_helper.from_array(rng.integers(-127, 128, (m, c, 3, 3)).astype(np.int8), "w1q"),
+        numpy_helper.from_array(sw1, "sw1"),
+        numpy_helper.from_array(np.zeros(m, np.int8), "zw1"),
+        numpy_helper.from_array(rng.integers(-2000, 2000, m).astype(np.int32), "b1q"),
+        numpy_helper.from_array(sx * sw1, "sb1"),
+        numpy_helper.from_array(np.zeros(m, np.int32), "zb1"),
+        numpy_helper.from_array(np.float32(2.0 ** -3), "s1"),
+        numpy_helper.from_array(rng.integers(-127, 128, (m, m, 1, 1)).astype(np.int8), "w2q"),
+        numpy_helper.from_array(sw2, "sw2"),
+        numpy_helper.from_array(np.float32(2.0 ** -2), "s2"),
+    ]
+    nodes = [
+        helper.make_node("QuantizeLinear", ["x", "sx", "zx"], ["xq"], name="x_q"),
+        helper.make_node("DequantizeLinear", ["xq", "sx", "zx"], ["xd"], name="x_dq"),
+        helper.make_node("DequantizeLinear", ["w1q", "sw1", "zw1"], ["w1"], name="w1_dq", axis=0),
+        helper.make_node("DequantizeLinear", ["b1q", "sb1", "zb1"], ["b1"], name="b1_dq", axis=0),
+        helper.make_node("Conv", ["xd", "w1", "b1"], ["y1"], name="conv1", pads=[1, 1, 1, 1]),
+        helper.make_node("QuantizeLinear", ["y1", "s1", "zx"], ["y1q"], name="y1_q"),
+        helper.make_node("DequantizeLinear", ["y1q", "s1", "zx"], ["y1d"], name="y1_dq"),
+        helper.make_node("Relu", ["y1d"], ["r"], name="relu"),
+        helper.make_node("QuantizeLinear", ["r", "s1", "zx"], ["rq"], name="r_q"),
+        helper.make_node("DequantizeLinear", ["rq", "s1", "zx"], ["rd"], name="r_dq"),
+        helper.make_node("DequantizeLinear", ["w2q", "sw2"], ["w2"], name="w2_dq", axis=0),
+        helper.make_node("Conv", ["rd", "w2"], ["y2"], name="conv2"),
+        helper.make_node("QuantizeLinear", ["y2", "s2", "zx"], ["y2q"], name="y2_q"),
+        helper.make_node("DequantizeLinear", ["y2q", "s2", "zx"], ["y2d"], name="y2_dq"),
+        helper.make_node("Add", ["y2d", "rd"], ["sum"], name="residual"),
+        helper.make_node("QuantizeLinear", ["sum", "s2", "zx"], ["sq"], name="sum_q"),
+        helper.make_node("DequantizeLinear", ["sq", "s2", "zx"], ["y"], name="sum_dq"),
+    ]
+    return _model(nodes,
+                  [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, c, 10, 10])],
+                  [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, m, 10, 10])],
+                  inits, "qdq_cnn")
+
+
 def embedding(seed=13, vocab=700, hidden=24, seq=5):
     """Token and position embeddings summed, then a Gemm: Gather along axis
     0 of constant tables by run-time ids (negative ids count from the end).
@@ -645,6 +698,7 @@ MODELS = {
     "mlp_f16": (mlp_f16, {}),
     "cnn_f16": (cnn_f16, {}),
     "quant_int8": (quant_int8, {}),
+    "qdq_cnn": (qdq_cnn, {}),
     "embedding": (embedding, {}),
     "kv_cache_step": (kv_cache_step, {}),
     "multi_head_scores": (multi_head_scores, {}),

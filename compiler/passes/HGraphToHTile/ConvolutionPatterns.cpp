@@ -396,10 +396,15 @@ LogicalResult lowerConv(hgraph::ConvOp op, const KernelBuilder &kernels) {
   // half precision, or --precision), multiplied into f32 sums; the bias
   // and the result are f32 or the input's type. Any other type is refused
   // here, not misread.
+  // An integer convolution (i8 or ui8 by i8, hgraph's verifier has
+  // checked) multiplies at the planes' 8-bit rate into exact i32 sums.
   Type element = elementOf(op.getInput());
   bool narrow = element.isF16() || element.isBF16();
+  bool integer = isa<IntegerType>(elementOf(op.getResult()));
+  Type sumType = integer ? elementOf(op.getResult()) : f32;
   for (Value v : {op.getInput(), op.getWeight(), op.getBias(), op.getResult()})
-    if (v && elementOf(v) != f32 && !(narrow && elementOf(v) == element))
+    if (!integer && v && elementOf(v) != f32 &&
+        !(narrow && elementOf(v) == element))
       return op.emitError("convolution on ")
              << elementOf(v)
              << " is not supported on the chip yet; it runs on f32, f16 or "
@@ -432,7 +437,7 @@ LogicalResult lowerConv(hgraph::ConvOp op, const KernelBuilder &kernels) {
   // Depthwise on the vector unit while its scale columns fit
   // (depthwise::onVectorUnit); otherwise the matrix path below, whose
   // weight is C vectors in all.
-  if (groups == in[1] && cg == 1 && mg == 1 && constantWeight &&
+  if (!integer && groups == in[1] && cg == 1 && mg == 1 && constantWeight &&
       depthwise::onVectorUnit(
           kernel, in[1],
           layoutOf({batch, in[1], positions}, kernels.chip.lanes()).vectors(),
@@ -534,7 +539,8 @@ LogicalResult lowerConv(hgraph::ConvOp op, const KernelBuilder &kernels) {
           indices.insert(indices.end(), positions, one);
         kernels.move(loc, columnInputs, windows, indices);
       }
-      Value piece = kernels.alloc(MemRefType::get({mg, positions}, f32), loc);
+      Value piece =
+          kernels.alloc(MemRefType::get({mg, positions}, sumType), loc);
       htile::MatMulOp::create(kernels.builder, loc, groupWeights[g], windows,
                               Value(), Value(), piece, htile::Activation::none,
                               kernels.matmulTile(), false, IntegerAttr());
@@ -544,12 +550,12 @@ LogicalResult lowerConv(hgraph::ConvOp op, const KernelBuilder &kernels) {
   Value result, products;
   if (pieces.size() == 1) {
     products = pieces.front();
-    result = htile::ViewOp::create(kernels.builder, loc,
-                                   MemRefType::get({batch, m, positions}, f32),
-                                   products);
+    result = htile::ViewOp::create(
+        kernels.builder, loc, MemRefType::get({batch, m, positions}, sumType),
+        products);
   } else {
     result = products =
-        kernels.alloc(MemRefType::get({batch, m, positions}, f32), loc);
+        kernels.alloc(MemRefType::get({batch, m, positions}, sumType), loc);
     kernels.move(loc, pieces, result, gather::identity(batch * m * positions));
   }
   // The kernel plan runs a convolution whose windows are gathered as one
@@ -559,7 +565,7 @@ LogicalResult lowerConv(hgraph::ConvOp op, const KernelBuilder &kernels) {
   // bias in the product), which oneDNN's sgemm does faster than its
   // convolution, whose blocked layout takes two reorders of the map (64
   // to 256 channels over 56 x 56, measured alone: 0.51 against 0.88 ms).
-  if (!narrow && !inputIsWindows && w.kernel.size() <= 3)
+  if (!narrow && !integer && !inputIsWindows && w.kernel.size() <= 3)
     htile::PlanConvOp::create(
         kernels.builder, loc, input, groupWeights, products,
         kernels.builder.getDenseI64ArrayAttr(in),

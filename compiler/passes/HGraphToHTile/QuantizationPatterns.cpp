@@ -21,21 +21,55 @@ namespace {
 
 /// The buffer of a per-tensor (one element) or per-axis (1-D along
 /// `axis`) quantisation parameter, shaped to broadcast against a tensor
-/// of `rank` dimensions.
-Value axisParameter(Location loc, Value parameter, int64_t axis, int64_t rank,
-                    const KernelBuilder &kernels) {
+/// of `shape`. A constant of one element is a full row of it, which the
+/// vector unit reads as it is (a one-element row would be spread over
+/// every vector it meets).
+Value axisParameter(Location loc, Value parameter, int64_t axis,
+                    ArrayRef<int64_t> shape, const KernelBuilder &kernels) {
+  int64_t rank = int64_t(shape.size());
+  DenseElementsAttr dense;
+  if (rank > 0 && matchPattern(parameter, m_Constant(&dense)) &&
+      dense.getNumElements() == 1) {
+    Type element = dense.getElementType();
+    auto rowType = RankedTensorType::get({shape.back()}, element);
+    return htile::ConstantOp::create(
+        kernels.builder, loc, MemRefType::get({shape.back()}, element),
+        DenseElementsAttr::get(rowType, *dense.getValues<Attribute>().begin()),
+        IntegerAttr());
+  }
   Value b = kernels.buffer(parameter);
   auto type = cast<MemRefType>(b.getType());
   if (type.getNumElements() == 1 || rank - axis <= 1)
     return b;
   // [C] -> [C, 1, ..., 1]: the values become a column, which changes the
   // row length, so they move with a gather.
-  SmallVector<int64_t> shape(rank - axis, 1);
-  shape[0] = type.getNumElements();
-  Value out = kernels.alloc(MemRefType::get(shape, type.getElementType()), loc);
+  SmallVector<int64_t> column(rank - axis, 1);
+  column[0] = type.getNumElements();
+  Value out = kernels.alloc(MemRefType::get(column, type.getElementType()), loc);
   kernels.move(loc, ValueRange{b}, out,
                gather::identity(type.getNumElements()));
   return out;
+}
+
+/// Whether `value` is a constant whose elements are all zero.
+bool isZeroConstant(Value value) {
+  DenseElementsAttr dense;
+  if (!matchPattern(value, m_Constant(&dense)))
+    return false;
+  if (!dense.getElementType().isIntOrIndex())
+    return false;
+  return llvm::all_of(dense.getValues<APInt>(),
+                      [](const APInt &v) { return v.isZero(); });
+}
+
+/// Whether `value` is a float constant whose elements are all 1.
+bool isOneConstant(Value value) {
+  DenseElementsAttr dense;
+  if (!matchPattern(value, m_Constant(&dense)) ||
+      !isa<FloatType>(dense.getElementType()))
+    return false;
+  return llvm::all_of(dense.getValues<APFloat>(),
+                      [](const APFloat &v) { return v.isExactlyValue(1.0); });
 }
 
 LogicalResult lowerQuantize(hgraph::QuantizeLinearOp op,
@@ -58,7 +92,7 @@ LogicalResult lowerQuantize(hgraph::QuantizeLinearOp op,
     Location loc = op.getLoc();
     ArrayRef<int64_t> shape = op.getType().getShape();
     int64_t rank = shape.size(), axis = int64_t(op.getAxis());
-    Value scale = axisParameter(loc, op.getScale(), axis, rank, kernels);
+    Value scale = axisParameter(loc, op.getScale(), axis, shape, kernels);
     Value q = kernels.binaryKernel(loc, htile::BinaryKind::div,
                                    kernels.buffer(op.getInput()), scale, shape,
                                    floatType);
@@ -66,7 +100,7 @@ LogicalResult lowerQuantize(hgraph::QuantizeLinearOp op,
       q = kernels.binaryKernel(
           loc, htile::BinaryKind::add, q,
           kernels.castKernel(
-              loc, axisParameter(loc, op.getZeroPoint(), axis, rank, kernels),
+              loc, axisParameter(loc, op.getZeroPoint(), axis, shape, kernels),
               floatType),
           shape, floatType);
     kernels.map(op.getResult(), kernels.castKernel(loc, q, outType));
@@ -81,15 +115,21 @@ LogicalResult lowerQuantize(hgraph::QuantizeLinearOp op,
   ArrayRef<int64_t> shape = op.getType().getShape();
   int64_t rank = shape.size(), axis = int64_t(op.getAxis());
   Value x = kernels.buffer(op.getInput());
-  Value scale = axisParameter(loc, op.getScale(), axis, rank, kernels);
+  // A constant zero point of 0 adds nothing and a constant scale of 1
+  // divides nothing (hetc-hgraph-fuse-quantized gives a requantisation
+  // scale 1, its scale already in the sums' columns).
+  Value scale = isOneConstant(op.getScale())
+                    ? Value()
+                    : axisParameter(loc, op.getScale(), axis, shape, kernels);
   Value zero =
-      op.getZeroPoint()
+      op.getZeroPoint() && !isZeroConstant(op.getZeroPoint())
           ? kernels.castKernel(
-                loc, axisParameter(loc, op.getZeroPoint(), axis, rank, kernels),
+                loc, axisParameter(loc, op.getZeroPoint(), axis, shape, kernels),
                 floatType)
           : Value();
-  Value q = kernels.binaryKernel(loc, htile::BinaryKind::div, x, scale, shape,
-                                 floatType);
+  Value q = scale ? kernels.binaryKernel(loc, htile::BinaryKind::div, x, scale,
+                                         shape, floatType)
+                  : x;
   Value rounded = kernels.alloc(MemRefType::get(shape, floatType), loc);
   htile::UnaryOp::create(kernels.builder, loc, hisa::VUnaryKind::round, q,
                          rounded);
@@ -131,10 +171,10 @@ LogicalResult lowerDequantize(hgraph::DequantizeLinearOp op,
   ArrayRef<int64_t> shape = op.getType().getShape();
   int64_t rank = shape.size(), axis = int64_t(op.getAxis());
   Value x = kernels.castKernel(loc, kernels.buffer(op.getInput()), floatType);
-  Value scale = axisParameter(loc, op.getScale(), axis, rank, kernels);
+  Value scale = axisParameter(loc, op.getScale(), axis, shape, kernels);
   if (op.getZeroPoint()) {
     Value zero = kernels.castKernel(
-        loc, axisParameter(loc, op.getZeroPoint(), axis, rank, kernels),
+        loc, axisParameter(loc, op.getZeroPoint(), axis, shape, kernels),
         floatType);
     x = kernels.binaryKernel(loc, htile::BinaryKind::sub, x, zero, shape,
                              floatType);
@@ -142,15 +182,6 @@ LogicalResult lowerDequantize(hgraph::DequantizeLinearOp op,
   kernels.map(op.getResult(), kernels.binaryKernel(loc, htile::BinaryKind::mul,
                                                    x, scale, shape, floatType));
   return success();
-}
-
-/// Whether `value` is a constant whose elements are all zero.
-bool isZeroConstant(Value value) {
-  DenseElementsAttr dense;
-  if (!matchPattern(value, m_Constant(&dense)))
-    return false;
-  return llvm::all_of(dense.getValues<APInt>(),
-                      [](const APInt &v) { return v.isZero(); });
 }
 
 LogicalResult lowerMatMulInteger(hgraph::MatMulIntegerOp op,
@@ -218,7 +249,7 @@ LogicalResult lowerMatMulInteger(hgraph::MatMulIntegerOp op,
   bool rowsA = za && perEntry(za), columnsB = zb && perEntry(zb);
   Value za32 =
       za ? kernels.castKernel(loc,
-                              rowsA ? axisParameter(loc, za, 0, 2, kernels)
+                              rowsA ? axisParameter(loc, za, 0, {m, n}, kernels)
                                     : kernels.buffer(za),
                               i32)
          : Value();

@@ -219,3 +219,32 @@ func.func @depthwise_dilated(%x: tensor<1x3x3x3xf32>, %w: tensor<2x1x3xf32>) -> 
   %0 = hgraph.depthwise_conv_nhwc %x, %w {dilations = array<i64: 5, 1>, pads = array<i64: 4, 0, 4, 0>, strides = array<i64: 1, 1>} : (tensor<1x3x3x3xf32>, tensor<2x1x3xf32>) -> tensor<1x6x3x3xf32>
   return %0 : tensor<1x6x3x3xf32>
 }
+
+// -----
+
+// Tests that an integer convolution gives i32 from an 8-bit input and an
+// i8 weight.
+func.func @conv_integer_result(%x: tensor<1x3x8x8xi8>, %w: tensor<4x3x3x3xi8>) -> tensor<1x4x6x6xf32> {
+  // expected-error @+1 {{an integer convolution takes an i8 or ui8 input and an i8 weight, gives i32 and has no bias; got 'i8' by 'i8' to 'f32'}}
+  %0 = hgraph.conv %x, %w {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x3x8x8xi8>, tensor<4x3x3x3xi8>) -> tensor<1x4x6x6xf32>
+  return %0 : tensor<1x4x6x6xf32>
+}
+
+// -----
+
+// Tests that an integer convolution takes no bias (its sums are exact; the
+// bias is added after they are scaled).
+func.func @conv_integer_bias(%x: tensor<1x3x8x8xi8>, %w: tensor<4x3x3x3xi8>, %b: tensor<4xi32>) -> tensor<1x4x6x6xi32> {
+  // expected-error @+1 {{got 'i8' by 'i8' to 'i32' with a bias}}
+  %0 = hgraph.conv %x, %w, %b {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x3x8x8xi8>, tensor<4x3x3x3xi8>, tensor<4xi32>) -> tensor<1x4x6x6xi32>
+  return %0 : tensor<1x4x6x6xi32>
+}
+
+// -----
+
+// Tests that an integer convolution's weight is i8.
+func.func @conv_integer_weight(%x: tensor<1x3x8x8xui8>, %w: tensor<4x3x3x3xui8>) -> tensor<1x4x6x6xi32> {
+  // expected-error @+1 {{got 'ui8' by 'ui8' to 'i32'}}
+  %0 = hgraph.conv %x, %w {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x3x8x8xui8>, tensor<4x3x3x3xui8>) -> tensor<1x4x6x6xi32>
+  return %0 : tensor<1x4x6x6xi32>
+}

@@ -194,3 +194,33 @@ func.func @main(%a: tensor<2x8xui8> {hgraph.name = "a"}) -> (tensor<2x8xui8> {hg
   %0 = hgraph.bitwise_not %a : tensor<2x8xui8>
   return %0 : tensor<2x8xui8>
 }
+
+// -----
+
+// Tests an integer convolution (i8 by i8, as hetc-hgraph-fuse-quantized
+// makes one): its windows gathered as i8, the weight rows i8, and the
+// product into i32 sums, with no plan convolution of its own; and a
+// quantisation of scale 1 and zero point 0 (a requantisation) as round and
+// saturating cast alone, while a constant scale of one element is a full
+// row of it.
+// CHECK-LABEL: func.func @main()
+func.func @main(%x: tensor<1x2x4x4xi8> {hgraph.name = "x"}, %f: tensor<1x3x4x4xf32> {hgraph.name = "f"}) -> (tensor<1x3x4x4xi32> {hgraph.name = "y"}, tensor<1x3x4x4xi8> {hgraph.name = "q"}, tensor<1x3x4x4xi8> {hgraph.name = "h"}) {
+  // CHECK: %[[X:.*]] = htile.input "x" : memref<1x2x4x4xi8>
+  // CHECK: %[[W:.*]] = htile.constant {{.*}} : tensor<3x18xi8> : memref<3x18xi8>
+  // CHECK: htile.gather ins(%[[X]]) outs(%[[WIN:.*]]) {{.*}} -> memref<18x16xi8>
+  // CHECK: htile.matmul ins(%[[W]], %[[WIN]]) outs(%[[P:.*]]) {{.*}} : memref<3x18xi8>, memref<18x16xi8>, memref<3x16xi32>
+  // CHECK-NOT: htile.plan_conv
+  // CHECK: htile.unary round ins(%[[F:.*]]) outs(%[[R:.*]])
+  // CHECK-NEXT: htile.alloc
+  // CHECK-NEXT: htile.cast ins(%[[R]]) outs(%{{.*}}) : memref<1x3x4x4xf32>, memref<1x3x4x4xi8>
+  // CHECK: %[[HALF:.*]] = htile.constant dense<5.000000e-01> : tensor<4xf32> : memref<4xf32>
+  // CHECK: htile.binary div ins(%[[F]], %[[HALF]])
+  %w = hgraph.constant dense<1> : tensor<3x2x3x3xi8>
+  %y = hgraph.conv %x, %w {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x2x4x4xi8>, tensor<3x2x3x3xi8>) -> tensor<1x3x4x4xi32>
+  %one = hgraph.constant dense<1.0> : tensor<f32>
+  %half = hgraph.constant dense<0.5> : tensor<f32>
+  %z = hgraph.constant dense<0> : tensor<i8>
+  %q = hgraph.quantize_linear %f, %one, %z {axis = 1 : i64} : (tensor<1x3x4x4xf32>, tensor<f32>, tensor<i8>) -> tensor<1x3x4x4xi8>
+  %h = hgraph.quantize_linear %f, %half, %z {axis = 1 : i64} : (tensor<1x3x4x4xf32>, tensor<f32>, tensor<i8>) -> tensor<1x3x4x4xi8>
+  return %y, %q, %h : tensor<1x3x4x4xi32>, tensor<1x3x4x4xi8>, tensor<1x3x4x4xi8>
+}

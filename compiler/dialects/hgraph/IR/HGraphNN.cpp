@@ -102,6 +102,17 @@ LogicalResult ConvOp::verify() {
     return emitOpError("result has ") << getType().getDimSize(1)
                                       << " channels, the weight "
                                       << w.getDimSize(0);
+  Type x = in.getElementType(), y = getType().getElementType();
+  if (isa<IntegerType>(x) || isa<IntegerType>(y)) {
+    auto byte = dyn_cast<IntegerType>(x);
+    if (!byte || byte.getWidth() != 8 ||
+        !w.getElementType().isSignlessInteger(8) ||
+        !y.isSignlessInteger(32) || getBias())
+      return emitOpError("an integer convolution takes an i8 or ui8 input "
+                         "and an i8 weight, gives i32 and has no bias; got ")
+             << x << " by " << w.getElementType() << " to " << y
+             << (getBias() ? " with a bias" : "");
+  }
   return success();
 }
 

@@ -101,6 +101,10 @@ def HGraph_ConvOp : HGraph_Op<"conv", [Pure]> {
     spatial dimension, then the end pads (ONNX `auto_pad` is resolved by
     the importer).
 
+    An integer convolution takes an `i8` or `ui8` input and an `i8` weight
+    and gives their exact sums in `i32`, with no bias (padding reads 0):
+    the quantised convolutions of `hetc-hgraph-fuse-quantized`.
+
     ```mlir
     %0 = hgraph.conv %x, %w {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>}
         : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x8x8xf32>
