@@ -72,6 +72,25 @@ bool isOneConstant(Value value) {
                       [](const APFloat &v) { return v.isExactlyValue(1.0); });
 }
 
+/// The buffer a quantisation reads `input` from and the shape its kernels
+/// run in: the input as it lies (a feature map held a map a row stays so)
+/// when its scale and zero point are one value each, else the tensor's own
+/// shape, which a per-axis parameter broadcasts against.
+std::pair<Value, SmallVector<int64_t>>
+quantizationLayout(Value input, Value scale, Value zero,
+                   const KernelBuilder &kernels) {
+  auto single = [](Value v) {
+    return !v || cast<ShapedType>(v.getType()).getNumElements() == 1;
+  };
+  if (single(scale) && single(zero)) {
+    Value held = kernels.held(input);
+    auto type = cast<MemRefType>(held.getType());
+    return {held, SmallVector<int64_t>(type.getShape())};
+  }
+  return {kernels.buffer(input),
+          SmallVector<int64_t>(cast<ShapedType>(input.getType()).getShape())};
+}
+
 LogicalResult lowerQuantize(hgraph::QuantizeLinearOp op,
                             const KernelBuilder &kernels) {
   // y = saturate(round(x / scale) + zero_point), rounding half to even, as
@@ -112,9 +131,9 @@ LogicalResult lowerQuantize(hgraph::QuantizeLinearOp op,
   if (hisa::isNarrowHeld(outType) && (!held || !floatType.isF32()))
     return narrowHeldError(op, "quantize to", outType);
   Location loc = op.getLoc();
-  ArrayRef<int64_t> shape = op.getType().getShape();
-  int64_t rank = shape.size(), axis = int64_t(op.getAxis());
-  Value x = kernels.buffer(op.getInput());
+  auto [x, shape] = quantizationLayout(op.getInput(), op.getScale(),
+                                       op.getZeroPoint(), kernels);
+  int64_t axis = int64_t(op.getAxis());
   // A constant zero point of 0 adds nothing and a constant scale of 1
   // divides nothing (hetc-hgraph-fuse-quantized gives a requantisation
   // scale 1, its scale already in the sums' columns).
@@ -168,11 +187,13 @@ LogicalResult lowerDequantize(hgraph::DequantizeLinearOp op,
            << floatType << " is not supported on the chip; the scale must "
            << "be f32, f16 or bf16";
   Location loc = op.getLoc();
-  ArrayRef<int64_t> shape = op.getType().getShape();
-  int64_t rank = shape.size(), axis = int64_t(op.getAxis());
-  Value x = kernels.castKernel(loc, kernels.buffer(op.getInput()), floatType);
+  auto [input, shape] = quantizationLayout(op.getInput(), op.getScale(),
+                                           op.getZeroPoint(), kernels);
+  int64_t axis = int64_t(op.getAxis());
+  Value x = kernels.castKernel(loc, input, floatType);
   Value scale = axisParameter(loc, op.getScale(), axis, shape, kernels);
-  if (op.getZeroPoint()) {
+  // A constant zero point of 0 subtracts nothing.
+  if (op.getZeroPoint() && !isZeroConstant(op.getZeroPoint())) {
     Value zero = kernels.castKernel(
         loc, axisParameter(loc, op.getZeroPoint(), axis, shape, kernels),
         floatType);
