@@ -66,16 +66,24 @@ RankedTensorType shaped(ArrayRef<int64_t> shape, Type element) {
 
 int64_t tiles(int64_t n, int64_t lanes) { return llvm::divideCeil(n, lanes); }
 
+/// Whether `op` is an integer convolution (8-bit by i8 into i32 sums, as
+/// hgraph's verifier allows it).
+bool isInteger(ConvOp op) {
+  return isa<IntegerType>(op.getType().getElementType());
+}
+
 /// Whether `op` is a 2-D convolution the pass can take channels-last as a
-/// matrix product: a batch of one, no groups, a float input, a constant
-/// weight of the same type and a constant bias, if any.
+/// matrix product: a batch of one, no groups, a float input and a
+/// constant weight of the same type and a constant bias, if any, or an
+/// integer convolution by a constant weight (a matmul_integer then).
 bool isDense(ConvOp op) {
   auto xType = cast<RankedTensorType>(op.getInput().getType());
   Type element = xType.getElementType();
+  Type weight =
+      cast<RankedTensorType>(op.getWeight().getType()).getElementType();
   return xType.getRank() == 4 && xType.getDimSize(0) == 1 &&
-         op.getGroup() == 1 && isa<FloatType>(element) &&
-         cast<RankedTensorType>(op.getWeight().getType()).getElementType() ==
-             element &&
+         op.getGroup() == 1 &&
+         ((isa<FloatType>(element) && weight == element) || isInteger(op)) &&
          matchPattern(op.getWeight(), m_Constant()) &&
          (!op.getBias() || matchPattern(op.getBias(), m_Constant()));
 }
@@ -189,6 +197,29 @@ DepthwiseCost depthwiseCost(ConvOp op, const chip::ChipSpec &chip) {
   return {channelsFirst, channelsLast};
 }
 
+bool isLayoutFree(Operation *op);
+
+/// The elementwise kernels an integer convolution's sums go through before
+/// anything that is not layout-free reads them (hetc-hgraph-fuse-quantized's
+/// cast, scaling, bias, ReLU and requantisation, a residual's dequantisation
+/// and sum): each reads and writes the map, in vectors of its layout, and
+/// the scale rows they read in each vector bind them to about a cycle a
+/// vector. They count, in plane rows, beside the product: a map of 7 x 7
+/// positions is 2,048 rows of one vector channels-first against 49 rows
+/// of seven channels-last. A float convolution's choice is made on its
+/// products alone.
+int64_t integerEpilogue(ConvOp op) {
+  if (!isInteger(op))
+    return 0;
+  int64_t kernels = 0;
+  Value v = op.getResult();
+  while (v.hasOneUse() && isLayoutFree(*v.getUsers().begin())) {
+    ++kernels;
+    v = v.getUsers().begin()->getResult(0);
+  }
+  return kernels;
+}
+
 ConvCost convCost(ConvOp op, const chip::ChipSpec &chip) {
   int64_t lanes = chip.lanes();
   auto xType = cast<RankedTensorType>(op.getInput().getType());
@@ -211,8 +242,12 @@ ConvCost convCost(ConvOp op, const chip::ChipSpec &chip) {
     return {cost.channelsFirst, cost.channelsLast, enter, leave};
   }
   int64_t kTiles = tiles(c * kernel, lanes);
-  return {m * kTiles * tiles(positions, lanes),
-          positions * kTiles * tiles(m, lanes), enter, leave};
+  int64_t epilogue = integerEpilogue(op);
+  return {m * (kTiles + tiles(epilogue, kCyclesPerPlaneRow)) *
+              tiles(positions, lanes),
+          positions * (kTiles + tiles(epilogue, kCyclesPerPlaneRow)) *
+              tiles(m, lanes),
+          enter, leave};
 }
 
 /// Whether `operand` of an elementwise op whose result is `type` reads the
@@ -242,8 +277,17 @@ bool isChannelBroadcast(Type operand, Type type) {
 /// SinkThroughBinary), of one operand, or of two of the result's shape (or
 /// one that broadcasts per channel or is a single element).
 bool isLayoutFree(Operation *op) {
-  if (isa<ReluOp, SigmoidOp, TanhOp>(op))
+  if (isa<ReluOp, SigmoidOp, TanhOp, CastOp>(op))
     return true;
+  // A quantisation of one scale and zero point (those of
+  // hetc-hgraph-fuse-quantized's integer convolutions).
+  auto single = [](Value v) {
+    return !v || cast<ShapedType>(v.getType()).getNumElements() == 1;
+  };
+  if (auto q = dyn_cast<QuantizeLinearOp>(op))
+    return single(q.getScale()) && single(q.getZeroPoint());
+  if (auto dq = dyn_cast<DequantizeLinearOp>(op))
+    return single(dq.getScale()) && single(dq.getZeroPoint());
   if (!isa<AddOp, SubOp, MulOp, DivOp, MinOp, MaxOp>(op))
     return false;
   Type type = op->getResult(0).getType();
@@ -598,15 +642,24 @@ struct ConvToChannelsLast : ChosenConvPattern {
     windows = ReshapeOp::create(rewriter, loc,
                                 shaped({positions, k}, element), windows);
     // W [M, C, kh, kw] -> [kh·kw·C, M], in the windows' order.
+    Type weightElement = wType.getElementType();
     Value weight = TransposeOp::create(
-        rewriter, loc, shaped({kh, kw, c, m}, element), op.getWeight(),
+        rewriter, loc, shaped({kh, kw, c, m}, weightElement), op.getWeight(),
         rewriter.getDenseI64ArrayAttr({2, 3, 1, 0}));
-    weight = ReshapeOp::create(rewriter, loc, shaped({k, m}, element), weight);
-    auto rowsType = shaped({positions, m}, element);
-    Value y = MatMulOp::create(rewriter, loc, rowsType, windows, weight);
+    weight =
+        ReshapeOp::create(rewriter, loc, shaped({k, m}, weightElement), weight);
+    // An integer convolution's sums are i32, from a matmul_integer.
+    Type sums = yType.getElementType();
+    auto rowsType = shaped({positions, m}, sums);
+    Value y = isInteger(op)
+                  ? MatMulIntegerOp::create(rewriter, loc, rowsType, windows,
+                                            weight, Value(), Value())
+                        .getResult()
+                  : MatMulOp::create(rewriter, loc, rowsType, windows, weight)
+                        .getResult();
     if (Value bias = op.getBias())
       y = AddOp::create(rewriter, loc, rowsType, y, bias);
-    y = ReshapeOp::create(rewriter, loc, shaped({1, ho, wo, m}, element), y);
+    y = ReshapeOp::create(rewriter, loc, shaped({1, ho, wo, m}, sums), y);
     rewriter.replaceOpWithNewOp<TransposeOp>(
         op, yType, y, rewriter.getDenseI64ArrayAttr(kToChannelsFirst));
     return success();
@@ -728,6 +781,26 @@ struct SinkThroughUnary : OpRewritePattern<Op> {
                      Op::create(rewriter, op.getLoc(),
                                 beforeTranspose(type, t.getPerm()),
                                 t.getInput()));
+  }
+};
+
+/// op(transpose(x), ...) -> transpose(op(x, ...)) for the elementwise ops
+/// whose other operands are attributes or single values (a cast, a
+/// quantisation of one scale): the op cloned onto the transpose's input.
+template <typename Op>
+struct SinkThroughOneOperand : OpRewritePattern<Op> {
+  using OpRewritePattern<Op>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(Op op,
+                                PatternRewriter &rewriter) const override {
+    TransposeOp t = sinkableTranspose(op->getOperand(0));
+    if (!t || !isLayoutFree(op))
+      return failure();
+    auto type = cast<RankedTensorType>(op.getType());
+    Operation *inner = rewriter.clone(*op.getOperation());
+    inner->setOperand(0, t.getInput());
+    inner->getResult(0).setType(beforeTranspose(type, t.getPerm()));
+    return moveAfter(rewriter, op, t, inner->getResult(0));
   }
 };
 
@@ -956,7 +1029,9 @@ struct HGraphChannelsLastPass
                  SinkThroughUnary<ReluOp>, SinkThroughUnary<SigmoidOp>,
                  SinkThroughUnary<TanhOp>, SinkThroughBinary<AddOp>,
                  SinkThroughBinary<SubOp>, SinkThroughBinary<MulOp>,
-                 SinkThroughBinary<DivOp>>(context);
+                 SinkThroughBinary<DivOp>, SinkThroughOneOperand<CastOp>,
+                 SinkThroughOneOperand<QuantizeLinearOp>,
+                 SinkThroughOneOperand<DequantizeLinearOp>>(context);
     if (failed(applyPatternsGreedily(func, std::move(patterns))))
       return signalPassFailure();
   }

@@ -239,3 +239,31 @@ func.func @convnext_block(%x: tensor<1x384x14x14xf32>) -> tensor<1x384x14x14xf32
   %d2 = hgraph.conv %r, %wd {dilations = array<i64: 1, 1>, group = 384 : i64, pads = array<i64: 3, 3, 3, 3>, strides = array<i64: 1, 1>} : (tensor<1x384x14x14xf32>, tensor<384x1x7x7xf32>) -> tensor<1x384x14x14xf32>
   return %d2 : tensor<1x384x14x14xf32>
 }
+
+// Tests an integer convolution (hetc-hgraph-fuse-quantized's), which goes
+// channels-last as a matmul_integer, and whose sums' cast, per-channel
+// scaling, ReLU and requantisation (one scale) the transpose back moves
+// through: the i8 map it feeds the next convolution is channels-last too,
+// and the two meet with no transpose between them.
+// CHECK-LABEL: func.func @integer
+// CHECK: %[[T:.*]] = hgraph.transpose %arg0 {perm = array<i64: 0, 2, 3, 1>} : tensor<1x512x7x7xi8> -> tensor<1x7x7x512xi8>
+// CHECK: %[[M:.*]] = hgraph.matmul_integer %{{.*}}, %{{.*}} : (tensor<49x4608xi8>, tensor<4608x512xi8>) -> tensor<49x512xi32>
+// CHECK: %[[F:.*]] = hgraph.cast %{{.*}} : tensor<1x7x7x512xi32> -> tensor<1x7x7x512xf32>
+// CHECK: hgraph.mul %[[F]], %{{.*}} : (tensor<1x7x7x512xf32>, tensor<1x1x1x512xf32>)
+// CHECK: hgraph.relu
+// CHECK: %[[Q:.*]] = hgraph.quantize_linear {{.*}} -> tensor<1x7x7x512xi8>
+// CHECK-NOT: hgraph.transpose %[[Q]]
+// CHECK: hgraph.matmul_integer
+// CHECK: return
+func.func @integer(%x: tensor<1x512x7x7xi8>) -> tensor<1x512x7x7xi32> {
+  %w = hgraph.constant dense<3> : tensor<512x512x3x3xi8>
+  %s = hgraph.constant dense<0.25> : tensor<1x512x1x1xf32>
+  %one = hgraph.constant dense<1.0> : tensor<f32>
+  %y = hgraph.conv %x, %w {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x512x7x7xi8>, tensor<512x512x3x3xi8>) -> tensor<1x512x7x7xi32>
+  %f = hgraph.cast %y : tensor<1x512x7x7xi32> -> tensor<1x512x7x7xf32>
+  %m = hgraph.mul %f, %s : (tensor<1x512x7x7xf32>, tensor<1x512x1x1xf32>) -> tensor<1x512x7x7xf32>
+  %r = hgraph.relu %m : tensor<1x512x7x7xf32>
+  %q = hgraph.quantize_linear %r, %one {axis = 1 : i64} : (tensor<1x512x7x7xf32>, tensor<f32>) -> tensor<1x512x7x7xi8>
+  %z = hgraph.conv %q, %w {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x512x7x7xi8>, tensor<512x512x3x3xi8>) -> tensor<1x512x7x7xi32>
+  return %z : tensor<1x512x7x7xi32>
+}
