@@ -16,21 +16,6 @@ using namespace hetc::tiling;
 
 namespace {
 
-/// A buffer holding `value` repeated over one row of `rowLength`, when
-/// `value` is a constant of one element; null otherwise.
-Value broadcastConstantRow(Value value, int64_t rowLength, Location loc,
-                           const KernelBuilder &kernels) {
-  DenseElementsAttr dense;
-  if (!matchPattern(value, m_Constant(&dense)) || dense.getNumElements() != 1)
-    return nullptr;
-  Type element = dense.getElementType();
-  auto rowType = RankedTensorType::get({rowLength}, element);
-  return htile::ConstantOp::create(
-      kernels.builder, loc, MemRefType::get({rowLength}, element),
-      DenseElementsAttr::get(rowType, *dense.getValues<Attribute>().begin()),
-      IntegerAttr());
-}
-
 /// Where the vector unit defines elementwise `kind` on operands of `type`
 /// (hisa::isDefinedOn: the comparisons are vcompare, the rest vbinary of
 /// the same name); empty if it does.
@@ -126,25 +111,52 @@ LogicalResult tiling::lowerBinary(Operation *op, htile::BinaryKind kind,
            << htile::stringifyBinaryKind(kind) << "' on " << elementOf(lhs)
            << " is not supported on the chip; it runs on " << where;
   ElementwiseLayout layout = kernels.elementwiseLayout({lhs, rhs}, result);
-  ArrayRef<int64_t> shape = layout.shape;
+  SmallVector<int64_t> shape = layout.shape;
   // htile.binary broadcasts either operand as numpy does. A small constant
   // that broadcasts along a whole row is expanded to that row here, which
-  // saves the chip spreading one lane over the vector for every row.
-  auto operandBuffer = [&](Value v, ArrayRef<int64_t> operandShape) {
-    if (!shape.empty() && operandShape != shape &&
-        (operandShape.empty() || operandShape.back() == 1))
-      if (Value row =
-              broadcastConstantRow(v, shape.back(), op->getLoc(), kernels))
-        return row;
+  // saves the chip spreading one lane over the vector for every row; where
+  // the other operand is full and of 32-bit lanes, the kernel may run in
+  // splatCopiesShape, the constant two copies of its row.
+  auto rowConstant = [&](Value v, ArrayRef<int64_t> operandShape) {
+    DenseElementsAttr dense;
+    return !shape.empty() && operandShape != ArrayRef<int64_t>(shape) &&
+           (operandShape.empty() || operandShape.back() == 1) &&
+           matchPattern(v, m_Constant(&dense)) && dense.getNumElements() == 1;
+  };
+  bool lhsConstant = rowConstant(lhs, layout.operands[0]),
+       rhsConstant = rowConstant(rhs, layout.operands[1]);
+  SmallVector<SmallVector<int64_t>> operandShapes = layout.operands;
+  SmallVector<int64_t> resultShape = shape;
+  int64_t copies = 1;
+  if (lhsConstant != rhsConstant &&
+      operandShapes[lhsConstant ? 1 : 0] == shape &&
+      laneOf(lhs).getIntOrFloatBitWidth() == 32) {
+    SmallVector<int64_t> copiesShape = kernels.splatCopiesShape(shape);
+    if (copiesShape.size() != shape.size() || copiesShape != shape) {
+      copies = copiesShape[copiesShape.size() - 2];
+      shape = copiesShape;
+      operandShapes[lhsConstant ? 1 : 0] = copiesShape;
+    }
+  }
+  auto operandBuffer = [&](Value v, bool constant,
+                           ArrayRef<int64_t> operandShape) {
+    if (constant) {
+      DenseElementsAttr dense;
+      matchPattern(v, m_Constant(&dense));
+      return kernels.splatRows(op->getLoc(),
+                               cast<TypedAttr>(*dense.getValues<Attribute>().begin()),
+                               copies, shape.back());
+    }
     return kernels.bufferAs(v, operandShape);
   };
-  Value rhsBuffer = operandBuffer(rhs, layout.operands[1]);
-  Value lhsBuffer = operandBuffer(lhs, layout.operands[0]);
+  Value rhsBuffer = operandBuffer(rhs, rhsConstant, operandShapes[1]);
+  Value lhsBuffer = operandBuffer(lhs, lhsConstant, operandShapes[0]);
   Value out =
       kernels.alloc(MemRefType::get(shape, elementOf(result)), op->getLoc());
   htile::BinaryOp::create(kernels.builder, op->getLoc(), kind, lhsBuffer,
                           rhsBuffer, out);
-  kernels.map(result, out);
+  // Readers see the result in the layout's rows, not split for the copies.
+  kernels.map(result, kernels.regroup(op->getLoc(), out, resultShape));
   return success();
 }
 

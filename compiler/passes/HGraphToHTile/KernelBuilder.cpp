@@ -204,6 +204,32 @@ Value KernelBuilder::combine(Location loc, htile::BinaryKind kind, Value lhs,
   return out;
 }
 
+SmallVector<int64_t>
+KernelBuilder::splatCopiesShape(ArrayRef<int64_t> shape) const {
+  if (shape.empty())
+    return SmallVector<int64_t>(shape);
+  int64_t rows = 1;
+  for (int64_t d : shape.drop_back())
+    rows *= d;
+  int64_t length = shape.back();
+  int64_t vectors = llvm::divideCeil(length, int64_t(chip.lanes()));
+  if (rows < 2 || rows % 2 != 0 || vectors % 2 == 0)
+    return SmallVector<int64_t>(shape);
+  return {rows / 2, 2, length};
+}
+
+Value KernelBuilder::splatRows(Location loc, TypedAttr value, int64_t rows,
+                               int64_t length) const {
+  SmallVector<int64_t> shape;
+  if (rows > 1)
+    shape.push_back(rows);
+  shape.push_back(length);
+  auto tensorType = RankedTensorType::get(shape, value.getType());
+  return htile::ConstantOp::create(
+      builder, loc, MemRefType::get(shape, value.getType()),
+      DenseElementsAttr::get(tensorType, value), IntegerAttr());
+}
+
 Value KernelBuilder::splatRow(Location loc, int64_t length,
                               int32_t value) const {
   Type i32 = builder.getI32Type();

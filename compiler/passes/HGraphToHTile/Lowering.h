@@ -170,6 +170,18 @@ public:
   /// A new buffer of `lhs`'s type holding `lhs <kind> rhs` (broadcast).
   mlir::Value combine(mlir::Location loc, htile::BinaryKind kind,
                       mlir::Value lhs, mlir::Value rhs) const;
+  /// The shape an elementwise kernel over `shape` (32-bit lanes) runs in
+  /// when one operand is a constant of one value, expanded to rows:
+  /// [R / 2, 2, L] where the R rows are an odd number of vectors long and
+  /// R is even, so that the constant, two copies of its row (splatRows), is
+  /// read from both banks of its slice in turn (consecutive vectors of a
+  /// buffer alternate banks); otherwise `shape`, whose rows of an even
+  /// number of vectors alternate banks by themselves.
+  llvm::SmallVector<int64_t> splatCopiesShape(llvm::ArrayRef<int64_t> shape) const;
+  /// A constant of `rows` rows of `length` elements, all `value` (of its
+  /// type): [length] for one row, [rows, length] for copies.
+  mlir::Value splatRows(mlir::Location loc, mlir::TypedAttr value, int64_t rows,
+                        int64_t length) const;
   /// An i32 row of `length` elements, all `value`.
   mlir::Value splatRow(mlir::Location loc, int64_t length, int32_t value) const;
   /// `value` (i32, of `shape`) wrapped into the range of the 8- or 16-bit

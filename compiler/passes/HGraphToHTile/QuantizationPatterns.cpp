@@ -23,20 +23,17 @@ namespace {
 /// `axis`) quantisation parameter, shaped to broadcast against a tensor
 /// of `shape`. A constant of one element is a full row of it, which the
 /// vector unit reads as it is (a one-element row would be spread over
-/// every vector it meets).
+/// every vector it meets), or `copies` rows of it (splatCopiesShape).
 Value axisParameter(Location loc, Value parameter, int64_t axis,
-                    ArrayRef<int64_t> shape, const KernelBuilder &kernels) {
+                    ArrayRef<int64_t> shape, const KernelBuilder &kernels,
+                    int64_t copies = 1) {
   int64_t rank = int64_t(shape.size());
   DenseElementsAttr dense;
   if (rank > 0 && matchPattern(parameter, m_Constant(&dense)) &&
-      dense.getNumElements() == 1) {
-    Type element = dense.getElementType();
-    auto rowType = RankedTensorType::get({shape.back()}, element);
-    return htile::ConstantOp::create(
-        kernels.builder, loc, MemRefType::get({shape.back()}, element),
-        DenseElementsAttr::get(rowType, *dense.getValues<Attribute>().begin()),
-        IntegerAttr());
-  }
+      dense.getNumElements() == 1)
+    return kernels.splatRows(
+        loc, cast<TypedAttr>(*dense.getValues<Attribute>().begin()), copies,
+        shape.back());
   Value b = kernels.buffer(parameter);
   auto type = cast<MemRefType>(b.getType());
   if (type.getNumElements() == 1 || rank - axis <= 1)
@@ -76,19 +73,33 @@ bool isOneConstant(Value value) {
 /// run in: the input as it lies (a feature map held a map a row stays so)
 /// when its scale and zero point are one value each, else the tensor's own
 /// shape, which a per-axis parameter broadcasts against.
-std::pair<Value, SmallVector<int64_t>>
-quantizationLayout(Value input, Value scale, Value zero,
-                   const KernelBuilder &kernels) {
+struct QuantizationLayout {
+  Value input;
+  SmallVector<int64_t> shape;
+  /// The rows the result is seen in: `shape` without the split for copies.
+  SmallVector<int64_t> resultShape;
+  /// The copies of a one-value parameter's row (splatCopiesShape).
+  int64_t copies = 1;
+};
+
+QuantizationLayout quantizationLayout(Location loc, Value input, Value scale,
+                                      Value zero,
+                                      const KernelBuilder &kernels) {
   auto single = [](Value v) {
     return !v || cast<ShapedType>(v.getType()).getNumElements() == 1;
   };
   if (single(scale) && single(zero)) {
     Value held = kernels.held(input);
     auto type = cast<MemRefType>(held.getType());
-    return {held, SmallVector<int64_t>(type.getShape())};
+    SmallVector<int64_t> shape = kernels.splatCopiesShape(type.getShape());
+    int64_t copies = ArrayRef<int64_t>(shape) != type.getShape()
+                         ? shape[shape.size() - 2]
+                         : 1;
+    return {kernels.regroup(loc, held, shape), shape,
+            SmallVector<int64_t>(type.getShape()), copies};
   }
-  return {kernels.buffer(input),
-          SmallVector<int64_t>(cast<ShapedType>(input.getType()).getShape())};
+  SmallVector<int64_t> shape(cast<ShapedType>(input.getType()).getShape());
+  return {kernels.buffer(input), shape, shape, 1};
 }
 
 LogicalResult lowerQuantize(hgraph::QuantizeLinearOp op,
@@ -131,19 +142,19 @@ LogicalResult lowerQuantize(hgraph::QuantizeLinearOp op,
   if (hisa::isNarrowHeld(outType) && (!held || !floatType.isF32()))
     return narrowHeldError(op, "quantize to", outType);
   Location loc = op.getLoc();
-  auto [x, shape] = quantizationLayout(op.getInput(), op.getScale(),
-                                       op.getZeroPoint(), kernels);
+  auto [x, shape, resultShape, copies] = quantizationLayout(
+      loc, op.getInput(), op.getScale(), op.getZeroPoint(), kernels);
   int64_t axis = int64_t(op.getAxis());
   // A constant zero point of 0 adds nothing and a constant scale of 1
   // divides nothing (hetc-hgraph-fuse-quantized gives a requantisation
   // scale 1, its scale already in the sums' columns).
   Value scale = isOneConstant(op.getScale())
                     ? Value()
-                    : axisParameter(loc, op.getScale(), axis, shape, kernels);
+                    : axisParameter(loc, op.getScale(), axis, shape, kernels, copies);
   Value zero =
       op.getZeroPoint() && !isZeroConstant(op.getZeroPoint())
           ? kernels.castKernel(
-                loc, axisParameter(loc, op.getZeroPoint(), axis, shape, kernels),
+                loc, axisParameter(loc, op.getZeroPoint(), axis, shape, kernels, copies),
                 floatType)
           : Value();
   Value q = scale ? kernels.binaryKernel(loc, htile::BinaryKind::div, x, scale,
@@ -174,7 +185,9 @@ LogicalResult lowerQuantize(hgraph::QuantizeLinearOp op,
     rounded = kernels.binaryKernel(loc, htile::BinaryKind::min, rounded,
                                    bound(hi), shape, floatType);
   }
-  kernels.map(op.getResult(), kernels.castKernel(loc, rounded, outType));
+  kernels.map(op.getResult(),
+              kernels.regroup(loc, kernels.castKernel(loc, rounded, outType),
+                              resultShape));
   return success();
 }
 
@@ -187,21 +200,24 @@ LogicalResult lowerDequantize(hgraph::DequantizeLinearOp op,
            << floatType << " is not supported on the chip; the scale must "
            << "be f32, f16 or bf16";
   Location loc = op.getLoc();
-  auto [input, shape] = quantizationLayout(op.getInput(), op.getScale(),
-                                           op.getZeroPoint(), kernels);
+  auto [input, shape, resultShape, copies] = quantizationLayout(
+      loc, op.getInput(), op.getScale(), op.getZeroPoint(), kernels);
   int64_t axis = int64_t(op.getAxis());
   Value x = kernels.castKernel(loc, input, floatType);
-  Value scale = axisParameter(loc, op.getScale(), axis, shape, kernels);
+  Value scale = axisParameter(loc, op.getScale(), axis, shape, kernels, copies);
   // A constant zero point of 0 subtracts nothing.
   if (op.getZeroPoint() && !isZeroConstant(op.getZeroPoint())) {
     Value zero = kernels.castKernel(
-        loc, axisParameter(loc, op.getZeroPoint(), axis, shape, kernels),
+        loc, axisParameter(loc, op.getZeroPoint(), axis, shape, kernels, copies),
         floatType);
     x = kernels.binaryKernel(loc, htile::BinaryKind::sub, x, zero, shape,
                              floatType);
   }
-  kernels.map(op.getResult(), kernels.binaryKernel(loc, htile::BinaryKind::mul,
-                                                   x, scale, shape, floatType));
+  kernels.map(op.getResult(),
+              kernels.regroup(loc,
+                              kernels.binaryKernel(loc, htile::BinaryKind::mul,
+                                                   x, scale, shape, floatType),
+                              resultShape));
   return success();
 }
 

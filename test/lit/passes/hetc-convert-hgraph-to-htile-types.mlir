@@ -202,7 +202,9 @@ func.func @main(%a: tensor<2x8xui8> {hgraph.name = "a"}) -> (tensor<2x8xui8> {hg
 // product into i32 sums, with no plan convolution of its own; and a
 // quantisation of scale 1 and zero point 0 (a requantisation) as round and
 // saturating cast alone, while a constant scale of one element is a full
-// row of it.
+// row of it. Its rows are one vector each (twelve rows of 4), so the
+// kernels run as [6, 2, 4] and the scale is two copies of its row, read
+// from both banks of its slice in turn; the result is seen as the tensor.
 // CHECK-LABEL: func.func @main()
 func.func @main(%x: tensor<1x2x4x4xi8> {hgraph.name = "x"}, %f: tensor<1x3x4x4xf32> {hgraph.name = "f"}) -> (tensor<1x3x4x4xi32> {hgraph.name = "y"}, tensor<1x3x4x4xi8> {hgraph.name = "q"}, tensor<1x3x4x4xi8> {hgraph.name = "h"}) {
   // CHECK: %[[X:.*]] = htile.input "x" : memref<1x2x4x4xi8>
@@ -210,11 +212,15 @@ func.func @main(%x: tensor<1x2x4x4xi8> {hgraph.name = "x"}, %f: tensor<1x3x4x4xf
   // CHECK: htile.gather ins(%[[X]]) outs(%[[WIN:.*]]) {{.*}} -> memref<18x16xi8>
   // CHECK: htile.matmul ins(%[[W]], %[[WIN]]) outs(%[[P:.*]]) {{.*}} : memref<3x18xi8>, memref<18x16xi8>, memref<3x16xi32>
   // CHECK-NOT: htile.plan_conv
-  // CHECK: htile.unary round ins(%[[F:.*]]) outs(%[[R:.*]])
+  // CHECK: %[[F:.*]] = htile.view %[[IN:.*]] : memref<1x3x4x4xf32> to memref<6x2x4xf32>
   // CHECK-NEXT: htile.alloc
-  // CHECK-NEXT: htile.cast ins(%[[R]]) outs(%{{.*}}) : memref<1x3x4x4xf32>, memref<1x3x4x4xi8>
-  // CHECK: %[[HALF:.*]] = htile.constant dense<5.000000e-01> : tensor<4xf32> : memref<4xf32>
-  // CHECK: htile.binary div ins(%[[F]], %[[HALF]])
+  // CHECK-NEXT: htile.unary round ins(%[[F]]) outs(%[[R:.*]])
+  // CHECK-NEXT: htile.alloc
+  // CHECK-NEXT: htile.cast ins(%[[R]]) outs(%[[Q:.*]]) : memref<6x2x4xf32>, memref<6x2x4xi8>
+  // CHECK-NEXT: %[[QV:.*]] = htile.view %[[Q]] : memref<6x2x4xi8> to memref<1x3x4x4xi8>
+  // CHECK: %[[HALF:.*]] = htile.constant dense<5.000000e-01> : tensor<2x4xf32> : memref<2x4xf32>
+  // CHECK: htile.binary div ins(%{{.*}}, %[[HALF]]) {{.*}} : memref<6x2x4xf32>, memref<2x4xf32>, memref<6x2x4xf32>
+  // CHECK: htile.output "q", %[[QV]]
   %w = hgraph.constant dense<1> : tensor<3x2x3x3xi8>
   %y = hgraph.conv %x, %w {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<1x2x4x4xi8>, tensor<3x2x3x3xi8>) -> tensor<1x3x4x4xi32>
   %one = hgraph.constant dense<1.0> : tensor<f32>
@@ -223,4 +229,30 @@ func.func @main(%x: tensor<1x2x4x4xi8> {hgraph.name = "x"}, %f: tensor<1x3x4x4xf
   %q = hgraph.quantize_linear %f, %one, %z {axis = 1 : i64} : (tensor<1x3x4x4xf32>, tensor<f32>, tensor<i8>) -> tensor<1x3x4x4xi8>
   %h = hgraph.quantize_linear %f, %half, %z {axis = 1 : i64} : (tensor<1x3x4x4xf32>, tensor<f32>, tensor<i8>) -> tensor<1x3x4x4xi8>
   return %y, %q, %h : tensor<1x3x4x4xi32>, tensor<1x3x4x4xi8>, tensor<1x3x4x4xi8>
+}
+
+// -----
+
+// Tests a binary kernel by a constant of one value: over rows of one vector
+// (test-chip's 16 lanes) it runs as [R / 2, 2, L] with two copies of the
+// constant's row, read from both banks in turn; over rows of two vectors,
+// which alternate banks by themselves, with one row; an odd number of rows
+// has no halves to pair.
+// CHECK-LABEL: func.func @main()
+func.func @main(%x: tensor<4x8xf32> {hgraph.name = "x"}, %w: tensor<4x20xf32> {hgraph.name = "w"}, %o: tensor<3x8xf32> {hgraph.name = "o"}) -> (tensor<4x8xf32> {hgraph.name = "y"}, tensor<4x20xf32> {hgraph.name = "v"}, tensor<3x8xf32> {hgraph.name = "p"}) {
+  // CHECK: %[[X:.*]] = htile.input "x" : memref<4x8xf32>
+  // CHECK-DAG: %[[XV:.*]] = htile.view %[[X]] : memref<4x8xf32> to memref<2x2x8xf32>
+  // CHECK-DAG: %[[C:.*]] = htile.constant dense<5.000000e-01> : tensor<2x8xf32> : memref<2x8xf32>
+  // CHECK: htile.binary mul ins(%[[XV]], %[[C]]) outs(%[[Y:.*]]) : memref<2x2x8xf32>, memref<2x8xf32>, memref<2x2x8xf32>
+  // CHECK: %[[YV:.*]] = htile.view %[[Y]] : memref<2x2x8xf32> to memref<4x8xf32>
+  // CHECK: %[[C2:.*]] = htile.constant dense<5.000000e-01> : tensor<20xf32> : memref<20xf32>
+  // CHECK: htile.binary mul ins(%{{.*}}, %[[C2]]) {{.*}} : memref<4x20xf32>, memref<20xf32>, memref<4x20xf32>
+  // CHECK: %[[C3:.*]] = htile.constant dense<5.000000e-01> : tensor<8xf32> : memref<8xf32>
+  // CHECK: htile.binary mul ins(%{{.*}}, %[[C3]]) {{.*}} : memref<3x8xf32>, memref<8xf32>, memref<3x8xf32>
+  // CHECK: htile.output "y", %[[YV]]
+  %c = hgraph.constant dense<0.5> : tensor<f32>
+  %y = hgraph.mul %x, %c : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
+  %v = hgraph.mul %w, %c : (tensor<4x20xf32>, tensor<f32>) -> tensor<4x20xf32>
+  %p = hgraph.mul %o, %c : (tensor<3x8xf32>, tensor<f32>) -> tensor<3x8xf32>
+  return %y, %v, %p : tensor<4x8xf32>, tensor<4x20xf32>, tensor<3x8xf32>
 }
