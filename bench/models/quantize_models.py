@@ -20,6 +20,8 @@ from onnxruntime.quantization import (CalibrationDataReader, QuantFormat,
                                       QuantType, quantize_static)
 from onnxruntime.quantization.shape_inference import quant_pre_process
 
+import suite_common
+
 # Quantised model -> the exported model it is made from.
 QUANTIZED = {"resnet50_qdq": "resnet50"}
 CALIBRATION = 8
@@ -72,9 +74,5 @@ def quantize(name, models_dir):
         os.replace(tmp, onnx_path)
     info["name"] = name
     info["quantized_from"] = source
-    with open(info_path + ".tmp", "w") as f:
-        json.dump(info, f, indent=1)
-    os.replace(info_path + ".tmp", info_path)
-    with open(stamp_path, "w") as f:
-        f.write(digest)
+    suite_common.write_cached(info_path, info, stamp_path, digest)
     return True

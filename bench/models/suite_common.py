@@ -1,6 +1,7 @@
 """What the model-suite scripts share: their common command-line options
 and how they write their generated pages."""
 import argparse
+import json
 import os
 import subprocess
 import sys
@@ -37,6 +38,16 @@ def exported_models(args, script):
     names = listed.stdout.split()
     subprocess.run(export, check=True)
     return names
+
+
+def write_cached(info_path, info, stamp_path, digest):
+    """Writes a cached model's description (JSON) atomically, then the
+    stamp that says which recipe made it."""
+    with open(info_path + ".tmp", "w") as f:
+        json.dump(info, f, indent=1)
+    os.replace(info_path + ".tmp", info_path)
+    with open(stamp_path, "w") as f:
+        f.write(digest)
 
 
 def write_page(path, text):

@@ -273,7 +273,7 @@ bool isChannelBroadcast(Type operand, Type type) {
 }
 
 /// Ops that take a map channels-last as well as channels-first: the
-/// elementwise ops the transposes move through (SinkThroughUnary,
+/// elementwise ops the transposes move through (SinkThroughOneOperand,
 /// SinkThroughBinary), of one operand, or of two of the result's shape (or
 /// one that broadcasts per channel or is a single element).
 bool isLayoutFree(Operation *op) {
@@ -765,28 +765,10 @@ LogicalResult moveAfter(PatternRewriter &rewriter, Operation *op,
   return success();
 }
 
-/// unary(transpose(x)) -> transpose(unary(x)), for elementwise ops of one
-/// operand.
-template <typename Op>
-struct SinkThroughUnary : OpRewritePattern<Op> {
-  using OpRewritePattern<Op>::OpRewritePattern;
-
-  LogicalResult matchAndRewrite(Op op,
-                                PatternRewriter &rewriter) const override {
-    TransposeOp t = sinkableTranspose(op->getOperand(0));
-    if (!t)
-      return failure();
-    auto type = cast<RankedTensorType>(op.getType());
-    return moveAfter(rewriter, op, t,
-                     Op::create(rewriter, op.getLoc(),
-                                beforeTranspose(type, t.getPerm()),
-                                t.getInput()));
-  }
-};
-
 /// op(transpose(x), ...) -> transpose(op(x, ...)) for the elementwise ops
-/// whose other operands are attributes or single values (a cast, a
-/// quantisation of one scale): the op cloned onto the transpose's input.
+/// of one operand (a ReLU, a cast) or whose other operands are single
+/// values (a quantisation of one scale): the op cloned onto the
+/// transpose's input.
 template <typename Op>
 struct SinkThroughOneOperand : OpRewritePattern<Op> {
   using OpRewritePattern<Op>::OpRewritePattern;
@@ -1026,8 +1008,9 @@ struct HGraphChannelsLastPass
                  SinkThroughSlice,
                  UnitTransposeToReshape, SinkThroughBinary<MinOp>,
                  SinkThroughBinary<MaxOp>,
-                 SinkThroughUnary<ReluOp>, SinkThroughUnary<SigmoidOp>,
-                 SinkThroughUnary<TanhOp>, SinkThroughBinary<AddOp>,
+                 SinkThroughOneOperand<ReluOp>,
+                 SinkThroughOneOperand<SigmoidOp>,
+                 SinkThroughOneOperand<TanhOp>, SinkThroughBinary<AddOp>,
                  SinkThroughBinary<SubOp>, SinkThroughBinary<MulOp>,
                  SinkThroughBinary<DivOp>, SinkThroughOneOperand<CastOp>,
                  SinkThroughOneOperand<QuantizeLinearOp>,
