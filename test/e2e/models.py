@@ -547,7 +547,8 @@ def qdq_cnn(seed=24):
     quantize_static writes one: QuantizeLinear of the input, Convs whose
     input and int8 weight (a scale per output channel) are
     DequantizeLinear'd, the bias an int32 DequantizeLinear, each result
-    quantised and dequantised, a ReLU between a pair, a residual Add. The
+    quantised and dequantised, a ReLU between a pair (its result uint8, as
+    a quantiser makes a ReLU's, zero point 0), a residual Add. The
     scales are powers of two, so that every rescaling is exact and the
     chip's int8 products must give ONNX Runtime's integers exactly."""
     rng = np.random.default_rng(seed)
@@ -559,6 +560,7 @@ def qdq_cnn(seed=24):
     inits = [
         numpy_helper.from_array(sx, "sx"),
         numpy_helper.from_array(zero, "zx"),
+        numpy_helper.from_array(np.array(0, np.uint8), "zu"),
         numpy_helper.from_array(rng.integers(-127, 128, (m, c, 3, 3)).astype(np.int8), "w1q"),
         numpy_helper.from_array(sw1, "sw1"),
         numpy_helper.from_array(np.zeros(m, np.int8), "zw1"),
@@ -579,8 +581,8 @@ def qdq_cnn(seed=24):
         helper.make_node("QuantizeLinear", ["y1", "s1", "zx"], ["y1q"], name="y1_q"),
         helper.make_node("DequantizeLinear", ["y1q", "s1", "zx"], ["y1d"], name="y1_dq"),
         helper.make_node("Relu", ["y1d"], ["r"], name="relu"),
-        helper.make_node("QuantizeLinear", ["r", "s1", "zx"], ["rq"], name="r_q"),
-        helper.make_node("DequantizeLinear", ["rq", "s1", "zx"], ["rd"], name="r_dq"),
+        helper.make_node("QuantizeLinear", ["r", "s1", "zu"], ["rq"], name="r_q"),
+        helper.make_node("DequantizeLinear", ["rq", "s1", "zu"], ["rd"], name="r_dq"),
         helper.make_node("DequantizeLinear", ["w2q", "sw2"], ["w2"], name="w2_dq", axis=0),
         helper.make_node("Conv", ["rd", "w2"], ["y2"], name="conv2"),
         helper.make_node("QuantizeLinear", ["y2", "s2", "zx"], ["y2q"], name="y2_q"),

@@ -401,6 +401,8 @@ LogicalResult lowerConv(hgraph::ConvOp op, const KernelBuilder &kernels) {
   Type element = elementOf(op.getInput());
   bool narrow = element.isF16() || element.isBF16();
   bool integer = isa<IntegerType>(elementOf(op.getResult()));
+  // The input's type but for an integer convolution of ui8 by i8.
+  Type weightElement = elementOf(op.getWeight());
   Type sumType = integer ? elementOf(op.getResult()) : f32;
   for (Value v : {op.getInput(), op.getWeight(), op.getBias(), op.getResult()})
     if (!integer && v && elementOf(v) != f32 &&
@@ -474,12 +476,12 @@ LogicalResult lowerConv(hgraph::ConvOp op, const KernelBuilder &kernels) {
   SmallVector<Value> groupWeights;
   if (constantWeight) {
     // Each row's bytes, then its bias (f32 weights only).
-    int64_t bytes = int64_t(element.getIntOrFloatBitWidth() / 8);
+    int64_t bytes = int64_t(weightElement.getIntOrFloatBitWidth() / 8);
     std::vector<float> biases;
     if (biasInProduct)
       biases = floatsOf(biasValues);
     ArrayRef<char> raw = dense.getRawData();
-    auto rowType = RankedTensorType::get({mg, width}, element);
+    auto rowType = RankedTensorType::get({mg, width}, weightElement);
     for (int64_t g = 0; g < groups; ++g) {
       DenseElementsAttr rows;
       if (dense.isSplat() && !biasInProduct) {
@@ -502,7 +504,7 @@ LogicalResult lowerConv(hgraph::ConvOp op, const KernelBuilder &kernels) {
         rows = DenseElementsAttr::getFromRawBuffer(rowType, data);
       }
       groupWeights.push_back(htile::ConstantOp::create(
-          kernels.builder, loc, MemRefType::get({mg, width}, element), rows,
+          kernels.builder, loc, MemRefType::get({mg, width}, weightElement), rows,
           IntegerAttr()));
     }
   } else {
@@ -513,7 +515,7 @@ LogicalResult lowerConv(hgraph::ConvOp op, const KernelBuilder &kernels) {
         continue;
       }
       SmallVector<int64_t> starts{g * mg, 0}, steps{1, 1};
-      Value rows = kernels.alloc(MemRefType::get({mg, ck}, element), loc);
+      Value rows = kernels.alloc(MemRefType::get({mg, ck}, weightElement), loc);
       kernels.move(loc, ValueRange{weight}, rows,
                    gather::slice({m, ck}, starts, steps, {mg, ck}));
       groupWeights.push_back(rows);
