@@ -550,7 +550,9 @@ def qdq_cnn(seed=24):
     quantised and dequantised, a ReLU between a pair (its result uint8, as
     a quantiser makes a ReLU's, zero point 0), a residual Add. The
     scales are powers of two, so that every rescaling is exact and the
-    chip's int8 products must give ONNX Runtime's integers exactly."""
+    chip's int8 products must give ONNX Runtime's integers exactly. A float
+    head (the mean of each map and a Gemm) follows: its matmul's rows past
+    K meet the planes after the integer products."""
     rng = np.random.default_rng(seed)
     c, m = 8, 16
     sx = np.float32(2.0 ** -5)
@@ -571,6 +573,7 @@ def qdq_cnn(seed=24):
         numpy_helper.from_array(rng.integers(-127, 128, (m, m, 1, 1)).astype(np.int8), "w2q"),
         numpy_helper.from_array(sw2, "sw2"),
         numpy_helper.from_array(np.float32(2.0 ** -2), "s2"),
+        numpy_helper.from_array(_weights(rng, m, 10), "head_w"),
     ]
     nodes = [
         helper.make_node("QuantizeLinear", ["x", "sx", "zx"], ["xq"], name="x_q"),
@@ -590,10 +593,14 @@ def qdq_cnn(seed=24):
         helper.make_node("Add", ["y2d", "rd"], ["sum"], name="residual"),
         helper.make_node("QuantizeLinear", ["sum", "s2", "zx"], ["sq"], name="sum_q"),
         helper.make_node("DequantizeLinear", ["sq", "s2", "zx"], ["y"], name="sum_dq"),
+        helper.make_node("GlobalAveragePool", ["y"], ["pooled"], name="pool"),
+        helper.make_node("Flatten", ["pooled"], ["flat"], name="flatten"),
+        helper.make_node("Gemm", ["flat", "head_w"], ["logits"], name="head"),
     ]
     return _model(nodes,
                   [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, c, 10, 10])],
-                  [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, m, 10, 10])],
+                  [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, m, 10, 10]),
+                   helper.make_tensor_value_info("logits", TensorProto.FLOAT, [1, 10])],
                   inits, "qdq_cnn")
 
 

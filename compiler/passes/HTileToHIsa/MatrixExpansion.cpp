@@ -78,6 +78,33 @@ struct WeightTiles {
   }
 };
 
+/// Whether the function holding `op` installs integer words in a plane:
+/// an integer matmul or transpose (htile, or expanded into hisa already),
+/// whose rows a later float matmul's rows past its K may still hold.
+bool stalesIntegerRows(Operation *op) {
+  auto func = op->getParentOfType<func::FuncOp>();
+  if (!func)
+    return false;
+  auto integer = [](Value v) {
+    return isa<IntegerType>(cast<MemRefType>(v.getType()).getElementType());
+  };
+  return func
+      .walk([&](Operation *inner) {
+        if (auto m = dyn_cast<htile::MatMulOp>(inner);
+            m && integer(m.getInput()))
+          return WalkResult::interrupt();
+        if (auto t = dyn_cast<htile::TransposeOp>(inner);
+            t && integer(t.getInput()))
+          return WalkResult::interrupt();
+        // Those expanded already (the conversion goes in program order).
+        if (auto m = dyn_cast<hisa::MatMulOp>(inner);
+            m && m.getDtype() && isa<IntegerType>(*m.getDtype()))
+          return WalkResult::interrupt();
+        return WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 class MatrixExpander : public InstructionBuilder {
 public:
   using InstructionBuilder::InstructionBuilder;
@@ -426,6 +453,9 @@ LogicalResult MatrixExpander::expandMatMul(htile::MatMulOp op) {
       uint32_t plane;
       int32_t lanes;
       SmallVector<InstallTrain> trains;
+      /// The SRAM word of the tile's first row, and the loads its rows
+      /// take.
+      int64_t firstWord, installed;
     };
     SmallVector<Tile> tiles;
     size_t most = 0;
@@ -436,7 +466,8 @@ LogicalResult MatrixExpander::expandMatMul(htile::MatMulOp op) {
                                 group.work.rowEnd - group.work.rowBegin, type);
         tiles.push_back(
             {group.planes[t], lanesOf(out.layout.cols, group.work.jn),
-             installTrains(w, jk, group.work.jn, trains ? kTrainRows : 1)});
+             installTrains(w, jk, group.work.jn, trains ? kTrainRows : 1),
+             w.at(jk, group.work.jn, 0), w.installed(jk, group.work.jn)});
         most = std::max(most, tiles.back().trains.size());
       }
     int64_t width = hisa::sramLaneBytes(weightType);
@@ -464,6 +495,34 @@ LogicalResult MatrixExpander::expandMatMul(htile::MatMulOp op) {
             parts > 1 ? b.getI32IntegerAttr(parts) : IntegerAttr(),
             dtype(convertWeights ? type : weightType),
             train(install.rowStep * parts), IntegerAttr());
+      }
+    // Rows past K meet zero lanes of the input, which cancel whatever
+    // finite weights they hold; an integer matmul or transpose leaves
+    // words there that are not finite as floats (NaN times zero is NaN).
+    // Where the function has one, a float tile's rows past K get copies
+    // of its first row, finite as the weights are.
+    if (hisa::isFloatLane(type) && !transposed && stalesIntegerRows(op))
+      for (const Tile &tile : tiles) {
+        int32_t parts = int32_t(w.interleave);
+        int64_t loads = int64_t(lanes) / parts;
+        for (int64_t i = tile.installed; i < loads; i += kTrainRows) {
+          int64_t count = std::min<int64_t>(kTrainRows, loads - i);
+          auto train = [&](int64_t step) {
+            return count > 1 ? hisa::TrainAttr::get(b.getContext(),
+                                                    uint32_t(count), 1, step)
+                             : hisa::TrainAttr();
+          };
+          Value row = read(loc, tile.firstWord, weightType, train(0), parts);
+          if (convertWeights)
+            row = convert(loc, row, weightType, type, tile.lanes, {}, {},
+                          train(0), parts);
+          hisa::LoadWeightsOp::create(
+              b, loc, row, tile.plane, slot, int32_t(i * parts),
+              /*buffered=*/true,
+              parts > 1 ? b.getI32IntegerAttr(parts) : IntegerAttr(),
+              dtype(convertWeights ? type : weightType), train(parts),
+              IntegerAttr());
+        }
       }
     // The tiles went into the planes' weight buffers, while the planes
     // may still multiply by the round before; each now becomes its plane's
