@@ -94,17 +94,19 @@ struct QuantizedConv : OpRewritePattern<ConvOp> {
     std::optional<SmallVector<float>> sx = f32Constant(x.getScale());
     std::optional<SmallVector<float>> sw = f32Constant(w.getScale());
     int64_t m = type.getDimSize(1);
+    int64_t weightAxis = w.getAxis() < 0 ? w.getAxis() + type.getRank()
+                                         : w.getAxis();
     if (!sx || sx->size() != 1 || !sw ||
-        !(sw->size() == 1 ||
-          (int64_t(sw->size()) == m && w.getAxis() == 0)))
+        !(sw->size() == 1 || (int64_t(sw->size()) == m && weightAxis == 0)))
       return rewriter.notifyMatchFailure(
           op, "needs one activation scale and one weight scale per output "
               "channel or per tensor");
-    // Where the bias is constant it is folded into the column; otherwise
-    // it is added after the scaling.
+    // The bias, one value per output channel, is added after the scaling
+    // (divided by a requantisation's scale with it, when constant).
     Value bias = op.getBias();
-    if (bias && !getElementTypeOrSelf(bias.getType()).isF32())
-      return rewriter.notifyMatchFailure(op, "bias not f32");
+    if (bias && (!getElementTypeOrSelf(bias.getType()).isF32() ||
+                 cast<ShapedType>(bias.getType()).getNumElements() != m))
+      return rewriter.notifyMatchFailure(op, "bias not M f32 values");
     if (auto dq = bias ? bias.getDefiningOp<DequantizeLinearOp>()
                        : DequantizeLinearOp();
         dq && matchPattern(dq.getInput(), m_Constant()))

@@ -248,3 +248,12 @@ func.func @conv_integer_weight(%x: tensor<1x3x8x8xui8>, %w: tensor<4x3x3x3xui8>)
   %0 = hgraph.conv %x, %w {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x3x8x8xui8>, tensor<4x3x3x3xui8>) -> tensor<1x4x6x6xi32>
   return %0 : tensor<1x4x6x6xi32>
 }
+
+// -----
+
+// Tests that a convolution's bias has one value per output channel.
+func.func @conv_bias(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<5xf32>) -> tensor<1x4x6x6xf32> {
+  // expected-error @+1 {{bias must have 4 values (one per output channel), got 'tensor<5xf32>'}}
+  %0 = hgraph.conv %x, %w, %b {dilations = array<i64: 1, 1>, group = 1 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<5xf32>) -> tensor<1x4x6x6xf32>
+  return %0 : tensor<1x4x6x6xf32>
+}

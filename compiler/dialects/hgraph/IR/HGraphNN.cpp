@@ -102,6 +102,13 @@ LogicalResult ConvOp::verify() {
     return emitOpError("result has ") << getType().getDimSize(1)
                                       << " channels, the weight "
                                       << w.getDimSize(0);
+  if (Value bias = getBias()) {
+    auto type = cast<ShapedType>(bias.getType());
+    if (type.getRank() != 1 || type.getDimSize(0) != w.getDimSize(0))
+      return emitOpError("bias must have ")
+             << w.getDimSize(0) << " values (one per output channel), got "
+             << type;
+  }
   Type x = in.getElementType(), y = getType().getElementType();
   if (isa<IntegerType>(x) || isa<IntegerType>(y)) {
     auto byte = dyn_cast<IntegerType>(x);
