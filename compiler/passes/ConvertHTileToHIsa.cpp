@@ -190,6 +190,15 @@ LogicalResult expandFunction(func::FuncOp func, const chip::ChipSpec &spec) {
   if (!ok)
     return failure();
 
+  auto integer = [](Value v) {
+    return isa<IntegerType>(cast<MemRefType>(v.getType()).getElementType());
+  };
+  for (Operation &op : body)
+    if (auto m = dyn_cast<htile::MatMulOp>(op))
+      state.integerPlanes |= integer(m.getInput());
+    else if (auto t = dyn_cast<htile::TransposeOp>(op))
+      state.integerPlanes |= integer(t.getInput());
+
   RewritePatternSet patterns(context);
   populateElementwiseExpansions(patterns, state);
   populateMatrixExpansions(patterns, state);

@@ -53,6 +53,10 @@ struct ExpansionState {
   uint32_t nextPlaneGroup = 0;
   /// Switch units, likewise round-robin per assembled vector.
   uint32_t nextSwitch = 0;
+  /// Whether the function puts integer words in a plane (an integer
+  /// matmul or transpose), which a float matmul's rows past K may then
+  /// hold: found once, before the expansion.
+  bool integerPlanes = false;
   /// Set when a kernel could not be expanded (and said why).
   bool failed = false;
 };
@@ -72,6 +76,8 @@ public:
 
 protected:
   Tensor tensor(mlir::Value buffer) const;
+  /// ExpansionState::integerPlanes.
+  bool integerPlanes() const { return state.integerPlanes; }
   /// Lanes used by chunk `j` of a row of `cols` elements.
   int32_t lanesOf(int64_t cols, int64_t j) const {
     return int32_t(std::min<int64_t>(lanes, cols - j * lanes));

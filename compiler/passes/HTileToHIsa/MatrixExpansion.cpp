@@ -78,33 +78,6 @@ struct WeightTiles {
   }
 };
 
-/// Whether the function holding `op` installs integer words in a plane:
-/// an integer matmul or transpose (htile, or expanded into hisa already),
-/// whose rows a later float matmul's rows past its K may still hold.
-bool stalesIntegerRows(Operation *op) {
-  auto func = op->getParentOfType<func::FuncOp>();
-  if (!func)
-    return false;
-  auto integer = [](Value v) {
-    return isa<IntegerType>(cast<MemRefType>(v.getType()).getElementType());
-  };
-  return func
-      .walk([&](Operation *inner) {
-        if (auto m = dyn_cast<htile::MatMulOp>(inner);
-            m && integer(m.getInput()))
-          return WalkResult::interrupt();
-        if (auto t = dyn_cast<htile::TransposeOp>(inner);
-            t && integer(t.getInput()))
-          return WalkResult::interrupt();
-        // Those expanded already (the conversion goes in program order).
-        if (auto m = dyn_cast<hisa::MatMulOp>(inner);
-            m && m.getDtype() && isa<IntegerType>(*m.getDtype()))
-          return WalkResult::interrupt();
-        return WalkResult::advance();
-      })
-      .wasInterrupted();
-}
-
 class MatrixExpander : public InstructionBuilder {
 public:
   using InstructionBuilder::InstructionBuilder;
@@ -501,7 +474,7 @@ LogicalResult MatrixExpander::expandMatMul(htile::MatMulOp op) {
     // words there that are not finite as floats (NaN times zero is NaN).
     // Where the function has one, a float tile's rows past K get copies
     // of its first row, finite as the weights are.
-    if (hisa::isFloatLane(type) && !transposed && stalesIntegerRows(op))
+    if (hisa::isFloatLane(type) && !transposed && integerPlanes())
       for (const Tile &tile : tiles) {
         int32_t parts = int32_t(w.interleave);
         int64_t loads = int64_t(lanes) / parts;
